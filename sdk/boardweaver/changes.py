@@ -1,0 +1,191 @@
+"""Typed changes: every mutation of a table is recorded as one, so it can be undone, diffed and animated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .messages import Message
+from .model import GameResult, JsonMap, Piece, PlayerId, Space, TableState
+from .state_of import StateOf
+from .view import Perspective, copy_json, project_piece, sees_piece
+
+MISSING: Any = object()
+
+
+@dataclass
+class Change:
+    """One recorded mutation."""
+
+    def revert(self, state: TableState) -> None:
+        raise NotImplementedError
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        """Returns this change as `perspective` may see it, or None when it sees nothing of it."""
+        raise NotImplementedError
+
+
+@dataclass
+class SpaceAdded(Change):
+    space: Space
+
+    def revert(self, state: TableState) -> None:
+        del state.spaces[self.space.space_id]
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "space-added", "space": self.space.space_id}
+
+
+@dataclass
+class PieceAdded(Change):
+    space: Space
+    index: int
+    piece: Piece
+
+    def revert(self, state: TableState) -> None:
+        del state.spaces[self.space.space_id].pieces[self.index]
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "piece-added", "space": self.space.space_id, **_at(self.space, self.index)}
+
+
+@dataclass
+class PieceRemoved(Change):
+    space: Space
+    index: int
+    piece: Piece
+
+    def revert(self, state: TableState) -> None:
+        state.spaces[self.space.space_id].pieces.insert(self.index, self.piece)
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "piece-removed", "space": self.space.space_id, **_at(self.space, self.index)}
+
+
+@dataclass
+class PieceMoved(Change):
+    source: Space
+    source_index: int
+    target: Space
+    target_index: int
+
+    def revert(self, state: TableState) -> None:
+        piece = state.spaces[self.target.space_id].pieces.pop(self.target_index)
+        state.spaces[self.source.space_id].pieces.insert(self.source_index, piece)
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {
+            "type": "piece-moved",
+            "from": {"space": self.source.space_id, **_at(self.source, self.source_index)},
+            "to": {"space": self.target.space_id, **_at(self.target, self.target_index)},
+        }
+
+
+@dataclass
+class KindSet(Change):
+    space: Space
+    index: int
+    private: bool
+    old: str | None
+    new: str | None
+    visible_for: Any = field(default=None)  # the piece's owner when the kind was set
+
+    def revert(self, state: TableState) -> None:
+        piece = state.spaces[self.space.space_id].pieces[self.index]
+        if self.private:
+            piece.private_kind = self.old
+        else:
+            piece.public_kind = self.old or ""
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        if self.private and not perspective.sees(self.visible_for):
+            return None
+        wire: dict[str, Any] = {"type": "private-kind-set" if self.private else "public-kind-set",
+                                "space": self.space.space_id, **_at(self.space, self.index)}
+        if not self.private:
+            wire["kind"] = self.new
+        return wire
+
+
+@dataclass
+class StateSet(Change):
+    target: StateOf
+    key: str
+    old: Any
+    new: Any
+    owner: PlayerId | None  # whose secret the map is, for private maps
+    map_ref: JsonMap
+
+    def revert(self, state: TableState) -> None:
+        if self.old is MISSING:
+            self.map_ref.pop(self.key, None)
+        else:
+            self.map_ref[self.key] = self.old
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        if self.target.is_private() and not perspective.sees(self.owner):
+            return None
+        return {"type": "state-set", "target": self.target.to_wire(), "key": self.key}
+
+
+@dataclass
+class Logged(Change):
+    message: Message
+
+    def revert(self, state: TableState) -> None:
+        state.log.pop()
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "log", "message": self.message.to_wire()}
+
+
+@dataclass
+class ActivePlayersSet(Change):
+    old: list[PlayerId]
+    new: list[PlayerId]
+
+    def revert(self, state: TableState) -> None:
+        state.active_player_ids = list(self.old)
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "active-players", "players": list(self.new)}
+
+
+@dataclass
+class GameEnded(Change):
+    result: GameResult
+
+    def revert(self, state: TableState) -> None:
+        state.result = None
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        return {"type": "game-ended", "winners": list(self.result.winners),
+                "scores": {str(k): v for k, v in self.result.scores.items()}}
+
+
+def revert_all(state: TableState, changes: list[Change]) -> None:
+    """Undoes `changes`, newest first."""
+    for change in reversed(changes):
+        change.revert(state)
+
+
+def visible_changes(changes: list[Change], perspective: Perspective) -> list[dict[str, Any]]:
+    """Returns the changes `perspective` may see, for animation; the others are left out."""
+    seen = []
+    for change in changes:
+        wire = change.visible_to(perspective)
+        if wire is not None:
+            seen.append(wire)
+    return seen
+
+
+def _at(space: Space, index: int) -> dict[str, int]:
+    """Gives the index only where every viewer sees true positions: in an ordered space."""
+    return {} if space.is_collection else {"index": index}
+
+
+__all__ = [
+    "ActivePlayersSet", "Change", "GameEnded", "KindSet", "Logged", "PieceAdded", "PieceMoved",
+    "PieceRemoved", "SpaceAdded", "StateSet", "copy_json", "project_piece", "revert_all", "sees_piece",
+    "visible_changes",
+]

@@ -1,0 +1,179 @@
+"""The table model: players, spaces and pieces, each with public and private parts."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, NewType, Union
+
+PlayerId = NewType("PlayerId", int)
+
+Json = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
+JsonMap = dict[str, Json]
+
+
+@dataclass
+class Piece:
+    """A piece: a public kind everyone sees, and optionally a private kind and state that are hidden."""
+
+    public_kind: str
+    private_kind: str | None = None
+    public_state: JsonMap = field(default_factory=dict)
+    private_state: JsonMap = field(default_factory=dict)
+    owner: PlayerId | None = None
+
+    def hiding(self, private_kind: str) -> Piece:
+        """Returns this piece with `private_kind` as its hidden face."""
+        self.private_kind = private_kind
+        return self
+
+    def owned_by(self, player: int | None) -> Piece:
+        """Returns this piece owned by `player`, who sees its private parts wherever it lies."""
+        self.owner = None if player is None else PlayerId(player)
+        return self
+
+    def with_state(self, public: JsonMap | None = None, private: JsonMap | None = None) -> Piece:
+        """Returns this piece with the given public and private state maps."""
+        if public is not None:
+            self.public_state = dict(public)
+        if private is not None:
+            self.private_state = dict(private)
+        return self
+
+    def copy(self) -> Piece:
+        return Piece(
+            self.public_kind,
+            self.private_kind,
+            copy.deepcopy(self.public_state),
+            copy.deepcopy(self.private_state),
+            self.owner,
+        )
+
+
+@dataclass
+class Space:
+    """A place on the table holding pieces; Ordered by default, or a collection that hides order."""
+
+    space_id: str
+    kind: str
+    pieces: list[Piece] = field(default_factory=list)
+    owner: PlayerId | None = None
+    is_collection: bool = False
+    public_state: JsonMap = field(default_factory=dict)
+    private_state: JsonMap = field(default_factory=dict)
+
+    def collection(self) -> Space:
+        """Returns this space as a collection: viewers see their visible pieces, then hidden ones grouped."""
+        self.is_collection = True
+        return self
+
+    def owned_by(self, player: int | None) -> Space:
+        """Returns this space owned by `player`, who sees its private parts and those of its pieces."""
+        self.owner = None if player is None else PlayerId(player)
+        return self
+
+    def with_pieces(self, pieces: list[Piece]) -> Space:
+        """Returns this space holding `pieces`, in order."""
+        self.pieces = list(pieces)
+        return self
+
+    def with_state(self, public: JsonMap | None = None, private: JsonMap | None = None) -> Space:
+        """Returns this space with the given public and private state maps."""
+        if public is not None:
+            self.public_state = dict(public)
+        if private is not None:
+            self.private_state = dict(private)
+        return self
+
+    def copy(self) -> Space:
+        return Space(
+            self.space_id,
+            self.kind,
+            [piece.copy() for piece in self.pieces],
+            self.owner,
+            self.is_collection,
+            copy.deepcopy(self.public_state),
+            copy.deepcopy(self.private_state),
+        )
+
+
+@dataclass
+class Player:
+    """A seat at the table, with its public and private state."""
+
+    player_id: PlayerId
+    public_state: JsonMap = field(default_factory=dict)
+    private_state: JsonMap = field(default_factory=dict)
+
+    def copy(self) -> Player:
+        return Player(self.player_id, copy.deepcopy(self.public_state), copy.deepcopy(self.private_state))
+
+
+@dataclass
+class GameResult:
+    """The end of a game: the winners and, where the game keeps them, the scores."""
+
+    winners: list[PlayerId] = field(default_factory=list)
+    scores: dict[PlayerId, int] = field(default_factory=dict)
+
+
+@dataclass
+class TableState:
+    """Everything on the table: players, spaces, active players, meta data, the public log, the result."""
+
+    players: list[Player]
+    spaces: dict[str, Space] = field(default_factory=dict)
+    active_player_ids: list[PlayerId] = field(default_factory=list)
+    meta_data: JsonMap = field(default_factory=dict)
+    log: list[Any] = field(default_factory=list)
+    result: GameResult | None = None
+
+    def space(self, space_id: str) -> Space:
+        """Returns the space named `space_id`."""
+        try:
+            return self.spaces[space_id]
+        except KeyError:
+            from .errors import RuleError
+
+            raise RuleError(f"no space {space_id!r} on the table") from None
+
+    def has_space(self, space_id: str) -> bool:
+        return space_id in self.spaces
+
+    def piece(self, space_id: str, index: int) -> Piece:
+        """Returns the piece at `index` in space `space_id`."""
+        pieces = self.space(space_id).pieces
+        if not 0 <= index < len(pieces):
+            from .errors import RuleError
+
+            raise RuleError(f"no piece at index {index!r} in space {space_id!r} ({len(pieces)} pieces)")
+        return pieces[index]
+
+    def player(self, player_id: int) -> Player:
+        """Returns the player `player_id`."""
+        for player in self.players:
+            if player.player_id == player_id:
+                return player
+        from .errors import RuleError
+
+        raise RuleError(f"no player {player_id!r} at the table")
+
+    @property
+    def player_ids(self) -> list[PlayerId]:
+        return [player.player_id for player in self.players]
+
+    def is_over(self) -> bool:
+        """Returns True once the game has ended."""
+        return self.result is not None
+
+    def copy(self) -> TableState:
+        return TableState(
+            [player.copy() for player in self.players],
+            {space_id: space.copy() for space_id, space in self.spaces.items()},
+            list(self.active_player_ids),
+            copy.deepcopy(self.meta_data),
+            list(self.log),
+            None
+            if self.result is None
+            else GameResult(list(self.result.winners), dict(self.result.scores)),
+        )

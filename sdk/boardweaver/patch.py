@@ -1,0 +1,93 @@
+"""Patches between two JSON documents: how the server sends a seat only what changed in its view."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+Path = list[Any]
+Op = list[Any]
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    """Returns the operations that turn `old` into `new` (both plain JSON data)."""
+    ops: list[Op] = []
+    _diff(old, new, [], ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+    if type(old) is not type(new):
+        ops.append(["set", path, new])
+    elif isinstance(old, dict):
+        for key in old:
+            if key not in new:
+                ops.append(["del", [*path, key]])
+        for key, value in new.items():
+            if key not in old:
+                ops.append(["set", [*path, key], value])
+            elif old[key] != value:
+                _diff(old[key], value, [*path, key], ops)
+    elif isinstance(old, list):
+        _diff_list(old, new, path, ops)
+    elif old != new:
+        ops.append(["set", path, new])
+
+
+def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> None:
+    common = min(len(old), len(new))
+    prefix = 0
+    while prefix < common and old[prefix] == new[prefix]:
+        prefix += 1
+    if prefix == common:
+        if len(new) > len(old):
+            ops.append(["append", path, new[common:]])
+        elif len(old) > len(new):
+            ops.append(["trunc", path, len(new)])
+        return
+    if len(old) == len(new):
+        changed = [i for i in range(prefix, common) if old[i] != new[i]]
+        if len(changed) <= 4:
+            for i in changed:
+                _diff(old[i], new[i], [*path, i], ops)
+            return
+    suffix = 0
+    while (suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]):
+        suffix += 1
+    ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix:len(new) - suffix]])
+
+
+def apply(document: Any, ops: list[Op]) -> Any:
+    """Returns a copy of `document` with `ops` applied; raises ValueError on a patch that does not fit."""
+    root: list[Any] = [copy.deepcopy(document)]
+    for op in ops:
+        if not isinstance(op, list) or not op or not isinstance(op[1], list):
+            raise ValueError(f"expected a patch operation [name, path, ...], got {op!r}")
+        name, path = op[0], op[1]
+        parent, key = _locate(root, [0, *path])
+        try:
+            if name == "set":
+                parent[key] = copy.deepcopy(op[2])
+            elif name == "del":
+                del parent[key]
+            elif name == "append":
+                parent[key].extend(copy.deepcopy(op[2]))
+            elif name == "trunc":
+                del parent[key][op[2]:]
+            elif name == "splice":
+                parent[key][op[2]:op[2] + op[3]] = copy.deepcopy(op[4])
+            else:
+                raise ValueError(f"unknown patch operation {name!r}")
+        except (KeyError, IndexError, TypeError) as error:
+            raise ValueError(f"patch operation {op[:2]!r} does not fit the document: {error}") from None
+    return root[0]
+
+
+def _locate(root: Any, path: Path) -> tuple[Any, Any]:
+    node = root
+    try:
+        for key in path[:-1]:
+            node = node[key]
+    except (KeyError, IndexError, TypeError):
+        raise ValueError(f"patch path {path[1:]!r} does not exist") from None
+    return node, path[-1]

@@ -1,0 +1,240 @@
+"""`Table`: the state plus the mutations rule code makes, each recorded as a typed change."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from .changes import (
+    MISSING, ActivePlayersSet, Change, GameEnded, KindSet, Logged, PieceAdded, PieceMoved, PieceRemoved,
+    SpaceAdded, StateSet,
+)
+from .errors import NeedsServerError, RuleError
+from .messages import Message
+from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
+from .rng import Rng
+from .state_of import StateOf
+from .view import FULL, Perspective, piece_owner, perspective_of, project_state
+
+T = TypeVar("T")
+
+
+class Table:
+    """The table rule code works on: the full state on the server, or a seat's view in a draft."""
+
+    def __init__(self, state: TableState, perspective: Perspective = FULL, seed: int | str | None = None,
+                 rng_counter: int = 0, pick_counter: int = 0) -> None:
+        self._state = state
+        self.perspective = perspective
+        self.seed = seed
+        self._rng = Rng(seed, "game", rng_counter) if seed is not None and perspective.is_full() else None
+        self.pick_rng = Rng(seed, "pick", pick_counter) if seed is not None and perspective.is_full() else None
+        self.changes: list[Change] = []
+        self.undo_allowed = False
+
+    @classmethod
+    def new(cls, players: Iterable[int], seed: int | str) -> Table:
+        """Returns an empty full table for `players` whose randomness comes from `seed`."""
+        ids = [PlayerId(p) for p in players]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"expected distinct player ids, got {ids!r}")
+        return cls(TableState([Player(p) for p in ids], active_player_ids=list(ids)), FULL, seed)
+
+    # -- reading -------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TableState:
+        return self._state
+
+    @property
+    def is_view(self) -> bool:
+        return not self.perspective.is_full()
+
+    @property
+    def viewer(self) -> PlayerId | None:
+        """The seat this view belongs to; None on the full state and for spectators."""
+        return self.perspective.seat
+
+    @property
+    def rng(self) -> Rng:
+        """The table's random generator; on a view it raises `NeedsServerError` (the server applies it)."""
+        if self._rng is None:
+            raise NeedsServerError("this step draws randomness: the server must apply it")
+        return self._rng
+
+    @property
+    def rng_counter(self) -> int:
+        return self._rng.counter if self._rng is not None else 0
+
+    def read(self, target: StateOf, cls: type[T]) -> T:
+        """Reads a state map into dataclass `cls`; absent fields (and a hidden map) take their defaults."""
+        return read_into(self._map(target), cls)
+
+    def get(self, target: StateOf, key: str, default: Json = None) -> Json:
+        """Returns one value of a state map, or `default`."""
+        return self._map(target).get(key, default)
+
+    def view(self, viewer: int | Perspective | None) -> Table:
+        """Returns what `viewer` may see, as a table offers and apply_action run on; None is a spectator."""
+        perspective = perspective_of(viewer)
+        if self.is_view and perspective != self.perspective:
+            raise RuleError(f"a view of {self.perspective.label()} cannot be projected for {perspective.label()}")
+        return Table(project_state(self._state, perspective), perspective)
+
+    # -- changing ------------------------------------------------------------------------------------
+
+    def add_space(self, space: Space) -> None:
+        """Adds a space to the table."""
+        if space.space_id in self._state.spaces:
+            raise RuleError(f"space {space.space_id!r} is already on the table")
+        self._state.spaces[space.space_id] = space
+        self._record(SpaceAdded(space))
+
+    def add_piece(self, space_id: str, piece: Piece, index: int | None = None) -> int:
+        """Adds `piece` to a space (at the end, or at `index`) and returns its index."""
+        space = self._state.space(space_id)
+        at = len(space.pieces) if index is None else index
+        if not 0 <= at <= len(space.pieces):
+            raise RuleError(f"cannot add a piece at index {at!r} in space {space_id!r}")
+        space.pieces.insert(at, piece)
+        self._record(PieceAdded(space, at, piece))
+        return at
+
+    def remove_piece(self, space_id: str, index: int) -> Piece:
+        """Removes and returns the piece at `index` of a space."""
+        space = self._state.space(space_id)
+        self._state.piece(space_id, index)
+        piece = space.pieces.pop(index)
+        self._record(PieceRemoved(space, index, piece))
+        return piece
+
+    def move_piece(self, from_space: str, index: int, to_space: str, to_index: int | None = None) -> int:
+        """Moves a piece to another space (at its end, or at `to_index`) and returns its new index."""
+        source = self._state.space(from_space)
+        target = self._state.space(to_space)
+        self._state.piece(from_space, index)
+        piece = source.pieces.pop(index)
+        at = len(target.pieces) if to_index is None else to_index
+        if not 0 <= at <= len(target.pieces):
+            source.pieces.insert(index, piece)
+            raise RuleError(f"cannot move a piece to index {at!r} in space {to_space!r}")
+        target.pieces.insert(at, piece)
+        self._record(PieceMoved(source, index, target, at))
+        return at
+
+    def set_public_kind(self, space_id: str, index: int, kind: str) -> None:
+        """Sets the kind of a piece every viewer sees (turn a card face up)."""
+        space = self._state.space(space_id)
+        piece = self._state.piece(space_id, index)
+        old, piece.public_kind = piece.public_kind, kind
+        self._record(KindSet(space, index, False, old, kind))
+
+    def set_private_kind(self, space_id: str, index: int, kind: str | None) -> None:
+        """Sets (or clears, with None) the hidden kind of a piece."""
+        space = self._state.space(space_id)
+        piece = self._state.piece(space_id, index)
+        old, piece.private_kind = piece.private_kind, kind
+        self._record(KindSet(space, index, True, old, kind, piece_owner(space, piece)))
+
+    def set(self, target: StateOf, key: str, value: Json) -> None:
+        """Sets `key` in a state map; None removes it."""
+        data = self._map(target)
+        old = data.get(key, MISSING)
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+        self._record(StateSet(target, key, old, value, self._owner_of(target), data))
+
+    def set_active_players(self, players: Iterable[int]) -> None:
+        """Sets whose decision the game now waits for."""
+        old = list(self._state.active_player_ids)
+        self._state.active_player_ids = [PlayerId(p) for p in players]
+        self._record(ActivePlayersSet(old, list(self._state.active_player_ids)))
+
+    def log(self, message: Message) -> None:
+        """Appends a public log line: every viewer reads it, so name only public facts."""
+        if not isinstance(message, Message):
+            raise RuleError(f"expected a log message made with msg(...), got {message!r}")
+        self._state.log.append(message)
+        self._record(Logged(message))
+
+    def allow_undo(self) -> None:
+        """Lets the seat undo this decision after committing it, while nothing was revealed or drawn since."""
+        self.undo_allowed = True
+
+    def end_game(self, winners: Iterable[int] = (), scores: dict[int, int] | None = None) -> None:
+        """Ends the game with its winners and scores; nobody is active afterwards."""
+        result = GameResult([PlayerId(p) for p in winners],
+                            {PlayerId(p): int(v) for p, v in (scores or {}).items()})
+        self.set_active_players([])
+        self._state.result = result
+        self._record(GameEnded(result))
+
+    # -- recording -----------------------------------------------------------------------------------
+
+    def take_changes(self) -> list[Change]:
+        """Returns the changes recorded since the last call, and starts a new record."""
+        changes, self.changes = self.changes, []
+        return changes
+
+    def _record(self, change: Change) -> None:
+        self.changes.append(change)
+
+    def _map(self, target: StateOf) -> JsonMap:
+        state = self._state
+        part = target.part
+        if part == "meta":
+            return state.meta_data
+        if part in ("player_public", "player_private"):
+            player = state.player(_need(target.player_id, target))
+            return player.public_state if part == "player_public" else player.private_state
+        space_id = _need(target.space_id, target)
+        if part in ("space_public", "space_private"):
+            space = state.space(space_id)
+            return space.public_state if part == "space_public" else space.private_state
+        piece = state.piece(space_id, _need(target.index, target))
+        return piece.public_state if part == "piece_public" else piece.private_state
+
+    def _owner_of(self, target: StateOf) -> PlayerId | None:
+        if target.part == "player_private":
+            return target.player_id
+        if target.part == "space_private":
+            return self._state.space(_need(target.space_id, target)).owner
+        if target.part == "piece_private":
+            space = self._state.space(_need(target.space_id, target))
+            return piece_owner(space, space.pieces[_need(target.index, target)])
+        return None
+
+
+def _need(value: T | None, target: StateOf) -> T:
+    if value is None:
+        raise RuleError(f"incomplete state target {target!r}")
+    return value
+
+
+def read_into(data: JsonMap, cls: type[T]) -> T:
+    """Builds dataclass `cls` from a map: known keys only, every absent field at its default."""
+    if not dataclasses.is_dataclass(cls):
+        raise RuleError(f"read() expects a dataclass whose fields all have defaults, got {cls!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    try:
+        return typing.cast(T, cls(**{k: v for k, v in data.items() if k in names}))
+    except TypeError as error:
+        raise RuleError(f"cannot read {cls.__name__}: {error}") from None
+
+
+def json_value(value: Any) -> Json:
+    """Returns `value` if it is plain JSON data, raising a clear error otherwise."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return typing.cast(Json, value)
+    if isinstance(value, list):
+        return [json_value(v) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {k: json_value(v) for k, v in value.items()}
+    raise RuleError(f"expected JSON data, got {value!r}")
+
+
+__all__ = ["Table", "read_into"]
