@@ -51,6 +51,25 @@ class Game:
         """Applies an offered action; runs on the seat's view in a draft and on the full state on the server."""
         raise NotImplementedError
 
+    def piece_look(self, kind: str) -> dict[str, str]:
+        """Returns how the client draws a piece of public kind `kind`.
+
+        Keys (all optional): "text" (short text on the piece), "symbol" (one glyph), "color" (CSS colour),
+        "svg" (an inline SVG), "title" (a message key for a tooltip). The default shows the kind itself.
+        """
+        found = self.look.get("pieces", {}).get(kind)
+        return dict(found) if isinstance(found, dict) else {"text": kind}
+
+    def space_look(self, space_kind: str) -> dict[str, Any]:
+        """Returns how the client lays out a space of kind `space_kind`.
+
+        Keys (all optional): "area" ("table" in the middle, "seat" in its owner's area, "side"),
+        "layout" ("row", "grid", "stack", "fan"), "columns" (for grids), "title" (a message key),
+        "hidden" (True: not drawn at all, e.g. a store of state only).
+        """
+        found = self.look.get("spaces", {}).get(space_kind)
+        return dict(found) if isinstance(found, dict) else {"area": "table", "layout": "row"}
+
     def check_players(self, players: list[int]) -> None:
         """Raises ValueError unless the game can be played by `players`."""
         if not self.min_players <= len(players) <= self.max_players:
