@@ -42,8 +42,9 @@ class PlayedGame:
     decisions: list[CommitResult] = field(default_factory=list)
 
 
-def play_game(game: Game, players: list[int], seed: int | str, bot_seed: int | str = 0,
-              max_decisions: int = 10_000) -> PlayedGame:
+def play_game(
+    game: Game, players: list[int], seed: int | str, bot_seed: int | str = 0, max_decisions: int = 10_000
+) -> PlayedGame:
     """Plays a whole game with a RandomBot on every seat; raises if it does not end in `max_decisions`."""
     table = start(game, players, seed)
     bots = {PlayerId(p): RandomBot(f"{bot_seed}/{p}") for p in players}

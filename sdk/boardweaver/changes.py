@@ -100,8 +100,11 @@ class KindSet(Change):
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
         if self.private and not perspective.sees(self.visible_for):
             return None
-        wire: dict[str, Any] = {"type": "private-kind-set" if self.private else "public-kind-set",
-                                "space": self.space.space_id, **_at(self.space, self.index)}
+        wire: dict[str, Any] = {
+            "type": "private-kind-set" if self.private else "public-kind-set",
+            "space": self.space.space_id,
+            **_at(self.space, self.index),
+        }
         if not self.private:
             wire["kind"] = self.new
         return wire
@@ -159,8 +162,11 @@ class GameEnded(Change):
         state.result = None
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
-        return {"type": "game-ended", "winners": list(self.result.winners),
-                "scores": {str(k): v for k, v in self.result.scores.items()}}
+        return {
+            "type": "game-ended",
+            "winners": list(self.result.winners),
+            "scores": {str(k): v for k, v in self.result.scores.items()},
+        }
 
 
 def revert_all(state: TableState, changes: list[Change]) -> None:
@@ -185,7 +191,19 @@ def _at(space: Space, index: int) -> dict[str, int]:
 
 
 __all__ = [
-    "ActivePlayersSet", "Change", "GameEnded", "KindSet", "Logged", "PieceAdded", "PieceMoved",
-    "PieceRemoved", "SpaceAdded", "StateSet", "copy_json", "project_piece", "revert_all", "sees_piece",
+    "ActivePlayersSet",
+    "Change",
+    "GameEnded",
+    "KindSet",
+    "Logged",
+    "PieceAdded",
+    "PieceMoved",
+    "PieceRemoved",
+    "SpaceAdded",
+    "StateSet",
+    "copy_json",
+    "project_piece",
+    "revert_all",
+    "sees_piece",
     "visible_changes",
 ]

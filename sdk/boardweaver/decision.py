@@ -11,7 +11,11 @@ from typing import Any
 
 from .changes import Change, revert_all
 from .errors import (
-    IllegalStepError, NeedsServerError, RuleError, StepOrderError, UnmarkedRevealError,
+    IllegalStepError,
+    NeedsServerError,
+    RuleError,
+    StepOrderError,
+    UnmarkedRevealError,
 )
 from .game import Game
 from .model import PlayerId
@@ -65,7 +69,7 @@ class Draft:
     def steps(self) -> list[Action]:
         """The drafted steps, in order, including a final step the server must apply."""
         steps = [step.action for step in self._applied]
-        return steps + [self.pending] if self.pending is not None else steps
+        return [*steps, self.pending] if self.pending is not None else steps
 
     @property
     def is_open(self) -> bool:
@@ -73,7 +77,11 @@ class Draft:
 
     def offers(self) -> list[Offer]:
         """Returns the seat's offers on its current draft view (none once the decision has ended)."""
-        if not self.is_open or self.seat not in self.view.state.active_player_ids or self.view.state.is_over():
+        if (
+            not self.is_open
+            or self.seat not in self.view.state.active_player_ids
+            or self.view.state.is_over()
+        ):
             return []
         return self.game.offers(self.view, self.seat)
 
@@ -131,8 +139,9 @@ class CommitResult:
     notes: dict[str, Any] = field(default_factory=dict)
 
 
-def verify_commit(game: Game, table: Table, seat: int, steps: list[Action],
-                  picks: list[int | None] | None = None) -> CommitResult:
+def verify_commit(
+    game: Game, table: Table, seat: int, steps: list[Action], picks: list[int | None] | None = None
+) -> CommitResult:
     """Replays a seat's drafted steps on the full state, verifying each; applies them all or none.
 
     `picks` replays recorded hidden-click picks; without it the platform draws them. Raises a GameError
@@ -158,22 +167,35 @@ def verify_commit(game: Game, table: Table, seat: int, steps: list[Action],
                 raise StepOrderError(f"step {number}: the decision ended at step {number - 1} ({ended_by})")
             if number > 1:
                 _check_can_act(table, player)
-            step_ended, pick = _verify_step(game, table, player, number, action,
-                                            None if picks is None else picks[number - 1])
+            step_ended, pick = _verify_step(
+                game, table, player, number, action, None if picks is None else picks[number - 1]
+            )
             applied.extend(table.take_changes())
             chosen.append(pick)
             ended_by = step_ended
             revealed = revealed or step_ended == ENDED_BY_REVEAL
         if not ended_by:
-            raise StepOrderError(f"step {len(steps)}: the decision is still open (no Confirm, reveal or draw)")
+            raise StepOrderError(
+                f"step {len(steps)}: the decision is still open (no Confirm, reveal or draw)"
+            )
     except BaseException:
         applied.extend(table.take_changes())
         revert_all(table.state, applied)
         _rewind(table, rng_before, pick_before)
         raise
     drew = table.rng_counter != rng_before
-    return CommitResult(player, list(steps), chosen, applied, ended_by, drew, revealed or drew,
-                        table.undo_allowed and not drew and not revealed, rng_before, pick_before)
+    return CommitResult(
+        player,
+        list(steps),
+        chosen,
+        applied,
+        ended_by,
+        drew,
+        revealed or drew,
+        table.undo_allowed and not drew and not revealed,
+        rng_before,
+        pick_before,
+    )
 
 
 def undo_commit(table: Table, result: CommitResult) -> None:
@@ -190,8 +212,9 @@ def _check_can_act(table: Table, player: PlayerId) -> None:
         raise NotActiveError(f"seat {player} is not active now")
 
 
-def _verify_step(game: Game, table: Table, player: PlayerId, number: int, action: Action,
-                 recorded_pick: int | None) -> tuple[str, int | None]:
+def _verify_step(
+    game: Game, table: Table, player: PlayerId, number: int, action: Action, recorded_pick: int | None
+) -> tuple[str, int | None]:
     before = table.view(seat(player))
     offer = find_offer(game.offers(before, player), action)
     if offer is None:
@@ -208,8 +231,9 @@ def _verify_step(game: Game, table: Table, player: PlayerId, number: int, action
     return (ENDED_BY_CONFIRM if offer.intent is Intent.CONFIRM else ""), pick
 
 
-def _to_true_action(table: Table, player: PlayerId, action: Action,
-                    recorded_pick: int | None) -> tuple[Action, int | None]:
+def _to_true_action(
+    table: Table, player: PlayerId, action: Action, recorded_pick: int | None
+) -> tuple[Action, int | None]:
     if action.type != "piece" or action.space_id is None or action.index is None:
         return action, None
     target = view_to_true(table.state, seat(player), action.space_id, action.index)
@@ -225,22 +249,28 @@ def _to_true_action(table: Table, player: PlayerId, action: Action,
     return action.with_index(picked), picked
 
 
-def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, number: int,
-                    action: Action) -> None:
+def _check_commutes(
+    game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action
+) -> None:
     """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step."""
     try:
         game.apply_action(before, player, action)
     except NeedsServerError:
-        raise UnmarkedRevealError(f"{game.name}: step {number} ({action.describe()}) draws randomness on the "
-                                  "view but not on the full state") from None
+        raise UnmarkedRevealError(
+            f"{game.name}: step {number} ({action.describe()}) draws randomness on the "
+            "view but not on the full state"
+        ) from None
     except Exception as error:
-        raise UnmarkedRevealError(f"{game.name}: step {number} ({action.describe()}) fails on the view: "
-                                  f"{type(error).__name__}") from None
+        raise UnmarkedRevealError(
+            f"{game.name}: step {number} ({action.describe()}) fails on the view: {type(error).__name__}"
+        ) from None
     drafted = state_to_wire(before.view(seat(player)).state)
     actual = state_to_wire(table.view(seat(player)).state)
     if drafted != actual:
-        raise UnmarkedRevealError(f"{game.name}: step {number} ({action.describe()}) is a Choice or Cancel whose "
-                                  "result depends on a hidden part; mark its offer .revealing()")
+        raise UnmarkedRevealError(
+            f"{game.name}: step {number} ({action.describe()}) is a Choice or Cancel whose "
+            "result depends on a hidden part; mark its offer .revealing()"
+        )
 
 
 def _rewind(table: Table, rng_counter: int, pick_counter: int) -> None:

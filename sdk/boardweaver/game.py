@@ -31,12 +31,15 @@ class Game:
         given = dict(options or {})
         unknown = sorted(set(given) - set(self.option_defaults))
         if unknown:
-            raise ValueError(f"{self.name}: unknown options {unknown!r}; expected some of "
-                             f"{sorted(self.option_defaults)!r}")
+            raise ValueError(
+                f"{self.name}: unknown options {unknown!r}; expected some of {sorted(self.option_defaults)!r}"
+            )
         for key, value in given.items():
             default = self.option_defaults[key]
             if default is not None and type(value) is not type(default):
-                raise ValueError(f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}")
+                raise ValueError(
+                    f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}"
+                )
         self.options: dict[str, Json] = {**self.option_defaults, **given}
 
     def setup(self, table: Table, players: list[int]) -> None:
@@ -48,7 +51,7 @@ class Game:
         raise NotImplementedError
 
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
-        """Applies an offered action; runs on the seat's view in a draft and on the full state on the server."""
+        """Applies an offered action: on the seat's view in a draft, on the full state on the server."""
         raise NotImplementedError
 
     def piece_look(self, kind: str) -> dict[str, str]:
@@ -73,8 +76,9 @@ class Game:
     def check_players(self, players: list[int]) -> None:
         """Raises ValueError unless the game can be played by `players`."""
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"{self.name} takes {self.min_players} to {self.max_players} players, "
-                             f"got {len(players)}")
+            raise ValueError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, got {len(players)}"
+            )
 
     @classmethod
     def catalogs(cls) -> dict[str, Catalog]:

@@ -1,4 +1,4 @@
-"""Messages: keys with named arguments, rendered per locale from gettext `.po` catalogs kept with each game."""
+"""Messages: keys with named arguments, rendered per locale from each game's gettext `.po` catalogs."""
 
 from __future__ import annotations
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, NewType, Union
+from typing import Any, NewType
 
 PlayerId = NewType("PlayerId", int)
 
-Json = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
+Json = None | bool | int | float | str | list[Any] | dict[str, Any]
 JsonMap = dict[str, Json]
 
 
@@ -173,7 +173,5 @@ class TableState:
             list(self.active_player_ids),
             copy.deepcopy(self.meta_data),
             list(self.log),
-            None
-            if self.result is None
-            else GameResult(list(self.result.winners), dict(self.result.scores)),
+            None if self.result is None else GameResult(list(self.result.winners), dict(self.result.scores)),
         )

@@ -125,8 +125,12 @@ class Offer:
         if not isinstance(data, dict):
             raise ValueError(f"expected an offer object, got {type(data).__name__}")
         label = data.get("label")
-        return cls(Action.from_wire(data.get("action")), Intent(data.get("intent")),
-                   None if label is None else Message.from_wire(label), bool(data.get("revealing", False)))
+        return cls(
+            Action.from_wire(data.get("action")),
+            Intent(data.get("intent")),
+            None if label is None else Message.from_wire(label),
+            bool(data.get("revealing", False)),
+        )
 
 
 def find_offer(offers: list[Offer], action: Action) -> Offer | None:

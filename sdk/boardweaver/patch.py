@@ -52,9 +52,9 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
                 _diff(old[i], new[i], [*path, i], ops)
             return
     suffix = 0
-    while (suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]):
+    while suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
-    ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix:len(new) - suffix]])
+    ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix : len(new) - suffix]])
 
 
 def apply(document: Any, ops: list[Op]) -> Any:
@@ -73,9 +73,9 @@ def apply(document: Any, ops: list[Op]) -> Any:
             elif name == "append":
                 parent[key].extend(copy.deepcopy(op[2]))
             elif name == "trunc":
-                del parent[key][op[2]:]
+                del parent[key][op[2] :]
             elif name == "splice":
-                parent[key][op[2]:op[2] + op[3]] = copy.deepcopy(op[4])
+                parent[key][op[2] : op[2] + op[3]] = copy.deepcopy(op[4])
             else:
                 raise ValueError(f"unknown patch operation {name!r}")
         except (KeyError, IndexError, TypeError) as error:

@@ -7,8 +7,15 @@ from typing import Literal
 
 from .model import PlayerId
 
-Part = Literal["meta", "player_public", "player_private", "space_public", "space_private", "piece_public",
-               "piece_private"]
+Part = Literal[
+    "meta",
+    "player_public",
+    "player_private",
+    "space_public",
+    "space_private",
+    "piece_public",
+    "piece_private",
+]
 
 
 @dataclass(frozen=True)

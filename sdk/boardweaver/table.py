@@ -8,15 +8,24 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from .changes import (
-    MISSING, ActivePlayersSet, Change, GameEnded, KindSet, Logged, PieceAdded, PieceMoved, PieceRemoved,
-    SpaceAdded, StateSet,
+    MISSING,
+    ActivePlayersSet,
+    Change,
+    GameEnded,
+    KindSet,
+    Logged,
+    PieceAdded,
+    PieceMoved,
+    PieceRemoved,
+    SpaceAdded,
+    StateSet,
 )
 from .errors import NeedsServerError, RuleError
 from .messages import Message
 from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 from .state_of import StateOf
-from .view import FULL, Perspective, piece_owner, perspective_of, project_state
+from .view import FULL, Perspective, perspective_of, piece_owner, project_state
 
 T = TypeVar("T")
 
@@ -24,13 +33,21 @@ T = TypeVar("T")
 class Table:
     """The table rule code works on: the full state on the server, or a seat's view in a draft."""
 
-    def __init__(self, state: TableState, perspective: Perspective = FULL, seed: int | str | None = None,
-                 rng_counter: int = 0, pick_counter: int = 0) -> None:
+    def __init__(
+        self,
+        state: TableState,
+        perspective: Perspective = FULL,
+        seed: int | str | None = None,
+        rng_counter: int = 0,
+        pick_counter: int = 0,
+    ) -> None:
         self._state = state
         self.perspective = perspective
         self.seed = seed
         self._rng = Rng(seed, "game", rng_counter) if seed is not None and perspective.is_full() else None
-        self.pick_rng = Rng(seed, "pick", pick_counter) if seed is not None and perspective.is_full() else None
+        self.pick_rng = (
+            Rng(seed, "pick", pick_counter) if seed is not None and perspective.is_full() else None
+        )
         self.changes: list[Change] = []
         self.undo_allowed = False
 
@@ -80,7 +97,9 @@ class Table:
         """Returns what `viewer` may see, as a table offers and apply_action run on; None is a spectator."""
         perspective = perspective_of(viewer)
         if self.is_view and perspective != self.perspective:
-            raise RuleError(f"a view of {self.perspective.label()} cannot be projected for {perspective.label()}")
+            raise RuleError(
+                f"a view of {self.perspective.label()} cannot be projected for {perspective.label()}"
+            )
         return Table(project_state(self._state, perspective), perspective)
 
     # -- changing ------------------------------------------------------------------------------------
@@ -167,8 +186,9 @@ class Table:
 
     def end_game(self, winners: Iterable[int] = (), scores: dict[int, int] | None = None) -> None:
         """Ends the game with its winners and scores; nobody is active afterwards."""
-        result = GameResult([PlayerId(p) for p in winners],
-                            {PlayerId(p): int(v) for p, v in (scores or {}).items()})
+        result = GameResult(
+            [PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()}
+        )
         self.set_active_players([])
         self._state.result = result
         self._record(GameEnded(result))

@@ -77,8 +77,13 @@ def group_key(piece: Piece) -> str:
 
 def project_piece(piece: Piece, visible: bool) -> Piece:
     if visible:
-        return Piece(piece.public_kind, piece.private_kind, copy_json(piece.public_state),
-                     copy_json(piece.private_state), piece.owner)
+        return Piece(
+            piece.public_kind,
+            piece.private_kind,
+            copy_json(piece.public_state),
+            copy_json(piece.private_state),
+            piece.owner,
+        )
     return Piece(piece.public_kind, None, copy_json(piece.public_state), {}, piece.owner)
 
 
@@ -148,8 +153,9 @@ class HiddenGroup:
     indices: tuple[int, ...]
 
 
-def view_to_true(state: TableState, perspective: Perspective, space_id: str,
-                 view_index: int) -> int | HiddenGroup:
+def view_to_true(
+    state: TableState, perspective: Perspective, space_id: str, view_index: int
+) -> int | HiddenGroup:
     """Maps a view index to the true index, or to the group of hidden pieces it stands for."""
     space = state.space(space_id)
     if not space.is_collection or perspective.is_full():
@@ -163,8 +169,13 @@ def view_to_true(state: TableState, perspective: Perspective, space_id: str,
     if sees_piece(perspective, space, piece):
         return true_index
     key = group_key(piece)
-    return HiddenGroup(tuple(i for i in order if not sees_piece(perspective, space, space.pieces[i])
-                             and group_key(space.pieces[i]) == key))
+    return HiddenGroup(
+        tuple(
+            i
+            for i in order
+            if not sees_piece(perspective, space, space.pieces[i]) and group_key(space.pieces[i]) == key
+        )
+    )
 
 
 def true_to_view(state: TableState, perspective: Perspective, space_id: str, true_index: int) -> int:
@@ -192,4 +203,6 @@ def pick_hidden(group: HiddenGroup, rng: Rng) -> int:
 
 def _check_index(space: Space, index: int) -> None:
     if not 0 <= index < len(space.pieces):
-        raise RuleError(f"no piece at index {index!r} in space {space.space_id!r} ({len(space.pieces)} pieces)")
+        raise RuleError(
+            f"no piece at index {index!r} in space {space.space_id!r} ({len(space.pieces)} pieces)"
+        )

@@ -1,4 +1,4 @@
-"""Canonical JSON: the one encoding of states, views, offers and changes the server sends and the client reads."""
+"""Canonical JSON: the one encoding of states, views, offers and changes on the wire."""
 
 from __future__ import annotations
 
@@ -33,13 +33,21 @@ def piece_to_wire(piece: Piece) -> dict[str, Any]:
 
 def piece_from_wire(wire: dict[str, Any]) -> Piece:
     owner = wire.get("owner")
-    return Piece(wire["kind"], wire.get("private_kind"), dict(wire.get("state", {})),
-                 dict(wire.get("private_state", {})), None if owner is None else PlayerId(owner))
+    return Piece(
+        wire["kind"],
+        wire.get("private_kind"),
+        dict(wire.get("state", {})),
+        dict(wire.get("private_state", {})),
+        None if owner is None else PlayerId(owner),
+    )
 
 
 def space_to_wire(space: Space) -> dict[str, Any]:
-    wire: dict[str, Any] = {"id": space.space_id, "kind": space.kind,
-                            "pieces": [piece_to_wire(piece) for piece in space.pieces]}
+    wire: dict[str, Any] = {
+        "id": space.space_id,
+        "kind": space.kind,
+        "pieces": [piece_to_wire(piece) for piece in space.pieces],
+    }
     if space.owner is not None:
         wire["owner"] = space.owner
     if space.is_collection:
@@ -53,9 +61,15 @@ def space_to_wire(space: Space) -> dict[str, Any]:
 
 def space_from_wire(wire: dict[str, Any]) -> Space:
     owner = wire.get("owner")
-    return Space(wire["id"], wire["kind"], [piece_from_wire(p) for p in wire.get("pieces", [])],
-                 None if owner is None else PlayerId(owner), bool(wire.get("collection", False)),
-                 dict(wire.get("state", {})), dict(wire.get("private_state", {})))
+    return Space(
+        wire["id"],
+        wire["kind"],
+        [piece_from_wire(p) for p in wire.get("pieces", [])],
+        None if owner is None else PlayerId(owner),
+        bool(wire.get("collection", False)),
+        dict(wire.get("state", {})),
+        dict(wire.get("private_state", {})),
+    )
 
 
 def state_to_wire(state: TableState) -> dict[str, Any]:
@@ -76,19 +90,31 @@ def state_to_wire(state: TableState) -> dict[str, Any]:
         "log": [message.to_wire() for message in state.log],
     }
     if state.result is not None:
-        wire["result"] = {"winners": list(state.result.winners),
-                          "scores": {str(p): s for p, s in state.result.scores.items()}}
+        wire["result"] = {
+            "winners": list(state.result.winners),
+            "scores": {str(p): s for p, s in state.result.scores.items()},
+        }
     return wire
 
 
 def state_from_wire(wire: dict[str, Any]) -> TableState:
     """Parses a state (or a view) from its wire form."""
-    players = [Player(PlayerId(p["id"]), dict(p.get("state", {})), dict(p.get("private_state", {})))
-               for p in wire["players"]]
+    players = [
+        Player(PlayerId(p["id"]), dict(p.get("state", {})), dict(p.get("private_state", {})))
+        for p in wire["players"]
+    ]
     spaces = {s["id"]: space_from_wire(s) for s in wire["spaces"]}
     result = None
     if "result" in wire:
-        result = GameResult([PlayerId(p) for p in wire["result"]["winners"]],
-                            {PlayerId(int(p)): s for p, s in wire["result"]["scores"].items()})
-    return TableState(players, spaces, [PlayerId(p) for p in wire["active"]], dict(wire.get("meta", {})),
-                      [Message.from_wire(m) for m in wire.get("log", [])], result)
+        result = GameResult(
+            [PlayerId(p) for p in wire["result"]["winners"]],
+            {PlayerId(int(p)): s for p, s in wire["result"]["scores"].items()},
+        )
+    return TableState(
+        players,
+        spaces,
+        [PlayerId(p) for p in wire["active"]],
+        dict(wire.get("meta", {})),
+        [Message.from_wire(m) for m in wire.get("log", [])],
+        result,
+    )

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 import pytest
-
 from boardweaver import (
-    Action, Draft, IllegalStepError, StepOrderError, play_game, start, verify_commit,
+    Action,
+    Draft,
+    IllegalStepError,
+    StepOrderError,
+    play_game,
+    start,
+    verify_commit,
 )
 
 from .draft_game import MARKET, MarketDraft
@@ -23,7 +28,10 @@ def test_draft_stages_switches_and_takes() -> None:
     assert len(draft.view.state.space("hand-1").pieces) == 1
     result = verify_commit(game, table, 1, draft.steps)
     assert result.ended_by == "confirm"
-    assert table.state.space("hand-1").pieces[0].public_kind == draft.view.state.space("hand-1").pieces[0].public_kind
+    assert (
+        table.state.space("hand-1").pieces[0].public_kind
+        == draft.view.state.space("hand-1").pieces[0].public_kind
+    )
 
 
 def test_draft_refuses_a_step_not_offered() -> None:
