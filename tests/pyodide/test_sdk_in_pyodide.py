@@ -1,0 +1,69 @@
+"""The SDK's tests pass inside Pyodide (Python 3.14 on wasm) just as they do under CPython.
+
+Pyodide runs under Node from web/node_modules (`scripts/install` provides it and the wheels);
+the rules wheel it installs is the very one the server hands to browser tabs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from boardweaver_server.rules_wheel import build_rules_wheel
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+PYODIDE = REPO / "web" / "node_modules" / "pyodide"
+WHEELS = REPO / "web" / "pyodide-wheels"
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "tests/sdk"]
+TIMEOUT_S = 1200
+
+
+def _count_pytest():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("count_pytest", HERE / "count_pytest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _require_pyodide_runtime() -> None:
+    missing = [str(p) for p in (PYODIDE / "pyodide.mjs", WHEELS) if not p.exists()]
+    if shutil.which("node") is None:
+        missing.append("node")
+    if not missing:
+        return
+    reason = f"Pyodide runtime missing ({', '.join(missing)}); run scripts/install"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+
+
+def test_sdk_tests_pass_in_pyodide_as_in_cpython(tmp_path: Path) -> None:
+    _require_pyodide_runtime()
+    if not any((REPO / "tests" / "sdk").rglob("test_*.py")):
+        pytest.skip("tests/sdk holds no tests yet")
+    counter = _count_pytest()
+    wheel, _ = build_rules_wheel(tmp_path)
+
+    cpython = _run([sys.executable, str(HERE / "count_pytest.py"), *PYTEST_ARGS])
+    node = ["node", str(HERE / "run_sdk_tests.mjs")]
+    pyodide = _run([*node, "--repo", str(REPO), "--rules-wheel", str(wheel), "--", *PYTEST_ARGS])
+
+    report = f"--- Pyodide stdout ---\n{pyodide.stdout[-6000:]}\n--- stderr ---\n{pyodide.stderr[-3000:]}"
+    expected = counter.parse(cpython.stdout)
+    try:
+        got = counter.parse(pyodide.stdout)
+    except ValueError:
+        pytest.fail(f"pytest in Pyodide did not finish (exit {pyodide.returncode})\n{report}")
+    assert got["exit"] == 0 and pyodide.returncode == 0, report
+    assert got["passed"] == expected["passed"], f"CPython counts {expected}, Pyodide counts {got}\n{report}"
