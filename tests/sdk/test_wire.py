@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+from boardweaver import (
+    Action,
+    Intent,
+    Message,
+    Offer,
+    canonical_json,
+    msg,
+    play_game,
+    start,
+    state_from_wire,
+    state_to_wire,
+    verify_commit,
+)
+from boardweaver.patch import apply, diff
+
+from .draft_game import MarketDraft
+from .test_view import make_table
+
+
+def test_full_state_round_trips_through_canonical_json() -> None:
+    table = make_table()
+    wire = state_to_wire(table.state)
+
+    again = state_to_wire(state_from_wire(wire))
+
+    assert canonical_json(again) == canonical_json(wire)
+
+
+def test_views_round_trip_and_keep_their_absent_parts_absent() -> None:
+    table = make_table()
+    wire = state_to_wire(table.view(2).state)
+
+    assert canonical_json(state_to_wire(state_from_wire(wire))) == canonical_json(wire)
+
+
+def test_a_finished_game_round_trips_with_its_result_and_log() -> None:
+    played = play_game(MarketDraft(), [0, 1], seed=3)
+    wire = state_to_wire(played.table.state)
+
+    assert "result" in wire and wire["log"]
+    assert canonical_json(state_to_wire(state_from_wire(wire))) == canonical_json(wire)
+
+
+def test_canonical_json_sorts_keys_and_has_no_spaces() -> None:
+    assert canonical_json({"b": 1, "a": [1, {"d": 2, "c": "é"}]}) == '{"a":[1,{"c":"é","d":2}],"b":1}'
+
+
+def test_actions_round_trip() -> None:
+    actions = [
+        Action.piece_click("hand-1", 3),
+        Action.space_click("slot-0"),
+        Action.command("bid", amount=3, suit="x"),
+    ]
+
+    for action in actions:
+        assert Action.from_wire(action.to_wire()) == action
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [],
+        {"type": "piece", "space": "x"},
+        {"type": "piece", "space": "x", "index": True},
+        {"type": "jump"},
+        {"type": "command", "name": 3},
+        {"type": "command", "name": "x", "args": {"a": [1]}},
+    ],
+)
+def test_malformed_actions_are_refused_with_what_was_expected(bad: object) -> None:
+    with pytest.raises(ValueError, match="expected"):
+        Action.from_wire(bad)
+
+
+def test_offers_round_trip_with_label_and_reveal_mark() -> None:
+    offer = Offer(Action.command("draw"), Intent.CONFIRM).label(msg("offer.draw", n=2)).revealing()
+
+    assert Offer.from_wire(offer.to_wire()) == offer
+    assert Message.from_wire(msg("k", a=1).to_wire()) == msg("k", a=1)
+
+
+def random_json(rng: random.Random, depth: int = 0) -> object:
+    roll = rng.random()
+    if depth > 3 or roll < 0.3:
+        return rng.choice([None, True, 1, 2.5, "x", "y", 0])
+    if roll < 0.65:
+        return [random_json(rng, depth + 1) for _ in range(rng.randrange(5))]
+    return {rng.choice("abcde"): random_json(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+def mutate(rng: random.Random, value: object) -> object:
+    if isinstance(value, dict) and value and rng.random() < 0.7:
+        key = rng.choice(sorted(value))
+        return (
+            {**value, key: mutate(rng, value[key])}
+            if rng.random() < 0.8
+            else {k: v for k, v in value.items() if k != key}
+        )
+    if isinstance(value, list) and rng.random() < 0.7:
+        copy = list(value)
+        action = rng.randrange(4)
+        if action == 0:
+            copy.append(random_json(rng))
+        elif action == 1 and copy:
+            copy.pop(rng.randrange(len(copy)))
+        elif action == 2 and copy:
+            i = rng.randrange(len(copy))
+            copy[i] = mutate(rng, copy[i])
+        else:
+            copy.insert(rng.randrange(len(copy) + 1), random_json(rng))
+        return copy
+    return random_json(rng)
+
+
+def test_patch_turns_the_old_document_into_the_new_one() -> None:
+    rng = random.Random(1234)
+
+    for _ in range(2000):
+        old = random_json(rng)
+        new = mutate(rng, old)
+        for _ in range(rng.randrange(3)):
+            new = mutate(rng, new)
+
+        assert apply(old, diff(old, new)) == new
+
+
+def test_patch_of_a_view_after_a_decision_is_small() -> None:
+    game = MarketDraft()
+    table = start(game, [0, 1], seed=3)
+    old = state_to_wire(table.view(1).state)
+
+    verify_commit(game, table, 0, [Action.piece_click("market", 2), Action.command("take")])
+    new = state_to_wire(table.view(1).state)
+    ops = diff(old, new)
+
+    assert apply(old, ops) == new
+    assert len(canonical_json(ops)) < 300
+
+
+def test_a_patch_that_does_not_fit_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="does not"):
+        apply({"a": 1}, [["del", ["b", "c"]]])
