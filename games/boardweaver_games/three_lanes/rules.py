@@ -1,0 +1,237 @@
+"""Three lanes: every seat plans cards onto three lanes in secret; the plans resolve together.
+
+A round: each seat stages a card of its hand (Choice), then clicks a lane (Choice) to put it face down
+into its own plan, at most one card per lane; its Confirm takes it out of the active players. The last
+seat's Confirm reads every hidden plan, so it is a reveal: it turns every planned card face up, moves it
+to its lane, and the highest card played into each lane this round wins that lane (a point).
+The game ends when no seat holds a card, or after five rounds when players keep their cards.
+
+Options: `hidden_hand` (the hand is face down: the other seats do not see which card leaves it) and
+`keep_cards` (a played card stays in the hand; a copy goes into the plan).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from boardweaver import Action, Game, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
+
+LANES = ("lane-0", "lane-1", "lane-2")
+CONFIRM = "confirm"
+HAND_SIZE = 5
+ROUNDS = 5
+BACK = "back"
+
+
+def hand_id(player: int) -> str:
+    return f"hand-{player}"
+
+
+def plan_id(player: int) -> str:
+    return f"plan-{player}"
+
+
+def card_kind(value: int) -> str:
+    return f"card-{value}"
+
+
+def card_value(kind: str | None) -> int | None:
+    """Returns a card's number from its kind, or None for a back or a hidden face."""
+    if kind is None or not kind.startswith("card-"):
+        return None
+    return int(kind[len("card-") :])
+
+
+def face_of(piece: Piece) -> str | None:
+    """Returns the card's face as the table at hand sees it (None when hidden from it)."""
+    return piece.private_kind if piece.public_kind == BACK else piece.public_kind
+
+
+@dataclass
+class Pick:
+    staged: int | None = None
+
+
+@dataclass
+class Planned:
+    target: str = ""
+
+
+@dataclass
+class Round:
+    round: int = 1
+
+
+class ThreeLanes(Game):
+    name = "three-lanes"
+    title = "Three lanes"
+    description = "Plan cards onto three lanes in secret; all plans flip at once and the highest card wins."
+    min_players = 2
+    max_players = 4
+    option_defaults: ClassVar[dict[str, Json]] = {"hidden_hand": False, "keep_cards": False}
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {
+            "lane": {"area": "table", "layout": "stack", "title": "look.lane"},
+            "hand": {"area": "seat", "layout": "fan", "title": "look.hand"},
+            "plan": {"area": "seat", "layout": "row", "title": "look.plan"},
+        },
+        "pieces": {BACK: {"symbol": "🂠", "color": "#35507a", "title": "look.back"}},
+    }
+
+    def piece_look(self, kind: str) -> dict[str, str]:
+        value = card_value(kind)
+        if value is not None:
+            return {"text": str(value), "color": "#f4ecd8"}
+        return super().piece_look(kind)
+
+    # -- setup ---------------------------------------------------------------------------------------
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        deck = table.rng.shuffled([card_kind(v) for v in range(1, 4 * HAND_SIZE + 1)])
+        for seat, player in enumerate(players):
+            faces = sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE], key=card_value)
+            hand = Space(hand_id(player), "hand").owned_by(player)
+            if self.options["hidden_hand"]:
+                hand = hand.collection().with_pieces([Piece(BACK).hiding(face) for face in faces])
+            else:
+                hand = hand.with_pieces([Piece(face) for face in faces])
+            table.add_space(hand)
+            table.add_space(Space(plan_id(player), "plan").collection().owned_by(player))
+            table.set(StateOf.player_public(player), "score", 0)
+        for lane in LANES:
+            table.add_space(Space(lane, "lane"))
+        table.set_active_players(players)
+        table.log(msg("log.round", round=1))
+
+    # -- offers --------------------------------------------------------------------------------------
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        pick = table.read(StateOf.player_private(player_id), Pick)
+        used = self.planned_lanes(table, player_id)
+        if pick.staged is not None:
+            return [
+                Offer(Action.space_click(lane), Intent.CHOICE).label(
+                    msg("offer.plan", lane=LANES.index(lane) + 1)
+                )
+                for lane in LANES
+                if lane not in used
+            ]
+        offers: list[Offer] = []
+        if len(used) < len(LANES):
+            planned = self.planned_faces(table, player_id)
+            for index, piece in enumerate(table.state.space(hand_id(player_id)).pieces):
+                face = face_of(piece)
+                if self.options["keep_cards"] and face in planned:
+                    continue
+                offers.append(
+                    Offer(Action.piece_click(hand_id(player_id), index), Intent.CHOICE).label(
+                        msg("offer.stage", card=card_value(face))
+                    )
+                )
+        if used:
+            confirm = Offer(Action.command(CONFIRM), Intent.CONFIRM).label(msg("offer.confirm"))
+            last = table.state.active_player_ids == [player_id]
+            offers.append(confirm.revealing() if last else confirm)
+        return offers
+
+    def planned_lanes(self, table: Table, player_id: int) -> set[str]:
+        """Returns the lanes this seat's plan already targets (read on its own view or the full state)."""
+        plan = plan_id(player_id)
+        return {
+            table.read(StateOf.piece_private(plan, index), Planned).target
+            for index in range(len(table.state.space(plan).pieces))
+        }
+
+    def planned_faces(self, table: Table, player_id: int) -> set[str | None]:
+        return {piece.private_kind for piece in table.state.space(plan_id(player_id)).pieces}
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type == "piece":
+            table.set(StateOf.player_private(player_id), "staged", action.index)
+        elif action.type == "space":
+            self.plan_card(table, player_id, str(action.space_id))
+        else:
+            self.confirm(table, player_id)
+
+    def plan_card(self, table: Table, player_id: int, lane: str) -> None:
+        """Puts the staged card face down into the seat's plan, aimed at `lane` (seen by its owner only)."""
+        hand, plan = hand_id(player_id), plan_id(player_id)
+        staged = table.read(StateOf.player_private(player_id), Pick).staged
+        if staged is None:
+            raise ValueError("a lane is offered only while a card is staged")
+        face = face_of(table.state.piece(hand, staged))
+        if face is None:
+            raise ValueError("a seat's own staged card is always visible to it")
+        if self.options["keep_cards"]:
+            at = table.add_piece(plan, Piece(BACK).hiding(face))
+        else:
+            at = table.move_piece(hand, staged, plan)
+            if not self.options["hidden_hand"]:
+                table.set_private_kind(plan, at, face)
+                table.set_public_kind(plan, at, BACK)
+        table.set(StateOf.piece_private(plan, at), "target", lane)
+        table.set(StateOf.player_private(player_id), "staged", None)
+
+    def confirm(self, table: Table, player_id: int) -> None:
+        waiting = [p for p in table.state.active_player_ids if p != player_id]
+        table.log(
+            msg("log.planned", player=player_id, cards=len(table.state.space(plan_id(player_id)).pieces))
+        )
+        if waiting:
+            table.set_active_players(waiting)
+            table.allow_undo()
+        else:
+            self.resolve_plans(table)
+
+    # -- resolving -----------------------------------------------------------------------------------
+
+    def resolve_plans(self, table: Table) -> None:
+        """Turns every planned card face up, moves it to its lane, scores the lanes, starts the next round."""
+        best: dict[str, list[tuple[int, int]]] = {lane: [] for lane in LANES}
+        players = table.state.player_ids
+        for player in players:
+            plan = plan_id(player)
+            while table.state.space(plan).pieces:
+                face = table.state.piece(plan, 0).private_kind
+                if face is None:
+                    raise ValueError("resolving plans needs the full state")
+                target = table.read(StateOf.piece_private(plan, 0), Planned).target
+                table.set(StateOf.piece_private(plan, 0), "target", None)
+                table.set_private_kind(plan, 0, None)
+                table.set_public_kind(plan, 0, face)
+                at = table.move_piece(plan, 0, target)
+                table.set(StateOf.piece_public(target, at), "by", player)
+                value = card_value(face) or 0
+                best[target].append((value, player))
+                table.log(msg("log.played", player=player, card=value, lane=LANES.index(target) + 1))
+        for lane, played in best.items():
+            self.score_lane(table, lane, played)
+        self.next_round(table)
+
+    def score_lane(self, table: Table, lane: str, played: list[tuple[int, int]]) -> None:
+        number = LANES.index(lane) + 1
+        if not played:
+            table.log(msg("log.lane-empty", lane=number))
+            return
+        value, winner = max(played)
+        score = int(table.get(StateOf.player_public(winner), "score", 0) or 0) + 1
+        table.set(StateOf.player_public(winner), "score", score)
+        table.log(msg("log.lane-won", player=winner, lane=number, card=value))
+
+    def next_round(self, table: Table) -> None:
+        players = table.state.player_ids
+        number = table.read(StateOf.meta(), Round).round + 1
+        holding = [p for p in players if table.state.space(hand_id(p)).pieces]
+        if not holding or (self.options["keep_cards"] and number > ROUNDS):
+            scores = {p: int(table.get(StateOf.player_public(p), "score", 0) or 0) for p in players}
+            top = max(scores.values())
+            winners = [p for p in players if scores[p] == top]
+            table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))
+            table.end_game(winners=winners, scores=scores)
+            return
+        table.set(StateOf.meta(), "round", number)
+        table.log(msg("log.round", round=number))
+        table.set_active_players(holding)
