@@ -1,0 +1,142 @@
+"""Old maid: take a card from the next player's hidden hand, discard pairs face up, avoid the maid.
+
+The deck holds two cards of each rank and one maid. Every hand is a collection its holder owns, face
+down, so the other seats see only card backs in no telling order. On its turn a seat clicks one of the
+backs of the next player still holding cards: that click is a reveal (a Confirm), and the platform, not
+the seat, picks which card of the hand it takes. A pair in a hand is discarded face up at once. Players
+who empty their hand are out, safe; the one left holding the maid loses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from boardweaver import Action, Game, Intent, Offer, Piece, Space, Table, msg
+
+DISCARD = "discard"
+BACK = "back"
+MAID = "maid"
+RANKS = 12
+
+
+def hand_id(player: int) -> str:
+    return f"hand-{player}"
+
+
+def rank_kind(rank: int) -> str:
+    return f"rank-{rank}"
+
+
+def rank_of(kind: str) -> int | None:
+    return int(kind[len("rank-") :]) if kind.startswith("rank-") else None
+
+
+class OldMaid(Game):
+    name = "old-maid"
+    title = "Old maid"
+    description = "Take a hidden card from your neighbour, discard pairs, and do not end with the maid."
+    min_players = 2
+    max_players = 6
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {
+            "hand": {"area": "seat", "layout": "fan", "title": "look.hand"},
+            "discard": {"area": "table", "layout": "grid", "columns": 8, "title": "look.discard"},
+        },
+        "pieces": {
+            BACK: {"symbol": "🂠", "color": "#7a3b3b", "title": "look.back"},
+            MAID: {"symbol": "♛", "text": "Maid", "color": "#c2185b", "title": "look.maid"},
+        },
+    }
+
+    def piece_look(self, kind: str) -> dict[str, str]:
+        rank = rank_of(kind)
+        if rank is not None:
+            return {"text": str(rank), "color": "#f4ecd8"}
+        return super().piece_look(kind)
+
+    # -- setup ---------------------------------------------------------------------------------------
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        cards = table.rng.shuffled([rank_kind(r) for r in range(1, RANKS + 1) for _ in range(2)] + [MAID])
+        for player in players:
+            table.add_space(Space(hand_id(player), "hand").collection().owned_by(player))
+        table.add_space(Space(DISCARD, "discard"))
+        for number, card in enumerate(cards):
+            table.add_piece(hand_id(players[number % len(players)]), Piece(BACK).hiding(card))
+        for player in players:
+            while self.discard_a_pair(table, player):
+                pass
+        self.next_turn(table, players[-1])
+
+    # -- offers --------------------------------------------------------------------------------------
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        source = self.next_holder(table, player_id)
+        if source is None:
+            return []
+        return [
+            Offer(Action.piece_click(hand_id(source), index), Intent.CONFIRM)
+            .label(msg("offer.take", player=source))
+            .revealing()
+            for index in range(len(table.state.space(hand_id(source)).pieces))
+        ]
+
+    def next_holder(self, table: Table, player_id: int) -> int | None:
+        """Returns the next player after `player_id`, in seat order, still holding cards."""
+        players = table.state.player_ids
+        start = players.index(player_id)
+        for step in range(1, len(players)):
+            other = players[(start + step) % len(players)]
+            if table.state.space(hand_id(other)).pieces:
+                return other
+        return None
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type != "piece" or action.space_id is None or action.index is None:
+            raise ValueError(f"expected a click on a card, got {action.describe()}")
+        source = int(action.space_id[len("hand-") :])
+        table.move_piece(action.space_id, action.index, hand_id(player_id))
+        table.log(msg("log.took", player=player_id, source=source))
+        self.discard_a_pair(table, player_id)
+        for player in (source, player_id):
+            if not table.state.space(hand_id(player)).pieces:
+                table.log(msg("log.out", player=player))
+        self.next_turn(table, player_id)
+
+    def discard_a_pair(self, table: Table, player: int) -> bool:
+        """Discards one pair from the player's hand face up; returns False when it holds none."""
+        hand = hand_id(player)
+        first_seen: dict[str, int] = {}
+        for index, piece in enumerate(table.state.space(hand).pieces):
+            face = piece.private_kind
+            if face is None or face == MAID:
+                continue
+            if face in first_seen:
+                for at in (index, first_seen[face]):  # the later index first, so the earlier stays put
+                    moved = table.move_piece(hand, at, DISCARD)
+                    table.set_private_kind(DISCARD, moved, None)
+                    table.set_public_kind(DISCARD, moved, face)
+                table.log(msg("log.pair", player=player, rank=rank_of(face)))
+                return True
+            first_seen[face] = index
+        return False
+
+    def next_turn(self, table: Table, player_id: int) -> None:
+        """Makes the next holder after `player_id` active, or ends the game when one holder is left."""
+        players = table.state.player_ids
+        holders = [p for p in players if table.state.space(hand_id(p)).pieces]
+        if len(holders) <= 1:
+            losers = holders
+            winners = [p for p in players if p not in losers]
+            for loser in losers:
+                table.log(msg("log.lost", player=loser))
+            table.end_game(winners=winners, scores={p: 0 if p in losers else 1 for p in players})
+            return
+        start = players.index(player_id)
+        for step in range(1, len(players) + 1):
+            following = players[(start + step) % len(players)]
+            if following in holders:
+                table.set_active_players([following])
+                return
