@@ -5,8 +5,9 @@
 // --pyodide  npm's pyodide folder (default DIR/web/node_modules/pyodide)
 // --wheels   packageCacheDir: micropip plus pytest & co. built for Pyodide (default DIR/web/pyodide-wheels);
 //            `scripts/install` downloads them at the venv's versions
-// Copies DIR/pyproject.toml, DIR/tests/conftest.py and the paths named in PYTEST_ARGS to /repo in
-// Pyodide's memory FS, runs tests/pyodide/count_pytest.py there, and exits with pytest's exit code.
+// Copies DIR/pyproject.toml, the paths named in PYTEST_ARGS (relative to DIR) and the __init__.py and
+// conftest.py files above them to /repo in Pyodide's memory FS, runs tests/pyodide/count_pytest.py
+// there, and exits with pytest's exit code.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -70,7 +71,15 @@ async function main() {
   const micropip = pyodide.pyimport("micropip");
   await micropip.install.callKwargs(urls, { deps: false });
 
-  const copies = ["pyproject.toml", "tests/conftest.py", ...opts.pytestArgs.filter((a) => !a.startsWith("-"))];
+  // The config, the named test paths, and the __init__.py / conftest.py files of the folders above them.
+  const paths = opts.pytestArgs.filter((a) => !a.startsWith("-"));
+  const copies = new Set(["pyproject.toml", "conftest.py"]);
+  for (const path of paths) {
+    for (let dir = dirname(path); dir !== "." && dir !== "/"; dir = dirname(dir)) {
+      copies.add(join(dir, "__init__.py")).add(join(dir, "conftest.py"));
+    }
+    copies.add(path);
+  }
   for (const rel of copies) {
     const host = join(opts.repo, rel);
     if (!existsSync(host)) continue;
