@@ -1,0 +1,197 @@
+"""Bluff: cards go face down onto the pile with a public claim; the truth stays where no seat sees it.
+
+The whole deck is dealt to the hands, collections each seat owns. On its turn a seat selects one to four
+of its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), claiming they are all of
+the required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the
+ownerless pile, so their faces become visible to nobody, while the claim (seat, rank, count) is public
+meta data. The next seat answers: it accepts (Confirm) and then plays, or it challenges (a revealing
+Confirm): the last play is shown to everyone in the log, and the seat that was wrong (the player if the
+claim was false, else the challenger) takes the whole pile into its hand. A seat that empties its hand
+wins once its last play is accepted or survives the challenge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from boardweaver import Action, Game, IllegalStepError, Intent, Offer, Piece, Space, StateOf, Table, msg
+
+PILE = "pile"
+BACK = "back"
+MAX_PLAY = 4
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+PLAY = Action.command("play")
+ACCEPT = Action.command("accept")
+CHALLENGE = Action.command("challenge")
+PLAYING = "play"
+ANSWERING = "answer"
+
+
+@dataclass
+class Selection:
+    """A seat's cards selected for its play: hand indices, in the order they were selected (private)."""
+
+    selected: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Round:
+    """The public round: phase, the rank the next play must claim, and the last claim made."""
+
+    phase: str = PLAYING
+    rank: int = 0
+    claim: dict[str, int] | None = None
+
+
+def hand_id(seat: int) -> str:
+    return f"hand-{seat}"
+
+
+def rank_of(card: str) -> str:
+    """Returns the rank of a card kind such as "10H" or "QS"."""
+    return card[:-1]
+
+
+def card_text(card: str) -> str:
+    """Returns a card's face as text, e.g. "Q♠"."""
+    return rank_of(card) + SUITS.get(card[-1], "?")
+
+
+class Bluff(Game):
+    name = "bluff"
+    title = "Bluff"
+    description = "Play cards face down claiming the required rank; call a bluff and the liar takes the pile."
+    min_players = 3
+    max_players = 6
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {
+            "hand": {"area": "seat", "layout": "fan", "title": "space.hand"},
+            "pile": {"area": "table", "layout": "stack", "title": "space.pile"},
+        },
+        "pieces": {BACK: {"symbol": "🂠", "color": "#7a2e3b", "title": "piece.back"}},
+    }
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        deck = table.rng.shuffled([rank + suit for rank in RANKS for suit in SUITS])
+        for number, seat in enumerate(players):
+            cards = deck[number :: len(players)]
+            hand = Space(hand_id(seat), "hand").collection().owned_by(seat)
+            table.add_space(hand.with_pieces([Piece(BACK).hiding(card) for card in cards]))
+        table.add_space(Space(PILE, "pile"))
+        table.set(StateOf.meta(), "phase", PLAYING)
+        table.set(StateOf.meta(), "rank", 0)
+        table.set_active_players(players[:1])
+
+    # -- offers --------------------------------------------------------------------------------------
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        state = table.read(StateOf.meta(), Round)
+        if state.phase == ANSWERING:
+            claim = state.claim or {}
+            about = {
+                "player": claim.get("player", 0),
+                "count": claim.get("count", 0),
+                "rank": RANKS[claim.get("rank", 0)],
+            }
+            return [
+                Offer(CHALLENGE, Intent.CONFIRM).label(msg("offer.challenge", **about)).revealing(),
+                Offer(ACCEPT, Intent.CONFIRM).label(msg("offer.accept", **about)),
+            ]
+        selected = table.read(StateOf.player_private(player_id), Selection).selected
+        offers = []
+        for index, piece in enumerate(table.state.space(hand_id(player_id)).pieces):
+            card = card_text(piece.private_kind) if piece.private_kind is not None else "?"
+            click = Action.piece_click(hand_id(player_id), index)
+            if index in selected:
+                offers.append(Offer(click, Intent.CANCEL).label(msg("offer.deselect", card=card)))
+            elif len(selected) < MAX_PLAY:
+                offers.append(Offer(click, Intent.CHOICE).label(msg("offer.select", card=card)))
+        if selected:
+            label = msg("offer.play", count=len(selected), rank=RANKS[state.rank])
+            offers.append(Offer(PLAY, Intent.CONFIRM).label(label))
+        return offers
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type == "piece" and action.space_id == hand_id(player_id) and action.index is not None:
+            self._toggle(table, player_id, action.index)
+        elif action == PLAY:
+            self._play(table, player_id)
+        elif action == ACCEPT:
+            self._accept(table, player_id)
+        elif action == CHALLENGE:
+            self._challenge(table, player_id)
+        else:
+            raise IllegalStepError(
+                f"expected a card of your hand, play, accept or challenge, got {action.describe()}"
+            )
+
+    def _toggle(self, table: Table, player_id: int, index: int) -> None:
+        selected = table.read(StateOf.player_private(player_id), Selection).selected
+        chosen = [i for i in selected if i != index] if index in selected else [*selected, index]
+        table.set(StateOf.player_private(player_id), "selected", chosen or None)
+
+    def _play(self, table: Table, player_id: int) -> None:
+        selected = table.read(StateOf.player_private(player_id), Selection).selected
+        if not 1 <= len(selected) <= MAX_PLAY:
+            raise IllegalStepError(f"a play takes 1 to {MAX_PLAY} cards, got {len(selected)}")
+        round_ = table.read(StateOf.meta(), Round)
+        for index in sorted(selected, reverse=True):
+            table.move_piece(hand_id(player_id), index, PILE)
+        table.set(StateOf.player_private(player_id), "selected", None)
+        table.set(StateOf.meta(), "claim", {"player": player_id, "rank": round_.rank, "count": len(selected)})
+        table.set(StateOf.meta(), "rank", (round_.rank + 1) % len(RANKS))
+        table.set(StateOf.meta(), "phase", ANSWERING)
+        table.log(msg("log.claimed", player=player_id, count=len(selected), rank=RANKS[round_.rank]))
+        table.set_active_players([_next_seat(table, player_id)])
+
+    def _accept(self, table: Table, player_id: int) -> None:
+        claimer = _claim(table)["player"]
+        table.log(msg("log.accepted", player=player_id, claimer=claimer))
+        self._next_turn(table, claimer, player_id)
+
+    def _challenge(self, table: Table, player_id: int) -> None:
+        claim = _claim(table)
+        pile = table.state.space(PILE).pieces
+        played = [piece.private_kind for piece in pile[len(pile) - claim["count"] :]]
+        if any(card is None for card in played):
+            raise IllegalStepError("a challenge needs the full state: the pile is hidden")
+        truthful = all(card is not None and rank_of(card) == RANKS[claim["rank"]] for card in played)
+        shown = " ".join(card_text(card) for card in played if card is not None)
+        table.log(msg("log.challenged", player=player_id, claimer=claim["player"], cards=shown))
+        loser = player_id if truthful else claim["player"]
+        count = len(pile)
+        for index in range(count - 1, -1, -1):
+            table.move_piece(PILE, index, hand_id(loser), 0)
+        table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=count))
+        self._next_turn(table, claim["player"], player_id)
+
+    def _next_turn(self, table: Table, claimer: int, player_id: int) -> None:
+        """Ends the game if the claimer's hand is empty, else gives `player_id` the next play."""
+        table.set(StateOf.meta(), "claim", None)
+        if not table.state.space(hand_id(claimer)).pieces:
+            table.log(msg("log.won", player=claimer))
+            table.end_game([claimer])
+            return
+        table.set(StateOf.meta(), "phase", PLAYING)
+        table.set_active_players([player_id])
+
+    def piece_look(self, kind: str) -> dict[str, str]:
+        if len(kind) >= 2 and rank_of(kind) in RANKS and kind[-1] in SUITS:
+            return {"text": card_text(kind), "color": "#b3261e" if kind[-1] in "HD" else "#1d1d1d"}
+        return super().piece_look(kind)
+
+
+def _claim(table: Table) -> dict[str, int]:
+    claim = table.read(StateOf.meta(), Round).claim
+    if table.state.meta_data.get("phase") != ANSWERING or not claim:
+        raise IllegalStepError("there is no claim to answer")
+    return claim
+
+
+def _next_seat(table: Table, player_id: int) -> int:
+    players = [int(p) for p in table.state.player_ids]
+    return players[(players.index(player_id) + 1) % len(players)]
