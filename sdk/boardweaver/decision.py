@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .changes import Change, revert_all
+from .changes import Change, Logged, revert_all
 from .errors import (
     IllegalStepError,
     NeedsServerError,
@@ -18,6 +18,7 @@ from .errors import (
     UnmarkedRevealError,
 )
 from .game import Game
+from .messages import Message
 from .model import PlayerId
 from .offers import Action, Intent, Offer, find_offer
 from .table import Table
@@ -252,13 +253,12 @@ def _to_true_action(
 def _check_commutes(
     game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action
 ) -> None:
-    """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step."""
+    """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step, log lines included."""
     try:
         game.apply_action(before, player, action)
     except NeedsServerError:
         raise UnmarkedRevealError(
-            f"{game.name}: step {number} ({action.describe()}) draws randomness on the "
-            "view but not on the full state"
+            f"{game.name}: step {number} ({action.describe()}) draws randomness on the view only"
         ) from None
     except Exception as error:
         raise UnmarkedRevealError(
@@ -266,11 +266,15 @@ def _check_commutes(
         ) from None
     drafted = state_to_wire(before.view(seat(player)).state)
     actual = state_to_wire(table.view(seat(player)).state)
-    if drafted != actual:
+    if drafted != actual or _logged(before.changes) != _logged(table.changes):
         raise UnmarkedRevealError(
             f"{game.name}: step {number} ({action.describe()}) is a Choice or Cancel whose "
             "result depends on a hidden part; mark its offer .revealing()"
         )
+
+
+def _logged(changes: list[Change]) -> list[Message]:
+    return [change.message for change in changes if isinstance(change, Logged)]
 
 
 def _rewind(table: Table, rng_counter: int, pick_counter: int) -> None:

@@ -127,7 +127,11 @@ def project_space(perspective: Perspective, space: Space) -> Space:
 
 
 def project_state(state: TableState, perspective: Perspective) -> TableState:
-    """Returns what `perspective` may see of `state`; hidden parts are absent, not blanked."""
+    """Returns what `perspective` may see of `state`; hidden parts are absent, not blanked.
+
+    The public log is not copied into a view (it would make every view grow with the game's length): a
+    view's log holds only the lines appended on it, and the room sends the log beside the view.
+    """
     players = [
         Player(
             player.player_id,
@@ -141,7 +145,7 @@ def project_state(state: TableState, perspective: Perspective) -> TableState:
         {space_id: project_space(perspective, space) for space_id, space in state.spaces.items()},
         list(state.active_player_ids),
         copy_json(state.meta_data),
-        list(state.log),
+        [] if not perspective.is_full() else list(state.log),
         None if state.result is None else GameResult(list(state.result.winners), dict(state.result.scores)),
     )
 

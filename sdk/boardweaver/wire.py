@@ -87,8 +87,9 @@ def state_to_wire(state: TableState) -> dict[str, Any]:
         "spaces": [space_to_wire(space) for space in state.spaces.values()],
         "active": list(state.active_player_ids),
         "meta": state.meta_data,
-        "log": [message.to_wire() for message in state.log],
     }
+    if state.log:
+        wire["log"] = [message.to_wire() for message in state.log]
     if state.result is not None:
         wire["result"] = {
             "winners": list(state.result.winners),

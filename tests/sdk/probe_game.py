@@ -34,6 +34,7 @@ class Probe(Game):
             Offer(Action.command("roll"), Intent.CHOICE),
             Offer(Action.command("draw"), Intent.CONFIRM).revealing(),
             Offer(Action.command("peek"), Intent.CHOICE),
+            Offer(Action.command("whisper"), Intent.CHOICE),
             Offer(Action.command("done"), Intent.CONFIRM).label(msg("offer.done")),
         ]
         hand = table.state.space(f"hand-{other}")
@@ -59,6 +60,8 @@ class Probe(Game):
         elif action.name == "peek":
             top = table.state.space("deck").pieces[-1].private_kind or "?"
             table.set(StateOf.player_public(player_id), "peeked", top)
+        elif action.name == "whisper":
+            table.log(msg("log.top", card=table.state.space("deck").pieces[-1].private_kind or "?"))
         elif action.name == "done":
             table.allow_undo()
             table.log(msg("log.done", player=player_id))

@@ -116,6 +116,28 @@ def test_an_unmarked_reveal_is_detected_by_verification() -> None:
     assert snapshot(table) == before
 
 
+def test_a_choice_whose_log_line_names_a_hidden_card_is_an_unmarked_reveal() -> None:
+    game = Probe()
+    table = start(game, [1, 2], seed=5)
+
+    with pytest.raises(UnmarkedRevealError):
+        verify_commit(game, table, 1, [Action.command("whisper"), Action.command("done")])
+
+    assert table.state.log == []
+
+
+def test_views_do_not_grow_with_the_log() -> None:
+    game = Probe()
+    table = start(game, [1, 2], seed=5)
+    for _ in range(3):
+        verify_commit(game, table, 1, [Action.command("done")])
+        verify_commit(game, table, 2, [Action.command("done")])
+
+    assert len(table.state.log) == 6
+    assert table.view(1).state.log == []
+    assert "log" not in state_to_wire(table.view(1).state)
+
+
 def test_hidden_click_is_picked_by_the_platform_and_recorded() -> None:
     game = Probe()
     picked = set()
