@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import pytest
+from boardweaver import Action, Draft, Message, Piece, Table, play_game, start, verify_commit
+from boardweaver_games.old_maid import OldMaid
+from boardweaver_games.old_maid.rules import DISCARD, MAID, RANKS, hand_id
+
+from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
+
+GAMES = int(os.environ.get("BOARDWEAVER_GAMES", "200"))
+
+
+def position(hands: dict[int, list[str]], active: int = 0, seed: int = 6) -> Table:
+    """Returns a started table whose hands hold exactly the given cards, `active` to play."""
+    table = start(OldMaid(), list(hands), seed=seed)
+    for player, cards in hands.items():
+        table.state.space(hand_id(player)).pieces = [Piece("back").hiding(card) for card in cards]
+    table.state.space(DISCARD).pieces = []
+    table.state.active_player_ids = [active]
+    table.state.result = None
+    return table
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_setup_deals_every_card_and_leaves_no_pair_in_a_hand(players: int) -> None:
+    table = start(OldMaid(), list(range(players)), seed=players)
+
+    hands = [[p.private_kind for p in table.state.space(hand_id(s)).pieces] for s in range(players)]
+    discarded = [p.public_kind for p in table.state.space(DISCARD).pieces]
+    assert len(discarded) + sum(map(len, hands)) == 2 * RANKS + 1
+    assert all(count == 1 for hand in hands for count in Counter(hand).values())
+    assert sum(hand.count(MAID) for hand in hands) == 1
+
+
+def test_the_click_on_a_hidden_card_is_a_revealing_confirm() -> None:
+    game = OldMaid()
+    table = position({0: ["rank-1"], 1: ["rank-2", "rank-3", "maid"]})
+    draft = Draft(game, table.view(0), 0)
+
+    offers = draft.offers()
+    taken = draft.take(Action.piece_click(hand_id(1), 2))
+
+    assert {o.action.space_id for o in offers} == {hand_id(1)}
+    assert len(offers) == 3 and all(o.reveals for o in offers)
+    assert taken.reveals and draft.ended_by == "reveal"
+
+
+def test_the_seat_cannot_choose_which_card_it_takes() -> None:
+    game = OldMaid()
+    taken = []
+    for clicked in (0, 1, 2):
+        table = position({0: ["rank-1"], 1: ["rank-2", "rank-3", "maid"]})
+        verify_commit(game, table, 0, [Action.piece_click(hand_id(1), clicked)])
+        taken.append(sorted(p.private_kind or "" for p in table.state.space(hand_id(0)).pieces))
+
+    assert taken[0] == taken[1] == taken[2]
+
+
+def test_the_platform_picks_a_card_of_the_clicked_group_it_cannot_predict() -> None:
+    game = OldMaid()
+    outcomes = set()
+    for seed in range(24):
+        table = position({0: ["rank-1"], 1: ["rank-2", "rank-3", "maid"]}, seed=seed)
+        result = verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)])
+        assert result.picks[0] in (0, 1, 2)
+        outcomes.add(frozenset(p.private_kind for p in table.state.space(hand_id(0)).pieces))
+
+    assert outcomes == {
+        frozenset({"rank-1", "rank-2"}),
+        frozenset({"rank-1", "rank-3"}),
+        frozenset({"rank-1", "maid"}),
+    }
+
+
+def test_a_pair_is_discarded_face_up() -> None:
+    game = OldMaid()
+    table = position({0: ["rank-5", "rank-2"], 1: ["rank-5", "maid"], 2: ["rank-2"]})
+
+    verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)], picks=[0])
+
+    assert [(p.public_kind, p.private_kind) for p in table.state.space(DISCARD).pieces] == [
+        ("rank-5", None),
+        ("rank-5", None),
+    ]
+    assert [p.private_kind for p in table.state.space(hand_id(0)).pieces] == ["rank-2"]
+    assert Message("log.pair", {"player": 0, "rank": 5}) in table.state.log
+    assert table.state.active_player_ids == [1]
+
+
+def test_the_next_holder_skips_a_player_with_no_cards() -> None:
+    game = OldMaid()
+    table = position({0: ["rank-1"], 1: [], 2: ["rank-2", "maid"]})
+
+    offers = game.offers(table.view(0), 0)
+
+    assert {o.action.space_id for o in offers} == {hand_id(2)}
+
+
+def test_the_player_left_with_the_maid_loses() -> None:
+    game = OldMaid()
+    table = position({0: ["rank-3"], 1: ["rank-3", "maid"]})
+
+    verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)], picks=[0])
+
+    assert table.state.result is not None
+    assert table.state.result.winners == [0]
+    assert table.state.result.scores == {0: 1, 1: 0}
+    assert Message("log.lost", {"player": 1}) in table.state.log
+
+
+def test_seeded_bot_games_end_without_error() -> None:
+    game = OldMaid()
+
+    for seed in range(GAMES):
+        played = play_game(game, list(range(2 + seed % 5)), seed=seed)
+
+        assert played.table.state.result is not None
+        assert len(played.table.state.result.winners) == len(played.table.state.players) - 1
+
+
+def test_views_keep_every_secret_at_every_decision_of_bot_games() -> None:
+    game = OldMaid()
+
+    for seed in range(15):
+        played = play_checked(game, list(range(2 + seed % 5)), seed=seed)
+
+        assert_views_keep_secrets(game, played.table)
+
+
+def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> None:
+    game = OldMaid()
+    messages: list[Message] = []
+    for seed in range(10):
+        messages += play_checked(game, list(range(2 + seed % 5)), seed=seed, check_secrets=False).messages
+    looks = [*OldMaid.look["spaces"].values(), *OldMaid.look["pieces"].values()]
+    messages += [Message(look["title"]) for look in looks if "title" in look]
+
+    assert_catalogs_complete(game, messages)
