@@ -12,7 +12,7 @@ Json = None | bool | int | float | str | list[Any] | dict[str, Any]
 JsonMap = dict[str, Json]
 
 
-@dataclass
+@dataclass(slots=True)
 class Piece:
     """A piece: a public kind everyone sees, and optionally a private kind and state that are hidden."""
 
@@ -50,7 +50,7 @@ class Piece:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Space:
     """A place on the table holding pieces; Ordered by default, or a collection that hides order."""
 
@@ -97,7 +97,7 @@ class Space:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     """A seat at the table, with its public and private state."""
 

@@ -103,11 +103,11 @@ class Offer:
 
     def label(self, message: Message) -> Offer:
         """Returns this offer with a label; only the seat offered reads it, so it may name its secrets."""
-        return replace(self, label_message=message)
+        return Offer(self.action, self.intent, message, self.reveals)
 
     def revealing(self) -> Offer:
         """Returns this offer marked as a reveal: its result depends on a part the seat cannot see."""
-        return replace(self, reveals=True)
+        return Offer(self.action, self.intent, self.label_message, True)
 
     def ends_decision(self) -> bool:
         return self.reveals or self.intent is Intent.CONFIRM

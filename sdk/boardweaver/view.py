@@ -64,15 +64,21 @@ def sees_piece(perspective: Perspective, space: Space, piece: Piece) -> bool:
 
 def copy_json(data: JsonMap) -> JsonMap:
     """Returns a copy of a JSON map that shares no mutable parts with it."""
+    if not data:
+        return {}
     for value in data.values():
         if isinstance(value, (dict, list)):
             return copy.deepcopy(data)
     return dict(data)
 
 
-def group_key(piece: Piece) -> str:
-    """Returns the public part that groups hidden pieces in a collection."""
-    return json.dumps([piece.public_kind, piece.public_state, piece.owner], sort_keys=True)
+GroupKey = tuple[str, str, int]
+
+
+def group_key(piece: Piece) -> GroupKey:
+    """Returns the public part that groups hidden pieces in a collection (sortable, order-free)."""
+    state = json.dumps(piece.public_state, sort_keys=True) if piece.public_state else ""
+    return (piece.public_kind, state, -1 if piece.owner is None else piece.owner)
 
 
 def project_piece(piece: Piece, visible: bool) -> Piece:
@@ -94,9 +100,11 @@ def collection_order(perspective: Perspective, space: Space) -> list[int]:
     order of their keys, so the order carries nothing about where a hidden piece truly lies.
     """
     visible: list[int] = []
-    groups: dict[str, list[int]] = {}
+    groups: dict[GroupKey, list[int]] = {}
+    owner = space.owner
+    sees = perspective.sees
     for index, piece in enumerate(space.pieces):
-        if sees_piece(perspective, space, piece):
+        if sees(piece.owner if piece.owner is not None else owner):
             visible.append(index)
         else:
             groups.setdefault(group_key(piece), []).append(index)
@@ -106,23 +114,20 @@ def collection_order(perspective: Perspective, space: Space) -> list[int]:
 
 
 def project_space(perspective: Perspective, space: Space) -> Space:
-    sees_space = perspective.sees(space.owner)
+    owner = space.owner
+    sees = perspective.sees
+    source = space.pieces
     if space.is_collection and not perspective.is_full():
-        order = collection_order(perspective, space)
-    else:
-        order = list(range(len(space.pieces)))
-    pieces = []
-    for index in order:
-        piece = space.pieces[index]
-        pieces.append(project_piece(piece, sees_piece(perspective, space, piece)))
+        source = [source[index] for index in collection_order(perspective, space)]
+    pieces = [project_piece(piece, sees(piece.owner if piece.owner is not None else owner)) for piece in source]
     return Space(
         space.space_id,
         space.kind,
         pieces,
-        space.owner,
+        owner,
         space.is_collection,
         copy_json(space.public_state),
-        copy_json(space.private_state) if sees_space else {},
+        copy_json(space.private_state) if sees(owner) else {},
     )
 
 
