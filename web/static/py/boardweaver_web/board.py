@@ -1,0 +1,234 @@
+"""Draws a table as HTML from the game's look: spaces, pieces, owned areas, players, offers.
+
+Pure Python: it returns markup text with `data-offer` numbers on what the seat may click, and
+`data-key` ("space/index") on every piece so moves can be animated.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardweaver import Catalog, Game, Offer, Piece, Space, Table, msg
+from boardweaver.wire import piece_to_wire
+
+from .texts import Texts
+
+
+@dataclass
+class Board:
+    """What one drawing needs: the game, the table shown, the seat, its offers and the texts."""
+
+    game: Game
+    table: Table
+    me: int | None
+    offers: list[Offer]
+    catalog: Catalog | None
+    texts: Texts
+    base: Table | None = None  # the last server view: pieces that differ from it are drafted
+    show_private: bool = True
+    piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
+    space_offers: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for number, offer in enumerate(self.offers):
+            action = offer.action
+            if action.type == "piece" and action.space_id is not None and action.index is not None:
+                self.piece_offers[(action.space_id, action.index)] = number
+            elif action.type == "space" and action.space_id is not None:
+                self.space_offers[action.space_id] = number
+
+    # -- texts ---------------------------------------------------------------------------------------
+
+    def say(self, key: str, **args: Any) -> str:
+        """Renders a game message key in the seat's language (the key itself when missing)."""
+        return self.catalog.render(msg(key, **args)) if self.catalog is not None else key
+
+    def label(self, offer: Offer) -> str:
+        if offer.label_message is not None and self.catalog is not None:
+            return self.catalog.render(offer.label_message)
+        if offer.label_message is not None:
+            return offer.label_message.key
+        return offer.action.describe()
+
+    # -- whole table ---------------------------------------------------------------------------------
+
+    def render(self) -> str:
+        state = self.table.state
+        seats: dict[int, list[Space]] = {player: [] for player in state.player_ids}
+        middle: list[Space] = []
+        side: list[Space] = []
+        for space in state.spaces.values():
+            look = self.game.space_look(space.kind)
+            if look.get("hidden"):
+                continue
+            area = look.get("area", "table")
+            if area == "seat" and space.owner is not None and space.owner in seats:
+                seats[space.owner].append(space)
+            elif area == "side":
+                side.append(space)
+            else:
+                middle.append(space)
+        ghosts = self._ghosts()
+        others = [p for p in state.player_ids if p != self.me]
+        parts = ['<div class="others">']
+        parts += [self._seat_area(p, seats[p], ghosts) for p in others]
+        parts.append("</div>")
+        parts.append('<div class="middle"><div class="table-area">')
+        parts += [self._space(space, ghosts) for space in middle]
+        parts.append("</div>")
+        if side:
+            parts.append('<div class="side-area">')
+            parts += [self._space(space, ghosts) for space in side]
+            parts.append("</div>")
+        parts.append("</div>")
+        if self.me is not None and self.me in seats:
+            parts.append('<div class="mine">' + self._seat_area(self.me, seats[self.me], ghosts) + "</div>")
+        return "".join(parts)
+
+    def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
+        state = self.table.state
+        active = player in state.active_player_ids
+        classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
+        name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
+        facts = self._player_facts(player)
+        head = (
+            f'<header><span class="seat-name">{html.escape(name)}</span>'
+            + (f' <span class="turn-mark">{html.escape(self.texts.get("seat.acting"))}</span>' if active else "")
+            + f'<span class="facts">{facts}</span></header>'
+        )
+        body = "".join(self._space(space, ghosts) for space in spaces)
+        return f'<section class="{" ".join(classes)}" data-seat="{player}">{head}<div class="spaces">{body}</div></section>'
+
+    def _player_facts(self, player: int) -> str:
+        data = self.table.state.player(player)
+        items = [(k, v) for k, v in sorted(data.public_state.items())]
+        if self.show_private:
+            items += [(k, v) for k, v in sorted(data.private_state.items()) if not isinstance(v, (dict, list))]
+        return "".join(
+            f'<span class="fact" data-fact="{html.escape(k)}">{html.escape(self._fact_name(k))}: '
+            f"{html.escape(_plain(v))}</span>"
+            for k, v in items
+        )
+
+    def _fact_name(self, key: str) -> str:
+        text = self.say(f"look.{key}")
+        return key if text == f"look.{key}" else text
+
+    # -- spaces and pieces ---------------------------------------------------------------------------
+
+    def _space(self, space: Space, ghosts: dict[str, list[str]]) -> str:
+        look = self.game.space_look(space.kind)
+        layout = str(look.get("layout", "row"))
+        offer = self.space_offers.get(space.space_id)
+        classes = ["space", f"layout-{html.escape(layout)}", f"kind-{html.escape(space.kind)}"]
+        attributes = f' data-space="{html.escape(space.space_id)}"'
+        title = self.say(look["title"]) if look.get("title") else space.space_id
+        if offer is not None:
+            classes.append(f"offer intent-{self.offers[offer].intent.value}")
+            attributes += f' data-offer="{offer}" title="{html.escape(self.label(self.offers[offer]))}"'
+        style = ""
+        if layout == "grid" and look.get("columns"):
+            style = f' style="--columns:{int(look["columns"])}"'
+        pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
+        pieces += "".join(ghosts.get(space.space_id, []))
+        count = f'<span class="count">{len(space.pieces)}</span>' if layout == "stack" else ""
+        return (
+            f'<div class="{" ".join(classes)}"{attributes}>'
+            f'<div class="space-title">{html.escape(title)}{count}</div>'
+            f'<div class="pieces"{style}>{pieces}</div></div>'
+        )
+
+    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
+        shown_kind = piece.private_kind if (piece.private_kind and self.show_private) else piece.public_kind
+        look = self.game.piece_look(shown_kind)
+        classes = ["piece", f"kind-{html.escape(piece.public_kind)}"]
+        if piece.private_kind and self.show_private and piece.private_kind != piece.public_kind:
+            classes.append("secret")
+        if piece.private_kind is None and piece.public_kind in ("back", "hidden"):
+            classes.append("back")
+        attributes = ""
+        if ghost:
+            classes.append("pending")
+        else:
+            attributes = f' data-key="{html.escape(space.space_id)}/{index}"'
+            if self._is_drafted(space, index, piece):
+                classes.append("drafted")
+            offer = self.piece_offers.get((space.space_id, index))
+            if offer is not None:
+                classes.append(f"offer intent-{self.offers[offer].intent.value}")
+                attributes += f' data-offer="{offer}"'
+        tip = self.say(look["title"]) if look.get("title") else shown_kind
+        offer_number = None if ghost else self.piece_offers.get((space.space_id, index))
+        if offer_number is not None:
+            tip = self.label(self.offers[offer_number])
+        owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
+        if isinstance(owner, int):
+            classes.append(f"owner-{owner}")
+        style = f' style="--piece-color:{html.escape(look["color"])}"' if look.get("color") else ""
+        return (
+            f'<div class="{" ".join(classes)}"{attributes}{style} title="{html.escape(str(tip))}">'
+            f"{_face(look)}</div>"
+        )
+
+    def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
+        if self.base is None or not self.base.state.has_space(space.space_id):
+            return False
+        before = self.base.state.space(space.space_id).pieces
+        return index >= len(before) or piece_to_wire(before[index]) != piece_to_wire(piece)
+
+    def _ghosts(self) -> dict[str, list[str]]:
+        """A seat's own planned pieces (private `target` naming a space), drawn at their target."""
+        ghosts: dict[str, list[str]] = {}
+        for space in self.table.state.spaces.values():
+            for index, piece in enumerate(space.pieces):
+                target = piece.private_state.get("target") if self.show_private else None
+                if isinstance(target, str) and self.table.state.has_space(target):
+                    ghosts.setdefault(target, []).append(self._piece(space, index, piece, ghost=True))
+        return ghosts
+
+
+def _face(look: dict[str, str]) -> str:
+    if look.get("svg"):
+        return f'<span class="face svg">{look["svg"]}</span>'  # the game's own markup, from its look
+    if look.get("symbol"):
+        return f'<span class="face symbol">{html.escape(look["symbol"])}</span>'
+    return f'<span class="face text">{html.escape(look.get("text", ""))}</span>'
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "–"
+    if isinstance(value, (dict, list)):
+        return "…"
+    return str(value)
+
+
+def render_log(table: Table, catalog: Catalog | None, limit: int = 200) -> str:
+    """The public log as list items, newest last, in the seat's language."""
+    lines = table.state.log[-limit:]
+    items = []
+    for message in lines:
+        text = catalog.render(message) if catalog is not None else message.key
+        items.append(f"<li>{html.escape(text)}</li>")
+    return "".join(items)
+
+
+def render_result(table: Table, texts: Texts) -> str:
+    """The end of the game: winners and scores, or nothing while it runs."""
+    result = table.state.result
+    if result is None:
+        return ""
+    rows = "".join(
+        f'<tr class="{"winner" if p in result.winners else ""}"><td>{html.escape(texts.get("seat", seat=p))}</td>'
+        f"<td>{result.scores.get(p, '')}</td></tr>"
+        for p in table.state.player_ids
+    )
+    winners = ", ".join(str(p) for p in result.winners) or "–"
+    return (
+        f'<h3>{html.escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners">{html.escape(texts.get("result.winners", winners=winners))}</p>'
+        f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
+        f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
+    )

@@ -1,0 +1,34 @@
+"""Start-up shared by the pages: the server's client config and the rules wheel, before any rule import."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import dom
+
+CONFIG_KEY = "bw:client-config"
+
+
+async def client_config() -> dict[str, Any]:
+    """The server's client config (rules wheel, fingerprint); the last one kept when offline."""
+    try:
+        status, data = await dom.fetch_json("/api/client-config")
+    except Exception:
+        status, data = 0, None
+    if status == 200 and isinstance(data, dict):
+        dom.storage_set(CONFIG_KEY, json.dumps(data))
+        return data
+    kept = dom.storage_get(CONFIG_KEY)
+    if kept is None:
+        raise RuntimeError("cannot reach the server and no earlier visit is cached")
+    return dict(json.loads(kept))
+
+
+async def prepare() -> dict[str, Any]:
+    """Registers the offline worker, reads the config and installs the rules wheel it names."""
+    dom.register_service_worker()
+    config = await client_config()
+    wheel = str(config["rules_wheel"])
+    await dom.install_wheel(dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}"))
+    return config

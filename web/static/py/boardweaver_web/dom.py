@@ -1,0 +1,276 @@
+"""The one door to the browser: every `js` and `pyodide` import of the client sits in this module.
+
+The rest of the client is plain Python (testable under CPython); it reaches the page only through
+these small functions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
+
+_KEEP: list[Any] = []  # proxies the page calls back into live as long as the page
+
+
+def proxy(handler: Callable[..., Any]) -> Any:
+    """Returns a JS-callable handle on `handler`, kept alive for the page's lifetime."""
+    handle = create_proxy(handler)
+    _KEEP.append(handle)
+    return handle
+
+
+def now() -> float:
+    """Milliseconds since the page started, as the page's own clock gives them."""
+    return float(js.performance.now())
+
+
+def _some(value: Any) -> Any:
+    """Returns `value`, or None for JavaScript's null and undefined."""
+    return None if value is None or value is jsnull else value
+
+
+def element(element_id: str) -> Any:
+    return _some(js.document.getElementById(element_id))
+
+
+def set_html(element_id: str, html: str) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.innerHTML = html
+
+
+def set_text(element_id: str, text: str) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.textContent = text
+
+
+def set_attribute(element_id: str, name: str, value: str) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.setAttribute(name, value)
+
+
+def input_value(element_id: str) -> str:
+    node = element(element_id)
+    return "" if node is None else str(node.value)
+
+
+def is_checked(element_id: str) -> bool:
+    node = element(element_id)
+    return bool(node is not None and node.checked)
+
+
+def on(element_id: str, event: str, handler: Callable[[Any], None]) -> None:
+    """Calls `handler(event)` on `event` at the element."""
+    node = element(element_id)
+    if node is not None:
+        node.addEventListener(event, proxy(handler))
+
+
+def on_window(event: str, handler: Callable[[Any], None]) -> None:
+    js.window.addEventListener(event, proxy(handler))
+
+
+def target_data(event: Any, attribute: str) -> str | None:
+    """Returns `data-<attribute>` of the nearest element around the event's target carrying one."""
+    target = event.target
+    target = _some(target)
+    found = _some(target.closest(f"[data-{attribute}]")) if target is not None and hasattr(target, "closest") else None
+    if found is None:
+        return None
+    return str(found.getAttribute(f"data-{attribute}"))
+
+
+def location_path() -> str:
+    return str(js.location.pathname)
+
+
+def location_hash() -> str:
+    return str(js.location.hash)
+
+
+def origin() -> str:
+    return str(js.location.origin)
+
+
+def ws_origin() -> str:
+    return ("wss://" if str(js.location.protocol) == "https:" else "ws://") + str(js.location.host)
+
+
+def language() -> str:
+    return str(js.navigator.language or "en")
+
+
+def is_online() -> bool:
+    return bool(js.navigator.onLine)
+
+
+def storage_get(key: str) -> str | None:
+    value = _some(js.localStorage.getItem(key))
+    return value if isinstance(value, str) else None
+
+
+def storage_set(key: str, value: str) -> None:
+    js.localStorage.setItem(key, value)
+
+
+def storage_delete(key: str) -> None:
+    js.localStorage.removeItem(key)
+
+
+def publish(name: str, value: Any) -> None:
+    """Exposes plain JSON data on `window.<name>` (for tests and the bench)."""
+    setattr(js.window, name, js.JSON.parse(json.dumps(value)))
+
+
+def record_timing(name: str, milliseconds: float) -> None:
+    """Appends one measurement to `window.__bw_timings[name]`."""
+    timings = _some(getattr(js.window, "__bw_timings", None))
+    if timings is None:
+        js.window.__bw_timings = js.Object.new()
+        timings = js.window.__bw_timings
+    if _some(getattr(timings, name, None)) is None:
+        setattr(timings, name, js.Array.new())
+    getattr(timings, name).push(milliseconds)
+
+
+def later(milliseconds: int, callback: Callable[[], None]) -> None:
+    js.setTimeout(create_proxy_once(callback), milliseconds)
+
+
+def create_proxy_once(callback: Callable[[], None]) -> Any:
+    def run(*_: Any) -> None:
+        handle.destroy()
+        callback()
+
+    handle = create_proxy(run)
+    return handle
+
+
+async def fetch_json(
+    url: str, method: str = "GET", body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
+    """Fetches `url` (same origin only) and returns its status and parsed JSON body (None if not JSON)."""
+    options: dict[str, Any] = {"method": method, "headers": {"Content-Type": "application/json", **(headers or {})}}
+    if body is not None:
+        options["body"] = json.dumps(body)
+    response = await js.fetch(url, to_js(options, dict_converter=js.Object.fromEntries))
+    text = str(await response.text())
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        data = None
+    return int(response.status), data
+
+
+async def install_wheel(url: str) -> None:
+    """Installs the rules wheel from our own server with micropip (micropip itself from the lock)."""
+    import pyodide_js  # type: ignore[import-not-found]
+
+    await pyodide_js.loadPackage("micropip")
+    import micropip  # type: ignore[import-not-found]
+
+    await micropip.install(url, deps=False)
+
+
+class Socket:
+    """A WebSocket to our own server, delivering text frames to Python callbacks."""
+
+    def __init__(
+        self,
+        url: str,
+        on_open: Callable[[], None],
+        on_message: Callable[[str], None],
+        on_close: Callable[[], None],
+    ) -> None:
+        self._closed = False
+        self._ws = js.WebSocket.new(url)
+        self._handles = [
+            create_proxy(lambda _e: on_open()),
+            create_proxy(lambda e: on_message(str(e.data))),
+            create_proxy(lambda _e: self._closing(on_close)),
+        ]
+        self._ws.addEventListener("open", self._handles[0])
+        self._ws.addEventListener("message", self._handles[1])
+        self._ws.addEventListener("close", self._handles[2])
+
+    def _closing(self, on_close: Callable[[], None]) -> None:
+        if not self._closed:
+            self._closed = True
+            on_close()
+
+    def is_open(self) -> bool:
+        return not self._closed and int(self._ws.readyState) == 1
+
+    def send(self, text: str) -> None:
+        self._ws.send(text)
+
+    def close(self) -> None:
+        """Closes the socket; its close callback still runs once."""
+        try:
+            self._ws.close()
+        except Exception:  # already closed by the browser
+            pass
+
+
+def capture_rects(root_id: str) -> dict[str, tuple[float, float]]:
+    """Returns where each `[data-key]` element under the root is on screen, by key."""
+    rects: dict[str, tuple[float, float]] = {}
+    root = element(root_id)
+    if root is None:
+        return rects
+    for node in root.querySelectorAll("[data-key]"):
+        box = node.getBoundingClientRect()
+        rects[str(node.getAttribute("data-key"))] = (float(box.left), float(box.top))
+    return rects
+
+
+def animate_from(root_id: str, key: str, origin: tuple[float, float]) -> None:
+    """Slides the element with `data-key=key` from `origin` to where it now is."""
+    root = element(root_id)
+    if root is None:
+        return
+    node = _some(root.querySelector(f'[data-key="{key}"]'))
+    if node is None:
+        return
+    box = node.getBoundingClientRect()
+    dx, dy = origin[0] - float(box.left), origin[1] - float(box.top)
+    if abs(dx) < 1 and abs(dy) < 1:
+        return
+    frames = [{"transform": f"translate({dx}px, {dy}px)"}, {"transform": "translate(0, 0)"}]
+    node.animate(to_js(frames, dict_converter=js.Object.fromEntries), 320)
+
+
+def register_service_worker() -> None:
+    """Registers the offline service worker (the one piece of JavaScript the shell needs)."""
+    if _some(getattr(js.navigator, "serviceWorker", None)) is not None:
+        js.navigator.serviceWorker.register("/sw.js", to_js({"scope": "/"}, dict_converter=js.Object.fromEntries))
+
+
+async def cache_shell(extra: list[str]) -> int:
+    """Puts every same-origin file this page loaded (and `extra`) into the offline cache."""
+    if _some(getattr(js.window, "caches", None)) is None:
+        return 0
+    own = str(js.location.origin)
+    urls = {str(js.location.href).split("#")[0]}
+    for entry in js.performance.getEntriesByType("resource"):
+        name = str(entry.name)
+        if name.startswith(own) and "/api/rooms" not in name:
+            urls.add(name)
+    urls.update(extra)
+    cache = await js.caches.open("bw-shell")
+    for url in sorted(urls):
+        try:
+            await cache.add(url)
+        except Exception:  # a file that can no longer be fetched is simply not cached
+            pass
+    return len(urls)
+
+
+def location_reload() -> None:
+    js.location.reload()

@@ -1,0 +1,91 @@
+"""The review page: after the end, a timeline over the whole game, the full state at each step."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from boardweaver import FULL, Catalog, Game, Table, state_from_wire
+from boardweaver_games.registry import load
+
+from . import dom
+from .board import Board, render_log, render_result
+from .texts import Texts, pick_locale
+
+
+def review_states(data: Any) -> list[dict[str, Any]]:
+    """The full states of a review answer, in order (a list, or a map holding one)."""
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, dict):
+        items = next((data[k] for k in ("states", "steps", "timeline", "frames") if isinstance(data.get(k), list)), [])
+    else:
+        items = []
+    states = []
+    for item in items:
+        if isinstance(item, dict) and "players" in item:
+            states.append(item)
+        elif isinstance(item, dict):
+            inner = next((item[k] for k in ("state", "view", "full") if isinstance(item.get(k), dict)), None)
+            if inner is not None:
+                states.append(inner)
+    return states
+
+
+class Review:
+    def __init__(self, game: Game, states: list[dict[str, Any]], texts: Texts) -> None:
+        self.game = game
+        self.states = states
+        self.texts = texts
+        catalogs = game.catalogs()
+        locale = pick_locale(dom.language(), list(catalogs)) if catalogs else ""
+        self.catalog: Catalog | None = catalogs.get(locale)
+        self.step = len(states) - 1
+
+    def start(self) -> None:
+        timeline = dom.element("timeline")
+        timeline.max = str(len(self.states) - 1)
+        timeline.value = str(self.step)
+        dom.on("timeline", "input", lambda _e: self.go(int(dom.input_value("timeline"))))
+        dom.on("first", "click", lambda _e: self.go(0))
+        dom.on("prev", "click", lambda _e: self.go(self.step - 1))
+        dom.on("next", "click", lambda _e: self.go(self.step + 1))
+        dom.on("last", "click", lambda _e: self.go(len(self.states) - 1))
+        self.render()
+
+    def go(self, step: int) -> None:
+        self.step = max(0, min(step, len(self.states) - 1))
+        dom.element("timeline").value = str(self.step)
+        self.render()
+
+    def render(self) -> None:
+        table = Table(state_from_wire(self.states[self.step]), FULL)
+        board = Board(self.game, table, None, [], self.catalog, self.texts)
+        dom.set_html("board", board.render())
+        dom.set_html("log", render_log(table, self.catalog))
+        dom.set_html("result", render_result(table, self.texts))
+        dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
+        dom.set_attribute("page", "data-step", str(self.step))
+
+
+async def main(config: dict[str, Any]) -> None:
+    texts = Texts(dom.language())
+    room = dom.location_path().rstrip("/").split("/")[-1]
+    status, info = await dom.fetch_json(f"/api/rooms/{room}")
+    if status != 200 or not isinstance(info, dict):
+        dom.set_text("status", f"No such room ({status})")
+        return
+    status, data = await dom.fetch_json(f"/api/rooms/{room}/review")
+    if status != 200:
+        dom.set_text("status", "The review opens when the game has ended." if status == 403 else f"Error {status}")
+        dom.set_attribute("page", "data-state", "closed")
+        return
+    states = review_states(data)
+    if not states:
+        dom.set_text("status", "This game has no recorded steps.")
+        return
+    game = load(str(info["game"]))(dict(info.get("options") or {}))
+    dom.set_html("title", html.escape(game.title or game.name))
+    Review(game, states, texts).start()
+    dom.set_text("status", "")
+    dom.set_attribute("page", "data-state", "ready")

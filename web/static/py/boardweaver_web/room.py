@@ -1,0 +1,241 @@
+"""The room page: connects a seat (or a spectator or referee) and draws its board, offers and log."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+from urllib.parse import parse_qsl
+
+from boardweaver import Action, Catalog, Game, Offer
+from boardweaver_games.registry import load
+
+from . import dom
+from .board import Board, render_log, render_result
+from .session import Notice, Session
+from .texts import Texts, pick_locale
+
+class BrowserStore:
+    """The session's Store in the browser's localStorage."""
+
+    def get(self, key: str) -> str | None:
+        return dom.storage_get(key)
+
+    def set(self, key: str, value: str) -> None:
+        dom.storage_set(key, value)
+
+    def delete(self, key: str) -> None:
+        dom.storage_delete(key)
+
+
+def parse_fragment(fragment: str) -> dict[str, str]:
+    """Reads `#seat=1&token=...` (or `#role=spectator`) from the URL fragment, never the query."""
+    return dict(parse_qsl(fragment.lstrip("#")))
+
+
+def load_game(name: str, options: dict[str, Any]) -> Game:
+    return load(name)(options)
+
+
+class RoomPage:
+    """Wires the session to the page: frames in, clicks in, HTML out."""
+
+    def __init__(self, room: str, fragment: dict[str, str], config: dict[str, Any]) -> None:
+        self.texts = Texts(dom.language())
+        self.token = fragment.get("token")
+        role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
+        seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
+        self.session = Session(room, role, seat, BrowserStore(), load_game)
+        self.config = config
+        self.socket: dom.Socket | None = None
+        self.shown: list[Offer] = []
+        self.catalog: Catalog | None = None
+        self.reconnect_due = False
+
+    # -- start ---------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        dom.on("board", "click", self.on_click)
+        dom.on("commands", "click", self.on_click)
+        dom.on_window("offline", lambda _e: self.go_offline())
+        dom.on_window("online", lambda _e: self.connect())
+        if self.session.restore_offline():
+            self.render()
+        if dom.is_online():
+            self.connect()
+        else:
+            self.render()
+
+    def connect(self) -> None:
+        if self.socket is not None and self.socket.is_open():
+            return
+        self.reconnect_due = False
+        dom.set_text("status", self.texts.get("status.connecting"))
+        url = f"{dom.ws_origin()}/ws/rooms/{self.session.room}"
+        self.socket = dom.Socket(url, self.on_open, self.on_message, self.on_close)
+
+    def go_offline(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+    # -- socket --------------------------------------------------------------------------------------
+
+    def on_open(self) -> None:
+        self.session.connected()
+        hello = self.session.hello(self.token, self.config.get("fingerprint"))
+        self.send(hello)
+
+    def on_message(self, text: str) -> None:
+        frame = json.loads(text)
+        if frame.get("type") == "error" and frame.get("code") == "rules/outdated":
+            self.session.notices.append(Notice("notice.outdated"))
+            self.render()
+            dom.later(1500, dom.location_reload)
+            return
+        for reply in self.session.receive(frame):
+            self.send(reply)
+        self.render()
+
+    def on_close(self) -> None:
+        self.session.disconnected()
+        self.socket = None
+        self.render()
+        if dom.is_online() and not self.reconnect_due:
+            self.reconnect_due = True
+            dom.later(1000, self.connect)
+
+    def send(self, frame: dict[str, Any]) -> None:
+        if self.socket is not None and self.socket.is_open():
+            self.socket.send(json.dumps(frame, separators=(",", ":")))
+
+    # -- clicks --------------------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:
+        started = dom.now()
+        if dom.target_data(event, "undo") is not None:
+            self.session.undo()
+            self.render()
+            return
+        number = dom.target_data(event, "offer")
+        if number is None or not number.isdigit() or int(number) >= len(self.shown):
+            return
+        offer = self.shown[int(number)]
+        frame = self.session.take(offer.action)
+        if frame is not None:
+            self.send(frame)
+        self.render()
+        if frame is None and not offer.ends_decision():
+            dom.record_timing("choice_ms", dom.now() - started)
+            dom.record_timing("choice_event_ms", dom.now() - float(event.timeStamp))
+
+    def take(self, action: Action) -> None:
+        """Takes a step as a click would (for scripted use from the console)."""
+        frame = self.session.take(action)
+        if frame is not None:
+            self.send(frame)
+        self.render()
+
+    # -- drawing -------------------------------------------------------------------------------------
+
+    def render(self) -> None:
+        session = self.session
+        table = session.shown_table()
+        if table is None or session.game is None:
+            self.render_status()
+            return
+        game = session.game
+        if self.catalog is None:
+            catalogs = game.catalogs()
+            locale = pick_locale(dom.language(), list(catalogs)) if catalogs else ""
+            self.catalog = catalogs.get(locale)
+        self.shown = session.offers()
+        base = session.base_table() if session.draft is not None and session.draft.steps else None
+        board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
+        moves = [c for c in session.changes if c.get("type") == "piece-moved"]
+        before = dom.capture_rects("board") if moves else {}
+        dom.set_html("board", board.render())
+        for change in moves:
+            self.animate(change, before, table)
+        session.changes = []
+        dom.set_html("commands", self.render_commands(board))
+        dom.set_html("log", render_log(table, self.catalog))
+        dom.set_html("result", render_result(table, self.texts))
+        self.render_status()
+        dom.set_attribute("page", "data-state", self.page_state())
+
+    def animate(self, change: dict[str, Any], before: dict[str, tuple[float, float]], table: Any) -> None:
+        source, target = change["from"], change["to"]
+        origin = before.get(f"{source['space']}/{source.get('index', 0)}")
+        if origin is None:
+            return
+        index = target.get("index")
+        if index is None and table.state.has_space(target["space"]):
+            index = len(table.state.space(target["space"]).pieces) - 1
+        dom.animate_from("board", f"{target['space']}/{index}", origin)
+
+    def render_commands(self, board: Board) -> str:
+        buttons = []
+        for number, offer in enumerate(self.shown):
+            if offer.action.type == "command":
+                classes = f"command intent-{offer.intent.value}" + (" revealing" if offer.reveals else "")
+                buttons.append(
+                    f'<button class="{classes}" data-offer="{number}" data-command="{html.escape(str(offer.action.name))}">'
+                    f"{html.escape(board.label(offer))}</button>"
+                )
+        if self.session.can_undo():
+            buttons.append(f'<button class="undo" data-undo="1">{html.escape(self.texts.get("button.undo"))}</button>')
+        return "".join(buttons)
+
+    def page_state(self) -> str:
+        session = self.session
+        if session.over:
+            return "over"
+        if not session.online:
+            return "offline"
+        if session.in_flight is not None:
+            return "pending"
+        return "ready"
+
+    def render_status(self) -> None:
+        session, texts = self.session, self.texts
+        dom.set_text("status", texts.get("status.online" if session.online else "status.offline"))
+        dom.set_attribute("status", "class", "online" if session.online else "offline")
+        table = session.base_table()
+        turn = ""
+        if table is not None:
+            active = table.state.active_player_ids
+            if session.over or table.state.is_over():
+                turn = texts.get("turn.over")
+            elif session.in_flight is not None:
+                turn = texts.get("turn.sending")
+            elif session.is_waiting():
+                turn = texts.get("turn.queued")
+            elif session.seat is not None and session.seat in active:
+                turn = texts.get("turn.you")
+            else:
+                turn = texts.get("turn.waiting", seats=", ".join(texts.get("seat", seat=p) for p in active))
+        if session.role != "seat":
+            turn = texts.get(f"role.{session.role}") + " · " + turn
+        dom.set_text("turn", turn)
+        if session.notices:
+            notice = session.notices[-1]
+            args = dict(notice.args)
+            if isinstance(args.get("steps"), list):
+                args["steps"] = "; ".join(str(s) for s in args["steps"])
+            dom.set_text("notice", texts.get(notice.key, **args))
+            session.notices.clear()
+        if session.over:
+            dom.set_html(
+                "review-link",
+                f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>',
+            )
+
+
+async def main(config: dict[str, Any]) -> None:
+    """Starts the room page once the rules wheel is installed: session, socket, board."""
+    started = dom.now()
+    room = dom.location_path().rstrip("/").split("/")[-1]
+    page = RoomPage(room, parse_fragment(dom.location_hash()), config)
+    page.start()
+    dom.record_timing("start_ms", dom.now() - started)
+    await dom.cache_shell([])

@@ -1,0 +1,325 @@
+"""A seat's room session: the server's view, the seat's draft on it, commits, and offline drafting.
+
+Pure Python over the SDK (no browser imports), so it runs the same under CPython tests and in the tab.
+Frames in are server frames (server/PROTOCOL.md); frames out are returned for the caller to send.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from boardweaver import Action, Draft, Game, GameError, Offer, Table, state_from_wire
+from boardweaver import patch as patches
+from boardweaver.view import REFEREE, SPECTATOR, Perspective, perspective_of
+
+
+class Store(Protocol):
+    """Where a session keeps what must survive a reload (the browser's localStorage)."""
+
+    def get(self, key: str) -> str | None: ...
+    def set(self, key: str, value: str) -> None: ...
+    def delete(self, key: str) -> None: ...
+
+
+class MemoryStore:
+    """A Store in a dict, for tests."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, str] = {}
+
+    def get(self, key: str) -> str | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        self.data[key] = value
+
+    def delete(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
+@dataclass
+class Notice:
+    """Something to tell the player: a message key of the client's own texts, with arguments."""
+
+    key: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+GameLoader = Callable[[str, dict[str, Any]], Game]
+
+
+class Session:
+    """One page's hold on a room: base view (last frame), draft, commit in flight, and offline queue."""
+
+    def __init__(self, room: str, role: str, seat: int | None, store: Store, load_game: GameLoader) -> None:
+        self.room = room
+        self.role = role
+        self.seat = seat
+        self.store = store
+        self.load_game = load_game
+        self.game: Game | None = None
+        self.game_name = ""
+        self.options: dict[str, Any] = {}
+        self.base: dict[str, Any] | None = None  # the view's wire form, as the server last sent it
+        self.seq = -1
+        self.over = False
+        self.draft: Draft | None = None
+        self.in_flight: dict[str, Any] | None = None  # the commit frame sent and not yet acknowledged
+        self.online = False
+        self.changes: list[dict[str, Any]] = []  # visible changes of the last event, for animation
+        self.notices: list[Notice] = []
+
+    # -- what the page shows -------------------------------------------------------------------------
+
+    @property
+    def perspective(self) -> Perspective:
+        if self.role == "referee":
+            return REFEREE
+        if self.role == "spectator" or self.seat is None:
+            return SPECTATOR
+        return perspective_of(self.seat)
+
+    def shown_table(self) -> Table | None:
+        """The table the page draws: the seat's draft view, else the last view from the server."""
+        if self.draft is not None:
+            return self.draft.view
+        if self.base is None:
+            return None
+        return Table(state_from_wire(self.base), self.perspective)
+
+    def base_table(self) -> Table | None:
+        return None if self.base is None else Table(state_from_wire(self.base), self.perspective)
+
+    def offers(self) -> list[Offer]:
+        """What the seat may click now (nothing while a commit is in flight or queued offline)."""
+        if self.draft is None or self.in_flight is not None or not self.draft.is_open:
+            return []
+        return self.draft.offers()
+
+    def can_undo(self) -> bool:
+        return self.draft is not None and self.in_flight is None and self.draft.can_undo()
+
+    def is_waiting(self) -> bool:
+        """True while a finished draft waits for the server (sent, or queued until back online)."""
+        return self.draft is not None and not self.draft.is_open
+
+    # -- the seat's own steps ------------------------------------------------------------------------
+
+    def take(self, action: Action) -> dict[str, Any] | None:
+        """Takes a step in the draft; returns the commit frame to send when the decision has ended."""
+        if self.draft is None or self.in_flight is not None:
+            return None
+        try:
+            self.draft.take(action)
+        except GameError as error:
+            self.notices.append(Notice("notice.step-refused", {"reason": str(error)}))
+            return None
+        self._save_draft()
+        return self._commit_if_ready()
+
+    def undo(self) -> None:
+        if self.can_undo() and self.draft is not None:
+            self.draft.undo()
+            self._save_draft()
+
+    # -- frames from the server ----------------------------------------------------------------------
+
+    def hello(self, token: str | None, fingerprint: str | None) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "hello", "role": self.role}
+        if self.role == "seat":
+            frame["seat"] = self.seat
+        if token is not None and self.role in ("seat", "referee"):
+            frame["token"] = token
+        if fingerprint:
+            frame["fingerprint"] = fingerprint
+        return frame
+
+    def receive(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        """Handles one server frame; returns the frames to send back."""
+        kind = frame.get("type")
+        if kind == "snapshot":
+            return self._on_snapshot(frame)
+        if kind == "event-appended":
+            return self._on_event(frame)
+        if kind == "ack":
+            return self._on_ack(frame)
+        if kind == "error":
+            return self._on_error(frame)
+        return []
+
+    def connected(self) -> None:
+        self.online = True
+
+    def disconnected(self) -> None:
+        """The socket dropped: a commit in flight goes back to the offline queue, re-checked on resync."""
+        self.online = False
+        self.in_flight = None
+        self.changes = []
+
+    def _on_snapshot(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.game is None or frame["game"] != self.game_name:
+            self.game_name, self.options = frame["game"], dict(frame.get("options") or {})
+            self.game = self.load_game(self.game_name, self.options)
+        self.base, self.seq, self.over = frame["view"], int(frame["seq"]), bool(frame.get("over"))
+        self.changes = []
+        self._save_base()
+        saved = self._saved_draft()
+        self.in_flight = None
+        if saved is not None and self.role == "seat":
+            return self._resume(saved)
+        self._fresh_draft()
+        return []
+
+    def _on_event(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.base is None:
+            return [{"type": "resync"}]
+        try:
+            self.base = patches.apply(self.base, frame["patch"])
+        except ValueError:
+            return [{"type": "resync"}]
+        self.seq = int(frame["seq"])
+        self.over = bool(self.base.get("result")) or self.over
+        self.changes = list(frame.get("changes") or [])
+        self._save_base()
+        if self.in_flight is not None:
+            return []  # our commit's own event or another seat's; the ack settles the draft
+        steps = self.draft.steps if self.draft is not None else []
+        if not steps:
+            self._fresh_draft()
+            return []
+        return self._recheck(steps, self.seq)
+
+    def _on_ack(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.in_flight is not None and frame.get("commitId") == self.in_flight["commitId"]:
+            self.in_flight = None
+            self.store.delete(self._key("draft"))
+            self._fresh_draft()
+        return []
+
+    def _on_error(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        self.notices.append(Notice("notice.server-error", {"code": frame.get("code", "")}))
+        if self.in_flight is None or frame.get("commitId") != self.in_flight["commitId"]:
+            return []
+        self.in_flight = None
+        if frame.get("code") == "commit/stale":
+            return [{"type": "resync"}]  # the snapshot re-checks the saved draft
+        self.store.delete(self._key("draft"))
+        self._fresh_draft()
+        return []
+
+    # -- offline drafts ------------------------------------------------------------------------------
+
+    def restore_offline(self) -> bool:
+        """Rebuilds the page from storage alone (a reload without the network); True when it could."""
+        raw = self.store.get(self._key("base"))
+        if raw is None:
+            return False
+        data = json.loads(raw)
+        self.game_name, self.options = data["game"], data["options"]
+        self.game = self.load_game(self.game_name, self.options)
+        self.base, self.seq, self.over = data["view"], int(data["seq"]), bool(data.get("over"))
+        saved = self._saved_draft()
+        self._fresh_draft()
+        if saved is not None and self.draft is not None and saved["baseSeq"] == self.seq:
+            for wire in saved["steps"]:
+                try:
+                    self.draft.take(Action.from_wire(wire))
+                except (GameError, ValueError):
+                    break
+        return True
+
+    def _resume(self, saved: dict[str, Any]) -> list[dict[str, Any]]:
+        steps = [Action.from_wire(wire) for wire in saved["steps"]]
+        if saved["baseSeq"] == self.seq:
+            self._fresh_draft()
+            for action in steps:
+                if self.draft is None or not self.draft.is_open:
+                    break
+                try:
+                    self.draft.take(action)
+                except GameError:
+                    break
+            self._save_draft()
+            frame = self._commit_if_ready()
+            return [] if frame is None else [frame]
+        return self._recheck(steps, self.seq)
+
+    def _recheck(self, steps: list[Action], seq: int) -> list[dict[str, Any]]:
+        """Replays drafted steps on a newer view: keeps what is still offered, tells what was dropped."""
+        self._fresh_draft()
+        dropped: list[Action] = []
+        for action in steps:
+            if self.draft is None or not self.draft.is_open:
+                dropped.append(action)
+                continue
+            try:
+                self.draft.take(action)
+            except GameError:
+                dropped.append(action)
+        if dropped:
+            self.notices.append(
+                Notice("notice.dropped", {"count": len(dropped), "steps": [a.describe() for a in dropped]})
+            )
+        self._save_draft()
+        frame = self._commit_if_ready()
+        return [] if frame is None else [frame]
+
+    # -- internals -----------------------------------------------------------------------------------
+
+    def _fresh_draft(self) -> None:
+        self.draft = None
+        if self.role != "seat" or self.seat is None or self.base is None or self.game is None:
+            return
+        view = Table(state_from_wire(self.base), perspective_of(self.seat))
+        self.draft = Draft(self.game, view, self.seat)
+
+    def _commit_if_ready(self) -> dict[str, Any] | None:
+        if self.draft is None or self.draft.is_open or not self.draft.steps:
+            return None
+        if not self.online:
+            self.notices.append(Notice("notice.queued"))
+            return None
+        self.in_flight = {
+            "type": "commit",
+            "baseSeq": self.seq,
+            "steps": [action.to_wire() for action in self.draft.steps],
+            "commitId": uuid.uuid4().hex,
+        }
+        return self.in_flight
+
+    def _key(self, what: str) -> str:
+        who = self.seat if self.role == "seat" else self.role
+        return f"bw:{self.room}:{who}:{what}"
+
+    def _save_base(self) -> None:
+        data = {
+            "game": self.game_name,
+            "options": self.options,
+            "seq": self.seq,
+            "over": self.over,
+            "view": self.base,
+        }
+        self.store.set(self._key("base"), json.dumps(data, separators=(",", ":")))
+
+    def _save_draft(self) -> None:
+        if self.draft is None or not self.draft.steps:
+            self.store.delete(self._key("draft"))
+            return
+        data = {"baseSeq": self.seq, "steps": [action.to_wire() for action in self.draft.steps]}
+        self.store.set(self._key("draft"), json.dumps(data, separators=(",", ":")))
+
+    def _saved_draft(self) -> dict[str, Any] | None:
+        raw = self.store.get(self._key("draft"))
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or not data["steps"]:
+            return None
+        return data
