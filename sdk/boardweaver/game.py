@@ -91,7 +91,7 @@ class Game:
         try:
             folder = importlib.resources.files(package).joinpath("locales")
             entries = list(folder.iterdir()) if folder.is_dir() else []
-        except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # TypeError: not a package
             entries = []
         for entry in sorted(entries, key=lambda e: e.name):
             if entry.name.endswith(".po"):

@@ -1,0 +1,91 @@
+"""`boardweaver check GAME [--games N] [--seed S]`: runs the doctor from a shell; non-zero exit on a violation."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import sys
+from typing import TextIO
+
+from ..game import Game
+from .runner import check_game
+
+ENTRY_POINTS = "boardweaver.games"
+
+
+def load_game(name: str) -> type[Game]:
+    """Returns the game class for a registered name, or for a "module:Class" path."""
+    if ":" in name:
+        module, _, attribute = name.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+    else:
+        found = _registered(name)
+    if not (isinstance(found, type) and issubclass(found, Game)):
+        raise TypeError(f"{name!r} is not a Game class")
+    return found
+
+
+def _registered(name: str) -> object:
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        if entry.name == name:
+            return entry.load()
+    registry = importlib.import_module("boardweaver_games.registry")
+    return registry.load(name)
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn in place on `stream`."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+
+    def __call__(self, done: int, total: int, violations: int) -> None:
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games, {violations} violation(s)")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(prog="boardweaver check", description="Checks that a game keeps its secrets "
+                                    "and its decision rules, over many explored seeded games.")
+    parse.add_argument("game", help="a registered game name, or module:Class")
+    parse.add_argument("--games", type=int, default=100, help="games to explore (default 100)")
+    parse.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    parse.add_argument("--players", type=int, default=None, help="play with this many seats only")
+    parse.add_argument("--progress", action="store_true", help="show the progress bar even when not a TTY")
+    parse.add_argument("--json", action="store_true", help="print the violations as JSON after the summary")
+    parse.add_argument("--no-shrink", action="store_true", help="report violations as found, unshrunk")
+    return parse
+
+
+def main(argv: list[str]) -> int:
+    """Runs `boardweaver check` with `argv` (without the program and sub-command names); returns the exit code."""
+    args = parser().parse_args(argv)
+    if args.games < 1:
+        print(f"expected --games of at least 1, got {args.games}", file=sys.stderr)
+        return 2
+    try:
+        game_class = load_game(args.game)
+    except (ImportError, KeyError, AttributeError, TypeError, ValueError) as error:
+        print(f"boardweaver check: cannot load game {args.game!r}: {error}", file=sys.stderr)
+        return 2
+    show = args.progress or sys.stderr.isatty()
+    report = check_game(game_class, games=args.games, seed=args.seed, players=args.players,
+                        progress=ProgressBar(sys.stderr) if show else None, shrink=not args.no_shrink)
+    print(report.summary())
+    if report.violations:
+        print()
+        print(report.details())
+    if args.json:
+        print(json.dumps([v.to_wire() for v in report.violations], sort_keys=True))
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,196 @@
+"""One explored game: bots that also Cancel and undo, every step checked, twins watched, the log recorded."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from ..changes import Change
+from ..game import Game, start
+from ..messages import Message
+from ..model import PlayerId
+from ..offers import Intent
+from ..rng import Rng
+from ..table import Table
+from ..wire import canonical_bytes, state_to_wire
+from .interference import Twin, advance, make_twin, sees_any, watch
+from .stepper import Counters, Decision, Finding, Stepper, short
+
+CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
+HARD_CAP = 2000  # steps of any kind in one decision before the doctor gives up on the game
+ESCAPES = 6  # Cancel and undo steps an exploring bot takes at most per decision
+TWIN_CHANCE = 30  # percent: chance to start a twin world for a seat at a decision, when it has none
+MAX_TWINS = 2  # twin worlds live at once
+
+
+@dataclass
+class Hit:
+    """A finding in an explored game, with where it happened."""
+
+    finding: Finding
+    seat: PlayerId | None
+    decision_index: int  # decisions committed before it
+    steps: list[Decision] = field(default_factory=list)  # the failing decision's steps, for checks 1-3
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class ExploredGame:
+    """A game the doctor played: its decisions, per-decision state digests, messages used and findings."""
+
+    seed: int | str
+    players: list[int]
+    decisions: list[Decision] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    messages: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)  # -> first decision
+    finished: bool = False
+    broken: bool = False
+    final: bytes = b""
+    compared: int = 0  # check 4 comparisons
+
+
+def digest(table: Table) -> str:
+    return hashlib.sha256(canonical_bytes(state_to_wire(table.state))).hexdigest()
+
+
+class Explorer:
+    """Plays one seeded game with exploring bots, checking intent rules, reveals and non-interference."""
+
+    def __init__(self, game: Game, players: list[int], seed: int | str, counters: Counters,
+                 max_decisions: int = 2000, interference: bool = True) -> None:
+        self.game = game
+        self.run = ExploredGame(seed, players)
+        self.counters = counters
+        self.max_decisions = max_decisions
+        self.interference = interference
+        self.bot = Rng(f"{seed}", "doctor-bot")
+        self.twins: dict[PlayerId, Twin] = {}
+        self.logged = 0
+
+    def play(self) -> ExploredGame:
+        run = self.run
+        try:
+            table = start(self.game, run.players, run.seed)
+        except Exception as error:
+            self._hit(Finding(0, "setup raised", f"setup raised {short(error)}"), None)
+            run.broken = True
+            return run
+        self._note_log(table, 0)
+        while not table.state.is_over() and not run.broken:
+            if len(run.decisions) >= self.max_decisions:
+                self._hit(Finding(0, "game does not end", f"no end after {self.max_decisions} decisions"), None)
+                run.broken = True
+                break
+            active = table.state.active_player_ids
+            if not active:
+                self._hit(Finding(0, "nobody active", "nobody is active but the game is not over"), None)
+                run.broken = True
+                break
+            self._decide(table, PlayerId(self.bot.choice(active)))
+        run.finished = table.state.is_over() and not run.broken
+        if run.finished:
+            run.final = canonical_bytes(state_to_wire(table.state))
+        return run
+
+    def _decide(self, table: Table, seat: PlayerId) -> None:
+        run = self.run
+        index = len(run.decisions)
+        if self.interference:
+            self._start_twins(table, index)
+        watching = list(self.twins.values())
+        acting_sees = {twin.observer: sees_any(twin, table, seat) for twin in watching}
+
+        def on_step() -> None:
+            for twin in watching:
+                watch(twin, table)
+
+        stepper = Stepper(self.game, table, seat, self.counters, on_step)
+        self._explore(stepper)
+        for finding in stepper.findings:
+            self._hit(finding, seat, [stepper.decision()])
+        for label in stepper.labels:
+            self._note_message(label, index)
+        if stepper.broken or stepper.is_open:
+            run.broken = True
+            return
+        decision = stepper.decision()
+        run.decisions.append(decision)
+        run.digests.append(digest(table))
+        self._note_log(table, index)
+        changes: list[Change] = [change for record in stepper.records for change in record.changes]
+        for twin in watching:
+            self._advance(twin, table, decision, changes, acting_sees[twin.observer])
+
+    def _explore(self, stepper: Stepper) -> None:
+        """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""
+        escapes = streak = total = 0
+        while stepper.is_open and not stepper.broken:
+            offers = stepper.offers()
+            if not offers or stepper.broken:
+                stepper.broken = True
+                return
+            choices = [o for o in offers if o.intent is not Intent.CANCEL]
+            cancels = [o for o in offers if o.intent is Intent.CANCEL]
+            roll = self.bot.below(100)
+            total += 1
+            if total > HARD_CAP:
+                stepper.broken = True
+                return
+            if escapes < ESCAPES and roll < 8 and stepper.can_undo():
+                stepper.undo()
+                escapes, streak = escapes + 1, 0
+                continue
+            if cancels and (not choices or (escapes < ESCAPES and roll < 25)):
+                stepper.take(self.bot.choice(cancels).action)
+                escapes, streak = escapes + 1, 0
+                continue
+            stepper.take(self.bot.choice(choices).action)
+            streak += 1
+            if streak > CHOICE_BOUND:
+                stepper.findings.append(Finding(2, "a Choice/Confirm bot does not end its decision",
+                                                f"seat {stepper.seat} took {CHOICE_BOUND} Choice/Confirm steps "
+                                                "without ending its decision"))
+                stepper.broken = True
+                return
+
+    def _start_twins(self, table: Table, index: int) -> None:
+        for player in table.state.player_ids:
+            if len(self.twins) >= MAX_TWINS or player in self.twins or self.bot.below(100) >= TWIN_CHANCE:
+                continue
+            try:
+                twin = make_twin(table, player, self.bot, index)
+            except Exception:
+                twin = None
+            if twin is not None:
+                self.twins[player] = twin
+
+    def _advance(self, twin: Twin, table: Table, decision: Decision, changes: list[Change],
+                 acting_sees: bool) -> None:
+        try:
+            outcome = advance(self.game, twin, table, decision, changes, acting_sees)
+        except Exception:
+            outcome = False  # the twin may be a world the game never makes: no verdict
+        if isinstance(outcome, Finding):
+            extra: dict[str, object] = {"observer": twin.observer, "swap_before_decision": twin.start,
+                                        **twin.swap}
+            self._hit(outcome, twin.observer, extra=extra)
+            del self.twins[twin.observer]
+        elif outcome:
+            self.run.compared += 1
+        else:
+            del self.twins[twin.observer]
+
+    def _hit(self, finding: Finding, seat: PlayerId | None, steps: list[Decision] | None = None,
+             extra: dict[str, object] | None = None) -> None:
+        self.run.hits.append(Hit(finding, seat, len(self.run.decisions), steps or [], extra or {}))
+
+    def _note_log(self, table: Table, index: int) -> None:
+        log = table.state.log
+        for message in log[self.logged:]:
+            self._note_message(message, index)
+        self.logged = len(log)
+
+    def _note_message(self, message: Message, index: int) -> None:
+        key = (message.key, tuple(sorted(message.args)))
+        self.run.messages.setdefault(key, index)

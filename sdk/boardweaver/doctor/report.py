@@ -1,0 +1,101 @@
+"""The doctor's findings: violations with the steps that reproduce them, and the run's summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..wire import canonical_json
+
+CHECKS: dict[int, str] = {
+    0: "rule code runs",
+    1: "intent rule 1: a Choice or Confirm in every open state",
+    2: "intent rule 2: no Choice returns to an earlier state; bots end",
+    3: "unmarked reveals: Choice/Cancel commute with the view, draw nothing",
+    4: "non-interference: a seat sees nothing of what it cannot see",
+    5: "determinism: replaying the log gives the same state",
+    6: "messages: every key in every catalog, same arguments",
+}
+
+
+@dataclass
+class Violation:
+    """One broken rule, with the game, seed, seat and the steps that reproduce it.
+
+    Replay: `start(game, players, seed)`, commit each of `decisions` with `verify_commit(..., picks=...)`,
+    then draft `steps` for `seat` (see `extra` for a check's own setting, such as check 4's swap).
+    """
+
+    check: int
+    title: str
+    detail: str
+    game: str
+    seed: int | str
+    players: list[int]
+    seat: int | None
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    count: int = 1
+
+    @property
+    def size(self) -> int:
+        """The number of steps in the reproduction (committed and drafted)."""
+        return sum(len(d["steps"]) for d in self.decisions) + len(self.steps)
+
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {
+            "check": self.check, "title": self.title, "detail": self.detail, "game": self.game,
+            "seed": self.seed, "players": list(self.players), "seat": self.seat,
+            "decisions": self.decisions, "steps": self.steps, "count": self.count,
+        }
+        if self.extra:
+            wire["extra"] = self.extra
+        return wire
+
+    def describe(self) -> str:
+        """Returns the violation as a few lines: what broke, where, and the replay as wire JSON."""
+        head = (f"[check {self.check}] {self.title} ({self.count}x) - game {self.game!r}, seed {self.seed!r}, "
+                f"players {self.players}, seat {self.seat}")
+        replay: dict[str, Any] = {"decisions": self.decisions, "steps": self.steps}
+        if self.extra:
+            replay["extra"] = self.extra
+        return f"{head}\n  {self.detail}\n  replay: {canonical_json(replay)}"
+
+
+@dataclass
+class Report:
+    """What a doctor run found: games played, steps checked per check, and every distinct violation."""
+
+    game: str
+    games_played: int = 0
+    games_finished: int = 0
+    checked: dict[int, int] = field(default_factory=lambda: {check: 0 for check in CHECKS if check})
+    violations: list[Violation] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def by_check(self, check: int) -> list[Violation]:
+        return [v for v in self.violations if v.check == check]
+
+    def summary(self) -> str:
+        """Returns a one-screen summary: totals, steps checked per check, violations per check."""
+        lines = [f"boardweaver check {self.game}: {self.games_played} games played "
+                 f"({self.games_finished} to the end) in {self.seconds:.1f}s"]
+        for check, name in CHECKS.items():
+            found = self.by_check(check)
+            if check == 0 and not found:
+                continue
+            count = self.checked.get(check, 0)
+            status = "ok" if not found else f"{len(found)} violation(s), {sum(v.count for v in found)} hits"
+            lines.append(f"  {check}. {name:<68} {count:>9} checked  {status}")
+        lines.extend(f"  note: {note}" for note in self.notes)
+        lines.append("PASS" if self.ok else f"FAIL: {len(self.violations)} distinct violation(s)")
+        return "\n".join(lines)
+
+    def details(self) -> str:
+        return "\n".join(v.describe() for v in self.violations)

@@ -1,0 +1,204 @@
+"""A decision drafted on the seat's view and applied step by step to the full state, checking each step.
+
+Checks 1 to 3 live here, per step: the exploring bots and the shrinker drive the same `Stepper`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..changes import Change, revert_all
+from ..decision import Draft, _to_true_action
+from ..errors import IllegalStepError, RuleError
+from ..game import Game
+from ..messages import Message
+from ..model import PlayerId
+from ..offers import Action, Intent, Offer
+from ..table import Table
+from ..view import seat as seat_perspective
+from ..wire import canonical_json, state_to_wire
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule broken at one step; `check` numbers follow the issue."""
+
+    check: int
+    title: str
+    detail: str
+
+
+@dataclass
+class StepRecord:
+    action: Action
+    offer: Offer
+    pick: int | None
+    changes: list[Change]
+    rng_before: int
+    pick_before: int
+    chain_before: list[str]
+
+
+@dataclass
+class Decision:
+    """A committed decision as the log records it: the seat, its steps and the platform's hidden picks."""
+
+    seat: PlayerId
+    steps: list[Action]
+    picks: list[int | None]
+    ended_by: str = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"seat": self.seat, "steps": [a.to_wire() for a in self.steps], "picks": list(self.picks)}
+
+
+def state_key(table: Table) -> str:
+    return canonical_json(state_to_wire(table.state))
+
+
+def short(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text[:200]}"
+
+
+@dataclass
+class Counters:
+    states: int = 0  # check 1
+    choices: int = 0  # check 2
+    commutes: int = 0  # check 3
+
+
+@dataclass
+class Stepper:
+    """One open decision of `seat`: a Draft on its view, mirrored on the full `table` step by step."""
+
+    game: Game
+    table: Table
+    seat: PlayerId
+    counters: Counters = field(default_factory=Counters)
+    on_step: Callable[[], None] | None = None
+    labels: list[Message] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.draft = Draft(self.game, self.table.view(self.seat), self.seat)
+        self.records: list[StepRecord] = []
+        self.chain: list[str] = [state_key(self.draft.view)]
+        self.findings: list[Finding] = []
+        self.broken = False  # the full state and the draft no longer agree: stop this game
+        self.failed: Action | None = None  # a step that raised on the full state, kept for the reproduction
+
+    @property
+    def is_open(self) -> bool:
+        return self.draft.is_open
+
+    def decision(self) -> Decision:
+        steps, picks = [r.action for r in self.records], [r.pick for r in self.records]
+        if self.failed is not None:
+            steps, picks = [*steps, self.failed], [*picks, None]
+        return Decision(self.seat, steps, picks, self.draft.ended_by or "")
+
+    def offers(self) -> list[Offer]:
+        """Returns the offers of the open state, checking intent rule 1 on it."""
+        try:
+            offers = self.draft.offers()
+        except Exception as error:
+            self._break(0, "offers() raised", f"offers() on seat {self.seat}'s view raised {short(error)}")
+            return []
+        self.counters.states += 1
+        self.labels.extend(o.label_message for o in offers if o.label_message is not None)
+        if not any(o.intent is not Intent.CANCEL for o in offers):
+            what = "only Cancel" if offers else "nothing"
+            self.findings.append(Finding(1, f"open decision offers {what}",
+                                         f"seat {self.seat}'s open decision offers {what}: a bot cannot go on"))
+        return offers
+
+    def can_undo(self) -> bool:
+        return self.draft.can_undo()
+
+    def undo(self) -> None:
+        """Undoes the last step in the draft and on the full state."""
+        record = self.records.pop()
+        self.draft.undo()
+        revert_all(self.table.state, record.changes)
+        self._rewind(record.rng_before, record.pick_before)
+        self.chain = record.chain_before
+
+    def take(self, action: Action, recorded_pick: int | None = None) -> Offer | None:
+        """Takes an offered step in the draft and on the full state; returns None if it is not offered."""
+        table = self.table
+        rng_before = table.rng_counter
+        pick_before = table.pick_rng.counter if table.pick_rng is not None else 0
+        try:
+            offer = self.draft.take(action)
+        except IllegalStepError:
+            return None
+        except Exception as error:
+            self._break(0, "apply_action raised on the view", f"{action.describe()} on seat {self.seat}'s view "
+                        f"raised {short(error)}")
+            return None
+        try:
+            true_action, pick = _to_true_action(table, self.seat, action, recorded_pick)
+        except RuleError:
+            true_action, pick = _to_true_action(table, self.seat, action, None)
+        table.take_changes()
+        try:
+            self.game.apply_action(table, self.seat, true_action)
+        except Exception as error:
+            revert_all(table.state, table.take_changes())
+            self._rewind(rng_before, pick_before)
+            check = 3 if self.draft.is_open else 0
+            self.failed = action
+            self._break(check, "apply_action raised on the full state",
+                        f"{action.describe()} works on seat {self.seat}'s view but raised {short(error)} "
+                        "on the full state")
+            return None
+        changes = table.take_changes()
+        self.records.append(StepRecord(action, offer, pick, changes, rng_before, pick_before, self.chain))
+        drew = table.rng_counter != rng_before
+        if self.draft.is_open:
+            self._check_open_step(action, offer, drew)
+        elif self.draft.ended_by == "rng" and not drew and not offer.reveals and offer.intent is not Intent.CONFIRM:
+            self._break(3, "randomness on the view only",
+                        f"{action.describe()} draws randomness on the view but not on the full state")
+        if self.on_step is not None:
+            self.on_step()
+        return offer
+
+    def _check_open_step(self, action: Action, offer: Offer, drew: bool) -> None:
+        self.counters.commutes += 1
+        kind = offer.intent.value.capitalize()
+        if drew:
+            self._break(3, "randomness in a Choice or Cancel step",
+                        f"{kind} step {action.describe()} draws from table.rng on the full state but not on "
+                        "the view; draw only in the last step, one the view cannot run")
+            return
+        drafted = state_to_wire(self.draft.view.view(self.seat).state)
+        actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
+        if drafted != actual:
+            self._break(3, "unmarked reveal",
+                        f"{kind} step {action.describe()} gives seat {self.seat} a view that depends on a "
+                        "hidden part: view(apply(full)) != apply(view(full)); mark its offer .revealing()")
+            return
+        key = state_key(self.draft.view)
+        if offer.intent is Intent.CHOICE:
+            self.counters.choices += 1
+            if key in self.chain:
+                back = len(self.chain) - self.chain.index(key)
+                self.findings.append(Finding(2, "Choice returns to an earlier state",
+                                             f"Choice {action.describe()} returns seat {self.seat}'s decision to "
+                                             f"the state it had {back} step(s) before; tag such switches Cancel"))
+            self.chain = [*self.chain, key]
+        else:
+            self.chain = [key]
+
+    def _break(self, check: int, title: str, detail: str) -> None:
+        self.findings.append(Finding(check, title, detail))
+        self.broken = True
+
+    def _rewind(self, rng_counter: int, pick_counter: int) -> None:
+        if self.table._rng is not None:
+            self.table._rng.counter = rng_counter
+        if self.table.pick_rng is not None:
+            self.table.pick_rng.counter = pick_counter
