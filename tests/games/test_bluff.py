@@ -1,0 +1,230 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+from boardweaver import (
+    Action,
+    Draft,
+    IllegalStepError,
+    Intent,
+    Piece,
+    Table,
+    play_game,
+    start,
+    verify_commit,
+)
+from boardweaver_games.bluff import Bluff
+from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, hand_id
+
+from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
+
+GAMES = int(os.environ.get("BOARDWEAVER_GAMES", "200"))
+
+
+def dealt(hands: dict[int, list[str]]) -> tuple[Bluff, Table]:
+    """Returns the game and a started table whose hands hold exactly the given cards."""
+    game = Bluff()
+    table = start(game, list(hands), seed=1)
+    for seat, cards in hands.items():
+        table.state.space(hand_id(seat)).pieces = [Piece("back").hiding(card) for card in cards]
+    return game, table
+
+
+def cards(table: Table, space_id: str) -> list[str | None]:
+    return [piece.private_kind for piece in table.state.space(space_id).pieces]
+
+
+def play(game: Bluff, table: Table, seat: int, indices: list[int]) -> None:
+    """Drafts `seat` selecting the given hand cards one by one, then commits the play."""
+    draft = Draft(game, table.view(seat), seat)
+    for index in indices:
+        draft.take(Action.piece_click(hand_id(seat), index))
+    draft.take(PLAY)
+    verify_commit(game, table, seat, draft.steps)
+
+
+HANDS = {0: ["AS", "AH", "7C", "KD"], 1: ["2S", "2H", "9D"], 2: ["3C", "QH", "5S"]}
+
+
+def test_the_whole_deck_is_dealt_round_robin_into_hands_each_seat_owns() -> None:
+    game = Bluff()
+
+    table = start(game, [0, 1, 2, 3, 4], seed=3)
+
+    sizes = [len(table.state.space(hand_id(s)).pieces) for s in range(5)]
+    assert sizes == [11, 11, 10, 10, 10]
+    assert len({c for s in range(5) for c in cards(table, hand_id(s))}) == 52
+    assert all(table.state.space(hand_id(s)).owner == s for s in range(5))
+    assert table.state.meta_data == {"phase": "play", "rank": 0}
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others() -> None:
+    _, table = dealt(HANDS)
+
+    view = table.view(1).state
+
+    assert [p.private_kind for p in view.space(hand_id(1)).pieces] == HANDS[1]
+    assert [p.private_kind for p in view.space(hand_id(0)).pieces] == [None] * 4
+
+
+def test_selecting_is_a_choice_deselecting_a_cancel_and_play_a_confirm() -> None:
+    game, table = dealt(HANDS)
+    draft = Draft(game, table.view(0), 0)
+
+    draft.take(Action.piece_click(hand_id(0), 1))
+    intents = {o.action: o.intent for o in draft.offers()}
+
+    assert intents[Action.piece_click(hand_id(0), 1)] is Intent.CANCEL
+    assert intents[Action.piece_click(hand_id(0), 0)] is Intent.CHOICE
+    assert intents[PLAY] is Intent.CONFIRM
+    draft.take(Action.piece_click(hand_id(0), 1))
+    assert PLAY not in {o.action for o in draft.offers()}
+
+
+def test_at_most_four_cards_can_be_selected() -> None:
+    game, table = dealt({0: ["AS", "AH", "AD", "AC", "2S"], 1: ["3S"], 2: ["4S"]})
+    draft = Draft(game, table.view(0), 0)
+
+    for index in range(4):
+        draft.take(Action.piece_click(hand_id(0), index))
+
+    assert Action.piece_click(hand_id(0), 4) not in {o.action for o in draft.offers()}
+    with pytest.raises(IllegalStepError):
+        draft.take(Action.piece_click(hand_id(0), 4))
+
+
+def test_a_play_moves_the_cards_where_nobody_sees_them_and_publishes_the_claim() -> None:
+    game, table = dealt(HANDS)
+
+    play(game, table, 0, [0, 2])
+
+    assert cards(table, PILE) == ["7C", "AS"]
+    for viewer in (0, 1, 2, None):
+        assert [p.private_kind for p in table.view(viewer).state.space(PILE).pieces] == [None, None]
+    assert table.state.meta_data == {"phase": "answer", "rank": 1, "claim": {"player": 0, "rank": 0, "count": 2}}
+    assert table.state.log[-1].key == "log.claimed"
+    assert table.state.log[-1].args == {"player": 0, "count": 2, "rank": "A"}
+    assert table.state.active_player_ids == [1]
+    assert table.state.player(0).private_state == {}
+    assert_views_keep_secrets(game, table)
+
+
+def test_the_next_seat_may_challenge_with_a_revealing_confirm_or_accept() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [0])
+
+    offers = {o.action: o for o in game.offers(table.view(1), 1)}
+
+    assert set(offers) == {CHALLENGE, ACCEPT}
+    assert offers[CHALLENGE].reveals and offers[CHALLENGE].intent is Intent.CONFIRM
+    assert not offers[ACCEPT].reveals and offers[ACCEPT].intent is Intent.CONFIRM
+
+
+def test_a_challenge_on_a_true_claim_makes_the_challenger_take_the_pile() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [0, 1])
+
+    result = verify_commit(game, table, 1, [CHALLENGE])
+
+    assert result.ended_by == "reveal"
+    assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "9D", "AS", "AH"])
+    assert cards(table, hand_id(0)) == ["7C", "KD"]
+    assert cards(table, PILE) == []
+    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
+        ("log.challenged", {"player": 1, "claimer": 0, "cards": "A♥ A♠"}),
+        ("log.claim-true", {"player": 1, "count": 2}),
+    ]
+    assert table.state.active_player_ids == [1]
+    assert table.state.meta_data == {"phase": "play", "rank": 1}
+
+
+def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [0])
+    verify_commit(game, table, 1, [ACCEPT])
+    play(game, table, 1, [2])  # claims a 2 with the 9D: a lie
+
+    verify_commit(game, table, 2, [CHALLENGE])
+
+    assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "AS", "9D"])
+    assert cards(table, PILE) == []
+    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
+        ("log.challenged", {"player": 2, "claimer": 1, "cards": "9♦"}),
+        ("log.claim-false", {"player": 1, "count": 2}),
+    ]
+    assert table.state.active_player_ids == [2]
+
+
+def test_only_the_last_play_is_revealed_by_a_challenge() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [2])  # 7C as an ace
+    verify_commit(game, table, 1, [ACCEPT])
+    play(game, table, 1, [0, 1])  # two 2s, the truth
+
+    verify_commit(game, table, 2, [CHALLENGE])
+
+    assert "7" not in table.state.log[-2].args["cards"]
+    assert sorted(cards(table, hand_id(2))) == sorted(["3C", "QH", "5S", "7C", "2S", "2H"])
+
+
+def test_emptying_the_hand_wins_once_the_play_is_accepted() -> None:
+    game, table = dealt({0: ["AS"], 1: ["2S"], 2: ["3S"]})
+    play(game, table, 0, [0])
+
+    verify_commit(game, table, 1, [ACCEPT])
+
+    assert table.state.result is not None
+    assert table.state.result.winners == [0]
+    assert table.state.log[-1].key == "log.won"
+
+
+def test_emptying_the_hand_wins_when_the_challenge_fails() -> None:
+    game, table = dealt({0: ["AS"], 1: ["2S"], 2: ["3S"]})
+    play(game, table, 0, [0])
+
+    verify_commit(game, table, 1, [CHALLENGE])
+
+    assert table.state.result is not None
+    assert table.state.result.winners == [0]
+
+
+def test_a_caught_last_play_takes_the_pile_and_the_game_goes_on() -> None:
+    game, table = dealt({0: ["KS"], 1: ["2S"], 2: ["3S"]})
+    play(game, table, 0, [0])
+
+    verify_commit(game, table, 1, [CHALLENGE])
+
+    assert not table.state.is_over()
+    assert cards(table, hand_id(0)) == ["KS"]
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_bots_play_to_the_end(seed: int) -> None:
+    game = Bluff()
+
+    played = play_game(game, list(range(3 + seed % 4)), seed=seed, bot_seed=seed)
+
+    assert played.table.state.is_over()
+    winner = played.table.state.result.winners[0]  # type: ignore[union-attr]
+    assert played.table.state.space(hand_id(winner)).pieces == []
+
+
+@pytest.mark.parametrize("seed", range(max(1, GAMES // 20)))
+def test_no_view_holds_another_hand_or_the_pile_at_any_decision(seed: int) -> None:
+    game = Bluff()
+
+    played = play_checked(game, list(range(3 + seed % 4)), seed=seed, bot_seed=seed)
+
+    assert played.table.state.is_over()
+    assert_catalogs_complete(game, played.messages)
+
+
+def test_every_look_title_is_in_both_catalogs() -> None:
+    titles = ["space.hand", "space.pile", "piece.back"]
+
+    catalogs = Bluff.catalogs()
+
+    assert sorted(catalogs) == ["en", "fr"]
+    assert all(catalog.has(title) for catalog in catalogs.values() for title in titles)
+    assert Bluff().piece_look("QH") == {"text": "Q♥", "color": "#b3261e"}
