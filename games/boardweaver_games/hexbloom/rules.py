@@ -38,9 +38,13 @@ def hex_id(q: int, r: int) -> str:
 
 def board_cells(radius: int = RADIUS) -> list[tuple[int, int]]:
     """Returns the axial coordinates of a hexagonal board of `radius` rings around the centre."""
-    return [
-        (q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius
-    ]
+    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+
+
+def score_of(table: Table, player: int) -> int:
+    """Returns the player's public score."""
+    value = table.get(StateOf.player_public(player), "score", 0)
+    return value if isinstance(value, int) else 0
 
 
 @dataclass
@@ -143,7 +147,7 @@ class Hexbloom(Game):
         table.set(StateOf.player_private(player_id), "staged", None)
         table.set(StateOf.player_private(player_id), "placed", True)
         size = len(self.bloom(table, space_id))
-        score = int(table.get(StateOf.player_public(player_id), "score", 0) or 0) + size
+        score = score_of(table, player_id) + size
         table.set(StateOf.player_public(player_id), "score", score)
         space = table.state.space(space_id)
         table.log(
@@ -163,7 +167,9 @@ class Hexbloom(Game):
         seen, frontier = {start}, [start]
         while frontier:
             space = table.state.space(frontier.pop())
-            q, r = int(space.public_state["q"]), int(space.public_state["r"])  # type: ignore[arg-type]
+            q, r = space.public_state["q"], space.public_state["r"]
+            if not isinstance(q, int) or not isinstance(r, int):
+                raise ValueError(f"hex {space.space_id!r} has no coordinates")
             for dq, dr in DIRECTIONS:
                 other = hex_id(q + dq, r + dr)
                 if other in seen or not table.state.has_space(other):
@@ -179,7 +185,7 @@ class Hexbloom(Game):
         if draws:
             self.draw(table, player_id)
             table.log(msg("log.drew", player=player_id, left=len(table.state.space(BAG).pieces)))
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         holding = [p for p in players if table.state.space(hand_id(p)).pieces]
         if not self.empty_hexes(table) or not holding:
             self.finish(table)
@@ -192,8 +198,8 @@ class Hexbloom(Game):
                 return
 
     def finish(self, table: Table) -> None:
-        players = table.state.player_ids
-        scores = {p: int(table.get(StateOf.player_public(p), "score", 0) or 0) for p in players}
+        players = [int(p) for p in table.state.player_ids]
+        scores = {p: score_of(table, p) for p in players}
         top = max(scores.values())
         winners = [p for p in players if scores[p] == top]
         table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))

@@ -148,7 +148,7 @@ class MarketDraft(Game):
         table.log(msg("log.refilled", card=card_name(face), left=len(table.state.space(DECK).pieces)))
 
     def pass_turn(self, table: Table, player_id: int) -> None:
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         hands = {p: [piece.public_kind for piece in table.state.space(hand_id(p)).pieces] for p in players}
         if all(len(hand) >= PICKS for hand in hands.values()) or not table.state.space(MARKET).pieces:
             scores = {p: score_hand(hand) for p, hand in hands.items()}

@@ -83,7 +83,7 @@ class OldMaid(Game):
 
     def next_holder(self, table: Table, player_id: int) -> int | None:
         """Returns the next player after `player_id`, in seat order, still holding cards."""
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         start = players.index(player_id)
         for step in range(1, len(players)):
             other = players[(start + step) % len(players)]
@@ -125,7 +125,7 @@ class OldMaid(Game):
 
     def next_turn(self, table: Table, player_id: int) -> None:
         """Makes the next holder after `player_id` active, or ends the game when one holder is left."""
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         holders = [p for p in players if table.state.space(hand_id(p)).pieces]
         if len(holders) <= 1:
             losers = holders

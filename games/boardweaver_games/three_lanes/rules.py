@@ -48,6 +48,12 @@ def face_of(piece: Piece) -> str | None:
     return piece.private_kind if piece.public_kind == BACK else piece.public_kind
 
 
+def score_of(table: Table, player: int) -> int:
+    """Returns the player's public score."""
+    value = table.get(StateOf.player_public(player), "score", 0)
+    return value if isinstance(value, int) else 0
+
+
 @dataclass
 class Pick:
     staged: int | None = None
@@ -90,7 +96,7 @@ class ThreeLanes(Game):
     def setup(self, table: Table, players: list[int]) -> None:
         deck = table.rng.shuffled([card_kind(v) for v in range(1, 4 * HAND_SIZE + 1)])
         for seat, player in enumerate(players):
-            faces = sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE], key=card_value)
+            faces = sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE], key=lambda face: card_value(face) or 0)
             hand = Space(hand_id(player), "hand").owned_by(player)
             if self.options["hidden_hand"]:
                 hand = hand.collection().with_pieces([Piece(BACK).hiding(face) for face in faces])
@@ -111,9 +117,7 @@ class ThreeLanes(Game):
         used = self.planned_lanes(table, player_id)
         if pick.staged is not None:
             return [
-                Offer(Action.space_click(lane), Intent.CHOICE).label(
-                    msg("offer.plan", lane=LANES.index(lane) + 1)
-                )
+                Offer(Action.space_click(lane), Intent.CHOICE).label(msg("offer.plan", lane=LANES.index(lane) + 1))
                 for lane in LANES
                 if lane not in used
             ]
@@ -177,9 +181,7 @@ class ThreeLanes(Game):
 
     def confirm(self, table: Table, player_id: int) -> None:
         waiting = [p for p in table.state.active_player_ids if p != player_id]
-        table.log(
-            msg("log.planned", player=player_id, cards=len(table.state.space(plan_id(player_id)).pieces))
-        )
+        table.log(msg("log.planned", player=player_id, cards=len(table.state.space(plan_id(player_id)).pieces)))
         if waiting:
             table.set_active_players(waiting)
             table.allow_undo()
@@ -191,7 +193,7 @@ class ThreeLanes(Game):
     def resolve_plans(self, table: Table) -> None:
         """Turns every planned card face up, moves it to its lane, scores the lanes, starts the next round."""
         best: dict[str, list[tuple[int, int]]] = {lane: [] for lane in LANES}
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         for player in players:
             plan = plan_id(player)
             while table.state.space(plan).pieces:
@@ -217,16 +219,16 @@ class ThreeLanes(Game):
             table.log(msg("log.lane-empty", lane=number))
             return
         value, winner = max(played)
-        score = int(table.get(StateOf.player_public(winner), "score", 0) or 0) + 1
+        score = score_of(table, winner) + 1
         table.set(StateOf.player_public(winner), "score", score)
         table.log(msg("log.lane-won", player=winner, lane=number, card=value))
 
     def next_round(self, table: Table) -> None:
-        players = table.state.player_ids
+        players = [int(p) for p in table.state.player_ids]
         number = table.read(StateOf.meta(), Round).round + 1
         holding = [p for p in players if table.state.space(hand_id(p)).pieces]
         if not holding or (self.options["keep_cards"] and number > ROUNDS):
-            scores = {p: int(table.get(StateOf.player_public(p), "score", 0) or 0) for p in players}
+            scores = {p: score_of(table, p) for p in players}
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
             table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))
