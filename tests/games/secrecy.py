@@ -78,7 +78,7 @@ def assert_views_keep_secrets(game: Game, table: Table, viewers: Iterable[int | 
 
     Checks, for each viewer: every hidden piece's view position has no private kind and no private state;
     other seats' and ownerless spaces' private state and other players' private state are absent; no
-    string leaf of the serialized view (and so no log argument) names a hidden private kind that is not
+    string leaf of the serialized view or of a log line's arguments names a hidden private kind that is not
     also public somewhere; the view serializes to canonical JSON. `game` names the game in failures.
     """
     if table.is_view:
@@ -102,12 +102,11 @@ def assert_views_keep_secrets(game: Game, table: Table, viewers: Iterable[int | 
                 assert shown.private_state == {}, f"{where}: private state of {space_id}[{index}] leaks"
         for player in view.players:
             if viewer != player.player_id:
-                assert player.private_state == {}, (
-                    f"{where}: private state of player {player.player_id} leaks"
-                )
+                assert player.private_state == {}, f"{where}: private state of player {player.player_id} leaks"
         wire = state_to_wire(view)
         canonical_json(wire)
-        leaked = hidden_kinds(table, viewer) & set(_strings(wire))
+        log = [message.to_wire() for message in table.state.log]  # views carry no log: check it here
+        leaked = hidden_kinds(table, viewer) & set(_strings([wire, log]))
         assert not leaked, f"{where}: names hidden kinds {sorted(leaked)!r}"
 
 
@@ -133,9 +132,7 @@ def assert_catalogs_complete(game: Game, messages: Iterable[Message], locales: i
         for catalog in catalogs.values():
             assert catalog.has(message.key), f"{game.name}: {catalog.locale} lacks {message.key!r}"
             missing = placeholders(catalog.texts[message.key]) - set(message.args)
-            assert not missing, (
-                f"{game.name}: {message.key!r} in {catalog.locale} needs args {sorted(missing)!r}"
-            )
+            assert not missing, f"{game.name}: {message.key!r} in {catalog.locale} needs args {sorted(missing)!r}"
 
 
 def look_kinds(game: Game) -> dict[str, Any]:
