@@ -1,0 +1,264 @@
+"""Fog-of-war chess, the Mistboard game: full chess movement, no check, capturing the king wins.
+
+Each side sees only the squares its pieces stand on or could move to (`chessrules.visible_squares`).
+The SDK's visibility does all the hiding; the rules never filter a view:
+
+- the true position is the private state of the ownerless space "truth": nobody sees it;
+- seat 0 plays white, seat 1 black; each owns a board space ("board-0", "board-1") of 64 pieces whose
+  public kind is always "square" (so the other seat and spectators see 64 identical squares, the same
+  all game long) and whose private kind is what that side sees there: a piece code ("wP".."bK"),
+  "empty", or "fog";
+- the side to move finds its legal moves (UCI strings) in its player's private state, key "moves",
+  computed on the full state after every move; its staged square is "staged" and its own last move
+  "last_move" (the opponent's last move is never stored anywhere a seat can see).
+
+Square order of a board is the seat's own point of view, so a grid of 8 columns draws it upright:
+white's board runs a8..h8, a7..h7, ..., a1..h1; black's runs h1..a1, h2..a2, ..., h8..a8
+(`square_at` / `index_of`).
+
+A move is two clicks on the seat's own board: a square holding one of its movable pieces (a Choice
+that stages it; clicking another movable piece switches, clicking the staged one unstages, both
+Cancel), then a target square (a revealing Confirm: what it captures and what the side then sees
+depend on hidden pieces). A pawn reaching the last rank promotes to a queen on the target click;
+the commands `promote(to_sq=..., piece="r"|"b"|"n")` under-promote.
+
+The game ends when a king is captured (its capturer wins), on stalemate (a draw) or after
+`max_plies` plies (a draw). Log lines name only public facts: who moved, and how the game ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from boardweaver import Action, Game, Intent, Json, Offer, Piece, RuleError, Space, StateOf, Table, msg
+
+from .chessrules import (
+    FILES,
+    RANKS,
+    Color,
+    Move,
+    Position,
+    legal_moves,
+    play,
+    visible_squares,
+    winner,
+)
+
+TRUTH = "truth"
+SQUARE = "square"
+EMPTY = "empty"
+FOG = "fog"
+PROMOTE = "promote"
+UNDER_PROMOTIONS = ("r", "b", "n")
+COLORS: tuple[Color, Color] = ("w", "b")
+COLOR_NAMES = {"w": "white", "b": "black"}
+BOARD_KINDS = {"w": "board-white", "b": "board-black"}
+SYMBOLS = {
+    "wK": "♔", "wQ": "♕", "wR": "♖", "wB": "♗", "wN": "♘", "wP": "♙",
+    "bK": "♚", "bQ": "♛", "bR": "♜", "bB": "♝", "bN": "♞", "bP": "♟",
+}  # fmt: skip
+
+
+def board_id(seat: int) -> str:
+    """Returns the id of the board space seat `seat` sees through."""
+    return f"board-{seat}"
+
+
+def color_of_seat(seat: int) -> Color:
+    """Seat 0 plays white, seat 1 black."""
+    return COLORS[seat]
+
+
+def seat_of_color(color: Color) -> int:
+    return COLORS.index(color)
+
+
+def _square_at(seat: int, index: int) -> str:
+    row, column = divmod(index, 8)
+    if color_of_seat(seat) == "w":
+        return FILES[column] + RANKS[7 - row]
+    return FILES[7 - column] + RANKS[row]
+
+
+BOARD_SQUARES: tuple[tuple[str, ...], ...] = tuple(tuple(_square_at(seat, i) for i in range(64)) for seat in (0, 1))
+BOARD_INDEX: tuple[dict[str, int], ...] = tuple({sq: i for i, sq in enumerate(order)} for order in BOARD_SQUARES)
+
+
+def square_at(seat: int, index: int) -> str:
+    """Returns the square drawn at `index` of `seat`'s board (its own side at the bottom)."""
+    return BOARD_SQUARES[seat][index]
+
+
+def index_of(seat: int, square: str) -> int:
+    """Returns the index of `square` on `seat`'s board."""
+    return BOARD_INDEX[seat][square]
+
+
+def click(seat: int, square: str) -> Action:
+    """Returns the click on `square` of `seat`'s own board."""
+    return Action.piece_click(board_id(seat), index_of(seat, square))
+
+
+def sight(pos: Position, color: Color) -> dict[str, str]:
+    """Returns what `color` sees on each square: a piece code, "empty" or "fog"."""
+    visible = visible_squares(pos, color)
+    return {
+        square: (pos.board.get(square, EMPTY) if square in visible else FOG)
+        for square in (f + r for r in RANKS for f in FILES)
+    }
+
+
+@dataclass
+class Turn:
+    """A seat's private state: its legal moves (when it is to move), its staged square, its last move."""
+
+    moves: list[str] = field(default_factory=list)
+    staged: str | None = None
+    last_move: str | None = None
+
+    def targets(self, square: str) -> dict[str, list[str]]:
+        """Returns the target squares of the piece on `square`, each with its promotion letters."""
+        found: dict[str, list[str]] = {}
+        for uci in self.moves:
+            if uci[:2] == square:
+                found.setdefault(uci[2:4], []).extend([uci[4:]] if uci[4:] else [])
+        return found
+
+
+@lru_cache(maxsize=512)
+def offers_for(seat: int, moves: tuple[str, ...], staged: str | None) -> tuple[Offer, ...]:
+    """Returns the offers of `seat` whose legal moves are `moves` and whose staged square is `staged`.
+
+    Cached: offers depend on nothing else, and a bot game asks for the same ones several times a move.
+    """
+    turn = Turn(list(moves), staged)
+    movable = sorted({uci[:2] for uci in moves})
+    if staged is None:
+        return tuple(Offer(click(seat, square), Intent.CHOICE, msg("offer.stage", square=square)) for square in movable)
+    offers = []
+    for target, promotions in sorted(turn.targets(staged).items()):
+        key = "offer.promote-queen" if promotions else "offer.move"
+        label = msg(key, from_sq=staged, to_sq=target)
+        offers.append(Offer(click(seat, target), Intent.CONFIRM, label, reveals=True))
+        for piece in UNDER_PROMOTIONS if promotions else ():
+            action = Action.command(PROMOTE, to_sq=target, piece=piece)
+            label = msg(f"offer.promote-{piece}", from_sq=staged, to_sq=target)
+            offers.append(Offer(action, Intent.CONFIRM, label, reveals=True))
+    for square in movable:
+        key = "offer.unstage" if square == staged else "offer.switch"
+        offers.append(Offer(click(seat, square), Intent.CANCEL, msg(key, square=square)))
+    return tuple(offers)
+
+
+class FogChess(Game):
+    name = "fog-chess"
+    title = "Fog-of-war chess"
+    description = "Chess where you see only what your pieces reach; no check, capture the king to win."
+    min_players = 2
+    max_players = 2
+    option_defaults: ClassVar[dict[str, Json]] = {"fen": "", "max_plies": 300}
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {
+            TRUTH: {"hidden": True},
+            BOARD_KINDS["w"]: {"area": "seat", "layout": "grid", "columns": 8, "title": "look.board-white"},
+            BOARD_KINDS["b"]: {"area": "seat", "layout": "grid", "columns": 8, "title": "look.board-black"},
+        },
+        "pieces": {
+            SQUARE: {"text": "", "color": "#c9c2b4", "title": "look.square"},
+            EMPTY: {"text": "", "color": "#eeeed2", "title": "look.empty"},
+            FOG: {"symbol": "☁", "color": "#7d8591", "title": "look.fog"},
+            **{
+                code: {"symbol": symbol, "color": "#eeeed2", "title": f"look.{code}"}
+                for code, symbol in SYMBOLS.items()
+            },
+        },
+    }
+
+    # -- setup ---------------------------------------------------------------------------------------
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        if sorted(players) != [0, 1]:
+            raise ValueError(f"fog-chess seats are 0 (white) and 1 (black), got {players!r}")
+        fen = str(self.options["fen"])
+        pos = Position.from_fen(fen) if fen else Position.initial()
+        if not legal_moves(pos):
+            raise ValueError(f"fog-chess cannot start from a finished position, got {fen!r}")
+        table.add_space(Space(TRUTH, TRUTH).with_state(private={"position": pos.to_json()}))
+        for seat in (0, 1):
+            squares = [Piece(SQUARE) for _ in range(64)]
+            board = Space(board_id(seat), BOARD_KINDS[color_of_seat(seat)]).owned_by(seat)
+            table.add_space(board.with_pieces(squares))
+        table.set(StateOf.meta(), "plies", 0)
+        self.show(table, pos, legal_moves(pos))
+        table.set_active_players([seat_of_color(pos.turn)])
+
+    # -- offers --------------------------------------------------------------------------------------
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        turn = table.read(StateOf.player_private(player_id), Turn)
+        return list(offers_for(player_id, tuple(turn.moves), turn.staged))
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        turn = table.read(StateOf.player_private(player_id), Turn)
+        if action.type == "command" and action.name == PROMOTE:
+            args = action.arguments
+            self.move(table, player_id, Move(str(turn.staged), str(args["to_sq"]), str(args["piece"])))
+            return
+        if action.type != "piece" or action.index is None:
+            raise RuleError(f"fog-chess does not take {action.describe()}")
+        square = square_at(player_id, action.index)
+        movable = {uci[:2] for uci in turn.moves}
+        if square in movable:
+            staged = None if square == turn.staged else square
+            table.set(StateOf.player_private(player_id), "staged", staged)
+            return
+        promotions = turn.targets(str(turn.staged)).get(square, [])
+        self.move(table, player_id, Move(str(turn.staged), square, "q" if promotions else None))
+
+    def move(self, table: Table, player_id: int, move: Move) -> None:
+        """Plays `move` on the true board, shows both sides their new sight, and ends the game if due."""
+        data = table.get(StateOf.space_private(TRUTH), "position")
+        if not isinstance(data, dict):
+            raise RuleError("a move reads the hidden board: the server applies it")
+        pos = play(Position.from_json(data), move)
+        plies = int(table.get(StateOf.meta(), "plies", 0) or 0) + 1
+        table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
+        table.set(StateOf.meta(), "plies", plies)
+        table.set(StateOf.player_private(player_id), "last_move", move.uci())
+        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved"))
+        moves = legal_moves(pos)
+        self.show(table, pos, moves)
+        won = winner(pos)
+        if won is not None:
+            loser = COLOR_NAMES["b" if won == "w" else "w"]
+            table.log(msg(f"log.{loser}-king-captured"))
+            table.end_game(winners=[seat_of_color(won)])
+        elif not moves:
+            table.log(msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
+            table.end_game()
+        elif plies >= int(self.options["max_plies"] or 0):
+            table.log(msg("log.move-limit", plies=plies))
+            table.end_game()
+        else:
+            table.set_active_players([seat_of_color(pos.turn)])
+
+    def show(self, table: Table, pos: Position, moves: list[Move]) -> None:
+        """Sets each board to its side's sight (only squares that changed) and the mover's legal moves."""
+        for seat in (0, 1):
+            color = color_of_seat(seat)
+            seen = sight(pos, color)
+            board = board_id(seat)
+            for index, piece in enumerate(table.state.space(board).pieces):
+                kind = seen[BOARD_SQUARES[seat][index]]
+                if piece.private_kind != kind:
+                    table.set_private_kind(board, index, kind)
+            ucis = sorted(m.uci() for m in moves) if pos.turn == color else []
+            mine = StateOf.player_private(seat)
+            if table.get(mine, "moves", []) != ucis:
+                table.set(mine, "moves", ucis or None)
+            if table.get(mine, "staged") is not None:
+                table.set(mine, "staged", None)
