@@ -52,8 +52,10 @@ class ProgressBar:
 
 
 def parser() -> argparse.ArgumentParser:
-    parse = argparse.ArgumentParser(prog="boardweaver check", description="Checks that a game keeps its secrets "
-                                    "and its decision rules, over many explored seeded games.")
+    parse = argparse.ArgumentParser(
+        prog="boardweaver check",
+        description="Checks that a game keeps its secrets and its decision rules, over many explored seeded games.",
+    )
     parse.add_argument("game", help="a registered game name, or module:Class")
     parse.add_argument("--games", type=int, default=100, help="games to explore (default 100)")
     parse.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
@@ -76,8 +78,14 @@ def main(argv: list[str]) -> int:
         print(f"boardweaver check: cannot load game {args.game!r}: {error}", file=sys.stderr)
         return 2
     show = args.progress or sys.stderr.isatty()
-    report = check_game(game_class, games=args.games, seed=args.seed, players=args.players,
-                        progress=ProgressBar(sys.stderr) if show else None, shrink=not args.no_shrink)
+    report = check_game(
+        game_class,
+        games=args.games,
+        seed=args.seed,
+        players=args.players,
+        progress=ProgressBar(sys.stderr) if show else None,
+        shrink=not args.no_shrink,
+    )
     print(report.summary())
     if report.violations:
         print()

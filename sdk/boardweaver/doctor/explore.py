@@ -57,8 +57,15 @@ def digest(table: Table) -> str:
 class Explorer:
     """Plays one seeded game with exploring bots, checking intent rules, reveals and non-interference."""
 
-    def __init__(self, game: Game, players: list[int], seed: int | str, counters: Counters,
-                 max_decisions: int = 2000, interference: bool = True) -> None:
+    def __init__(
+        self,
+        game: Game,
+        players: list[int],
+        seed: int | str,
+        counters: Counters,
+        max_decisions: int = 2000,
+        interference: bool = True,
+    ) -> None:
         self.game = game
         self.run = ExploredGame(seed, players)
         self.counters = counters
@@ -148,9 +155,13 @@ class Explorer:
             stepper.take(self.bot.choice(choices).action)
             streak += 1
             if streak > CHOICE_BOUND:
-                stepper.findings.append(Finding(2, "a Choice/Confirm bot does not end its decision",
-                                                f"seat {stepper.seat} took {CHOICE_BOUND} Choice/Confirm steps "
-                                                "without ending its decision"))
+                stepper.findings.append(
+                    Finding(
+                        2,
+                        "a Choice/Confirm bot does not end its decision",
+                        f"seat {stepper.seat} took {CHOICE_BOUND} Choice/Confirm steps without ending its decision",
+                    )
+                )
                 stepper.broken = True
                 return
 
@@ -165,15 +176,13 @@ class Explorer:
             if twin is not None:
                 self.twins[player] = twin
 
-    def _advance(self, twin: Twin, table: Table, decision: Decision, changes: list[Change],
-                 acting_sees: bool) -> None:
+    def _advance(self, twin: Twin, table: Table, decision: Decision, changes: list[Change], acting_sees: bool) -> None:
         try:
             outcome = advance(self.game, twin, table, decision, changes, acting_sees)
         except Exception:
             outcome = False  # the twin may be a world the game never makes: no verdict
         if isinstance(outcome, Finding):
-            extra: dict[str, object] = {"observer": twin.observer, "swap_before_decision": twin.start,
-                                        **twin.swap}
+            extra: dict[str, object] = {"observer": twin.observer, "swap_before_decision": twin.start, **twin.swap}
             self._hit(outcome, twin.observer, extra=extra)
             del self.twins[twin.observer]
         elif outcome:
@@ -181,13 +190,18 @@ class Explorer:
         else:
             del self.twins[twin.observer]
 
-    def _hit(self, finding: Finding, seat: PlayerId | None, steps: list[Decision] | None = None,
-             extra: dict[str, object] | None = None) -> None:
+    def _hit(
+        self,
+        finding: Finding,
+        seat: PlayerId | None,
+        steps: list[Decision] | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> None:
         self.run.hits.append(Hit(finding, seat, len(self.run.decisions), steps or [], extra or {}))
 
     def _note_log(self, table: Table, index: int) -> None:
         log = table.state.log
-        for message in log[self.logged:]:
+        for message in log[self.logged :]:
             self._note_message(message, index)
         self.logged = len(log)
 

@@ -17,16 +17,15 @@ from typing import Any
 from ..changes import Change, visible_changes
 from ..decision import _check_can_act, _to_true_action, verify_commit
 from ..errors import IllegalStepError
-from ..offers import find_offer
 from ..game import Game
 from ..model import Piece, PlayerId, Space, TableState
-from ..offers import Action
+from ..offers import Action, find_offer
 from ..rng import Rng
 from ..table import Table
-from ..view import FULL, Perspective, group_key, sees_piece
+from ..view import FULL, GroupKey, Perspective, group_key, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
-from .stepper import Decision, Finding, short
+from .stepper import Decision, Finding, logged, short
 
 
 @dataclass
@@ -62,7 +61,7 @@ def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int) -> Twin | 
     perspective = seat_perspective(observer)
     options: list[tuple[str, Any]] = []
     for space in table.state.spaces.values():
-        groups: dict[str, list[int]] = {}
+        groups: dict[GroupKey, list[int]] = {}
         for index, piece in enumerate(space.pieces):
             if not sees_piece(perspective, space, piece):
                 groups.setdefault(group_key(piece), []).append(index)
@@ -80,8 +79,13 @@ def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int) -> Twin | 
     kinds = sorted({kind for kind, _ in options})
     kind = rng.choice(kinds)
     chosen = rng.choice([target for k, target in options if k == kind])
-    world = Table(table.state.copy(), FULL, table.seed, table.rng_counter,
-                  table.pick_rng.counter if table.pick_rng is not None else 0)
+    world = Table(
+        table.state.copy(),
+        FULL,
+        table.seed,
+        table.rng_counter,
+        table.pick_rng.counter if table.pick_rng is not None else 0,
+    )
     twin = Twin(observer, world, kind, {}, start)
     if kind == "pieces":
         space_id, i, j = chosen
@@ -98,8 +102,7 @@ def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int) -> Twin | 
         twin.owners = set(chosen)
     else:
         first_space, second_space = (world.state.space(s) for s in chosen)
-        first_space.private_state, second_space.private_state = (second_space.private_state,
-                                                                 first_space.private_state)
+        first_space.private_state, second_space.private_state = (second_space.private_state, first_space.private_state)
         twin.swap = {"space_private_states": list(chosen)}
         twin.owners = {first_space.owner, second_space.owner}
     if _seen(table.state, observer) != _seen(world.state, observer):
@@ -120,8 +123,9 @@ def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
             return
 
 
-def advance(game: Game, twin: Twin, table: Table, decision: Decision, changes: list[Change],
-            acting_sees: bool) -> Finding | bool | None:
+def advance(
+    game: Game, twin: Twin, table: Table, decision: Decision, changes: list[Change], acting_sees: bool
+) -> Finding | bool | None:
     """Takes `decision` in the twin and compares; returns a Finding, True to go on, or False when it ends."""
     world = twin.world
     world.take_changes()
@@ -135,9 +139,12 @@ def advance(game: Game, twin: Twin, table: Table, decision: Decision, changes: l
     except Exception as error:
         world.take_changes()
         if decision.seat == twin.observer:
-            return Finding(4, "the same steps judged differently",
-                           f"seat {twin.observer}'s steps pass in the true world but in a world differing only "
-                           f"in what it cannot see they fail with {short(error)}")
+            return Finding(
+                4,
+                "the same steps judged differently",
+                f"seat {twin.observer}'s steps pass in the true world but in a world differing only "
+                f"in what it cannot see they fail with {short(error)}",
+            )
         return False
     twin_changes = world.take_changes()
     watch(twin, twin.world, in_twin=True)
@@ -150,33 +157,59 @@ def advance(game: Game, twin: Twin, table: Table, decision: Decision, changes: l
     return compare(game, twin.observer, table, twin.world, changes, twin_changes, probe)
 
 
-def compare(game: Game, observer: PlayerId, true_table: Table, twin_table: Table, true_changes: list[Change],
-            twin_changes: list[Change], probe: bool = True) -> Finding | bool:
+def compare(
+    game: Game,
+    observer: PlayerId,
+    true_table: Table,
+    twin_table: Table,
+    true_changes: list[Change],
+    twin_changes: list[Change],
+    probe: bool = True,
+) -> Finding | bool:
     """Compares everything sent to `observer` in the two worlds; returns a Finding or True."""
     perspective = seat_perspective(observer)
+    if logged(true_changes) != logged(twin_changes):
+        return Finding(
+            4,
+            "log line depends on what the seat cannot see",
+            f"the log lines seat {observer} reads differ between two worlds that differ only in parts "
+            "it cannot see: a log line names a hidden part",
+        )
     true_view, twin_view = true_table.view(perspective), twin_table.view(perspective)
     true_wire, twin_wire = state_to_wire(true_view.state), state_to_wire(twin_view.state)
     if true_wire != twin_wire:
-        return Finding(4, f"seat's view depends on what it cannot see ({_first_difference(true_wire, twin_wire)})",
-                       f"seat {observer}'s view differs between two worlds that differ only in parts it "
-                       f"cannot see, at {_first_difference(true_wire, twin_wire)}")
+        return Finding(
+            4,
+            f"seat's view depends on what it cannot see ({_first_difference(true_wire, twin_wire)})",
+            f"seat {observer}'s view differs between two worlds that differ only in parts it "
+            f"cannot see, at {_first_difference(true_wire, twin_wire)}",
+        )
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)
     if canonical_json(seen_true) != canonical_json(seen_twin):
-        return Finding(4, "changes shown to the seat depend on what it cannot see",
-                       f"the changes shown to seat {observer} differ between the two worlds")
+        return Finding(
+            4,
+            "changes shown to the seat depend on what it cannot see",
+            f"the changes shown to seat {observer} differ between the two worlds",
+        )
     if observer in true_view.state.active_player_ids and not true_view.state.is_over():
         offers_true = canonical_json([o.to_wire() for o in game.offers(true_view, observer)])
         offers_twin = canonical_json([o.to_wire() for o in game.offers(twin_view, observer)])
         if offers_true != offers_twin:
-            return Finding(4, "offers or labels depend on what the seat cannot see",
-                           f"seat {observer}'s offers or labels differ between the two worlds")
+            return Finding(
+                4,
+                "offers or labels depend on what the seat cannot see",
+                f"seat {observer}'s offers or labels differ between the two worlds",
+            )
         for probe_step in _probes(true_view.state) if probe else []:
             texts = [_error_text(game, world, observer, probe_step) for world in (true_table, twin_table)]
             if texts[0] != texts[1]:
-                return Finding(4, "error text depends on what the seat cannot see",
-                               f"the same illegal step {probe_step.describe()} by seat {observer} gets different "
-                               "error texts in the two worlds")
+                return Finding(
+                    4,
+                    "error text depends on what the seat cannot see",
+                    f"the same illegal step {probe_step.describe()} by seat {observer} gets different "
+                    "error texts in the two worlds",
+                )
     return True
 
 

@@ -30,9 +30,12 @@ def check_determinism(game: Game, run: ExploredGame) -> tuple[Finding, int] | No
         except Exception as error:
             return Finding(5, "replay fails", f"replaying decision {index + 1} raised {short(error)}"), index + 1
         if digest(table) != run.digests[index]:
-            return Finding(5, "replay gives another state",
-                           f"replaying the log from the seed gives another full state after decision "
-                           f"{index + 1} than the game had"), index + 1
+            return Finding(
+                5,
+                "replay gives another state",
+                f"replaying the log from the seed gives another full state after decision "
+                f"{index + 1} than the game had",
+            ), index + 1
     if canonical_bytes(state_to_wire(table.state)) != run.final:
         return Finding(5, "replay gives another state", "the replayed final state differs"), len(run.decisions)
     return None

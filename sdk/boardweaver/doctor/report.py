@@ -45,9 +45,16 @@ class Violation:
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
-            "check": self.check, "title": self.title, "detail": self.detail, "game": self.game,
-            "seed": self.seed, "players": list(self.players), "seat": self.seat,
-            "decisions": self.decisions, "steps": self.steps, "count": self.count,
+            "check": self.check,
+            "title": self.title,
+            "detail": self.detail,
+            "game": self.game,
+            "seed": self.seed,
+            "players": list(self.players),
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "steps": self.steps,
+            "count": self.count,
         }
         if self.extra:
             wire["extra"] = self.extra
@@ -55,8 +62,10 @@ class Violation:
 
     def describe(self) -> str:
         """Returns the violation as a few lines: what broke, where, and the replay as wire JSON."""
-        head = (f"[check {self.check}] {self.title} ({self.count}x) - game {self.game!r}, seed {self.seed!r}, "
-                f"players {self.players}, seat {self.seat}")
+        head = (
+            f"[check {self.check}] {self.title} ({self.count}x) - game {self.game!r}, seed {self.seed!r}, "
+            f"players {self.players}, seat {self.seat}"
+        )
         replay: dict[str, Any] = {"decisions": self.decisions, "steps": self.steps}
         if self.extra:
             replay["extra"] = self.extra
@@ -84,8 +93,10 @@ class Report:
 
     def summary(self) -> str:
         """Returns a one-screen summary: totals, steps checked per check, violations per check."""
-        lines = [f"boardweaver check {self.game}: {self.games_played} games played "
-                 f"({self.games_finished} to the end) in {self.seconds:.1f}s"]
+        lines = [
+            f"boardweaver check {self.game}: {self.games_played} games played "
+            f"({self.games_finished} to the end) in {self.seconds:.1f}s"
+        ]
         for check, name in CHECKS.items():
             found = self.by_check(check)
             if check == 0 and not found:

@@ -39,9 +39,16 @@ def player_counts(game: Game) -> list[int]:
     return list(range(game.min_players, min(game.max_players, game.min_players + 5) + 1))
 
 
-def check_game(game: Game | type[Game], games: int = 100, seed: int = 0, players: int | None = None,
-               progress: Progress | None = None, interference: bool = True, shrink: bool = True,
-               max_decisions: int = 2000) -> Report:
+def check_game(
+    game: Game | type[Game],
+    games: int = 100,
+    seed: int = 0,
+    players: int | None = None,
+    progress: Progress | None = None,
+    interference: bool = True,
+    shrink: bool = True,
+    max_decisions: int = 2000,
+) -> Report:
     """Plays `games` seeded games of `game` with exploring bots and runs the six checks; returns the Report.
 
     Game `i` uses seed `seed + i` and cycles through the player counts the game takes (or `players`).
@@ -63,7 +70,7 @@ def check_game(game: Game | type[Game], games: int = 100, seed: int = 0, players
         report.games_finished += run.finished
         compared += run.compared
         for hit in run.hits:
-            _keep(found, Candidate(hit, game_seed, seats, run.decisions[:hit.decision_index]))
+            _keep(found, Candidate(hit, game_seed, seats, run.decisions[: hit.decision_index]))
         if run.finished:
             replayed += len(run.decisions)
             failure = check_determinism(game, run)
@@ -79,8 +86,14 @@ def check_game(game: Game | type[Game], games: int = 100, seed: int = 0, players
     for finding, use in check_messages(catalogs, set(used)):
         use_seed, use_players, prefix = used[use]
         _keep(found, Candidate(Hit(finding, None, len(prefix)), use_seed, use_players, prefix))
-    report.checked = {1: counters.states, 2: counters.choices, 3: counters.commutes, 4: compared, 5: replayed,
-                      6: len(used) * len(catalogs)}
+    report.checked = {
+        1: counters.states,
+        2: counters.choices,
+        3: counters.commutes,
+        4: compared,
+        5: replayed,
+        6: len(used) * len(catalogs),
+    }
     report.violations = [_violation(game, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
     report.seconds = time.perf_counter() - began
@@ -99,11 +112,12 @@ def _keep(found: dict[tuple[int, str], Candidate], candidate: Candidate) -> None
     found[key].count = count
 
 
-def _note_uses(used: dict[tuple[str, tuple[str, ...]], tuple[int | str, list[int], list[Decision]]],
-               run: ExploredGame) -> None:
+def _note_uses(
+    used: dict[tuple[str, tuple[str, ...]], tuple[int | str, list[int], list[Decision]]], run: ExploredGame
+) -> None:
     for use, index in run.messages.items():
         if use not in used:
-            used[use] = (run.seed, run.players, run.decisions[:index + 1])
+            used[use] = (run.seed, run.players, run.decisions[: index + 1])
 
 
 def _violation(game: Game, candidate: Candidate, shrink: bool) -> Violation:
@@ -114,13 +128,24 @@ def _violation(game: Game, candidate: Candidate, shrink: bool) -> Violation:
     extra = dict(hit.extra)
     if any(pick is not None for _, pick in steps):
         extra["picks"] = [pick for _, pick in steps]
-    return Violation(finding.check, finding.title, finding.detail, game.name, candidate.seed,
-                     candidate.players, hit.seat, [d.to_wire() for d in candidate.prefix],
-                     [action.to_wire() for action, _ in steps], extra, candidate.count)
+    return Violation(
+        finding.check,
+        finding.title,
+        finding.detail,
+        game.name,
+        candidate.seed,
+        candidate.players,
+        hit.seat,
+        [d.to_wire() for d in candidate.prefix],
+        [action.to_wire() for action, _ in steps],
+        extra,
+        candidate.count,
+    )
 
 
-def _shrunk(game: Game, candidate: Candidate, seat: PlayerId, steps: list[tuple[Action, int | None]],
-            finding: Finding) -> list[tuple[Action, int | None]]:
+def _shrunk(
+    game: Game, candidate: Candidate, seat: PlayerId, steps: list[tuple[Action, int | None]], finding: Finding
+) -> list[tuple[Action, int | None]]:
     try:
         base = replay(game, candidate.players, candidate.seed, candidate.prefix)
         return shrink_steps(game, base, seat, steps, finding.check, finding.title)

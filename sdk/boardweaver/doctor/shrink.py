@@ -14,12 +14,18 @@ MAX_TRIES = 400
 
 def fresh(table: Table) -> Table:
     """Returns an independent copy of a full table, its random generators at the same counters."""
-    return Table(table.state.copy(), FULL, table.seed, table.rng_counter,
-                 table.pick_rng.counter if table.pick_rng is not None else 0)
+    return Table(
+        table.state.copy(),
+        FULL,
+        table.seed,
+        table.rng_counter,
+        table.pick_rng.counter if table.pick_rng is not None else 0,
+    )
 
 
-def breaks(game: Game, base: Table, seat: PlayerId, steps: list[tuple[Action, int | None]], check: int,
-           title: str) -> bool:
+def breaks(
+    game: Game, base: Table, seat: PlayerId, steps: list[tuple[Action, int | None]], check: int, title: str
+) -> bool:
     """Returns True when drafting `steps` for `seat` from `base` breaks rule `check` with this `title`."""
     stepper = Stepper(game, fresh(base), seat)
 
@@ -41,8 +47,9 @@ def breaks(game: Game, base: Table, seat: PlayerId, steps: list[tuple[Action, in
     return hit()
 
 
-def shrink_steps(game: Game, base: Table, seat: PlayerId, steps: list[tuple[Action, int | None]], check: int,
-                 title: str) -> list[tuple[Action, int | None]]:
+def shrink_steps(
+    game: Game, base: Table, seat: PlayerId, steps: list[tuple[Action, int | None]], check: int, title: str
+) -> list[tuple[Action, int | None]]:
     """Returns the shortest prefix of `steps` that still breaks the rule, then drops every step it can."""
     tries = 0
     best = steps
@@ -55,7 +62,7 @@ def shrink_steps(game: Game, base: Table, seat: PlayerId, steps: list[tuple[Acti
             return best
     index = 0
     while index < len(best) and tries < MAX_TRIES:
-        candidate = best[:index] + best[index + 1:]
+        candidate = best[:index] + best[index + 1 :]
         tries += 1
         if breaks(game, base, seat, candidate, check, title):
             best = candidate

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..changes import Change, revert_all
+from ..changes import Change, Logged, revert_all
 from ..decision import Draft, _to_true_action
 from ..errors import IllegalStepError, RuleError
 from ..game import Game
@@ -52,6 +52,11 @@ class Decision:
 
     def to_wire(self) -> dict[str, Any]:
         return {"seat": self.seat, "steps": [a.to_wire() for a in self.steps], "picks": list(self.picks)}
+
+
+def logged(changes: list[Change]) -> list[dict[str, Any]]:
+    """Returns the log lines among `changes`, as wire data."""
+    return [change.message.to_wire() for change in changes if isinstance(change, Logged)]
 
 
 def state_key(table: Table) -> str:
@@ -110,8 +115,13 @@ class Stepper:
         self.labels.extend(o.label_message for o in offers if o.label_message is not None)
         if not any(o.intent is not Intent.CANCEL for o in offers):
             what = "only Cancel" if offers else "nothing"
-            self.findings.append(Finding(1, f"open decision offers {what}",
-                                         f"seat {self.seat}'s open decision offers {what}: a bot cannot go on"))
+            self.findings.append(
+                Finding(
+                    1,
+                    f"open decision offers {what}",
+                    f"seat {self.seat}'s open decision offers {what}: a bot cannot go on",
+                )
+            )
         return offers
 
     def can_undo(self) -> bool:
@@ -135,8 +145,11 @@ class Stepper:
         except IllegalStepError:
             return None
         except Exception as error:
-            self._break(0, "apply_action raised on the view", f"{action.describe()} on seat {self.seat}'s view "
-                        f"raised {short(error)}")
+            self._break(
+                0,
+                "apply_action raised on the view",
+                f"{action.describe()} on seat {self.seat}'s view raised {short(error)}",
+            )
             return None
         try:
             true_action, pick = _to_true_action(table, self.seat, action, recorded_pick)
@@ -150,9 +163,11 @@ class Stepper:
             self._rewind(rng_before, pick_before)
             check = 3 if self.draft.is_open else 0
             self.failed = action
-            self._break(check, "apply_action raised on the full state",
-                        f"{action.describe()} works on seat {self.seat}'s view but raised {short(error)} "
-                        "on the full state")
+            self._break(
+                check,
+                "apply_action raised on the full state",
+                f"{action.describe()} works on seat {self.seat}'s view but raised {short(error)} on the full state",
+            )
             return None
         changes = table.take_changes()
         self.records.append(StepRecord(action, offer, pick, changes, rng_before, pick_before, self.chain))
@@ -160,8 +175,11 @@ class Stepper:
         if self.draft.is_open:
             self._check_open_step(action, offer, drew)
         elif self.draft.ended_by == "rng" and not drew and not offer.reveals and offer.intent is not Intent.CONFIRM:
-            self._break(3, "randomness on the view only",
-                        f"{action.describe()} draws randomness on the view but not on the full state")
+            self._break(
+                3,
+                "randomness on the view only",
+                f"{action.describe()} draws randomness on the view but not on the full state",
+            )
         if self.on_step is not None:
             self.on_step()
         return offer
@@ -170,25 +188,36 @@ class Stepper:
         self.counters.commutes += 1
         kind = offer.intent.value.capitalize()
         if drew:
-            self._break(3, "randomness in a Choice or Cancel step",
-                        f"{kind} step {action.describe()} draws from table.rng on the full state but not on "
-                        "the view; draw only in the last step, one the view cannot run")
+            self._break(
+                3,
+                "randomness in a Choice or Cancel step",
+                f"{kind} step {action.describe()} draws from table.rng on the full state but not on "
+                "the view; draw only in the last step, one the view cannot run",
+            )
             return
         drafted = state_to_wire(self.draft.view.view(self.seat).state)
         actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
-        if drafted != actual:
-            self._break(3, "unmarked reveal",
-                        f"{kind} step {action.describe()} gives seat {self.seat} a view that depends on a "
-                        "hidden part: view(apply(full)) != apply(view(full)); mark its offer .revealing()")
+        if drafted != actual or logged(self.draft._applied[-1].changes) != logged(self.records[-1].changes):
+            self._break(
+                3,
+                "unmarked reveal",
+                f"{kind} step {action.describe()} gives seat {self.seat} a view that depends on a "
+                "hidden part: view(apply(full)) != apply(view(full)); mark its offer .revealing()",
+            )
             return
         key = state_key(self.draft.view)
         if offer.intent is Intent.CHOICE:
             self.counters.choices += 1
             if key in self.chain:
                 back = len(self.chain) - self.chain.index(key)
-                self.findings.append(Finding(2, "Choice returns to an earlier state",
-                                             f"Choice {action.describe()} returns seat {self.seat}'s decision to "
-                                             f"the state it had {back} step(s) before; tag such switches Cancel"))
+                self.findings.append(
+                    Finding(
+                        2,
+                        "Choice returns to an earlier state",
+                        f"Choice {action.describe()} returns seat {self.seat}'s decision to "
+                        f"the state it had {back} step(s) before; tag such switches Cancel",
+                    )
+                )
             self.chain = [*self.chain, key]
         else:
             self.chain = [key]

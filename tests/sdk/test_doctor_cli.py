@@ -1,0 +1,47 @@
+"""`boardweaver check` from a shell: summary, exit codes, wire JSON of violations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from boardweaver.doctor.cli import load_game, main
+
+from .draft_game import MarketDraft
+
+
+def test_a_passing_game_exits_zero_with_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["tests.sdk.draft_game:MarketDraft", "--games", "5"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "5 games played" in out and out.rstrip().endswith("PASS")
+
+
+def test_a_broken_game_exits_one_and_prints_each_violation_as_wire_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["tests.sdk.doctor_fixtures:OnlyCancelDraft", "--games", "5", "--json"])
+
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "[check 1] open decision offers only Cancel" in out
+    violations = json.loads(out.strip().splitlines()[-1])
+    assert {v["check"] for v in violations} == {1}
+    assert all({"game", "seed", "seat", "decisions", "steps"} <= set(v) for v in violations)
+
+
+def test_an_unknown_game_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["tests.sdk.draft_game:NoSuchGame"])
+
+    assert code == 2
+    assert "cannot load game" in capsys.readouterr().err
+
+
+def test_progress_bar_goes_to_stderr_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["tests.sdk.draft_game:MarketDraft", "--games", "2", "--progress"])
+
+    captured = capsys.readouterr()
+    assert "2/2 games" in captured.err and "2/2 games" not in captured.out
+
+
+def test_module_class_paths_load_the_class() -> None:
+    assert load_game("tests.sdk.draft_game:MarketDraft") is MarketDraft
