@@ -15,6 +15,7 @@ from boardweaver import (
     state_to_wire,
     verify_commit,
 )
+from boardweaver.doctor import check_game
 from boardweaver_games.hexbloom import Hexbloom
 from boardweaver_games.hexbloom.rules import BAG, board_cells, hand_id, hex_id
 
@@ -166,3 +167,9 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
     messages += [Message(look["title"]) for look in looks if "title" in look]
 
     assert_catalogs_complete(game, messages)
+
+
+def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
+    report = check_game(Hexbloom, games=60)
+
+    assert report.ok, report.describe()

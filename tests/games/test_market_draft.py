@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 
 from boardweaver import Action, Draft, Intent, Message, Piece, Table, play_game, start, verify_commit
+from boardweaver.doctor import check_game
 from boardweaver_games.market_draft import MarketDraft
 from boardweaver_games.market_draft.rules import DECK, MARKET, PICKS, hand_id, score_hand
 
@@ -127,3 +128,9 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
     messages += [Message(look["title"]) for look in looks if "title" in look]
 
     assert_catalogs_complete(game, messages)
+
+
+def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
+    report = check_game(MarketDraft, games=60)
+
+    assert report.ok, report.describe()

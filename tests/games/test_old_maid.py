@@ -5,6 +5,7 @@ from collections import Counter
 
 import pytest
 from boardweaver import Action, Draft, Message, Piece, Table, play_game, start, verify_commit
+from boardweaver.doctor import check_game
 from boardweaver_games.old_maid import OldMaid
 from boardweaver_games.old_maid.rules import DISCARD, MAID, RANKS, hand_id
 
@@ -139,3 +140,9 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
     messages += [Message(look["title"]) for look in looks if "title" in look]
 
     assert_catalogs_complete(game, messages)
+
+
+def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
+    report = check_game(OldMaid, games=60)
+
+    assert report.ok, report.describe()

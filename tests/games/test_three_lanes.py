@@ -16,6 +16,7 @@ from boardweaver import (
     state_to_wire,
     verify_commit,
 )
+from boardweaver.doctor import check_game
 from boardweaver_games.three_lanes import ThreeLanes
 from boardweaver_games.three_lanes.rules import LANES, card_kind, hand_id, plan_id
 
@@ -182,9 +183,7 @@ def test_with_keep_cards_a_copy_goes_into_the_plan_and_the_hand_keeps_the_card()
     draft.take(Action.space_click("lane-0"))
 
     assert [p.public_kind for p in draft.view.state.space(hand_id(0)).pieces] == ["card-3", "card-9"]
-    assert [(p.public_kind, p.private_kind) for p in draft.view.state.space(plan_id(0)).pieces] == [
-        ("back", "card-9")
-    ]
+    assert [(p.public_kind, p.private_kind) for p in draft.view.state.space(plan_id(0)).pieces] == [("back", "card-9")]
     staged = [o.action.index for o in draft.offers() if o.action.type == "piece"]
     assert staged == [0]
 
@@ -229,3 +228,10 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
     messages += [Message(look["title"]) for look in looks if "title" in look]
 
     assert_catalogs_complete(ThreeLanes(), messages)
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "+".join(o) or "base")
+def test_the_doctor_finds_no_violation_in_seeded_games(options: dict[str, Json]) -> None:
+    report = check_game(ThreeLanes(options), games=40)
+
+    assert report.ok, report.describe()
