@@ -61,7 +61,7 @@ class Hexbloom(Game):
     max_players = 4
     look: ClassVar[dict[str, Any]] = {
         "spaces": {
-            "hex": {"area": "table", "layout": "hex", "title": "look.hex"},
+            "hex": {"area": "table", "layout": "row", "title": "look.hex"},
             "bag": {"area": "side", "layout": "stack", "title": "look.bag"},
             "hand": {"area": "seat", "layout": "row", "title": "look.hand"},
         },

@@ -93,6 +93,7 @@ class MarketDraft(Game):
         table.add_space(Space(DECK, "deck").with_pieces([Piece(BACK).hiding(c) for c in cards[MARKET_SIZE:]]))
         for player in players:
             table.add_space(Space(hand_id(player), "hand").owned_by(player))
+            table.set(StateOf.player_public(player), "score", 0)
         table.set_active_players(players[:1])
 
     # -- offers --------------------------------------------------------------------------------------
@@ -132,6 +133,8 @@ class MarketDraft(Game):
         kind = table.state.piece(MARKET, staged).public_kind
         table.move_piece(MARKET, staged, hand_id(player_id))
         table.log(msg("log.took", player=player_id, card=card_name(kind)))
+        hand = [piece.public_kind for piece in table.state.space(hand_id(player_id)).pieces]
+        table.set(StateOf.player_public(player_id), "score", score_hand(hand))
         self.refill(table, staged)
         self.pass_turn(table, player_id)
 
