@@ -10,7 +10,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Catalog, Game, Offer, Piece, Space, Table, msg
+from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
 from boardweaver.wire import piece_to_wire
 
 from .texts import Texts
@@ -205,9 +205,9 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def render_log(table: Table, catalog: Catalog | None, limit: int = 200) -> str:
+def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) -> str:
     """The public log as list items, newest last, in the seat's language."""
-    lines = table.state.log[-limit:]
+    lines = lines[-limit:]
     items = []
     for message in lines:
         text = catalog.render(message) if catalog is not None else message.key

@@ -49,6 +49,12 @@ def set_text(element_id: str, text: str) -> None:
         node.textContent = text
 
 
+def scroll_to_end(element_id: str) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.scrollTop = node.scrollHeight
+
+
 def set_attribute(element_id: str, name: str, value: str) -> None:
     node = element(element_id)
     if node is not None:

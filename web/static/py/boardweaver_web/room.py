@@ -158,7 +158,8 @@ class RoomPage:
             self.animate(change, before, table)
         session.changes = []
         dom.set_html("commands", self.render_commands(board))
-        dom.set_html("log", render_log(table, self.catalog))
+        dom.set_html("log", render_log(session.log_messages(), self.catalog))
+        dom.scroll_to_end("log")
         dom.set_html("result", render_result(table, self.texts))
         self.render_status()
         dom.set_attribute("page", "data-state", self.page_state())

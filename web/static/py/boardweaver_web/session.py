@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from boardweaver import Action, Draft, Game, GameError, Offer, Table, state_from_wire
+from boardweaver import Action, Draft, Game, GameError, Message, Offer, Table, state_from_wire
 from boardweaver import patch as patches
 from boardweaver.view import REFEREE, SPECTATOR, Perspective, perspective_of
 
@@ -62,6 +62,7 @@ class Session:
         self.store = store
         self.load_game = load_game
         self.game: Game | None = None
+        self.started = True
         self.game_name = ""
         self.options: dict[str, Any] = {}
         self.base: dict[str, Any] | None = None  # the view's wire form, as the server last sent it
@@ -72,6 +73,7 @@ class Session:
         self.online = False
         self.changes: list[dict[str, Any]] = []  # visible changes of the last event, for animation
         self.notices: list[Notice] = []
+        self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
 
     # -- what the page shows -------------------------------------------------------------------------
 
@@ -91,12 +93,15 @@ class Session:
             return None
         return Table(state_from_wire(self.base), self.perspective)
 
+    def log_messages(self) -> list[Message]:
+        return [Message.from_wire(line) for line in self.log]
+
     def base_table(self) -> Table | None:
         return None if self.base is None else Table(state_from_wire(self.base), self.perspective)
 
     def offers(self) -> list[Offer]:
         """What the seat may click now (nothing while a commit is in flight or queued offline)."""
-        if self.draft is None or self.in_flight is not None or not self.draft.is_open:
+        if self.draft is None or self.in_flight is not None or not self.draft.is_open or not self.started:
             return []
         return self.draft.offers()
 
@@ -165,6 +170,8 @@ class Session:
             self.game_name, self.options = frame["game"], dict(frame.get("options") or {})
             self.game = self.load_game(self.game_name, self.options)
         self.base, self.seq, self.over = frame["view"], int(frame["seq"]), bool(frame.get("over"))
+        self.started = bool(frame.get("started", True))
+        self.log = list(frame.get("log") or self.base.get("log") or [])
         self.changes = []
         self._save_base()
         saved = self._saved_draft()
@@ -184,6 +191,10 @@ class Session:
         self.seq = int(frame["seq"])
         self.over = bool(self.base.get("result")) or self.over
         self.changes = list(frame.get("changes") or [])
+        if "log" in frame:
+            self.log.extend(frame["log"] or [])
+        else:
+            self.log.extend(c["message"] for c in self.changes if c.get("type") == "log" and "message" in c)
         self._save_base()
         if self.in_flight is not None:
             return []  # our commit's own event or another seat's; the ack settles the draft
@@ -222,6 +233,7 @@ class Session:
         self.game_name, self.options = data["game"], data["options"]
         self.game = self.load_game(self.game_name, self.options)
         self.base, self.seq, self.over = data["view"], int(data["seq"]), bool(data.get("over"))
+        self.log = list(data.get("log") or [])
         saved = self._saved_draft()
         self._fresh_draft()
         if saved is not None and self.draft is not None and saved["baseSeq"] == self.seq:
@@ -302,6 +314,7 @@ class Session:
             "seq": self.seq,
             "over": self.over,
             "view": self.base,
+            "log": self.log,
         }
         self.store.set(self._key("base"), json.dumps(data, separators=(",", ":")))
 

@@ -1,0 +1,185 @@
+"""Browser tests: the real server on 127.0.0.1 and Debian's Chromium driven by Playwright (sync API)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--component-updater=url-source=http://127.0.0.1:9/",
+    "--gaia-url=http://127.0.0.1:9/",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+BOOT_TIMEOUT_MS = 90_000
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server (uvicorn) on a random 127.0.0.1 port, shared by every browser test."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
+    if not (REPO / "web" / "dist" / "pyodide").is_dir():
+        pytest.skip("web/dist is not built (scripts/install)")
+    port = _free_port()
+    db = tmp_path_factory.mktemp("server") / "rooms.db"
+    log = open(tmp_path_factory.mktemp("server-log") / "server.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("serve.py")), str(port), str(db)],
+        cwd=REPO,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {proc.returncode}; see {log.name}")
+            try:
+                urllib.request.urlopen(base + "/api/client-config", timeout=1)
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Api:
+    """The room API over plain HTTP, for arranging tests."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def call(self, path: str, body: Any = None, token: str | None = None, method: str | None = None) -> Any:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data, headers, method=method or ("POST" if data else "GET"))
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def room(self, game: str, seats: int, bots: list[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Creates a room and returns it with a token per human seat."""
+        room = self.call("/api/rooms", {"game": game, "seats": seats, "bots": bots, "options": options or {},
+                                        "spectators": "allow", "referee": True})
+        room["tokens"] = {
+            seat: self.call(f"/api/rooms/{room['room']}/seats/{seat}/claim", {})["token"]
+            for seat in range(seats)
+            if seat not in bots
+        }
+        return room
+
+
+@pytest.fixture(scope="session")
+def api(server: str) -> Api:
+    return Api(server)
+
+
+class RequestLog:
+    """Every URL the browser contexts of a test asked for."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def watch(self, context: Any) -> None:
+        context.on("request", lambda request: self.urls.append(request.url))
+
+    def foreign(self) -> list[str]:
+        bad = []
+        for url in self.urls:
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob", "about", "chrome-extension"):
+                continue
+            if parsed.hostname != "127.0.0.1":
+                bad.append(url)
+        return bad
+
+
+@pytest.fixture
+def requests_log() -> Iterator[RequestLog]:
+    log = RequestLog()
+    yield log
+    assert log.foreign() == [], "the page reached another host than 127.0.0.1"
+
+
+@pytest.fixture
+def new_page(browser: Any, requests_log: RequestLog) -> Iterator[Any]:
+    """Opens pages, each in its own browser context (a separate person), closed after the test."""
+    contexts: list[Any] = []
+
+    def open_page(url: str | None = None, **context_options: Any) -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, **context_options)
+        contexts.append(context)
+        requests_log.watch(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: print("[pageerror]", error))
+        page.on("console", lambda m: m.type in ("error", "warning") and print("[console]", m.type, m.text[:300]))
+        if url is not None:
+            page.goto(url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def wait_state(page: Any, *states: str, timeout: int = BOOT_TIMEOUT_MS) -> str:
+    """Waits until `#page[data-state]` is one of `states` (or an error) and returns it."""
+    selector = ", ".join(f'#page[data-state="{s}"]' for s in (*states, "error"))
+    page.wait_for_selector(selector, timeout=timeout)
+    state = str(page.get_attribute("#page", "data-state"))
+    if state == "error" and "error" not in states:
+        raise AssertionError(f"the page failed: {page.inner_text('#status')}")
+    return state
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # let move animations finish
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def seat_url(base: str, room: dict[str, Any], seat: int) -> str:
+    return f"{base}/room/{room['room']}#seat={seat}&token={room['tokens'][seat]}"

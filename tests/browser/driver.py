@@ -1,0 +1,34 @@
+"""Plays a seat through its page like a person would: click what is highlighted, then confirm."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .conftest import wait_state
+
+
+def take_one(page: Any) -> bool:
+    """Clicks one thing the seat is offered (a confirm button first); False when nothing is offered."""
+    if page.get_attribute("#page", "data-state") != "ready":
+        return False
+    for selector in ("#commands button.intent-confirm", "#board .offer", "#commands button.command"):
+        if page.locator(selector).count():
+            page.locator(selector).first.click()
+            return True
+    return False
+
+
+def play_until_over(pages: list[Any], timeout: float = 120.0) -> None:
+    """Takes offered steps on every page in turn until every page shows the end of the game."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(page.get_attribute("#page", "data-state") == "over" for page in pages):
+            return
+        moved = False
+        for page in pages:
+            moved = take_one(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(50)
+    for page in pages:
+        wait_state(page, "over", timeout=1000)

@@ -1,0 +1,36 @@
+"""Three lanes, a whole game, two people at two browsers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+from .driver import play_until_over
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("three-lanes", seats=2, bots=[])
+    first, second = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+
+    first.locator("#board .mine .offer").first.click()  # stage a card: a Choice, drawn at once
+    first.locator("#board .space.offer").first.click()  # plan it on a lane
+    pending = first.locator("#board .piece.pending")
+    assert pending.count() == 1  # the seat's own plan is drawn at its target, as pending
+    first.locator("#commands button.intent-confirm").click()
+    second.wait_for_function("document.querySelectorAll('.others .kind-plan .piece.back').length === 1")
+    screenshot(second, "three-lanes")
+    play_until_over([first, second])
+
+    for page in (first, second):
+        assert "Game over" in page.inner_text("#result")
+        assert page.locator("#result table.scores tr").count() == 3
+        assert page.locator("#log li").count() > 10
+    status = api.call(f"/api/rooms/{room['room']}")
+    assert status["over"] is True
+    screenshot(first, "three-lanes-over")
