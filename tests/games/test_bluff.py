@@ -15,7 +15,7 @@ from boardweaver import (
     verify_commit,
 )
 from boardweaver_games.bluff import Bluff
-from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, hand_id
+from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, TAKE, hand_id
 
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
 
@@ -121,19 +121,41 @@ def test_the_next_seat_may_challenge_with_a_revealing_confirm_or_accept() -> Non
     assert not offers[ACCEPT].reveals and offers[ACCEPT].intent is Intent.CONFIRM
 
 
+def test_a_challenge_turns_the_last_play_face_up_for_everyone_and_nothing_else() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [2])  # 7C as an ace
+    verify_commit(game, table, 1, [ACCEPT])
+    play(game, table, 1, [0, 1])  # two 2s, the truth
+
+    result = verify_commit(game, table, 2, [CHALLENGE])
+
+    assert result.ended_by == "reveal"
+    for viewer in (0, 1, 2, None):
+        pile = table.view(viewer).state.space(PILE).pieces
+        assert sorted(p.public_kind for p in pile) == ["2H", "2S", "back"]
+        assert all(p.private_kind is None for p in pile if p.public_kind == "back")
+    assert table.state.log[-2].args == {"player": 2, "claimer": 1, "cards": "2♥ 2♠"}
+    assert_views_keep_secrets(game, table)
+
+
 def test_a_challenge_on_a_true_claim_makes_the_challenger_take_the_pile() -> None:
     game, table = dealt(HANDS)
     play(game, table, 0, [0, 1])
 
-    result = verify_commit(game, table, 1, [CHALLENGE])
+    verify_commit(game, table, 1, [CHALLENGE])
+    offers = game.offers(table.view(1), 1)
+    result = verify_commit(game, table, 1, [TAKE])
 
+    assert [(o.action, o.intent, o.reveals) for o in offers] == [(TAKE, Intent.CONFIRM, True)]
     assert result.ended_by == "reveal"
     assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "9D", "AS", "AH"])
+    assert all(p.public_kind == "back" for p in table.state.space(hand_id(1)).pieces)
     assert cards(table, hand_id(0)) == ["7C", "KD"]
     assert cards(table, PILE) == []
-    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
+    assert [(m.key, m.args) for m in table.state.log[-3:]] == [
         ("log.challenged", {"player": 1, "claimer": 0, "cards": "A♥ A♠"}),
         ("log.claim-true", {"player": 1, "count": 2}),
+        ("log.took-pile", {"player": 1, "count": 2}),
     ]
     assert table.state.active_player_ids == [1]
     assert table.state.meta_data == {"phase": "play", "rank": 1}
@@ -146,26 +168,34 @@ def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
     play(game, table, 1, [2])  # claims a 2 with the 9D: a lie
 
     verify_commit(game, table, 2, [CHALLENGE])
+    active = list(table.state.active_player_ids)
+    verify_commit(game, table, 1, [TAKE])
 
+    assert active == [1]
     assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "AS", "9D"])
     assert cards(table, PILE) == []
-    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
+    assert [(m.key, m.args) for m in table.state.log[-3:]] == [
         ("log.challenged", {"player": 2, "claimer": 1, "cards": "9♦"}),
         ("log.claim-false", {"player": 1, "count": 2}),
+        ("log.took-pile", {"player": 1, "count": 2}),
     ]
     assert table.state.active_player_ids == [2]
 
 
-def test_only_the_last_play_is_revealed_by_a_challenge() -> None:
-    game, table = dealt(HANDS)
-    play(game, table, 0, [2])  # 7C as an ace
-    verify_commit(game, table, 1, [ACCEPT])
-    play(game, table, 1, [0, 1])  # two 2s, the truth
+def test_the_taker_receives_the_pile_in_card_order_whatever_order_it_was_played_in() -> None:
+    taken = []
+    for first, second in (("KS", "2S"), ("2S", "KS")):
+        game, table = dealt({0: [first, "QD"], 1: [second, "QC"], 2: ["4C", "QH"]})
+        for seat in (0, 1):
+            play(game, table, seat, [0])
+            verify_commit(game, table, seat + 1, [ACCEPT])
+        play(game, table, 2, [0])  # 4C as a 3: a lie, caught by seat 0
+        verify_commit(game, table, 0, [CHALLENGE])
 
-    verify_commit(game, table, 2, [CHALLENGE])
+        verify_commit(game, table, 2, [TAKE])
 
-    assert "7" not in table.state.log[-2].args["cards"]
-    assert sorted(cards(table, hand_id(2))) == sorted(["3C", "QH", "5S", "7C", "2S", "2H"])
+        taken.append(cards(table, hand_id(2)))
+    assert taken[0] == taken[1] == ["QH", "2S", "4C", "KS"]
 
 
 def test_emptying_the_hand_wins_once_the_play_is_accepted() -> None:
@@ -194,6 +224,7 @@ def test_a_caught_last_play_takes_the_pile_and_the_game_goes_on() -> None:
     play(game, table, 0, [0])
 
     verify_commit(game, table, 1, [CHALLENGE])
+    verify_commit(game, table, 0, [TAKE])
 
     assert not table.state.is_over()
     assert cards(table, hand_id(0)) == ["KS"]

@@ -3,11 +3,12 @@
 The whole deck is dealt to the hands, collections each seat owns. On its turn a seat selects one to four
 of its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), claiming they are all of
 the required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the
-ownerless pile, so their faces become visible to nobody, while the claim (seat, rank, count) is public
-meta data. The next seat answers: it accepts (Confirm) and then plays, or it challenges (a revealing
-Confirm): the last play is shown to everyone in the log, and the seat that was wrong (the player if the
-claim was false, else the challenger) takes the whole pile into its hand. A seat that empties its hand
-wins once its last play is accepted or survives the challenge.
+ownerless pile, a collection: their faces are visible to nobody and their positions are never shown,
+while the claim (seat, rank, count) is public meta data. The next seat answers: it accepts (Confirm) and
+then plays, or it challenges (a revealing Confirm) and the last play turns face up on the pile for all to
+see. The seat that was wrong (the player if the claim was false, else the challenger) then takes the
+whole pile into its hand (a revealing Confirm: it learns the cards), and the challenger plays next. A
+seat that empties its hand wins once its last play is accepted or survives the challenge.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 PLAY = Action.command("play")
 ACCEPT = Action.command("accept")
 CHALLENGE = Action.command("challenge")
+TAKE = Action.command("take")
 PLAYING = "play"
 ANSWERING = "answer"
+TAKING = "take"
 
 
 @dataclass
@@ -38,11 +41,12 @@ class Selection:
 
 @dataclass
 class Round:
-    """The public round: phase, the rank the next play must claim, and the last claim made."""
+    """The public round: phase, the rank the next play must claim, the last claim, who plays after a take."""
 
     phase: str = PLAYING
     rank: int = 0
     claim: dict[str, int] | None = None
+    follower: int | None = None
 
 
 def hand_id(seat: int) -> str:
@@ -52,6 +56,12 @@ def hand_id(seat: int) -> str:
 def rank_of(card: str) -> str:
     """Returns the rank of a card kind such as "10H" or "QS"."""
     return card[:-1]
+
+
+def card_order(card: str | None) -> tuple[int, str]:
+    """Returns a sort key putting cards in rank order, then suit."""
+    rank = rank_of(card or "")
+    return (RANKS.index(rank) if rank in RANKS else len(RANKS), card or "")
 
 
 def card_text(card: str) -> str:
@@ -79,7 +89,7 @@ class Bluff(Game):
             cards = deck[number :: len(players)]
             hand = Space(hand_id(seat), "hand").collection().owned_by(seat)
             table.add_space(hand.with_pieces([Piece(BACK).hiding(card) for card in cards]))
-        table.add_space(Space(PILE, "pile"))
+        table.add_space(Space(PILE, "pile").collection())
         table.set(StateOf.meta(), "phase", PLAYING)
         table.set(StateOf.meta(), "rank", 0)
         table.set_active_players(players[:1])
@@ -88,6 +98,9 @@ class Bluff(Game):
 
     def offers(self, table: Table, player_id: int) -> list[Offer]:
         state = table.read(StateOf.meta(), Round)
+        if state.phase == TAKING:
+            count = len(table.state.space(PILE).pieces)
+            return [Offer(TAKE, Intent.CONFIRM).label(msg("offer.take", count=count)).revealing()]
         if state.phase == ANSWERING:
             claim = state.claim or {}
             about = {
@@ -124,10 +137,11 @@ class Bluff(Game):
             self._accept(table, player_id)
         elif action == CHALLENGE:
             self._challenge(table, player_id)
+        elif action == TAKE:
+            self._take(table, player_id)
         else:
-            raise IllegalStepError(
-                f"expected a card of your hand, play, accept or challenge, got {action.describe()}"
-            )
+            expected = "a card of your hand, play, accept, challenge or take"
+            raise IllegalStepError(f"expected {expected}, got {action.describe()}")
 
     def _toggle(self, table: Table, player_id: int, index: int) -> None:
         selected = table.read(StateOf.player_private(player_id), Selection).selected
@@ -156,18 +170,42 @@ class Bluff(Game):
     def _challenge(self, table: Table, player_id: int) -> None:
         claim = _claim(table)
         pile = table.state.space(PILE).pieces
-        played = [piece.private_kind for piece in pile[len(pile) - claim["count"] :]]
+        first = len(pile) - claim["count"]
+        played = [piece.private_kind for piece in pile[first:]]
         if any(card is None for card in played):
             raise IllegalStepError("a challenge needs the full state: the pile is hidden")
+        for index, card in enumerate(played, start=first):
+            table.set_public_kind(PILE, index, card or BACK)
         truthful = all(card is not None and rank_of(card) == RANKS[claim["rank"]] for card in played)
-        shown = " ".join(card_text(card) for card in played if card is not None)
+        shown = " ".join(card_text(card) for card in sorted(played, key=card_order) if card is not None)
         table.log(msg("log.challenged", player=player_id, claimer=claim["player"], cards=shown))
         loser = player_id if truthful else claim["player"]
+        table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=len(pile)))
+        if truthful and not table.state.space(hand_id(claim["player"])).pieces:
+            self._next_turn(table, claim["player"], player_id)
+            return
+        table.set(StateOf.meta(), "claim", None)
+        table.set(StateOf.meta(), "phase", TAKING)
+        table.set(StateOf.meta(), "follower", player_id)
+        table.set_active_players([loser])
+
+    def _take(self, table: Table, player_id: int) -> None:
+        """Moves the whole pile, the revealed cards turned back down, into the loser's hand."""
+        pile = table.state.space(PILE).pieces
         count = len(pile)
-        for index in range(count - 1, -1, -1):
-            table.move_piece(PILE, index, hand_id(loser), 0)
-        table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=count))
-        self._next_turn(table, claim["player"], player_id)
+        for index, piece in enumerate(pile):
+            if piece.public_kind != BACK:
+                table.set_public_kind(PILE, index, BACK)
+        # The taker sees the cards arrive: taking them in card order, not pile order, tells it nothing of
+        # who played which earlier card.
+        for card in sorted((piece.private_kind for piece in pile), key=card_order):
+            index = next(i for i, piece in enumerate(pile) if piece.private_kind == card)
+            table.move_piece(PILE, index, hand_id(player_id))
+        table.log(msg("log.took-pile", player=player_id, count=count))
+        follower = table.read(StateOf.meta(), Round).follower
+        table.set(StateOf.meta(), "follower", None)
+        table.set(StateOf.meta(), "phase", PLAYING)
+        table.set_active_players([player_id if follower is None else follower])
 
     def _next_turn(self, table: Table, claimer: int, player_id: int) -> None:
         """Ends the game if the claimer's hand is empty, else gives `player_id` the next play."""
