@@ -28,6 +28,7 @@ class Board:
     texts: Texts
     base: Table | None = None  # the last server view: pieces that differ from it are drafted
     show_private: bool = True
+    chosen: set[tuple[str, int]] = field(default_factory=set)  # pieces the open draft clicked last
     piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
     space_offers: dict[str, int] = field(default_factory=dict)
 
@@ -155,6 +156,8 @@ class Board:
             attributes = f' data-key="{html.escape(space.space_id)}/{index}"'
             if self._is_drafted(space, index, piece):
                 classes.append("drafted")
+            if (space.space_id, index) in self.chosen:
+                classes.append("chosen")
             offer = self.piece_offers.get((space.space_id, index))
             if offer is not None:
                 classes.append(f"offer intent-{self.offers[offer].intent.value}")
@@ -192,9 +195,15 @@ class Board:
 def _face(look: dict[str, str]) -> str:
     if look.get("svg"):
         return f'<span class="face svg">{look["svg"]}</span>'  # the game's own markup, from its look
-    if look.get("symbol"):
-        return f'<span class="face symbol">{html.escape(look["symbol"])}</span>'
-    return f'<span class="face text">{html.escape(look.get("text", ""))}</span>'
+    symbol, text = look.get("symbol"), look.get("text")
+    if symbol and text:
+        return (
+            f'<span class="face both"><span class="symbol">{html.escape(symbol)}</span>'
+            f'<span class="text">{html.escape(text)}</span></span>'
+        )
+    if symbol:
+        return f'<span class="face symbol">{html.escape(symbol)}</span>'
+    return f'<span class="face text">{html.escape(text or "")}</span>'
 
 
 def _plain(value: Any) -> str:

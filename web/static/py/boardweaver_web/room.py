@@ -151,6 +151,7 @@ class RoomPage:
         self.shown = session.offers()
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
+        board.chosen = last_click(session)
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
         dom.set_html("board", board.render())
@@ -232,6 +233,18 @@ class RoomPage:
             )
 
 
+def last_click(session: Session) -> set[tuple[str, int]]:
+    """The piece the open draft clicked last (a staged card), to mark it as chosen."""
+    if session.draft is None:
+        return set()
+    for action in reversed(session.draft.steps):
+        if action.type == "piece" and action.space_id is not None and action.index is not None:
+            return {(action.space_id, action.index)}
+        if action.type == "space":
+            return set()
+    return set()
+
+
 async def main(config: dict[str, Any]) -> None:
     """Starts the room page once the rules wheel is installed: session, socket, board."""
     started = dom.now()
@@ -240,3 +253,4 @@ async def main(config: dict[str, Any]) -> None:
     page.start()
     dom.record_timing("start_ms", dom.now() - started)
     await dom.cache_shell([])
+    dom.publish("__bw_cached", True)

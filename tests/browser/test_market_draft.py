@@ -1,0 +1,40 @@
+"""Market draft in the browser: stage, switch and Undo drawn at once; take sent as one commit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+MARKET = "#board [data-space=market] .piece"
+
+
+def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    assert page.locator(f"{MARKET}.offer").count() == 12
+
+    page.locator(MARKET).nth(2).click()  # stage: a Choice, drawn at once without the server
+    assert page.locator(f"{MARKET}.chosen").count() == 1
+    assert page.get_attribute(f"{MARKET} >> nth=2", "class").count("chosen") == 1
+    assert page.locator("#commands [data-command=take]").count() == 1
+    assert page.locator(f"{MARKET}.intent-cancel").count() == 11  # the switches are Cancel steps
+
+    page.locator(MARKET).nth(5).click()  # switch
+    assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=5", "class"))
+    page.locator("#commands button.undo").click()  # Undo steps back to the card staged before
+    assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=2", "class"))
+    assert page.locator("#commands button.undo").count() == 1
+    taken = page.locator(f"{MARKET} >> nth=2").inner_text()
+    screenshot(page, "market-draft")
+
+    page.locator("#commands [data-command=take]").click()  # the decision ends: one commit
+    page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1")
+    assert page.locator(".mine .kind-hand .piece").inner_text() == taken
+    timings = page.evaluate("window.__bw_timings.choice_ms")
+    assert len(timings) >= 2 and max(timings) < 200

@@ -1,0 +1,39 @@
+"""Offline drafting: the network drops mid-draft, the page reloads offline, reconnects and commits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+MARKET = "#board [data-space=market] .piece"
+
+
+def test_draft_survives_offline_reload_and_commits_on_reconnect(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)  # the shell is in the cache
+
+    page.context.set_offline(True)
+    wait_state(page, "offline", timeout=10_000)
+    page.locator(MARKET).nth(4).click()  # drafting goes on without the server
+    staged = page.locator(f"{MARKET} >> nth=4").inner_text()
+    assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))
+
+    page.reload()
+    wait_state(page, "offline")
+    assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))  # the draft came back
+    assert "Offline" in page.inner_text("#status")
+    page.locator("#commands [data-command=take]").click()
+    assert "offline" in page.inner_text("#turn").lower()  # queued until the network is back
+
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1", timeout=30_000)
+    assert page.locator(".mine .kind-hand .piece").inner_text() == staged
+    status = api.call(f"/api/rooms/{room['room']}")
+    assert status["seq"] >= 1
