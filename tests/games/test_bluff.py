@@ -14,6 +14,7 @@ from boardweaver import (
     start,
     verify_commit,
 )
+from boardweaver.doctor import check_game
 from boardweaver_games.bluff import Bluff
 from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, TAKE, hand_id
 
@@ -259,3 +260,9 @@ def test_every_look_title_is_in_both_catalogs() -> None:
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(title) for catalog in catalogs.values() for title in titles)
     assert Bluff().piece_look("QH") == {"text": "Q♥", "color": "#b3261e"}
+
+
+def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
+    report = check_game(Bluff, games=30)
+
+    assert report.ok, report.describe()

@@ -17,6 +17,7 @@ from boardweaver import (
     start,
     verify_commit,
 )
+from boardweaver.doctor import check_game
 from boardweaver_games.draw_discard import DrawDiscard
 from boardweaver_games.draw_discard.rules import DECK, DISCARD, card_kind, hand_id
 
@@ -37,9 +38,7 @@ def cards(table: Table, space_id: str) -> list[int]:
 
 
 def everything(table: Table) -> list[int]:
-    return sorted(
-        cards(table, DECK) + cards(table, DISCARD) + [c for s in SEATS for c in cards(table, hand_id(s))]
-    )
+    return sorted(cards(table, DECK) + cards(table, DISCARD) + [c for s in SEATS for c in cards(table, hand_id(s))])
 
 
 def hand_built(game: DrawDiscard, hands: dict[int, list[int]], deck: list[int]) -> Table:
@@ -212,9 +211,7 @@ def test_other_seats_and_spectators_see_only_counts_of_hands_and_deck() -> None:
 
     for viewer in [None, 1]:
         view = table.view(viewer).state
-        assert [p.private_kind for p in view.space(DECK).pieces] == [None] * len(
-            table.state.space(DECK).pieces
-        )
+        assert [p.private_kind for p in view.space(DECK).pieces] == [None] * len(table.state.space(DECK).pieces)
         assert [p.private_kind for p in view.space(hand_id(0)).pieces] == [None] * 5
         assert [p.public_kind for p in view.space(DISCARD).pieces] == [
             p.public_kind for p in table.state.space(DISCARD).pieces
@@ -270,9 +267,7 @@ def test_no_view_holds_a_secret_across_endless_reshuffles() -> None:
         verify_commit(game, table, seat, bots[seat].decide(game, table.view(seat), seat))
 
     assert_views_keep_secrets(game, table)
-    assert not any(
-        isinstance(v, int) and v > 0 for m in table.state.log for k, v in m.args.items() if k != "count"
-    )
+    assert not any(isinstance(v, int) and v > 0 for m in table.state.log for k, v in m.args.items() if k != "count")
 
 
 def test_every_message_is_in_both_catalogs_with_the_same_placeholders() -> None:
@@ -284,3 +279,9 @@ def test_every_message_is_in_both_catalogs_with_the_same_placeholders() -> None:
     assert_catalogs_complete(game, labels)
     assert looks[1] == {"text": "K♣", "color": "#1d1d1d"}
     assert looks[2]["area"] == "seat"
+
+
+def test_the_doctor_finds_no_violation_in_seeded_games_that_end() -> None:
+    report = check_game(DrawDiscard({"endless": False}), games=40)
+
+    assert report.ok, report.describe()

@@ -4,6 +4,7 @@ import os
 
 import pytest
 from boardweaver import Action, Draft, IllegalStepError, Intent, Piece, Table, play_game, start, verify_commit
+from boardweaver.doctor import check_game
 from boardweaver_games.memory_match import MemoryMatch
 from boardweaver_games.memory_match.rules import GRID, TURN_BACK
 
@@ -207,3 +208,10 @@ def test_every_look_title_is_in_both_catalogs() -> None:
 
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(title) for catalog in catalogs.values() for title in [*titles, "space.grid"])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_doctor_finds_no_violation_in_seeded_games(mode: str) -> None:
+    report = check_game(MemoryMatch({"mode": mode}), games=20)
+
+    assert report.ok, report.describe()
