@@ -76,8 +76,11 @@ class Board:
         parts = ['<div class="others">']
         parts += [self._seat_area(p, seats[p], ghosts) for p in others]
         parts.append("</div>")
+        hexes = [space for space in middle if _axial(space) is not None]
         parts.append('<div class="middle"><div class="table-area">')
-        parts += [self._space(space, ghosts) for space in middle]
+        if hexes:
+            parts.append(self._hex_map(hexes, ghosts))
+        parts += [self._space(space, ghosts) for space in middle if _axial(space) is None]
         parts.append("</div>")
         if side:
             parts.append('<div class="side-area">')
@@ -87,6 +90,22 @@ class Board:
         if self.me is not None and self.me in seats:
             parts.append('<div class="mine">' + self._seat_area(self.me, seats[self.me], ghosts) + "</div>")
         return "".join(parts)
+
+    def _hex_map(self, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
+        """Spaces with axial `q`/`r` public state, laid out as a hex board (pointy tops)."""
+        size = 44.0
+        cells = []
+        points = [_axial(space) for space in spaces]
+        xs = [size * (1.7320508 * q + 0.8660254 * r) for q, r in points if True]  # type: ignore[misc]
+        ys = [size * 1.5 * r for _, r in points]  # type: ignore[misc]
+        left, top = min(xs), min(ys)
+        for space, x, y in zip(spaces, xs, ys):
+            cell = self._space(space, ghosts)
+            cells.append(
+                f'<div class="hex-cell" style="left:{x - left:.1f}px;top:{y - top:.1f}px">{cell}</div>'
+            )
+        width, height = max(xs) - left + 2 * size * 0.8660254 * 2, max(ys) - top + 2 * size
+        return f'<div class="hex-map" style="width:{width:.0f}px;height:{height:.0f}px">{"".join(cells)}</div>'
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
@@ -190,6 +209,11 @@ class Board:
                 if isinstance(target, str) and self.table.state.has_space(target):
                     ghosts.setdefault(target, []).append(self._piece(space, index, piece, ghost=True))
         return ghosts
+
+
+def _axial(space: Space) -> tuple[int, int] | None:
+    q, r = space.public_state.get("q"), space.public_state.get("r")
+    return (q, r) if type(q) is int and type(r) is int else None
 
 
 def _face(look: dict[str, str]) -> str:
