@@ -10,6 +10,7 @@ import sys
 from typing import TextIO
 
 from ..game import Game
+from ..model import Json
 from .runner import check_game
 
 ENTRY_POINTS = "boardweaver.games"
@@ -33,6 +34,17 @@ def _registered(name: str) -> object:
             return entry.load()
     registry = importlib.import_module("boardweaver_games.registry")
     return registry.load(name)
+
+
+def _option(text: str) -> tuple[str, Json]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"expected --option KEY=VALUE, got {text!r}")
+    try:
+        parsed: Json = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return key, parsed
 
 
 class ProgressBar:
@@ -60,6 +72,12 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--games", type=int, default=100, help="games to explore (default 100)")
     parse.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     parse.add_argument("--players", type=int, default=None, help="play with this many seats only")
+    parse.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; VALUE is JSON or text"
+    )
+    parse.add_argument(
+        "--max-decisions", type=int, default=500, help="stop a game after this many decisions (endless games)"
+    )
     parse.add_argument("--progress", action="store_true", help="show the progress bar even when not a TTY")
     parse.add_argument("--json", action="store_true", help="print the violations as JSON after the summary")
     parse.add_argument("--no-shrink", action="store_true", help="report violations as found, unshrunk")
@@ -77,6 +95,12 @@ def main(argv: list[str]) -> int:
     except (ImportError, KeyError, AttributeError, TypeError, ValueError) as error:
         print(f"boardweaver check: cannot load game {args.game!r}: {error}", file=sys.stderr)
         return 2
+    try:
+        options = dict(_option(text) for text in args.option)
+        game_class(options)
+    except ValueError as error:
+        print(f"boardweaver check: {error}", file=sys.stderr)
+        return 2
     show = args.progress or sys.stderr.isatty()
     report = check_game(
         game_class,
@@ -85,6 +109,8 @@ def main(argv: list[str]) -> int:
         players=args.players,
         progress=ProgressBar(sys.stderr) if show else None,
         shrink=not args.no_shrink,
+        options=options,
+        max_decisions=args.max_decisions,
     )
     print(report.summary())
     if report.violations:

@@ -19,8 +19,9 @@ from .stepper import Counters, Decision, Finding, Stepper, short
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
 HARD_CAP = 2000  # steps of any kind in one decision before the doctor gives up on the game
 ESCAPES = 6  # Cancel and undo steps an exploring bot takes at most per decision
-TWIN_CHANCE = 30  # percent: chance to start a twin world for a seat at a decision, when it has none
+TWIN_CHANCE = 20  # percent: chance to start a twin world for a seat at a decision, when it has none
 MAX_TWINS = 2  # twin worlds live at once
+CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
 @dataclass
@@ -41,10 +42,11 @@ class ExploredGame:
     seed: int | str
     players: list[int]
     decisions: list[Decision] = field(default_factory=list)
-    digests: list[str] = field(default_factory=list)
+    digests: dict[int, str] = field(default_factory=dict)  # decision index -> digest, at checkpoints
     hits: list[Hit] = field(default_factory=list)
     messages: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)  # -> first decision
     finished: bool = False
+    stopped: bool = False  # reached the decision cap before the end
     broken: bool = False
     final: bytes = b""
     compared: int = 0  # check 4 comparisons
@@ -63,7 +65,7 @@ class Explorer:
         players: list[int],
         seed: int | str,
         counters: Counters,
-        max_decisions: int = 2000,
+        max_decisions: int = 500,
         interference: bool = True,
     ) -> None:
         self.game = game
@@ -86,8 +88,7 @@ class Explorer:
         self._note_log(table, 0)
         while not table.state.is_over() and not run.broken:
             if len(run.decisions) >= self.max_decisions:
-                self._hit(Finding(0, "game does not end", f"no end after {self.max_decisions} decisions"), None)
-                run.broken = True
+                run.stopped = True  # an endless game, or a long one: checked up to here
                 break
             active = table.state.active_player_ids
             if not active:
@@ -96,7 +97,7 @@ class Explorer:
                 break
             self._decide(table, PlayerId(self.bot.choice(active)))
         run.finished = table.state.is_over() and not run.broken
-        if run.finished:
+        if run.finished or (run.stopped and not run.broken):
             run.final = canonical_bytes(state_to_wire(table.state))
         return run
 
@@ -123,7 +124,8 @@ class Explorer:
             return
         decision = stepper.decision()
         run.decisions.append(decision)
-        run.digests.append(digest(table))
+        if index % CHECKPOINT == CHECKPOINT - 1:
+            run.digests[index] = digest(table)
         self._note_log(table, index)
         changes: list[Change] = [change for record in stepper.records for change in record.changes]
         for twin in watching:

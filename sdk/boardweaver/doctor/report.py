@@ -79,6 +79,7 @@ class Report:
     game: str
     games_played: int = 0
     games_finished: int = 0
+    games_stopped: int = 0
     checked: dict[int, int] = field(default_factory=lambda: {check: 0 for check in CHECKS if check})
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -95,7 +96,8 @@ class Report:
         """Returns a one-screen summary: totals, steps checked per check, violations per check."""
         lines = [
             f"boardweaver check {self.game}: {self.games_played} games played "
-            f"({self.games_finished} to the end) in {self.seconds:.1f}s"
+            f"({self.games_finished} to the end, {self.games_stopped} stopped at the decision cap) "
+            f"in {self.seconds:.1f}s"
         ]
         for check, name in CHECKS.items():
             found = self.by_check(check)

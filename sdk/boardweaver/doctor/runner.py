@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Game
-from ..model import PlayerId
+from ..model import Json, PlayerId
 from ..offers import Action
 from .catalogs import check_messages
 from .explore import ExploredGame, Explorer, Hit
@@ -47,14 +47,15 @@ def check_game(
     progress: Progress | None = None,
     interference: bool = True,
     shrink: bool = True,
-    max_decisions: int = 2000,
+    max_decisions: int = 500,
+    options: dict[str, Json] | None = None,
 ) -> Report:
     """Plays `games` seeded games of `game` with exploring bots and runs the six checks; returns the Report.
 
     Game `i` uses seed `seed + i` and cycles through the player counts the game takes (or `players`).
     """
     if isinstance(game, type):
-        game = game()
+        game = game(options)
     began = time.perf_counter()
     report = Report(game.name)
     counters = Counters()
@@ -71,7 +72,8 @@ def check_game(
         compared += run.compared
         for hit in run.hits:
             _keep(found, Candidate(hit, game_seed, seats, run.decisions[: hit.decision_index]))
-        if run.finished:
+        report.games_stopped += run.stopped
+        if run.finished or (run.stopped and not run.broken):
             replayed += len(run.decisions)
             failure = check_determinism(game, run)
             if failure is not None:

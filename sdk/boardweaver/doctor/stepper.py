@@ -89,7 +89,7 @@ class Stepper:
     def __post_init__(self) -> None:
         self.draft = Draft(self.game, self.table.view(self.seat), self.seat)
         self.records: list[StepRecord] = []
-        self.chain: list[str] = [state_key(self.draft.view)]
+        self.chain: list[str] = [canonical_json(state_to_wire(self.draft.view.view(self.seat).state))]
         self.findings: list[Finding] = []
         self.broken = False  # the full state and the draft no longer agree: stop this game
         self.failed: Action | None = None  # a step that raised on the full state, kept for the reproduction
@@ -205,7 +205,7 @@ class Stepper:
                 "hidden part: view(apply(full)) != apply(view(full)); mark its offer .revealing()",
             )
             return
-        key = state_key(self.draft.view)
+        key = canonical_json(drafted)
         if offer.intent is Intent.CHOICE:
             self.counters.choices += 1
             if key in self.chain:
