@@ -1,0 +1,33 @@
+"""Every registered example game passes every doctor check over many explored seeded games.
+
+By default each game plays GAMES games (a couple of minutes in all); BOARDWEAVER_FULL=1 plays the 500
+games the doctor's issue asks of CI.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from boardweaver import Json
+from boardweaver.doctor import check_game
+from boardweaver_games.registry import GAMES as REGISTERED
+from boardweaver_games.registry import load
+
+FULL = os.environ.get("BOARDWEAVER_FULL") == "1"
+GAMES = 500 if FULL else 30
+
+CASES: list[Any] = [pytest.param(name, None, id=name) for name in sorted(REGISTERED)]
+CASES.append(pytest.param("draw-discard", {"endless": False}, id="draw-discard-not-endless"))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_example_game_passes_every_doctor_check(name: str, options: dict[str, Json] | None) -> None:
+    game = load(name)(options)
+
+    report = check_game(game, games=GAMES, seed=1000, max_decisions=200)
+
+    assert report.ok, f"{report.summary()}\n{report.details()}"
+    assert report.games_played == GAMES
+    assert report.games_finished + report.games_stopped == GAMES
