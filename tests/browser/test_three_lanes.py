@@ -34,3 +34,17 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     status = api.call(f"/api/rooms/{room['room']}")
     assert status["over"] is True
     screenshot(first, "three-lanes-over")
+
+    review = first.context.new_page()
+    review.goto(f"{server}/game/{room['room']}")
+    wait_state(review, "ready")
+    last = int(review.get_attribute("#timeline", "max") or 0)
+    assert last == status["seq"] >= 2
+    review.click("#first")
+    assert review.get_attribute("#page", "data-step") == "0"
+    assert review.locator("#board .kind-hand .piece").count() == 10  # both hands, in full, at the start
+    review.click("#next")
+    assert review.get_attribute("#page", "data-step") == "1"
+    screenshot(review, "three-lanes-review")
+    review.click("#last")
+    assert "Game over" in review.inner_text("#result")

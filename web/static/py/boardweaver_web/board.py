@@ -249,19 +249,26 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
 
 
 def render_result(table: Table, texts: Texts) -> str:
-    """The end of the game: winners and scores, or nothing while it runs."""
+    """The end of the game: winners (or a draw) and the scores the game kept, or nothing while it runs."""
     result = table.state.result
     if result is None:
         return ""
-    rows = "".join(
-        f'<tr class="{"winner" if p in result.winners else ""}"><td>{html.escape(texts.get("seat", seat=p))}</td>'
-        f"<td>{result.scores.get(p, '')}</td></tr>"
-        for p in table.state.player_ids
-    )
-    winners = ", ".join(str(p) for p in result.winners) or "–"
+    if result.winners:
+        verdict = texts.get("result.winners", winners=", ".join(str(p) for p in result.winners))
+    else:
+        verdict = texts.get("result.draw")
+    scores = ""
+    if result.scores:
+        rows = "".join(
+            f'<tr class="{"winner" if p in result.winners else ""}">'
+            f"<td>{html.escape(texts.get('seat', seat=p))}</td><td>{result.scores.get(p, '')}</td></tr>"
+            for p in table.state.player_ids
+        )
+        scores = (
+            f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
+            f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
+        )
     return (
         f'<h3>{html.escape(texts.get("result.over"))}</h3>'
-        f'<p class="winners">{html.escape(texts.get("result.winners", winners=winners))}</p>'
-        f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
-        f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
+        f'<p class="winners">{html.escape(verdict)}</p>{scores}'
     )

@@ -1,0 +1,70 @@
+"""Fog-of-war chess: white's page never receives nor draws a black piece hidden in the fog."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from boardweaver import patch
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+BLACK_GLYPHS = "♚♛♜♝♞♟"
+
+
+def _views(frames: list[str]) -> list[dict[str, Any]]:
+    """The views the page held, rebuilt from every frame it received, in order."""
+    views: list[dict[str, Any]] = []
+    view: Any = None
+    for text in frames:
+        frame = json.loads(text)
+        if frame.get("type") == "snapshot":
+            view = frame["view"]
+        elif frame.get("type") == "event-appended" and view is not None:
+            view = patch.apply(view, frame["patch"])
+        else:
+            continue
+        views.append(view)
+    return views
+
+
+def _space(view: dict[str, Any], kind: str) -> dict[str, Any]:
+    return next(space for space in view["spaces"] if space["kind"] == kind)
+
+
+def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("fog-chess", seats=2, bots=[1], options={"max_plies": 8})
+    page = new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    drawn: list[str] = []
+
+    for _ in range(4):
+        wait_state(page, "ready", "over", timeout=30_000)
+        if page.get_attribute("#page", "data-state") == "over":
+            break
+        page.locator(".mine .piece.offer.intent-choice").first.click()  # stage a piece
+        page.locator(".mine .piece.offer.intent-confirm").first.click()  # move it: a reveal, sent
+        page.wait_for_function("document.getElementById('page').dataset.state !== 'pending'")
+        drawn.append(page.inner_text("#board"))
+    wait_state(page, "over", timeout=30_000)
+    drawn.append(page.inner_text("#board"))
+    screenshot(page, "fog-chess")
+
+    assert frames and not any('"position"' in text for text in frames)  # the true board never came
+    views = _views(frames)
+    assert len(views) >= 5
+    for view in views:
+        assert "private_state" not in _space(view, "truth")
+        assert all("private_kind" not in piece for piece in _space(view, "board-black")["pieces"])
+    last_seen = [p.get("private_kind", "") for p in _space(views[-1], "board-white")["pieces"]]
+    black_in_view = sum(1 for kind in last_seen if kind.startswith("b"))
+    black_drawn = sum(drawn[-1].count(glyph) for glyph in BLACK_GLYPHS)
+    assert black_drawn == black_in_view  # the page drew exactly the black pieces white may see
+    assert black_in_view < 16  # and the fog hides some of black's pieces
