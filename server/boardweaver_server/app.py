@@ -1,0 +1,77 @@
+"""`create_app`: the Starlette application, its store, rooms and static client, built on start-up."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from boardweaver import Game
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+
+from .api import api_routes
+from .games import load_games
+from .rooms import BotDelay, Rooms
+from .rules_wheel import build_rules_wheel
+from .sockets import SocketLimits, room_socket
+from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
+from .store import Store
+
+logger = logging.getLogger("boardweaver.server")
+DEFAULT_DB = "boardweaver.db"
+
+
+def default_db_path() -> str:
+    return os.environ.get("BOARDWEAVER_DB") or DEFAULT_DB
+
+
+def create_app(
+    db_path: str | Path | None = None,
+    games: dict[str, type[Game]] | None = None,
+    bot_delay: BotDelay = (0.05, 0.3),
+    web_dir: Path | None = None,
+    wheel_dir: Path | None = None,
+    socket_limits: SocketLimits | None = None,
+    snapshot_every: int = 64,
+    synchronous: str = "FULL",
+) -> Starlette:
+    """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
+
+    `games` replaces the `boardweaver.games` entry points (tests inject their own); `bot_delay` is the
+    bots' think time in seconds, fixed or a (low, high) range.
+    """
+    web = web_dir if web_dir is not None else default_web_dir()
+    wheel_dirs: list[Path] = []
+    store = Store(db_path if db_path is not None else default_db_path(), synchronous)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        register_types()
+        with contextlib.ExitStack() as stack:
+            out = wheel_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="boardweaver-")))
+            wheel, fingerprint = build_rules_wheel(out)
+            wheel_dirs[:] = [out, web / "dist" / "wheels"]
+            app.state.client_config = {
+                "fingerprint": fingerprint,
+                "rules_wheel": f"/wheels/{wheel.name}",
+                "pyodide": f"/pyodide/{PYODIDE_VERSION}/pyodide.mjs",
+            }
+            await store.open()
+            rooms = Rooms(store, games if games is not None else load_games(), fingerprint, bot_delay, snapshot_every)
+            app.state.rooms = rooms
+            app.state.store = store
+            await rooms.recover()
+            try:
+                yield
+            finally:
+                await rooms.close()
+                await store.close()
+
+    routes = [*api_routes(), WebSocketRoute("/ws/rooms/{room_id}", room_socket), *static_routes(web, wheel_dirs)]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.socket_limits = socket_limits or SocketLimits()
+    return app

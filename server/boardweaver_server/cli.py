@@ -1,0 +1,70 @@
+"""The `boardweaver` command: `serve` the game server, `check` games (the doctor), `replay` a finished game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "check":
+        from boardweaver.doctor.cli import main as doctor_main
+
+        return int(doctor_main(args[1:]) or 0)
+    parser = argparse.ArgumentParser(prog="boardweaver", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=None, help="SQLite file (default: $BOARDWEAVER_DB or ./boardweaver.db)")
+    serve.add_argument(
+        "--bot-delay",
+        type=float,
+        nargs=2,
+        default=(0.05, 0.3),
+        metavar=("LOW", "HIGH"),
+        help="bots' think time range in seconds",
+    )
+    serve.add_argument("--log-level", default="info")
+    commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
+    replay = commands.add_parser("replay", help="re-run a finished game from its published seed and log")
+    replay.add_argument("--events", required=True, type=Path, help="the JSON body of GET /api/rooms/{id}/events")
+    options = parser.parse_args(args)
+    if options.command == "serve":
+        return _serve(options)
+    return _replay(options.events)
+
+
+def _serve(options: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app, default_db_path
+
+    logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    low, high = options.bot_delay
+    app = create_app(options.db or default_db_path(), bot_delay=(low, high))
+    uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, ws_max_size=1 << 20)
+    return 0
+
+
+def _replay(path: Path) -> int:
+    from .games import load_games
+    from .replay import ReplayError, verify_log
+
+    log = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        summary = verify_log(load_games(), log)
+    except (ReplayError, ValueError, KeyError) as error:
+        print(f"replay FAILED: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"ok": True, **summary}, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""Re-running a room's log from its seed: recovery after a restart, the review, and public verification."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardweaver import (
+    FULL,
+    Action,
+    CommitResult,
+    Game,
+    Table,
+    canonical_bytes,
+    seed_commitment,
+    start,
+    state_from_wire,
+    state_to_wire,
+    undo_commit,
+    verify_commit,
+)
+
+from .store import EventRecord, Snapshot
+
+
+class ReplayError(ValueError):
+    """A log that does not replay to what it records."""
+
+
+@dataclass
+class Replayed:
+    """A table rebuilt from a log, with the decision an undo would revert."""
+
+    table: Table
+    seq: int = 0
+    last_result: CommitResult | None = None
+    states: list[dict[str, Any]] = field(default_factory=list)
+
+
+def table_from_snapshot(snapshot: Snapshot, seed: str) -> Table:
+    """Returns the full table a snapshot stored, with its rng counters."""
+    return Table(state_from_wire(snapshot.state), FULL, seed, snapshot.rng_counter, snapshot.pick_counter)
+
+
+def apply_event(
+    game: Game, table: Table, event: EventRecord, last: CommitResult | None, check_picks: bool = False
+) -> CommitResult | None:
+    """Applies one logged event to `table`; returns the decision a following undo would revert.
+
+    With `check_picks` the platform draws its hidden-click picks again from the seed and checks they
+    equal the recorded ones; otherwise the recorded picks are used.
+    """
+    if event.kind == "undo":
+        if last is None or last.seat != event.seat:
+            raise ReplayError(f"seq {event.seq}: an undo with no decision of seat {event.seat} to undo")
+        undo_commit(table, last)
+        return None
+    if event.kind != "commit":
+        raise ReplayError(f"seq {event.seq}: unknown event kind {event.kind!r}")
+    steps = [Action.from_wire(step) for step in event.steps]
+    result = verify_commit(game, table, event.seat, steps, picks=None if check_picks else list(event.picks))
+    if check_picks and result.picks != list(event.picks):
+        raise ReplayError(f"seq {event.seq}: picks {result.picks!r} differ from the recorded {event.picks!r}")
+    if check_picks and (table.rng_counter, _pick_counter(table)) != (event.rng_counter, event.pick_counter):
+        raise ReplayError(f"seq {event.seq}: rng counters differ from the recorded ones")
+    if table.pick_rng is not None:
+        table.pick_rng.counter = event.pick_counter
+    return result
+
+
+def replay(
+    game: Game,
+    players: list[int],
+    seed: str,
+    events: Iterable[EventRecord],
+    snapshot: Snapshot | None = None,
+    keep_states: bool = False,
+    check_picks: bool = False,
+) -> Replayed:
+    """Rebuilds a room's table from its seed (or a snapshot) and the events after it."""
+    table = table_from_snapshot(snapshot, seed) if snapshot is not None else start(game, players, seed)
+    done = Replayed(table, snapshot.seq if snapshot is not None else 0)
+    if keep_states:
+        done.states.append(state_to_wire(table.state))
+    for event in events:
+        if event.seq != done.seq + 1:
+            raise ReplayError(f"expected event seq {done.seq + 1}, got {event.seq}")
+        done.last_result = apply_event(game, table, event, done.last_result, check_picks)
+        done.seq = event.seq
+        if keep_states:
+            done.states.append(state_to_wire(table.state))
+    return done
+
+
+def state_digest(table: Table) -> str:
+    """Returns the SHA-256 of the full state's canonical JSON."""
+    return hashlib.sha256(canonical_bytes(state_to_wire(table.state))).hexdigest()
+
+
+def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict[str, Any]:
+    """Checks a finished game's published log: the seed commitment, every step, draw and pick, the end.
+
+    `log` is the body of `GET /api/rooms/{id}/events`. Returns a summary; raises ReplayError on a mismatch.
+    """
+    if seed_commitment(log["seed"]) != log["seed_commitment"]:
+        raise ReplayError("the seed does not match the commitment published at the start")
+    try:
+        cls = game_classes[log["game"]]
+    except KeyError:
+        raise ReplayError(f"unknown game {log['game']!r}") from None
+    events = [
+        EventRecord(
+            e["seq"],
+            e["kind"],
+            e["seat"],
+            e["steps"],
+            e["picks"],
+            "",
+            e["ended_by"],
+            e["rng_counter"],
+            e["pick_counter"],
+        )
+        for e in log["events"]
+    ]
+    done = replay(cls(log["options"]), log["players"], log["seed"], events, check_picks=True)
+    digest = state_digest(done.table)
+    if log.get("final_state_sha256") not in (None, digest):
+        raise ReplayError("the replayed final state differs from the published one")
+    result = done.table.state.result
+    return {
+        "game": log["game"],
+        "decisions": len(events),
+        "final_state_sha256": digest,
+        "winners": None if result is None else list(result.winners),
+        "scores": None if result is None else {str(k): v for k, v in result.scores.items()},
+    }
+
+
+def _pick_counter(table: Table) -> int:
+    return table.pick_rng.counter if table.pick_rng is not None else 0

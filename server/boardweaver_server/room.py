@@ -1,0 +1,396 @@
+"""A live room: the full table, its seats and sockets, and the one commit path every decision takes.
+
+All of a room's changes happen under its lock, in order: verify, store durably, acknowledge, broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from boardweaver import (
+    REFEREE,
+    SPECTATOR,
+    Action,
+    CommitResult,
+    Game,
+    GameError,
+    Perspective,
+    PlayerId,
+    RandomBot,
+    Table,
+    UnmarkedRevealError,
+    canonical_json,
+    state_to_wire,
+    undo_commit,
+    verify_commit,
+    visible_changes,
+)
+from boardweaver.changes import revert_all
+from boardweaver.patch import diff
+
+from . import store as ops
+from .protocol import Commit, ProtocolError
+from .store import EventRecord, RoomRecord, Snapshot, Store
+from .tokens import token_matches
+
+logger = logging.getLogger("boardweaver.server")
+GAME_BUG = "the game could not apply this decision; your view was sent again"
+MAX_REMEMBERED_COMMITS = 1024
+
+
+class Listener(Protocol):
+    """A socket holding one role in a room; `send` queues a text frame without waiting."""
+
+    perspective: Perspective
+
+    def send(self, text: str) -> None: ...
+
+
+def seat_perspective(seat: int) -> Perspective:
+    return Perspective("seat", PlayerId(seat))
+
+
+class Room:
+    """One room's live state; every method that changes it runs under `lock`."""
+
+    def __init__(
+        self,
+        record: RoomRecord,
+        game: Game,
+        table: Table,
+        store: Store,
+        fingerprint: str,
+        seq: int = 0,
+        last_result: CommitResult | None = None,
+        snapshot_every: int = 64,
+    ) -> None:
+        self.record = record
+        self.game = game
+        self.table = table
+        self.store = store
+        self.fingerprint = fingerprint
+        self.seq = seq
+        self.last_result = last_result
+        self.snapshot_every = snapshot_every
+        self.since_snapshot = 0
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.listeners: dict[Perspective, set[Listener]] = {}
+        self.views: dict[Perspective, dict[str, Any]] = {}
+        self.commit_ids: dict[tuple[int, str], int] = {}
+        self.review_cache: bytes | None = None
+
+    # -- reading -------------------------------------------------------------------------------------
+
+    @property
+    def room_id(self) -> str:
+        return self.record.room_id
+
+    @property
+    def is_over(self) -> bool:
+        return self.record.ended or self.table.state.is_over()
+
+    @property
+    def is_started(self) -> bool:
+        return self.record.started
+
+    def seat_status(self, seat: int) -> str:
+        if seat in self.record.bots:
+            return "bot"
+        return "claimed" if self.record.seat_hashes.get(seat) else "open"
+
+    def status(self) -> dict[str, Any]:
+        """Returns the room's public status."""
+        result = self.table.state.result
+        status: dict[str, Any] = {
+            "room": self.room_id,
+            "game": self.record.game,
+            "options": self.record.options,
+            "seats": [self.seat_status(s) for s in self.record.players],
+            "seq": self.seq,
+            "started": self.is_started,
+            "over": self.is_over,
+            "ended_by_host": self.record.ended,
+            "spectators": self.record.spectators,
+            "referee": self.record.referee,
+            "seed_commitment": self.record.seed_commitment,
+            "result": None
+            if result is None
+            else {"winners": list(result.winners), "scores": {str(k): v for k, v in result.scores.items()}},
+        }
+        if self.is_over:
+            status["seed"] = self.record.seed
+        return status
+
+    def authorize(self, hello: dict[str, Any]) -> Perspective | None:
+        """Returns the perspective a hello frame proves, or None."""
+        role = hello.get("role")
+        if role == "seat":
+            seat = hello.get("seat")
+            if type(seat) is not int or seat not in self.record.players:
+                return None
+            if token_matches(hello.get("token"), self.record.seat_hashes.get(seat, [])):
+                return seat_perspective(seat)
+            return None
+        if role == "spectator":
+            return SPECTATOR if self.record.spectators == "allow" or self.is_over else None
+        if role == "referee":
+            if self.record.referee and token_matches(hello.get("token"), [self.record.host_hash]):
+                return REFEREE
+            return None
+        return None
+
+    def offers_for(self, perspective: Perspective, view: Table) -> list[dict[str, Any]]:
+        """Returns the offers (with labels) for a seat's view; other roles have none."""
+        player = perspective.seat
+        if (
+            perspective.kind != "seat"
+            or player is None
+            or not self.is_started
+            or self.is_over
+            or player not in view.state.active_player_ids
+        ):
+            return []
+        try:
+            return [offer.to_wire() for offer in self.game.offers(view, player)]
+        except Exception as error:
+            logger.error(
+                "game bug in %s (room %s): offers for seat %s raised %s: %s",
+                self.record.game,
+                self.room_id,
+                player,
+                type(error).__name__,
+                error,
+            )
+            return []
+
+    # -- sockets -------------------------------------------------------------------------------------
+
+    def snapshot_frame(self, perspective: Perspective) -> str:
+        """Returns a snapshot frame for `perspective`; the caller holds the lock."""
+        view = self.table.view(perspective)
+        wire = state_to_wire(view.state)
+        self.views[perspective] = wire
+        return canonical_json(
+            {
+                "type": "snapshot",
+                "room": self.room_id,
+                "seat": perspective.seat,
+                "role": perspective.kind,
+                "seq": self.seq,
+                "game": self.record.game,
+                "options": self.record.options,
+                "fingerprint": self.fingerprint,
+                "view": wire,
+                "offers": self.offers_for(perspective, view),
+                "over": self.is_over,
+                "started": self.is_started,
+                "seats": [self.seat_status(s) for s in self.record.players],
+            }
+        )
+
+    def attach(self, listener: Listener) -> None:
+        """Adds a socket and sends it a snapshot; the caller holds the lock."""
+        self.listeners.setdefault(listener.perspective, set()).add(listener)
+        listener.send(self.snapshot_frame(listener.perspective))
+
+    def detach(self, listener: Listener) -> None:
+        group = self.listeners.get(listener.perspective)
+        if group is None:
+            return
+        group.discard(listener)
+        if not group:
+            del self.listeners[listener.perspective]
+            self.views.pop(listener.perspective, None)
+
+    def resync_all(self) -> None:
+        """Sends every socket a fresh snapshot (after a start or an end); the caller holds the lock."""
+        for perspective, group in self.listeners.items():
+            text = self.snapshot_frame(perspective)
+            for listener in group:
+                listener.send(text)
+
+    def _broadcast(self, changes: list[dict[str, Any]] | Iterable[Any], raw: bool = False) -> None:
+        over = self.is_over
+        for perspective, group in self.listeners.items():
+            view = self.table.view(perspective)
+            wire = state_to_wire(view.state)
+            old = self.views.get(perspective)
+            patch = diff(old, wire) if old is not None else [["set", [], wire]]
+            self.views[perspective] = wire
+            seen = list(changes) if raw else visible_changes(list(changes), perspective)
+            text = canonical_json(
+                {
+                    "type": "event-appended",
+                    "room": self.room_id,
+                    "seat": perspective.seat,
+                    "role": perspective.kind,
+                    "seq": self.seq,
+                    "patch": patch,
+                    "offers": self.offers_for(perspective, view),
+                    "changes": seen,
+                    "over": over,
+                }
+            )
+            for listener in group:
+                listener.send(text)
+
+    # -- decisions -----------------------------------------------------------------------------------
+
+    async def commit(self, seat: int, commit: Commit, origin: Listener | None) -> None:
+        """Verifies, stores, acknowledges and broadcasts one decision; raises ProtocolError on refusal."""
+        async with self.lock:
+            await self._commit_locked(seat, commit, origin)
+
+    async def _commit_locked(self, seat: int, commit: Commit, origin: Listener | None) -> None:
+        cid = commit.commit_id
+        seen = self.commit_ids.get((seat, cid))
+        if seen is not None:
+            _ack(origin, cid, seen)
+            return
+        if not self.is_started:
+            raise ProtocolError("room/not-started", "the game has not started yet", cid)
+        if self.is_over:
+            raise ProtocolError("step/game-over", "the game is over", cid)
+        if commit.base_seq != self.seq:
+            raise ProtocolError("commit/stale", f"expected baseSeq {self.seq}, got {commit.base_seq}", cid)
+        try:
+            steps = [Action.from_wire(step) for step in commit.steps]
+        except (ValueError, TypeError) as error:
+            raise ProtocolError("frame/malformed", str(error), cid) from None
+        result = self._verify(seat, steps, cid, origin)
+        self.seq += 1
+        event = EventRecord(
+            self.seq,
+            "commit",
+            seat,
+            [step.to_wire() for step in steps],
+            list(result.picks),
+            cid,
+            result.ended_by,
+            self.table.rng_counter,
+            _pick_counter(self.table),
+        )
+        writes = [ops.insert_event(self.room_id, event)]
+        self.since_snapshot += 1
+        if self.table.state.is_over():
+            writes.append(ops.update_room(self.room_id, over=True))
+        elif self.since_snapshot >= self.snapshot_every and not result.undoable:
+            writes.append(
+                ops.insert_snapshot(
+                    self.room_id,
+                    Snapshot(
+                        self.seq, state_to_wire(self.table.state), self.table.rng_counter, _pick_counter(self.table)
+                    ),
+                )
+            )
+        try:
+            await self.store.write(*writes)
+        except Exception:
+            logger.exception("room %s: storing seq %s failed; the decision is rolled back", self.room_id, self.seq)
+            revert_all(self.table.state, result.changes)
+            self.table.rng.counter = result.rng_before
+            if self.table.pick_rng is not None:
+                self.table.pick_rng.counter = result.pick_rng_before
+            self.seq -= 1
+            raise ProtocolError("server/store", "the decision could not be stored; send it again", cid) from None
+        if len(writes) > 1 and not self.table.state.is_over():
+            self.since_snapshot = 0
+        self.record.over = self.table.state.is_over()
+        self._remember(seat, cid)
+        self.last_result = result
+        _ack(origin, cid, self.seq)
+        self._broadcast(result.changes)
+        self.changed.set()
+
+    def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
+        try:
+            return verify_commit(self.game, self.table, seat, steps)
+        except UnmarkedRevealError as error:
+            self._game_bug(seat, steps, error, origin)
+        except GameError as error:
+            if type(error).code.startswith("step/"):
+                raise ProtocolError(type(error).code, str(error), cid) from None
+            self._game_bug(seat, steps, error, origin)
+        except Exception as error:
+            self._game_bug(seat, steps, error, origin)
+        raise ProtocolError("game/bug", GAME_BUG, cid)
+
+    def _game_bug(self, seat: int, steps: list[Action], error: BaseException, origin: Listener | None) -> None:
+        logger.error(
+            "game bug in %s (room %s, seat %s, seq %s, steps %s): %s: %s",
+            self.record.game,
+            self.room_id,
+            seat,
+            self.seq,
+            [s.describe() for s in steps],
+            type(error).__name__,
+            error,
+        )
+        if origin is not None:
+            origin.send(self.snapshot_frame(origin.perspective))
+
+    def _remember(self, seat: int, cid: str) -> None:
+        self.commit_ids[(seat, cid)] = self.seq
+        if len(self.commit_ids) > MAX_REMEMBERED_COMMITS:
+            del self.commit_ids[next(iter(self.commit_ids))]
+
+    async def undo(self, seat: int, cid: str, origin: Listener | None) -> None:
+        """Undoes the seat's last decision when the game allowed it and nothing happened since."""
+        async with self.lock:
+            seen = self.commit_ids.get((seat, cid))
+            if seen is not None:
+                _ack(origin, cid, seen)
+                return
+            last = self.last_result
+            if self.is_over or last is None or last.seat != seat or not last.undoable:
+                raise ProtocolError("undo/not-allowed", "there is no decision of yours to undo now", cid)
+            undo_commit(self.table, last)
+            self.seq += 1
+            event = EventRecord(
+                self.seq, "undo", seat, [], [], cid, "", self.table.rng_counter, _pick_counter(self.table)
+            )
+            try:
+                await self.store.write(ops.insert_event(self.room_id, event))
+            except Exception:
+                logger.exception("room %s: storing undo seq %s failed", self.room_id, self.seq)
+                self.seq -= 1
+                self.last_result = verify_commit(self.game, self.table, seat, last.steps, picks=last.picks)
+                raise ProtocolError("server/store", "the undo could not be stored; send it again", cid) from None
+            self._remember(seat, cid)
+            self.last_result = None
+            _ack(origin, cid, self.seq)
+            self._broadcast([{"type": "undo", "seat": seat}], raw=True)
+            self.changed.set()
+
+    # -- bots ----------------------------------------------------------------------------------------
+
+    def next_bot_seat(self, turn: int = 0) -> int | None:
+        """Returns an active bot seat that has a decision to make, or None."""
+        if not self.is_started or self.is_over:
+            return None
+        active = [s for s in self.table.state.active_player_ids if s in self.record.bots]
+        return active[turn % len(active)] if active else None
+
+    async def bot_decision(self, seat: int, bot: RandomBot) -> None:
+        """Lets a bot draft one decision on its seat's view and commits it through the common path."""
+        async with self.lock:
+            if not self.is_started or self.is_over or seat not in self.record.bots:
+                return
+            if seat not in self.table.state.active_player_ids:
+                return
+            steps = bot.decide(self.game, self.table.view(seat), seat)
+            commit = Commit(self.seq, [step.to_wire() for step in steps], f"bot/{self.seq + 1}")
+            await self._commit_locked(seat, commit, None)
+
+
+def _ack(origin: Listener | None, cid: str, seq: int) -> None:
+    if origin is not None:
+        origin.send(canonical_json({"type": "ack", "commitId": cid, "seq": seq}))
+
+
+def _pick_counter(table: Table) -> int:
+    return table.pick_rng.counter if table.pick_rng is not None else 0

@@ -1,0 +1,85 @@
+"""The static client: pages, assets, the Pyodide and PyScript runtimes, and the rules wheel."""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+PYODIDE_VERSION = "314.0.7"
+PYSCRIPT_VERSION = "0.7.31"
+IMMUTABLE = "public, max-age=31536000, immutable"
+PAGES = {"/": "lobby.html", "/room/{room_id}": "room.html", "/game/{room_id}": "review.html"}
+
+
+def default_web_dir() -> Path:
+    """Returns the repository's `web/` folder (absent when the server runs from an installed wheel)."""
+    return Path(__file__).resolve().parents[2] / "web"
+
+
+def register_types() -> None:
+    mimetypes.add_type("application/wasm", ".wasm")
+    mimetypes.add_type("text/javascript", ".mjs")
+
+
+class ImmutableFiles(StaticFiles):
+    """Static files under a versioned path: cached forever."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = IMMUTABLE
+        return response
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        return await super().get_response(path, scope)
+
+
+def _page(path: Path) -> Any:
+    async def serve(request: Request) -> Response:
+        if path.is_file():
+            return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(f"<!doctype html><title>Boardweaver</title><p>{path.name} is not built yet.</p>")
+
+    return serve
+
+
+def static_routes(web_dir: Path, wheel_dirs: list[Path]) -> list[BaseRoute]:
+    """Returns the routes of the pages, the assets, the runtimes and the wheels."""
+    dist = web_dir / "dist"
+    routes: list[BaseRoute] = [
+        Route(url, _page(web_dir / "pages" / name), methods=["GET"], include_in_schema=False)
+        for url, name in PAGES.items()
+    ]
+    routes += [
+        Mount("/static", app=StaticFiles(directory=web_dir / "static", check_dir=False), name="static"),
+        Mount(
+            f"/pyodide/{PYODIDE_VERSION}",
+            app=ImmutableFiles(directory=dist / "pyodide" / PYODIDE_VERSION, check_dir=False),
+        ),
+        Mount(
+            f"/pyscript/{PYSCRIPT_VERSION}",
+            app=ImmutableFiles(directory=dist / "pyscript" / PYSCRIPT_VERSION, check_dir=False),
+        ),
+        Route("/wheels/{name}", _wheel(wheel_dirs), methods=["GET"], include_in_schema=False),
+    ]
+    return routes
+
+
+def _wheel(wheel_dirs: list[Path]) -> Any:
+    async def serve(request: Request) -> Response:
+        name = request.path_params["name"]
+        if "/" in name or name.startswith(".") or not name.endswith(".whl"):
+            return Response("not found", status_code=404)
+        for folder in wheel_dirs:
+            path = folder / name
+            if path.is_file():
+                return FileResponse(path, media_type="application/zip", headers={"Cache-Control": IMMUTABLE})
+        return Response("not found", status_code=404)
+
+    return serve

@@ -1,0 +1,368 @@
+"""The durable store: rooms, seat token hashes, the event log and state snapshots, in one SQLite file.
+
+Every write goes through one writer task that groups whatever is pending (from any room) into one
+transaction, so many rooms share one fsync; a caller's future resolves only after its transaction commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Op = Callable[[sqlite3.Connection], Any]
+logger = logging.getLogger("boardweaver.server")
+MAX_BATCH = 2000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL, players TEXT NOT NULL, bots TEXT NOT NULL, spectators TEXT NOT NULL,
+    referee INTEGER NOT NULL, host_hash TEXT NOT NULL, started INTEGER NOT NULL DEFAULT 0,
+    ended INTEGER NOT NULL DEFAULT 0, over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    room TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seat_tokens_room ON seat_tokens (room);
+CREATE TABLE IF NOT EXISTS events (
+    room TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL,
+    steps TEXT NOT NULL, picks TEXT NOT NULL, commit_id TEXT NOT NULL, ended_by TEXT NOT NULL,
+    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
+    PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    room TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL,
+    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
+    PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass
+class RoomRecord:
+    """A room as stored: what it plays, with which seed, and who may sit where."""
+
+    room_id: str
+    game: str
+    options: dict[str, Any]
+    seed: str
+    seed_commitment: str
+    players: list[int]
+    bots: list[int]
+    spectators: str
+    referee: bool
+    host_hash: str
+    started: bool = False
+    ended: bool = False
+    over: bool = False
+    created: float = 0.0
+    seat_hashes: dict[int, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class EventRecord:
+    """One decision (or undo) in a room's log, with the rng counters after it."""
+
+    seq: int
+    kind: str  # "commit" | "undo"
+    seat: int
+    steps: list[Any]
+    picks: list[int | None]
+    commit_id: str
+    ended_by: str
+    rng_counter: int
+    pick_counter: int
+
+    def to_public(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "steps": self.steps,
+            "picks": self.picks,
+            "ended_by": self.ended_by,
+            "rng_counter": self.rng_counter,
+            "pick_counter": self.pick_counter,
+        }
+
+
+@dataclass
+class Snapshot:
+    """The full state after `seq`, so recovery replays only the events after it."""
+
+    seq: int
+    state: dict[str, Any]
+    rng_counter: int
+    pick_counter: int
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """One SQLite file in WAL mode, used from a single worker thread."""
+
+    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        self.synchronous = synchronous
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardweaver-store")
+        self._conn: sqlite3.Connection | None = None
+        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[Any]] | None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0
+
+    # -- lifecycle -----------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        await self._call(self._open)
+        self._queue = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write_loop(), name="boardweaver-store-writer")
+
+    def _open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        conn.executescript(SCHEMA)
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._queue is not None and self._writer is not None:
+            await self._queue.put(None)
+            await self._writer
+        await self._call(self._close)
+        self._executor.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    async def _call(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+
+    async def read(self, op: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs a read on the store's thread."""
+        return await self._call(lambda: op(self._connection()))
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("the store is closed")
+        return self._conn
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    async def write(self, *ops: Op) -> None:
+        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
+        if self._queue is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def run_all(conn: sqlite3.Connection) -> None:
+            for op in ops:
+                op(conn)
+
+        await self._queue.put((run_all, future))
+        await future
+
+    async def _write_loop(self) -> None:
+        assert self._queue is not None
+        stopping = False
+        while not stopping:
+            item = await self._queue.get()
+            if item is None:
+                break
+            batch = [item]
+            while not self._queue.empty() and len(batch) < MAX_BATCH:
+                more = self._queue.get_nowait()
+                if more is None:
+                    stopping = True
+                    break
+                batch.append(more)
+            try:
+                ops = [op for op, _ in batch]
+                outcomes = await self._call(lambda: self._run_batch(ops))
+            except BaseException as error:  # the thread itself failed: fail every caller
+                outcomes = [error] * len(batch)
+            self.batches += 1
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(None)
+
+    def _run_batch(self, ops: list[Op]) -> list[BaseException | None]:
+        conn = self._connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for op in ops:
+                op(conn)
+            conn.execute("COMMIT")
+            return [None] * len(ops)
+        except Exception:
+            conn.execute("ROLLBACK") if conn.in_transaction else None
+            if len(ops) == 1:
+                raise
+        outcomes: list[BaseException | None] = []
+        for op in ops:  # one bad write must not fail the others: retry each alone
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                op(conn)
+                conn.execute("COMMIT")
+                outcomes.append(None)
+            except Exception as error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                outcomes.append(error)
+        return outcomes
+
+
+# -- operations (run on the store's thread) -------------------------------------------------------------
+
+
+def insert_room(record: RoomRecord) -> Op:
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO rooms (id, game, options, seed, seed_commitment, players, bots, spectators, referee,"
+            " host_hash, started, ended, over, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                record.room_id,
+                record.game,
+                _dumps(record.options),
+                record.seed,
+                record.seed_commitment,
+                _dumps(record.players),
+                _dumps(record.bots),
+                record.spectators,
+                int(record.referee),
+                record.host_hash,
+                int(record.started),
+                int(record.ended),
+                int(record.over),
+                record.created,
+            ),
+        )
+
+    return op
+
+
+def insert_seat_token(room_id: str, seat: int, digest: str) -> Op:
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO seat_tokens (room, seat, token_hash) VALUES (?,?,?)", (room_id, seat, digest))
+
+    return op
+
+
+def update_room(room_id: str, **fields: Any) -> Op:
+    allowed = {"started", "ended", "over", "bots"}
+    if not set(fields) <= allowed:
+        raise ValueError(f"expected fields among {sorted(allowed)!r}, got {sorted(fields)!r}")
+
+    def op(conn: sqlite3.Connection) -> None:
+        for name, value in fields.items():
+            stored = _dumps(value) if name == "bots" else int(value)
+            conn.execute(f"UPDATE rooms SET {name} = ? WHERE id = ?", (stored, room_id))
+
+    return op
+
+
+def insert_event(room_id: str, event: EventRecord) -> Op:
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO events (room, seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter,"
+            " pick_counter) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                room_id,
+                event.seq,
+                event.kind,
+                event.seat,
+                _dumps(event.steps),
+                _dumps(event.picks),
+                event.commit_id,
+                event.ended_by,
+                event.rng_counter,
+                event.pick_counter,
+            ),
+        )
+
+    return op
+
+
+def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots (room, seq, state, rng_counter, pick_counter) VALUES (?,?,?,?,?)",
+            (room_id, snapshot.seq, _dumps(snapshot.state), snapshot.rng_counter, snapshot.pick_counter),
+        )
+
+    return op
+
+
+# -- reads ----------------------------------------------------------------------------------------------
+
+
+def load_rooms(conn: sqlite3.Connection) -> list[RoomRecord]:
+    """Returns every stored room with its seat token hashes."""
+    rooms: dict[str, RoomRecord] = {}
+    for row in conn.execute(
+        "SELECT id, game, options, seed, seed_commitment, players, bots, spectators,"
+        " referee, host_hash, started, ended, over, created FROM rooms ORDER BY created"
+    ):
+        rooms[row[0]] = RoomRecord(
+            row[0],
+            row[1],
+            json.loads(row[2]),
+            row[3],
+            row[4],
+            json.loads(row[5]),
+            json.loads(row[6]),
+            row[7],
+            bool(row[8]),
+            row[9],
+            bool(row[10]),
+            bool(row[11]),
+            bool(row[12]),
+            row[13],
+        )
+    for room_id, seat, digest in conn.execute("SELECT room, seat, token_hash FROM seat_tokens"):
+        if room_id in rooms:
+            rooms[room_id].seat_hashes.setdefault(seat, []).append(digest)
+    return list(rooms.values())
+
+
+def latest_snapshot(conn: sqlite3.Connection, room_id: str) -> Snapshot | None:
+    row = conn.execute(
+        "SELECT seq, state, rng_counter, pick_counter FROM snapshots WHERE room = ? ORDER BY seq DESC LIMIT 1",
+        (room_id,),
+    ).fetchone()
+    return None if row is None else Snapshot(row[0], json.loads(row[1]), row[2], row[3])
+
+
+def events_after(conn: sqlite3.Connection, room_id: str, seq: int = 0) -> list[EventRecord]:
+    """Returns the room's events with a seq above `seq`, in order."""
+    rows = conn.execute(
+        "SELECT seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter, pick_counter"
+        " FROM events WHERE room = ? AND seq > ? ORDER BY seq",
+        (room_id, seq),
+    )
+    return [EventRecord(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
+
+
+def recent_commit_ids(conn: sqlite3.Connection, room_id: str, limit: int = 256) -> list[tuple[int, str, int]]:
+    """Returns (seat, commit_id, seq) of the room's latest events, to answer repeated commits."""
+    rows = conn.execute(
+        "SELECT seat, commit_id, seq FROM events WHERE room = ? ORDER BY seq DESC LIMIT ?", (room_id, limit)
+    )
+    return [(r[0], r[1], r[2]) for r in rows]
