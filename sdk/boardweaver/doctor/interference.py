@@ -136,7 +136,7 @@ def advance(
             game.apply_action(world, decision.seat, true_action)
     except Exception as error:
         world.take_changes()
-        if decision.seat == twin.observer:
+        if decision.seat == twin.observer and isinstance(error, IllegalStepError):
             return Finding(
                 4,
                 "the same steps judged differently",

@@ -23,7 +23,10 @@ class Violation:
     """One broken rule, with the game, seed, seat and the steps that reproduce it.
 
     Replay: `start(game, players, seed)`, commit each of `decisions` with `verify_commit(..., picks=...)`,
-    then draft `steps` for `seat` (see `extra` for a check's own setting, such as check 4's swap).
+    then draft `steps` for `seat`. `extra["picks"]` holds the platform's hidden-click picks of `steps`.
+    Check 4: `extra` names the `observer` and the swap (`pieces`: two indices of a space, or
+    `player_private_states` / `space_private_states`) made before decision `swap_before_decision`; commit
+    `decisions` in the true world and in the swapped one, and compare what the observer is sent after the last.
     """
 
     check: int

@@ -1,6 +1,10 @@
 """A decision drafted on the seat's view and applied step by step to the full state, checking each step.
 
 Checks 1 to 3 live here, per step: the exploring bots and the shrinker drive the same `Stepper`.
+
+Intent rule 2 compares canonical view states within the decision along its current Choice chain: the
+states since the decision began or since its last Cancel (undo steps back along the chain). A Choice that
+lands on a state of that chain is a violation; a Cancel may return anywhere, since bots never take one.
 """
 
 from __future__ import annotations
