@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from boardweaver import Json
 from boardweaver.doctor import check_game
+from boardweaver.doctor.cli import main
 from boardweaver_games.registry import GAMES as REGISTERED
 from boardweaver_games.registry import load
 
@@ -31,3 +32,18 @@ def test_example_game_passes_every_doctor_check(name: str, options: dict[str, Js
     assert report.ok, f"{report.summary()}\n{report.details()}"
     assert report.games_played == GAMES
     assert report.games_finished + report.games_stopped == GAMES
+
+
+def test_check_by_registered_name_with_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["draw-discard", "--games", "2", "--option", "endless=false"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "2 games played (2 to the end, 0 stopped" in out
+
+
+def test_an_unknown_option_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["draw-discard", "--games", "1", "--option", "speed=3"])
+
+    assert code == 2
+    assert "unknown options" in capsys.readouterr().err
