@@ -69,9 +69,7 @@ class MemoryMatch(Game):
     def __init__(self, options: dict[str, Json] | None = None) -> None:
         super().__init__(options)
         if self.options["mode"] not in MODES:
-            raise ValueError(
-                f"{self.name}: option 'mode' expects one of {MODES!r}, got {self.options['mode']!r}"
-            )
+            raise ValueError(f"{self.name}: option 'mode' expects one of {MODES!r}, got {self.options['mode']!r}")
 
     def setup(self, table: Table, players: list[int]) -> None:
         faces = table.rng.shuffled([face for face in FACES for _ in range(2)])
