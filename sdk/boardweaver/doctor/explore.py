@@ -115,8 +115,8 @@ class Explorer:
 
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
-        for finding in stepper.findings:
-            self._hit(finding, seat, [stepper.decision()])
+        for finding, path in zip(stepper.findings, stepper.paths, strict=True):
+            self._hit(finding, seat, [path])
         for label in stepper.labels:
             self._note_message(label, index)
         if stepper.broken or stepper.is_open:
@@ -157,7 +157,7 @@ class Explorer:
             stepper.take(self.bot.choice(choices).action)
             streak += 1
             if streak > CHOICE_BOUND:
-                stepper.findings.append(
+                stepper.note(
                     Finding(
                         2,
                         "a Choice/Confirm bot does not end its decision",

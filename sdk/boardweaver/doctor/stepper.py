@@ -95,6 +95,7 @@ class Stepper:
         self.records: list[StepRecord] = []
         self.chain: list[str] = [canonical_json(state_to_wire(self.draft.view.view(self.seat).state))]
         self.findings: list[Finding] = []
+        self.paths: list[Decision] = []  # the steps taken when each finding was made, for its reproduction
         self.broken = False  # the full state and the draft no longer agree: stop this game
         self.failed: Action | None = None  # a step that raised on the full state, kept for the reproduction
 
@@ -119,7 +120,7 @@ class Stepper:
         self.labels.extend(o.label_message for o in offers if o.label_message is not None)
         if not any(o.intent is not Intent.CANCEL for o in offers):
             what = "only Cancel" if offers else "nothing"
-            self.findings.append(
+            self.note(
                 Finding(
                     1,
                     f"open decision offers {what}",
@@ -214,7 +215,7 @@ class Stepper:
             self.counters.choices += 1
             if key in self.chain:
                 back = len(self.chain) - self.chain.index(key)
-                self.findings.append(
+                self.note(
                     Finding(
                         2,
                         "Choice returns to an earlier state",
@@ -227,8 +228,13 @@ class Stepper:
             self.chain = [key]
 
     def _break(self, check: int, title: str, detail: str) -> None:
-        self.findings.append(Finding(check, title, detail))
+        self.note(Finding(check, title, detail))
         self.broken = True
+
+    def note(self, finding: Finding) -> None:
+        """Records a finding with the steps that led to it."""
+        self.findings.append(finding)
+        self.paths.append(self.decision())
 
     def _rewind(self, rng_counter: int, pick_counter: int) -> None:
         if self.table._rng is not None:
