@@ -58,12 +58,15 @@ def truth(table: Table) -> Position:
 
 def sight_in_view(table: Table, seat: int) -> dict[str, str]:
     """Returns square -> what `seat` is shown there, read from that seat's view only."""
-    pieces = table.view(seat).state.space(board_id(seat)).pieces
+    view = table if table.is_view else table.view(seat)
+    pieces = view.state.space(board_id(seat)).pieces
     return {square_at(seat, index): str(piece.private_kind) for index, piece in enumerate(pieces)}
 
 
 def moves_in_view(table: Table, seat: int) -> set[str]:
-    return set(table.view(seat).state.player(seat).private_state.get("moves", []))
+    """Returns the legal moves `seat` is shown, read from that seat's view only."""
+    view = table if table.is_view else table.view(seat)
+    return set(view.state.space(board_id(seat)).private_state.get("moves", "").split())
 
 
 def click(seat: int, square: str) -> Action:
@@ -263,14 +266,15 @@ def test_views_show_the_sight_and_moves_python_chess_computes_in_bot_games() -> 
         board = chess.Board()
         while not table.state.is_over():
             positions += 1
-            for seat in (0, 1):
+            views = {seat: table.view(seat) for seat in (0, 1)}
+            for seat, view in views.items():
                 color = color_of_seat(seat)
-                assert sight_in_view(table, seat) == shown_kinds(board, color), (board.fen(), seat)
+                assert sight_in_view(view, seat) == shown_kinds(board, color), (board.fen(), seat)
                 mover = board.turn == (color == "w")
-                assert moves_in_view(table, seat) == (expected_moves(board) if mover else set()), board.fen()
+                assert moves_in_view(view, seat) == (expected_moves(board) if mover else set()), board.fen()
             seat = table.state.active_player_ids[0]
-            moves = moves_in_view(table, seat)
-            steps = bots[PlayerId(seat)].decide(game, table.view(seat), seat)
+            moves = moves_in_view(views[seat], seat)
+            steps = bots[PlayerId(seat)].decide(game, views[seat], seat)
             verify_commit(game, table, seat, steps)
             board.push(chess.Move.from_uci(uci_of(steps, seat, moves)))
         result = table.state.result

@@ -8,9 +8,10 @@ The SDK's visibility does all the hiding; the rules never filter a view:
   public kind is always "square" (so the other seat and spectators see 64 identical squares, the same
   all game long) and whose private kind is what that side sees there: a piece code ("wP".."bK"),
   "empty", or "fog";
-- the side to move finds its legal moves (UCI strings) in its player's private state, key "moves",
-  computed on the full state after every move; its staged square is "staged" and its own last move
-  "last_move" (the opponent's last move is never stored anywhere a seat can see).
+- the side to move finds its legal moves in its board's private state, key "moves" (UCI moves joined
+  by spaces, computed on the full state after every move; one string, so each view copies it cheaply);
+  its player's private state holds its staged square, "staged", and its own last move, "last_move"
+  (the opponent's last move is stored nowhere a seat can see).
 
 Square order of a board is the seat's own point of view, so a grid of 8 columns draws it upright:
 white's board runs a8..h8, a7..h7, ..., a1..h1; black's runs h1..a1, h2..a2, ..., h8..a8
@@ -28,7 +29,7 @@ The game ends when a king is captured (its capturer wins), on stalemate (a draw)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -112,11 +113,17 @@ def sight(pos: Position, color: Color) -> dict[str, str]:
 
 @dataclass
 class Turn:
-    """A seat's private state: its legal moves (when it is to move), its staged square, its last move."""
+    """A seat's legal moves (when it is to move, else none) and its staged square."""
 
-    moves: list[str] = field(default_factory=list)
+    moves: tuple[str, ...] = ()
     staged: str | None = None
-    last_move: str | None = None
+
+    @classmethod
+    def of(cls, table: Table, seat: int) -> Turn:
+        """Reads `seat`'s turn from its own board and player state (on its view or the full state)."""
+        moves = table.get(StateOf.space_private(board_id(seat)), "moves", "")
+        staged = table.get(StateOf.player_private(seat), "staged")
+        return cls(tuple(str(moves).split()), None if staged is None else str(staged))
 
     def targets(self, square: str) -> dict[str, list[str]]:
         """Returns the target squares of the piece on `square`, each with its promotion letters."""
@@ -133,7 +140,7 @@ def offers_for(seat: int, moves: tuple[str, ...], staged: str | None) -> tuple[O
 
     Cached: offers depend on nothing else, and a bot game asks for the same ones several times a move.
     """
-    turn = Turn(list(moves), staged)
+    turn = Turn(moves, staged)
     movable = sorted({uci[:2] for uci in moves})
     if staged is None:
         return tuple(Offer(click(seat, square), Intent.CHOICE, msg("offer.stage", square=square)) for square in movable)
@@ -197,13 +204,13 @@ class FogChess(Game):
     # -- offers --------------------------------------------------------------------------------------
 
     def offers(self, table: Table, player_id: int) -> list[Offer]:
-        turn = table.read(StateOf.player_private(player_id), Turn)
-        return list(offers_for(player_id, tuple(turn.moves), turn.staged))
+        turn = Turn.of(table, player_id)
+        return list(offers_for(player_id, turn.moves, turn.staged))
 
     # -- actions -------------------------------------------------------------------------------------
 
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
-        turn = table.read(StateOf.player_private(player_id), Turn)
+        turn = Turn.of(table, player_id)
         if action.type == "command" and action.name == PROMOTE:
             args = action.arguments
             self.move(table, player_id, Move(str(turn.staged), str(args["to_sq"]), str(args["piece"])))
@@ -256,9 +263,8 @@ class FogChess(Game):
                 kind = seen[BOARD_SQUARES[seat][index]]
                 if piece.private_kind != kind:
                     table.set_private_kind(board, index, kind)
-            ucis = sorted(m.uci() for m in moves) if pos.turn == color else []
-            mine = StateOf.player_private(seat)
-            if table.get(mine, "moves", []) != ucis:
-                table.set(mine, "moves", ucis or None)
-            if table.get(mine, "staged") is not None:
-                table.set(mine, "staged", None)
+            ucis = " ".join(sorted(m.uci() for m in moves)) if pos.turn == color else ""
+            if table.get(StateOf.space_private(board), "moves", "") != ucis:
+                table.set(StateOf.space_private(board), "moves", ucis or None)
+            if table.get(StateOf.player_private(seat), "staged") is not None:
+                table.set(StateOf.player_private(seat), "staged", None)
