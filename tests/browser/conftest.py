@@ -50,7 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.skip("web/dist is not built (scripts/install)")
     port = _free_port()
     db = tmp_path_factory.mktemp("server") / "rooms.db"
-    log = open(tmp_path_factory.mktemp("server-log") / "server.log", "wb")  # noqa: SIM115
+    log = open(tmp_path_factory.mktemp("server-log") / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, str(Path(__file__).with_name("serve.py")), str(port), str(db)],
         cwd=REPO,
@@ -102,8 +102,17 @@ class Api:
 
     def room(self, game: str, seats: int, bots: list[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
         """Creates a room and returns it with a token per human seat."""
-        room = self.call("/api/rooms", {"game": game, "seats": seats, "bots": bots, "options": options or {},
-                                        "spectators": "allow", "referee": True})
+        room = self.call(
+            "/api/rooms",
+            {
+                "game": game,
+                "seats": seats,
+                "bots": bots,
+                "options": options or {},
+                "spectators": "allow",
+                "referee": True,
+            },
+        )
         room["tokens"] = {
             seat: self.call(f"/api/rooms/{room['room']}/seats/{seat}/claim", {})["token"]
             for seat in range(seats)

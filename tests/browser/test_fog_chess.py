@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-
 from boardweaver import patch
 
 from .conftest import screenshot, seat_url, wait_state

@@ -21,4 +21,4 @@ async def run() -> None:
         raise
 
 
-asyncio.ensure_future(run())
+TASK = asyncio.ensure_future(run())  # noqa: RUF006  # kept: a task nobody holds may be collected

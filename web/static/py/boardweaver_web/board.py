@@ -96,14 +96,13 @@ class Board:
         size = 44.0
         cells = []
         points = [_axial(space) for space in spaces]
-        xs = [size * (1.7320508 * q + 0.8660254 * r) for q, r in points if True]  # type: ignore[misc]
-        ys = [size * 1.5 * r for _, r in points]  # type: ignore[misc]
+        axial = [point for point in points if point is not None]
+        xs = [size * (1.7320508 * q + 0.8660254 * r) for q, r in axial]
+        ys = [size * 1.5 * r for _, r in axial]
         left, top = min(xs), min(ys)
-        for space, x, y in zip(spaces, xs, ys):
+        for space, x, y in zip(spaces, xs, ys, strict=True):
             cell = self._space(space, ghosts)
-            cells.append(
-                f'<div class="hex-cell" style="left:{x - left:.1f}px;top:{y - top:.1f}px">{cell}</div>'
-            )
+            cells.append(f'<div class="hex-cell" style="left:{x - left:.1f}px;top:{y - top:.1f}px">{cell}</div>')
         width, height = max(xs) - left + 2 * size * 0.8660254 * 2, max(ys) - top + 2 * size
         return f'<div class="hex-map" style="width:{width:.0f}px;height:{height:.0f}px">{"".join(cells)}</div>'
 
@@ -119,7 +118,10 @@ class Board:
             + f'<span class="facts">{facts}</span></header>'
         )
         body = "".join(self._space(space, ghosts) for space in spaces)
-        return f'<section class="{" ".join(classes)}" data-seat="{player}">{head}<div class="spaces">{body}</div></section>'
+        return (
+            f'<section class="{" ".join(classes)}" data-seat="{player}">'
+            f'{head}<div class="spaces">{body}</div></section>'
+        )
 
     def _player_facts(self, player: int) -> str:
         data = self.table.state.player(player)
@@ -190,8 +192,7 @@ class Board:
             classes.append(f"owner-{owner}")
         style = f' style="--piece-color:{html.escape(look["color"])}"' if look.get("color") else ""
         return (
-            f'<div class="{" ".join(classes)}"{attributes}{style} title="{html.escape(str(tip))}">'
-            f"{_face(look)}</div>"
+            f'<div class="{" ".join(classes)}"{attributes}{style} title="{html.escape(str(tip))}">{_face(look)}</div>'
         )
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
@@ -232,7 +233,7 @@ def _face(look: dict[str, str]) -> str:
 
 def _plain(value: Any) -> str:
     if isinstance(value, bool):
-        return "✓" if value else "–"
+        return "✓" if value else "-"
     if isinstance(value, (dict, list)):
         return "…"
     return str(value)
@@ -268,7 +269,4 @@ def render_result(table: Table, texts: Texts) -> str:
             f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
             f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
         )
-    return (
-        f'<h3>{html.escape(texts.get("result.over"))}</h3>'
-        f'<p class="winners">{html.escape(verdict)}</p>{scores}'
-    )
+    return f'<h3>{html.escape(texts.get("result.over"))}</h3><p class="winners">{html.escape(verdict)}</p>{scores}'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 from typing import Any
@@ -13,11 +14,11 @@ def render_games(games: list[dict[str, Any]]) -> str:
     """The game list: one card per game with its title, description and player count."""
     cards = []
     for game in games:
-        players = f"{game.get('min_players')}–{game.get('max_players')}"
+        players = f"{game.get('min_players')} to {game.get('max_players')}"
         cards.append(
             f'<li class="game-card" data-game="{html.escape(game["name"])}">'
-            f'<h3>{html.escape(game.get("title") or game["name"])}</h3>'
-            f'<p>{html.escape(game.get("description") or "")}</p>'
+            f"<h3>{html.escape(game.get('title') or game['name'])}</h3>"
+            f"<p>{html.escape(game.get('description') or '')}</p>"
             f'<p class="players">{html.escape(players)} players</p></li>'
         )
     return "".join(cards)
@@ -43,13 +44,14 @@ def render_game_options(game: dict[str, Any]) -> str:
 def render_bot_boxes(seats: int, bots: set[int]) -> str:
     return "".join(
         f'<label class="bot"><input type="checkbox" id="bot-{seat}" data-bot="{seat}"'
-        f'{" checked" if seat in bots else ""}> seat {seat} is a bot</label>'
+        f"{' checked' if seat in bots else ''}> seat {seat} is a bot</label>"
         for seat in range(seats)
     )
 
 
-def render_links(origin: str, room: str, tokens: dict[int, str], bots: list[int], host_token: str,
-                 spectators: bool, referee: bool) -> str:
+def render_links(
+    origin: str, room: str, tokens: dict[int, str], bots: list[int], host_token: str, spectators: bool, referee: bool
+) -> str:
     """The links to share: one per human seat (token in the fragment), spectator and referee."""
     rows = []
     for seat, token in sorted(tokens.items()):
@@ -62,11 +64,16 @@ def render_links(origin: str, room: str, tokens: dict[int, str], bots: list[int]
         rows.append(f"<li><span>Seat {seat}</span> bot</li>")
     if spectators:
         url = f"{origin}/room/{room}#role=spectator"
-        rows.append(f'<li><span>Spectator / TV</span> <a class="spectator-link" href="{html.escape(url)}" target="_blank">{html.escape(url)}</a></li>')
+        rows.append(_link_row("Spectator / TV", "spectator-link", url))
     if referee:
         url = f"{origin}/room/{room}#role=referee&token={host_token}"
-        rows.append(f'<li><span>Referee</span> <a class="referee-link" href="{html.escape(url)}" target="_blank">{html.escape(url)}</a></li>')
+        rows.append(_link_row("Referee", "referee-link", url))
     return f'<h3>Room {html.escape(room)}</h3><ul class="links">{"".join(rows)}</ul>'
+
+
+def _link_row(name: str, css: str, url: str) -> str:
+    link = html.escape(url)
+    return f'<li><span>{html.escape(name)}</span> <a class="{css}" href="{link}" target="_blank">{link}</a></li>'
 
 
 class Lobby:
@@ -109,9 +116,7 @@ class Lobby:
         dom.set_html("bots", render_bot_boxes(seats, set(range(1, seats))))
 
     def create_clicked(self, _event: Any) -> None:
-        import asyncio
-
-        asyncio.ensure_future(self.create())
+        self.task = asyncio.ensure_future(self.create())
 
     def read_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {}

@@ -15,6 +15,7 @@ from .board import Board, render_log, render_result
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
+
 class BrowserStore:
     """The session's Store in the browser's localStorage."""
 
@@ -181,7 +182,8 @@ class RoomPage:
             if offer.action.type == "command":
                 classes = f"command intent-{offer.intent.value}" + (" revealing" if offer.reveals else "")
                 buttons.append(
-                    f'<button class="{classes}" data-offer="{number}" data-command="{html.escape(str(offer.action.name))}">'
+                    f'<button class="{classes}" data-offer="{number}" '
+                    f'data-command="{html.escape(str(offer.action.name))}">'
                     f"{html.escape(board.label(offer))}</button>"
                 )
         if self.session.can_undo():

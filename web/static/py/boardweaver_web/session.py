@@ -175,7 +175,12 @@ class Session:
         self.changes = []
         self._save_base()
         saved = self._saved_draft()
-        self.in_flight = None
+        if self.in_flight is not None:
+            # A snapshot while our commit is unanswered on a live socket: the server refused it
+            # (a game bug); sending it again would loop, so the draft is dropped.
+            self.in_flight, saved = None, None
+            self.store.delete(self._key("draft"))
+            self.notices.append(Notice("notice.dropped", {"count": 1, "steps": []}))
         if saved is not None and self.role == "seat":
             return self._resume(saved)
         self._fresh_draft()

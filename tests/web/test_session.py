@@ -1,0 +1,152 @@
+"""The client session against a tiny in-process room: drafts, commits, offline queue, re-checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardweaver import Action, Game, Table, canonical_json, start, state_to_wire, verify_commit
+from boardweaver import patch as patches
+from boardweaver_games.three_lanes.rules import ThreeLanes
+from boardweaver_web.session import MemoryStore, Session
+
+from ..sdk.draft_game import MARKET, MarketDraft
+
+
+class FakeRoom:
+    """The server's side of PROTOCOL.md, reduced to what a session needs."""
+
+    def __init__(self, game: Game, players: list[int]) -> None:
+        self.game = game
+        self.table: Table = start(game, players, seed=3)
+        self.seq = 0
+        self.views: dict[int, Any] = {}
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        self.views[seat] = state_to_wire(self.table.view(seat).state)
+        return {
+            "type": "snapshot",
+            "seq": self.seq,
+            "game": "g",
+            "options": {},
+            "view": self.views[seat],
+            "log": [],
+            "over": False,
+            "started": True,
+        }
+
+    def commit(self, seat: int, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if frame["baseSeq"] != self.seq:
+            return [{"type": "error", "code": "commit/stale", "commitId": frame["commitId"]}]
+        verify_commit(self.game, self.table, seat, [Action.from_wire(s) for s in frame["steps"]])
+        self.seq += 1
+        return [{"type": "ack", "commitId": frame["commitId"], "seq": self.seq}]
+
+    def event(self, seat: int) -> dict[str, Any]:
+        new = state_to_wire(self.table.view(seat).state)
+        frame = {
+            "type": "event-appended",
+            "seq": self.seq,
+            "patch": patches.diff(self.views[seat], new),
+            "changes": [],
+            "log": [],
+        }
+        self.views[seat] = new
+        return frame
+
+
+def _session(room: FakeRoom, seat: int, store: MemoryStore | None = None) -> Session:
+    session = Session("r1", "seat", seat, store or MemoryStore(), lambda name, options: room.game)
+    session.connected()
+    return session
+
+
+def _deliver(room: FakeRoom, session: Session, frames: list[dict[str, Any]]) -> None:
+    for frame in frames:
+        if frame["type"] == "commit":
+            for reply in room.commit(session.seat or 0, frame):
+                _deliver(room, session, session.receive(reply))
+            _deliver(room, session, session.receive(room.event(session.seat or 0)))
+
+
+def test_choice_steps_apply_locally_and_confirm_sends_one_commit() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+
+    assert session.take(Action.piece_click(MARKET, 2)) is None
+    assert session.take(Action.piece_click(MARKET, 4)) is None
+    session.undo()
+    frame = session.take(Action.command("take"))
+
+    assert frame is not None and frame["steps"] == [
+        {"type": "piece", "space": MARKET, "index": 2},
+        {"type": "command", "name": "take"},
+    ]
+    assert session.offers() == []
+    _deliver(room, session, [frame])
+    assert session.in_flight is None and len(session.shown_table().state.space("hand-0").pieces) == 1
+
+
+def test_an_offline_draft_survives_a_reload_and_commits_on_reconnect() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive(room.snapshot(0))
+    session.disconnected()
+    session.take(Action.piece_click(MARKET, 7))
+    assert session.take(Action.command("take")) is None  # queued: offline
+
+    reloaded = Session("r1", "seat", 0, store, lambda name, options: room.game)
+    assert reloaded.restore_offline()
+    assert reloaded.is_waiting()
+    reloaded.connected()
+    frames = reloaded.receive(room.snapshot(0))
+
+    assert [f["type"] for f in frames] == ["commit"]
+    _deliver(room, reloaded, frames)
+    assert len(room.table.state.space("hand-0").pieces) == 1
+
+
+def test_steps_no_longer_offered_after_others_moved_are_dropped_and_told() -> None:
+    game = ThreeLanes()
+    room = FakeRoom(game, [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive(room.snapshot(0))
+    session.disconnected()
+    session.take(Action.piece_click("hand-0", 0))
+    session.take(Action.space_click("lane-1"))
+    session.take(Action.piece_click("hand-0", 0))
+    session.take(Action.space_click("lane-2"))
+    assert session.take(Action.command("confirm")) is None
+    other = _session(room, 1)
+    other.receive(room.snapshot(1))
+    other.take(Action.piece_click("hand-1", 0))
+    other.take(Action.space_click("lane-1"))
+    _deliver(room, other, [other.take(Action.command("confirm"))])  # seat 1 moved meanwhile
+
+    session.connected()
+    frames = session.receive(room.snapshot(0))
+
+    assert [f["type"] for f in frames] == ["commit"]  # still offered: committed on the newer base
+    assert frames[0]["baseSeq"] == room.seq == 1
+    _deliver(room, session, frames)
+    assert room.table.state.meta_data.get("round") == 2
+
+
+def test_a_drafted_step_gone_from_the_offers_is_dropped_with_a_notice() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 1, store)
+    session.receive(room.snapshot(1))
+    store.set("bw:r1:1:draft", canonical_json({"baseSeq": 0, "steps": [{"type": "command", "name": "take"}]}))
+    first = _session(room, 0)
+    first.receive(room.snapshot(0))
+    first.take(Action.piece_click(MARKET, 0))
+    _deliver(room, first, [first.take(Action.command("take"))])
+
+    frames = session.receive(room.snapshot(1))
+
+    assert frames == []
+    assert session.notices[-1].key == "notice.dropped" and session.notices[-1].args["count"] == 1
+    assert store.get("bw:r1:1:draft") is None
