@@ -53,7 +53,9 @@ def started(fen: str = "", **options: Any) -> tuple[FogChess, Table]:
 
 
 def truth(table: Table) -> Position:
-    return Position.from_json(table.state.space(TRUTH).private_state["position"])
+    data = table.state.space(TRUTH).private_state["position"]
+    assert isinstance(data, dict)
+    return Position.from_json(data)
 
 
 def sight_in_view(table: Table, seat: int) -> dict[str, str]:
@@ -66,7 +68,7 @@ def sight_in_view(table: Table, seat: int) -> dict[str, str]:
 def moves_in_view(table: Table, seat: int) -> set[str]:
     """Returns the legal moves `seat` is shown, read from that seat's view only."""
     view = table if table.is_view else table.view(seat)
-    return set(view.state.space(board_id(seat)).private_state.get("moves", "").split())
+    return set(str(view.state.space(board_id(seat)).private_state.get("moves", "")).split())
 
 
 def click(seat: int, square: str) -> Action:

@@ -38,6 +38,7 @@ from boardweaver import Action, Game, Intent, Json, Offer, Piece, RuleError, Spa
 from .chessrules import (
     FILES,
     RANKS,
+    SQUARES,
     Color,
     Move,
     Position,
@@ -105,10 +106,7 @@ def click(seat: int, square: str) -> Action:
 def sight(pos: Position, color: Color) -> dict[str, str]:
     """Returns what `color` sees on each square: a piece code, "empty" or "fog"."""
     visible = visible_squares(pos, color)
-    return {
-        square: (pos.board.get(square, EMPTY) if square in visible else FOG)
-        for square in (f + r for r in RANKS for f in FILES)
-    }
+    return {square: (pos.board.get(square, EMPTY) if square in visible else FOG) for square in SQUARES}
 
 
 @dataclass
@@ -125,6 +123,10 @@ class Turn:
         staged = table.get(StateOf.player_private(seat), "staged")
         return cls(tuple(str(moves).split()), None if staged is None else str(staged))
 
+    def movable(self) -> set[str]:
+        """Returns the squares of the pieces that can move."""
+        return {uci[:2] for uci in self.moves}
+
     def targets(self, square: str) -> dict[str, list[str]]:
         """Returns the target squares of the piece on `square`, each with its promotion letters."""
         found: dict[str, list[str]] = {}
@@ -134,6 +136,13 @@ class Turn:
         return found
 
 
+@dataclass
+class Clock:
+    """The public count of plies played."""
+
+    plies: int = 0
+
+
 @lru_cache(maxsize=512)
 def offers_for(seat: int, moves: tuple[str, ...], staged: str | None) -> tuple[Offer, ...]:
     """Returns the offers of `seat` whose legal moves are `moves` and whose staged square is `staged`.
@@ -141,7 +150,7 @@ def offers_for(seat: int, moves: tuple[str, ...], staged: str | None) -> tuple[O
     Cached: offers depend on nothing else, and a bot game asks for the same ones several times a move.
     """
     turn = Turn(moves, staged)
-    movable = sorted({uci[:2] for uci in moves})
+    movable = sorted(turn.movable())
     if staged is None:
         return tuple(Offer(click(seat, square), Intent.CHOICE, msg("offer.stage", square=square)) for square in movable)
     offers = []
@@ -183,6 +192,14 @@ class FogChess(Game):
         },
     }
 
+    @property
+    def max_plies(self) -> int:
+        """The number of plies after which the game is a draw (option "max_plies")."""
+        value = self.options["max_plies"]
+        if not isinstance(value, int) or value < 1:
+            raise ValueError(f"fog-chess: max_plies must be a positive integer, got {value!r}")
+        return value
+
     # -- setup ---------------------------------------------------------------------------------------
 
     def setup(self, table: Table, players: list[int]) -> None:
@@ -211,20 +228,20 @@ class FogChess(Game):
 
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
         turn = Turn.of(table, player_id)
-        if action.type == "command" and action.name == PROMOTE:
+        if action.type == "command" and action.name == PROMOTE and turn.staged is not None:
             args = action.arguments
-            self.move(table, player_id, Move(str(turn.staged), str(args["to_sq"]), str(args["piece"])))
+            self.move(table, player_id, Move(turn.staged, str(args.get("to_sq")), str(args.get("piece"))))
             return
-        if action.type != "piece" or action.index is None:
-            raise RuleError(f"fog-chess does not take {action.describe()}")
+        if action.type != "piece" or action.space_id != board_id(player_id) or action.index is None:
+            raise RuleError(f"fog-chess: {action.describe()} is not a move of seat {player_id}")
         square = square_at(player_id, action.index)
-        movable = {uci[:2] for uci in turn.moves}
-        if square in movable:
-            staged = None if square == turn.staged else square
-            table.set(StateOf.player_private(player_id), "staged", staged)
+        if square in turn.movable():
+            table.set(StateOf.player_private(player_id), "staged", None if square == turn.staged else square)
             return
-        promotions = turn.targets(str(turn.staged)).get(square, [])
-        self.move(table, player_id, Move(str(turn.staged), square, "q" if promotions else None))
+        if turn.staged is None:
+            raise RuleError(f"fog-chess: no piece of seat {player_id} that can move on {square}")
+        promotions = turn.targets(turn.staged).get(square, [])
+        self.move(table, player_id, Move(turn.staged, square, "q" if promotions else None))
 
     def move(self, table: Table, player_id: int, move: Move) -> None:
         """Plays `move` on the true board, shows both sides their new sight, and ends the game if due."""
@@ -232,7 +249,7 @@ class FogChess(Game):
         if not isinstance(data, dict):
             raise RuleError("a move reads the hidden board: the server applies it")
         pos = play(Position.from_json(data), move)
-        plies = int(table.get(StateOf.meta(), "plies", 0) or 0) + 1
+        plies = table.read(StateOf.meta(), Clock).plies + 1
         table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
         table.set(StateOf.meta(), "plies", plies)
         table.set(StateOf.player_private(player_id), "last_move", move.uci())
@@ -247,7 +264,7 @@ class FogChess(Game):
         elif not moves:
             table.log(msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
             table.end_game()
-        elif plies >= int(self.options["max_plies"] or 0):
+        elif plies >= self.max_plies:
             table.log(msg("log.move-limit", plies=plies))
             table.end_game()
         else:
