@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from boardweaver import (
     Game,
     Table,
     canonical_bytes,
+    canonical_json,
     seed_commitment,
     start,
     state_from_wire,
@@ -83,14 +85,14 @@ def replay(
     table = table_from_snapshot(snapshot, seed) if snapshot is not None else start(game, players, seed)
     done = Replayed(table, snapshot.seq if snapshot is not None else 0)
     if keep_states:
-        done.states.append(state_to_wire(table.state))
+        done.states.append(_frozen(table))
     for event in events:
         if event.seq != done.seq + 1:
             raise ReplayError(f"expected event seq {done.seq + 1}, got {event.seq}")
         done.last_result = apply_event(game, table, event, done.last_result, check_picks)
         done.seq = event.seq
         if keep_states:
-            done.states.append(state_to_wire(table.state))
+            done.states.append(_frozen(table))
     return done
 
 
@@ -140,3 +142,9 @@ def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict
 
 def _pick_counter(table: Table) -> int:
     return table.pick_rng.counter if table.pick_rng is not None else 0
+
+
+def _frozen(table: Table) -> dict[str, Any]:
+    """Returns a copy of the full state's wire form that later steps cannot change."""
+    frozen: dict[str, Any] = json.loads(canonical_json(state_to_wire(table.state)))
+    return frozen

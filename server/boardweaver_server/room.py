@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
 from typing import Any, Protocol
 
 from boardweaver import (
@@ -28,7 +27,7 @@ from boardweaver import (
     verify_commit,
     visible_changes,
 )
-from boardweaver.changes import revert_all
+from boardweaver.changes import Change, Logged, revert_all
 from boardweaver.patch import diff
 
 from . import store as ops
@@ -186,6 +185,7 @@ class Room:
                 "fingerprint": self.fingerprint,
                 "view": wire,
                 "offers": self.offers_for(perspective, view),
+                "log": [message.to_wire() for message in self.table.state.log],
                 "over": self.is_over,
                 "started": self.is_started,
                 "seats": [self.seat_status(s) for s in self.record.players],
@@ -213,15 +213,16 @@ class Room:
             for listener in group:
                 listener.send(text)
 
-    def _broadcast(self, changes: list[dict[str, Any]] | Iterable[Any], raw: bool = False) -> None:
+    def _broadcast(self, changes: list[Change], undo_seat: int | None = None) -> None:
+        """Sends every socket the decision's frame: its view's patch, offers, visible changes, new log lines."""
         over = self.is_over
+        lines = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
         for perspective, group in self.listeners.items():
             view = self.table.view(perspective)
             wire = state_to_wire(view.state)
             old = self.views.get(perspective)
             patch = diff(old, wire) if old is not None else [["set", [], wire]]
             self.views[perspective] = wire
-            seen = list(changes) if raw else visible_changes(list(changes), perspective)
             text = canonical_json(
                 {
                     "type": "event-appended",
@@ -231,7 +232,8 @@ class Room:
                     "seq": self.seq,
                     "patch": patch,
                     "offers": self.offers_for(perspective, view),
-                    "changes": seen,
+                    "changes": visible_changes(changes, perspective),
+                    "log": lines,
                     "over": over,
                 }
             )
@@ -363,7 +365,7 @@ class Room:
             self._remember(seat, cid)
             self.last_result = None
             _ack(origin, cid, self.seq)
-            self._broadcast([{"type": "undo", "seat": seat}], raw=True)
+            self.resync_all()  # an undo removes log lines: every socket starts again from a snapshot
             self.changed.set()
 
     # -- bots ----------------------------------------------------------------------------------------

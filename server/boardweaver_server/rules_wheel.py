@@ -90,10 +90,7 @@ def _wheel_bytes(payload: list[tuple[str, bytes]], version: str) -> bytes:
         f"Metadata-Version: 2.1\nName: {DIST_NAME}\nVersion: {version}\nRequires-Python: >=3.11\n"
         "Summary: Boardweaver rules: the SDK and the games, for the server and the browser tab.\n"
     )
-    wheel = (
-        "Wheel-Version: 1.0\nGenerator: boardweaver_server.rules_wheel\n"
-        "Root-Is-Purelib: true\nTag: py3-none-any\n"
-    )
+    wheel = "Wheel-Version: 1.0\nGenerator: boardweaver_server.rules_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     entries = [
         *payload,
         (f"{dist_info}/METADATA", metadata.encode()),

@@ -7,6 +7,7 @@ transaction, so many rooms share one fsync; a caller's future resolves only afte
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
@@ -190,8 +191,7 @@ class Store:
                     break
                 batch.append(more)
             try:
-                ops = [op for op, _ in batch]
-                outcomes = await self._call(lambda: self._run_batch(ops))
+                outcomes = await self._call(functools.partial(self._run_batch, [op for op, _ in batch]))
             except BaseException as error:  # the thread itself failed: fail every caller
                 outcomes = [error] * len(batch)
             self.batches += 1
@@ -212,7 +212,8 @@ class Store:
             conn.execute("COMMIT")
             return [None] * len(ops)
         except Exception:
-            conn.execute("ROLLBACK") if conn.in_transaction else None
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             if len(ops) == 1:
                 raise
         outcomes: list[BaseException | None] = []
@@ -301,10 +302,12 @@ def insert_event(room_id: str, event: EventRecord) -> Op:
 
 
 def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:
+    state = _dumps(snapshot.state)  # now: the live state may change before the writer runs
+
     def op(conn: sqlite3.Connection) -> None:
         conn.execute(
             "INSERT OR REPLACE INTO snapshots (room, seq, state, rng_counter, pick_counter) VALUES (?,?,?,?,?)",
-            (room_id, snapshot.seq, _dumps(snapshot.state), snapshot.rng_counter, snapshot.pick_counter),
+            (room_id, snapshot.seq, state, snapshot.rng_counter, snapshot.pick_counter),
         )
 
     return op
