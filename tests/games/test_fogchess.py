@@ -23,7 +23,9 @@ from boardweaver import (
     start,
     state_to_wire,
     verify_commit,
+    visible_changes,
 )
+from boardweaver.view import perspective_of
 from boardweaver_games.fogchess import FogChess
 from boardweaver_games.fogchess.chessrules import SQUARES, Color, Position, visible_squares
 from boardweaver_games.fogchess.rules import (
@@ -327,6 +329,22 @@ def test_no_view_holds_an_unseen_piece_at_any_decision_of_bot_games() -> None:
             assert_fog_hides_the_board(game, table)  # staging changes no view but the seat's own draft
             verify_commit(game, table, seat, bots[PlayerId(seat)].decide(game, table.view(seat), seat))
         assert_fog_hides_the_board(game, table)
+
+
+def test_change_records_show_no_seat_anything_of_the_other_sides_board() -> None:
+    game = FogChess()
+
+    for seed in range(4):
+        table = start(game, [0, 1], seed=seed)
+        bots = {p: RandomBot(f"changes/{seed}/{p}") for p in (0, 1)}
+        while not table.state.is_over():
+            seat = table.state.active_player_ids[0]
+            result = verify_commit(game, table, seat, bots[PlayerId(seat)].decide(game, table.view(seat), seat))
+            for viewer in (0, 1, None):
+                seen = canonical_json(visible_changes(result.changes, perspective_of(viewer)))
+                allowed = set() if viewer is None else {board_id(viewer)}
+                assert set(re.findall(r"board-[01]|truth", seen)) <= allowed, (viewer, seen)
+                assert not PIECE_CODE.search(seen)
 
 
 def test_the_shared_secrecy_checks_pass_at_every_decision() -> None:
