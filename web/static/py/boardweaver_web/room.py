@@ -52,6 +52,7 @@ class RoomPage:
         self.shown: list[Offer] = []
         self.catalog: Catalog | None = None
         self.reconnect_due = False
+        self.drawn = False
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -165,6 +166,9 @@ class RoomPage:
         dom.set_html("result", render_result(table, self.texts))
         self.render_status()
         dom.set_attribute("page", "data-state", self.page_state())
+        if not self.drawn:
+            self.drawn = True
+            dom.record_timing("first_board_ms", dom.now())  # since navigation started
 
     def animate(self, change: dict[str, Any], before: dict[str, tuple[float, float]], table: Any) -> None:
         source, target = change["from"], change["to"]
