@@ -29,7 +29,7 @@ FRAME_MS = 1000 / 60
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
