@@ -67,6 +67,7 @@ def static_routes(web_dir: Path, wheel_dirs: list[Path]) -> list[BaseRoute]:
             app=ImmutableFiles(directory=dist / "pyscript" / PYSCRIPT_VERSION, check_dir=False),
         ),
         Route("/wheels/{name}", _wheel(wheel_dirs), methods=["GET"], include_in_schema=False),
+        Route("/sw.js", _service_worker(web_dir / "static" / "sw.js"), methods=["GET"], include_in_schema=False),
     ]
     return routes
 
@@ -81,5 +82,16 @@ def _wheel(wheel_dirs: list[Path]) -> Any:
             if path.is_file():
                 return FileResponse(path, media_type="application/zip", headers={"Cache-Control": IMMUTABLE})
         return Response("not found", status_code=404)
+
+    return serve
+
+
+def _service_worker(path: Path) -> Any:
+    """Serves the client's offline service worker from the root, so its scope covers every page."""
+
+    async def serve(request: Request) -> Response:
+        if not path.is_file():
+            return Response("not found", status_code=404)
+        return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     return serve
