@@ -15,16 +15,16 @@ import pytest
 import uvicorn
 from boardweaver import Game, Perspective, PlayerId, RandomBot, Table, state_from_wire
 from boardweaver.patch import apply as apply_patch
+from boardweaver_server.app import create_app
+from boardweaver_server.games import load_games
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from boardweaver_server.app import create_app
-from boardweaver_server.games import load_games
 from tests.sdk.draft_game import MarketDraft
 from tests.server.secret_draw import SecretDraw
 
 TEST_GAMES: dict[str, type[Game]] = {"secret-draw": SecretDraw, "test-draft": MarketDraft}
-EXAMPLE_GAMES = ("draw-discard", "market-draft", "three-lanes")
+EXAMPLE_GAMES = ("draw-discard", "market-draft", "three-lanes", "memory-match", "bluff", "fog-chess")
 
 
 def all_games() -> dict[str, type[Game]]:
@@ -104,6 +104,7 @@ class SeatClient:
         self.views: dict[int, Any] = {}
         self.view: Any = None
         self.log: list[Any] = []
+        self.offers_at: dict[int, list[Any]] = {}
         self.seq = -1
         self.offers: list[Any] = []
         self.over = False
@@ -133,10 +134,11 @@ class SeatClient:
                 self.pending = None
         elif kind == "error":
             self.errors.append(frame)
-            if frame.get("commitId") == self.pending:
+            if frame.get("commitId") in (self.pending, None):
                 self.pending = None
         if kind in ("snapshot", "event-appended"):
             self.views[self.seq] = self.view
+            self.offers_at[self.seq] = frame["offers"]
             self.offers, self.over = frame["offers"], frame["over"]
         return frame
 
@@ -148,8 +150,7 @@ class SeatClient:
         steps = self.bot.decide(self.game, view, self.seat)
         self.commits += 1
         self.pending = f"{self.seat}-{self.commits}"
-        return {"type": "commit", "baseSeq": self.seq, "steps": [s.to_wire() for s in steps],
-                "commitId": self.pending}
+        return {"type": "commit", "baseSeq": self.seq, "steps": [s.to_wire() for s in steps], "commitId": self.pending}
 
     async def play(self, until_over: bool = True, timeout: float = 60) -> None:
         """Connects, then plays (or watches) until the game is over."""

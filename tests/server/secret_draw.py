@@ -48,9 +48,13 @@ class SecretDraw(Game):
         seat = table.read(StateOf.player_private(player_id), Seat)
         hand = table.state.space(hand_id(player_id)).pieces
         intent = Intent.CANCEL if seat.staged is not None else Intent.CHOICE
-        offers = [Offer(Action.piece_click(hand_id(player_id), i), intent).label(
-                      msg("offer.stage", card=hand[i].private_kind or "?"))
-                  for i in range(len(hand)) if i != seat.staged]
+        offers = [
+            Offer(Action.piece_click(hand_id(player_id), i), intent).label(
+                msg("offer.stage", card=hand[i].private_kind or "?")
+            )
+            for i in range(len(hand))
+            if i != seat.staged
+        ]
         if seat.staged is not None:
             offers.append(Offer(Action.command("play"), Intent.CONFIRM).revealing())
         elif table.state.space(DECK).pieces:
