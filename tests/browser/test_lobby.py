@@ -31,7 +31,7 @@ def test_lobby_creates_a_room_whose_links_open_a_seat_and_a_spectator(server: st
     seat = new_page(seat_link)
     wait_state(seat, "ready")
     assert seat.locator("#board [data-space=market] .piece.offer").count() == 12
-    spectator = new_page(spectator_link)
+    spectator = new_page(spectator_link, locale="fr-FR")
     wait_state(spectator, "ready")
-    assert "spectator" in spectator.inner_text("#turn")
+    assert "spectateur" in spectator.inner_text("#turn")  # the page speaks the browser's language
     assert spectator.locator("#board .offer").count() == 0
