@@ -395,11 +395,3 @@ def test_two_hundred_seeded_bot_games_end() -> None:
 
     assert sum(endings.values()) == GAMES
     print(f"fog-chess: {GAMES} bot games in {time.perf_counter() - began:.1f}s: {dict(endings)}")
-
-
-def test_the_doctor_finds_nothing_wrong() -> None:
-    doctor = pytest.importorskip("boardweaver.doctor")
-
-    report = doctor.check_game(FogChess, games=8, seed=0)
-
-    assert report.ok, report.summary() + "\n" + report.details()
