@@ -12,7 +12,7 @@ from .driver import play_until_over
 pytestmark = pytest.mark.browser
 
 
-def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: Any) -> None:
+def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: Any, requests_log: Any) -> None:
     room = api.room("three-lanes", seats=2, bots=[])
     first, second = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
     wait_state(first, "ready")
@@ -48,3 +48,4 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     screenshot(review, "three-lanes-review")
     review.click("#last")
     assert "Game over" in review.inner_text("#result")
+    assert len(requests_log.urls) > 20 and requests_log.foreign() == []  # every request: 127.0.0.1
