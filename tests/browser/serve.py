@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import uvicorn
-
 from boardweaver_server.app import create_app
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from starlette.testclient import TestClient
-
 from boardweaver_server.app import create_app
+from starlette.testclient import TestClient
 
 
 def test_service_worker_is_served_from_the_root_as_javascript(tmp_path: Path) -> None:
