@@ -179,10 +179,18 @@ class Rooms:
             if room.seat_status(seat) != "open":
                 raise RoomError(409, "this seat is taken")
             bots = sorted({*room.record.bots, seat})
-            await self.store.write(ops.update_room(room.room_id, bots=bots))
+            humans = [s for s in room.record.players if s not in bots]
+            starts = not room.is_started and all(room.record.seat_hashes.get(s) for s in humans)
+            writes = [ops.update_room(room.room_id, bots=bots)]
+            if starts:
+                writes.append(ops.update_room(room.room_id, started=True))
+            await self.store.write(*writes)
             room.record.bots = bots
-            room.resync_all()
-            room.changed.set()
+            if starts:
+                self._mark_started(room)
+            else:
+                room.resync_all()
+                room.changed.set()
 
     async def end(self, room: Room) -> None:
         """Ends the game at the host's word: the log and the seed become public."""

@@ -8,8 +8,9 @@ a distinct token, so a test can grep frames for any secret.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from boardweaver import Action, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
 
 DECK = "deck"
 TABLE = "table"
@@ -33,7 +34,7 @@ class SecretDraw(Game):
     name = "secret-draw"
     min_players = 2
     max_players = 4
-    option_defaults = {"turns": 12}
+    option_defaults: ClassVar[dict[str, Json]] = {"turns": 12}
 
     def setup(self, table: Table, players: list[int]) -> None:
         cards = [f"secret-{n:02d}-{table.rng.below(10**6):06d}" for n in range(40)]
