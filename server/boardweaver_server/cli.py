@@ -34,10 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
     replay = commands.add_parser("replay", help="re-run a finished game from its published seed and log")
     replay.add_argument("--events", required=True, type=Path, help="the JSON body of GET /api/rooms/{id}/events")
+    replay.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="NAME=MODULE:CLASS",
+        help="a game not registered as an entry point (repeatable)",
+    )
     options = parser.parse_args(args)
     if options.command == "serve":
         return _serve(options)
-    return _replay(options.events)
+    return _replay(options.events, options.game)
 
 
 def _serve(options: argparse.Namespace) -> int:
@@ -52,13 +59,20 @@ def _serve(options: argparse.Namespace) -> int:
     return 0
 
 
-def _replay(path: Path) -> int:
+def _replay(path: Path, extra: list[str]) -> int:
+    import importlib
+
     from .games import load_games
     from .replay import ReplayError, verify_log
 
+    games = load_games()
+    for entry in extra:
+        name, _, target = entry.partition("=")
+        module, _, attribute = target.partition(":")
+        games[name] = getattr(importlib.import_module(module), attribute)
     log = json.loads(path.read_text(encoding="utf-8"))
     try:
-        summary = verify_log(load_games(), log)
+        summary = verify_log(games, log)
     except (ReplayError, ValueError, KeyError) as error:
         print(f"replay FAILED: {error}", file=sys.stderr)
         return 1

@@ -105,6 +105,7 @@ class SeatClient:
         self.view: Any = None
         self.log: list[Any] = []
         self.offers_at: dict[int, list[Any]] = {}
+        self.sent: dict[str, list[Any]] = {}
         self.seq = -1
         self.offers: list[Any] = []
         self.over = False
@@ -150,7 +151,8 @@ class SeatClient:
         steps = self.bot.decide(self.game, view, self.seat)
         self.commits += 1
         self.pending = f"{self.seat}-{self.commits}"
-        return {"type": "commit", "baseSeq": self.seq, "steps": [s.to_wire() for s in steps], "commitId": self.pending}
+        self.sent[self.pending] = [s.to_wire() for s in steps]
+        return {"type": "commit", "baseSeq": self.seq, "steps": self.sent[self.pending], "commitId": self.pending}
 
     async def play(self, until_over: bool = True, timeout: float = 60) -> None:
         """Connects, then plays (or watches) until the game is over."""
