@@ -12,7 +12,12 @@ def take_one(page: Any) -> bool:
     """Clicks one thing the seat is offered (a confirm button first); False when nothing is offered."""
     if page.get_attribute("#page", "data-state") != "ready":
         return False
-    for selector in ("#commands button.intent-confirm", "#board .offer", "#commands button.command"):
+    for selector in (  # like a bot: Confirm and Choice only, so every decision reaches its end
+        "#board .offer.intent-confirm",
+        "#commands button.intent-confirm",
+        "#board .offer.intent-choice",
+        "#commands button.intent-choice",
+    ):
         if page.locator(selector).count():
             page.locator(selector).first.click()
             return True

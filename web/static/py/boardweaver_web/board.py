@@ -153,6 +153,8 @@ class Board:
         style = ""
         if layout == "grid" and look.get("columns"):
             style = f' style="--columns:{int(look["columns"])}"'
+        elif layout == "fan":
+            style = f' style="--n:{max(1, len(space.pieces))}"'
         pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
         pieces += "".join(ghosts.get(space.space_id, []))
         count = f'<span class="count">{len(space.pieces)}</span>' if layout == "stack" else ""
