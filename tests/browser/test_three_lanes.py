@@ -23,6 +23,11 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     pending = first.locator("#board .piece.pending")
     assert pending.count() == 1  # the seat's own plan is drawn at its target, as pending
     first.locator("#commands button.intent-confirm").click()
+    first.locator("#commands button.take-back").click()  # the game allows taking a plan back
+    first.wait_for_selector("#board .mine .piece.offer")
+    first.locator("#board .mine .offer").first.click()
+    first.locator("#board .space.offer").first.click()
+    first.locator("#commands button.intent-confirm").click()
     second.wait_for_function("document.querySelectorAll('.others .kind-plan .piece.back').length === 1")
     screenshot(second, "three-lanes")
     play_until_over([first, second])

@@ -118,6 +118,12 @@ class RoomPage:
             self.session.undo()
             self.render()
             return
+        if dom.target_data(event, "take-back") is not None:
+            frame = self.session.take_back()
+            if frame is not None:
+                self.send(frame)
+            self.render()
+            return
         number = dom.target_data(event, "offer")
         if number is None or not number.isdigit() or int(number) >= len(self.shown):
             return
@@ -192,6 +198,9 @@ class RoomPage:
                 )
         if self.session.can_undo():
             buttons.append(f'<button class="undo" data-undo="1">{html.escape(self.texts.get("button.undo"))}</button>')
+        elif self.session.can_take_back():
+            label = html.escape(self.texts.get("button.take-back"))
+            buttons.append(f'<button class="undo take-back" data-take-back="1">{label}</button>')
         return "".join(buttons)
 
     def page_state(self) -> str:

@@ -74,6 +74,8 @@ class Session:
         self.changes: list[dict[str, Any]] = []  # visible changes of the last event, for animation
         self.notices: list[Notice] = []
         self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
+        self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
+        self.undo_sent: str | None = None
 
     # -- what the page shows -------------------------------------------------------------------------
 
@@ -107,6 +109,25 @@ class Session:
 
     def can_undo(self) -> bool:
         return self.draft is not None and self.in_flight is None and self.draft.can_undo()
+
+    def can_take_back(self) -> bool:
+        """True when our last decision is the room's latest: the game may let us take it back."""
+        return (
+            self.last_commit is not None
+            and self.last_commit[1] == self.seq
+            and self.online
+            and not self.over
+            and self.in_flight is None
+            and self.undo_sent is None
+            and (self.draft is None or not self.draft.steps)
+        )
+
+    def take_back(self) -> dict[str, Any] | None:
+        """Returns the frame asking the server to undo our last decision (it refuses when the game does)."""
+        if not self.can_take_back():
+            return None
+        self.undo_sent = uuid.uuid4().hex
+        return {"type": "undo", "commitId": self.undo_sent}
 
     def is_waiting(self) -> bool:
         """True while a finished draft waits for the server (sent, or queued until back online)."""
@@ -163,6 +184,7 @@ class Session:
         """The socket dropped: a commit in flight goes back to the offline queue, re-checked on resync."""
         self.online = False
         self.in_flight = None
+        self.undo_sent = None
         self.changes = []
 
     def _on_snapshot(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
@@ -210,7 +232,11 @@ class Session:
         return self._recheck(steps, self.seq)
 
     def _on_ack(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.undo_sent is not None and frame.get("commitId") == self.undo_sent:
+            self.undo_sent, self.last_commit = None, None
+            return []
         if self.in_flight is not None and frame.get("commitId") == self.in_flight["commitId"]:
+            self.last_commit = (str(frame["commitId"]), int(frame.get("seq", self.seq)))
             self.in_flight = None
             self.store.delete(self._key("draft"))
             self._fresh_draft()
@@ -218,6 +244,9 @@ class Session:
 
     def _on_error(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
         self.notices.append(Notice("notice.server-error", {"code": frame.get("code", "")}))
+        if self.undo_sent is not None and frame.get("commitId") == self.undo_sent:
+            self.undo_sent, self.last_commit = None, None
+            return []
         if self.in_flight is None or frame.get("commitId") != self.in_flight["commitId"]:
             return []
         self.in_flight = None
