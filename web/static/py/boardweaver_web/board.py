@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
-from boardweaver.wire import piece_to_wire
+from boardweaver.wire import canonical_json, piece_to_wire
 
 from .texts import Texts
 
@@ -272,3 +272,35 @@ def render_result(table: Table, texts: Texts) -> str:
             f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
         )
     return f'<h3>{html.escape(texts.get("result.over"))}</h3><p class="winners">{html.escape(verdict)}</p>{scores}'
+
+
+def piece_keys(table: Table) -> dict[str, list[str]]:
+    """Each space's pieces as comparable text, to find what a local step moved."""
+    return {
+        space_id: [canonical_json(piece_to_wire(piece)) for piece in space.pieces]
+        for space_id, space in table.state.spaces.items()
+    }
+
+
+def guess_moves(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """Pairs pieces that left one space with equal pieces that arrived in another: (from key, to key)."""
+    left: list[tuple[str, str]] = []  # (piece text, "space/index" it left)
+    arrived: list[tuple[str, str]] = []
+    for space_id in before.keys() | after.keys():
+        old, new = before.get(space_id, []), after.get(space_id, [])
+        if old == new:
+            continue
+        for index, text in enumerate(old):
+            if old.count(text) > new.count(text) and text not in [t for t, _ in left]:
+                left.append((text, f"{space_id}/{index}"))
+        for index, text in enumerate(new):
+            if new.count(text) > old.count(text) and text not in [t for t, _ in arrived]:
+                arrived.append((text, f"{space_id}/{index}"))
+    moves = []
+    for text, origin in left:
+        target = next((key for t, key in arrived if t == text), None)
+        if target is not None and target.split("/")[0] != origin.split("/")[0]:
+            moves.append((origin, target))
+    if not moves and len(left) == 1 and len(arrived) == 1:  # one piece went, changed (turned face down)
+        moves.append((left[0][1], arrived[0][1]))
+    return moves

@@ -11,7 +11,7 @@ from boardweaver import Action, Catalog, Game, Offer
 from boardweaver_games.registry import load
 
 from . import dom
-from .board import Board, render_log, render_result
+from .board import Board, guess_moves, piece_keys, render_log, render_result
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
@@ -128,6 +128,9 @@ class RoomPage:
         if number is None or not number.isdigit() or int(number) >= len(self.shown):
             return
         offer = self.shown[int(number)]
+        shown = self.session.shown_table()
+        before = piece_keys(shown) if shown is not None else {}
+        rects = dom.capture_rects("board")
         frame = self.session.take(offer.action)
         if frame is not None:
             self.send(frame)
@@ -135,6 +138,11 @@ class RoomPage:
         if frame is None and not offer.ends_decision():
             dom.record_timing("choice_ms", dom.now() - started)
             dom.record_timing("choice_event_ms", dom.now() - float(event.timeStamp))
+        after = self.session.shown_table()
+        if after is not None:
+            for origin, target in guess_moves(before, piece_keys(after)):
+                if origin in rects:
+                    dom.animate_from("board", target, rects[origin])
 
     def take(self, action: Action) -> None:
         """Takes a step as a click would (for scripted use from the console)."""
