@@ -93,7 +93,7 @@ class Stepper:
     def __post_init__(self) -> None:
         self.draft = Draft(self.game, self.table.view(self.seat), self.seat)
         self.records: list[StepRecord] = []
-        self.chain: list[str] = [canonical_json(state_to_wire(self.draft.view.view(self.seat).state))]
+        self.chain: list[str] = [canonical_json(state_to_wire(self.draft.view.state))]  # a fresh projection
         self.findings: list[Finding] = []
         self.paths: list[Decision] = []  # the steps taken when each finding was made, for its reproduction
         self.broken = False  # the full state and the draft no longer agree: stop this game
@@ -200,8 +200,10 @@ class Stepper:
                 "the view; draw only in the last step, one the view cannot run",
             )
             return
-        drafted = state_to_wire(self.draft.view.view(self.seat).state)
         actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
+        drafted = state_to_wire(self.draft.view.state)
+        if drafted != actual:  # a local step may leave a collection out of view order: project it again
+            drafted = state_to_wire(self.draft.view.view(self.seat).state)
         if drafted != actual or logged(self.draft._applied[-1].changes) != logged(self.records[-1].changes):
             self._break(
                 3,
