@@ -181,7 +181,13 @@ class Table:
         self._record(Logged(message))
 
     def allow_undo(self) -> None:
-        """Lets the seat undo this decision after committing it, while nothing was revealed or drawn since."""
+        """Lets the seat take this decision back after committing it.
+
+        The undo is granted only while all of these hold: the decision itself drew no randomness and
+        revealed nothing (it ended by a plain Confirm), and it is still the room's latest decision, so
+        nothing was revealed or drawn since and no other seat has committed. The server checks this and
+        records the undo in the event log; `undo_commit` reverts the decision's changes exactly.
+        """
         self.undo_allowed = True
 
     def end_game(self, winners: Iterable[int] = (), scores: dict[int, int] | None = None) -> None:
