@@ -1,0 +1,61 @@
+"""The layout's one-way dependencies: sdk <- games <- server; the SDK and the games use the stdlib only."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+PACKAGES = {
+    "sdk/boardweaver": {"boardweaver"},
+    "games/boardweaver_games": {"boardweaver", "boardweaver_games"},
+    "server/boardweaver_server": {"boardweaver", "boardweaver_games", "boardweaver_server", "starlette", "uvicorn"},
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    """Returns the top-level modules a file imports (relative imports stay inside its package)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("folder", sorted(PACKAGES))
+def test_each_part_imports_only_what_the_layout_allows(folder: str) -> None:
+    allowed = PACKAGES[folder] | STDLIB
+
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(imports_of(path) - allowed)
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if imports_of(path) - allowed
+    }
+
+    assert wrong == {}
+
+
+def test_the_sdk_public_api_is_what_its_init_exports() -> None:
+    import boardweaver
+
+    exported = set(boardweaver.__all__)
+
+    assert {
+        "Table",
+        "Space",
+        "Piece",
+        "Offer",
+        "Action",
+        "Intent",
+        "StateOf",
+        "msg",
+        "Draft",
+        "verify_commit",
+    } <= exported
+    assert all(hasattr(boardweaver, name) for name in exported)
