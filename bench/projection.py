@@ -15,12 +15,23 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "sdk")]
 
 from boardweaver import (  # noqa: E402
-    Action, Game, Intent, Offer, Piece, Space, StateOf, Table, msg, start, verify_commit,
+    Action,
+    Game,
+    Intent,
+    Offer,
+    Piece,
+    Space,
+    StateOf,
+    Table,
+    msg,
+    start,
+    verify_commit,
 )
 
 SEATS = [0, 1, 2, 3]
@@ -31,7 +42,7 @@ class BigDraw(Game):
 
     name = "bench-big-draw"
     min_players = max_players = 4
-    option_defaults = {"pieces": 52}
+    option_defaults: ClassVar[dict[str, Any]] = {"pieces": 52}
 
     def setup(self, table: Table, players: list[int]) -> None:
         cards = table.rng.shuffled(list(range(int(self.options["pieces"]))))  # type: ignore[arg-type]
@@ -114,8 +125,10 @@ def main() -> int:
     for pieces in (50, 200, 1000):
         for log_lines in (0, 2_000, 20_000):
             figures = measure(pieces, log_lines, args.repeat)
-            print(f"{pieces:>7} {log_lines:>9} {figures['view_us']:>9.1f} {figures['offers_us']:>10.1f} "
-                  f"{figures['commit_us']:>10.1f}")
+            print(
+                f"{pieces:>7} {log_lines:>9} {figures['view_us']:>9.1f} {figures['offers_us']:>10.1f} "
+                f"{figures['commit_us']:>10.1f}"
+            )
     return 0
 
 

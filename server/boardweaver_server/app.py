@@ -23,6 +23,9 @@ from .store import Store
 
 logger = logging.getLogger("boardweaver.server")
 DEFAULT_DB = "boardweaver.db"
+# How uvicorn serves the app (the `serve` command and the benches): uvloop and httptools when installed
+# (uvicorn[standard]); frames up to 1 MiB (the protocol refuses commits over 64 KiB itself).
+UVICORN_OPTIONS: dict[str, object] = {"ws_max_size": 1 << 20}
 
 
 def default_db_path() -> str:

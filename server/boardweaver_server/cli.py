@@ -50,12 +50,12 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(options: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app, default_db_path
+    from .app import UVICORN_OPTIONS, create_app, default_db_path
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     low, high = options.bot_delay
     app = create_app(options.db or default_db_path(), bot_delay=(low, high))
-    uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, ws_max_size=1 << 20)
+    uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     return 0
 
 

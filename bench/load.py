@@ -1,0 +1,507 @@
+"""Draw-discard load bench: M rooms of 4 seats over real WebSockets, every seat playing index 0 on its turn.
+
+    .venv/bin/python bench/load.py [--rooms 1 10 100] [--seconds 10] [--warmup 2] [--drivers 1]
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --pid PID --rooms 100
+
+For each M it starts a fresh server (bench/server.py: the real app, its default durable SQLite store in a
+temp file, on 127.0.0.1) unless `--url` names a running one; creates M draw-discard rooms through the HTTP
+API, claims the 4 seats of each, connects one socket per seat (driver processes share the rooms), and for
+`--seconds` after `--warmup` has every seat commit `play(index=0)` whenever its frame offers it a move.
+
+Prints moves/s (a move counts when the mover receives the frame with its move applied), the latency from
+send to that frame (p50/p95/p99), WebSocket payload bytes received per move per seat (every frame: acks,
+patches, offers), the server's CPU % and peak RSS (from /proc), and each driver's own CPU %, so a driver
+that is the bottleneck shows. It also checks, on the frames of sampled seats, that no seat ever received
+another seat's hand or the deck order (see `Checker`), and after the run ends sampled rooms with the host
+token and compares each sampled seat's rebuilt hand at every seq with the server's review of the full state.
+Bounded in rooms and time; stops by itself; figures only, it never fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import json
+import multiprocessing as mp
+import os
+import re
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import server as bench_server
+
+GAME = "draw-discard"
+SEATS = 4
+KIND = re.compile(r'"c(\d+)"')
+MAX_REVIEW_SEQ = 20_000  # review a sampled room only when its log is at most this long (the review is big)
+
+
+# -- HTTP ---------------------------------------------------------------------------------------------------
+
+
+def http(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def create_room(base: str) -> dict[str, Any]:
+    room = http("POST", f"{base}/api/rooms", {"game": GAME, "seats": SEATS})
+    tokens = [http("POST", f"{base}/api/rooms/{room['room']}/seats/{s}/claim")["token"] for s in range(SEATS)]
+    return {"room": room["room"], "host": room["host_token"], "tokens": tokens}
+
+
+def create_rooms(base: str, count: int) -> list[dict[str, Any]]:
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        return list(pool.map(lambda _: create_room(base), range(count)))
+
+
+# -- the server's /proc figures --------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def status_kib(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+# -- the secrecy check -------------------------------------------------------------------------------------
+
+
+def apply_in_place(document: Any, ops: list[Any]) -> Any:
+    """Applies a `boardweaver.patch` op list to `document` in place (the driver's copy is its own)."""
+    root = [document]
+    for op in ops:
+        name, path = op[0], [0, *op[1]]
+        node: Any = root
+        for key in path[:-1]:
+            node = node[key]
+        key = path[-1]
+        if name == "set":
+            node[key] = op[2]
+        elif name == "del":
+            del node[key]
+        elif name == "append":
+            node[key].extend(op[2])
+        elif name == "trunc":
+            del node[key][op[2] :]
+        elif name == "splice":
+            node[key][op[2] : op[2] + op[3]] = op[4]
+        else:
+            raise ValueError(f"unknown patch op {name!r}")
+    return root[0]
+
+
+def visible_cards(view: dict[str, Any], seat: int) -> tuple[set[int], list[str]]:
+    """Returns the card ids a seat may know (its hand, the discard) and any secrecy breach in its view."""
+    known: set[int] = set()
+    breaches: list[str] = []
+    own = f"hand-{seat}"
+    for space in view["spaces"]:
+        for piece in space["pieces"]:
+            if space["id"] == own:
+                if "private_kind" in piece:
+                    known.add(int(piece["private_kind"][1:]))
+                else:
+                    breaches.append(f"own hand card hidden in {own}")
+            elif space["id"] == "discard":
+                known.add(int(piece["kind"][1:]))
+            elif "private_kind" in piece or piece["kind"] != "back" or piece.get("private_state"):
+                breaches.append(f"a hidden part of {space['id']} reached seat {seat}: {piece}")
+    return known, breaches
+
+
+@dataclass
+class Checker:
+    """Rebuilds a sampled seat's view from its frames and checks every frame it receives.
+
+    The rebuilt view may hold card ids only in the seat's own hand (private kinds) and on the discard
+    (public); the deck and the other hands are backs only. Every card id a frame's text names (patch,
+    offers, changes, log) must be one the seat knew before or after that frame, or the card played face
+    up. The hand kept per seq is compared with the server's review afterwards.
+    """
+
+    seat: int
+    view: Any = None
+    frames: int = 0
+    breaches: list[str] = field(default_factory=list)
+    hands: dict[int, list[int]] = field(default_factory=dict)
+
+    def take(self, frame: dict[str, Any], text: str) -> None:
+        kind = frame["type"]
+        if kind not in ("snapshot", "event-appended"):
+            if KIND.search(text):
+                self.breaches.append(f"a {kind} frame named a card: {text[:200]}")
+            return
+        before, _ = visible_cards(self.view, self.seat) if self.view is not None else (set(), [])
+        if kind == "snapshot":
+            self.view = frame["view"]
+        else:
+            self.view = apply_in_place(self.view, frame["patch"])
+        after, breaches = visible_cards(self.view, self.seat)
+        named = {int(n) for n in KIND.findall(text)}
+        # The card played goes face up onto the discard: public, even when a reshuffle takes it away at once.
+        played = [c for c in frame.get("changes", []) if c.get("type") == "public-kind-set"]
+        if len(played) > 1 or any(c.get("space") != "discard" for c in played):
+            breaches.append(f"seq {frame['seq']}: unexpected public-kind-set changes {played}")
+        after = after | {int(c["kind"][1:]) for c in played}
+        if not named <= before | after:
+            breaches.append(f"seq {frame['seq']}: the frame named cards {sorted(named - before - after)}")
+        self.breaches.extend(breaches)
+        self.frames += 1
+        hand = next(s for s in self.view["spaces"] if s["id"] == f"hand-{self.seat}")
+        self.hands[frame["seq"]] = sorted(int(p["private_kind"][1:]) for p in hand["pieces"] if "private_kind" in p)
+
+
+# -- one driver process ------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatStats:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    bytes: int = 0
+    frames: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+async def play_seat(
+    ws_url: str,
+    room: dict[str, Any],
+    seat: int,
+    window: tuple[float, float],
+    go: asyncio.Event,
+    ready: list[int],
+    stats: SeatStats,
+    checker: Checker | None,
+) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"{ws_url}/ws/rooms/{room['room']}", max_size=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat]}))
+        text = str(await ws.recv())
+        frame = json.loads(text)
+        if checker is not None:
+            checker.take(frame, text)
+        ready[0] += 1
+        await go.wait()
+        start, stop = window[0], window[1]
+        seq, offered = frame.get("seq", 0), bool(frame.get("offers"))
+        pending: tuple[int, float, str] | None = None
+        number = 0
+        loop = asyncio.get_running_loop()
+        while True:
+            if offered and pending is None and loop.time() < stop:
+                number += 1
+                cid = f"{seat}-{number}"
+                commit = {
+                    "type": "commit",
+                    "baseSeq": seq,
+                    "steps": [{"type": "command", "name": "play", "args": {"index": 0}}],
+                    "commitId": cid,
+                }
+                pending = (seq + 1, time.perf_counter(), json.dumps(commit))
+                await ws.send(pending[2])
+                offered = False
+            if loop.time() >= stop and pending is None:
+                return
+            wait = (stop - loop.time() + 0.01) if pending is None else (stop + 5 - loop.time())
+            try:
+                text = str(await asyncio.wait_for(ws.recv(), max(0.01, wait)))
+            except TimeoutError:
+                if pending is None:
+                    continue
+                return
+            now = loop.time()
+            frame = json.loads(text)
+            kind = frame["type"]
+            if start <= now < stop:
+                stats.bytes += len(text.encode())
+                stats.frames += 1
+            if checker is not None:
+                checker.take(frame, text)
+            if kind == "event-appended" or kind == "snapshot":
+                seq = frame["seq"]
+                offered = bool(frame["offers"]) and not frame["over"]
+                if pending is not None and seq >= pending[0]:
+                    if seq == pending[0] and start <= now < stop:
+                        stats.latencies.append((time.perf_counter() - pending[1]) * 1000)
+                        stats.moves += 1
+                    pending = None
+            elif kind == "error":
+                code = frame.get("code", "?")
+                stats.errors[code] = stats.errors.get(code, 0) + 1
+                if code == "frame/rate-limited" and pending is not None:
+                    await asyncio.sleep(0.05)
+                    await ws.send(pending[2])
+                elif pending is not None and frame.get("commitId") is not None:
+                    pending = None
+
+
+async def drive_async(
+    ws_url: str,
+    rooms: list[dict[str, Any]],
+    sampled: set[str],
+    timing: Any,
+    barrier: Any,
+    warmup: float,
+    seconds: float,
+) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    go = asyncio.Event()
+    ready = [0]
+    stats: list[SeatStats] = []
+    checkers: dict[tuple[str, int], Checker] = {}
+    tasks = []
+    window = [0.0, 0.0]
+    for room in rooms:
+        for seat in range(SEATS):
+            seat_stats = SeatStats()
+            stats.append(seat_stats)
+            checker = Checker(seat) if room["room"] in sampled else None
+            if checker is not None:
+                checkers[(room["room"], seat)] = checker
+            tasks.append(
+                asyncio.create_task(play_seat(ws_url, room, seat, window, go, ready, seat_stats, checker))  # type: ignore[arg-type]
+            )
+    while ready[0] < len(tasks):
+        if any(t.done() for t in tasks):
+            for t in tasks:
+                if t.done() and t.exception() is not None:
+                    raise t.exception()  # type: ignore[misc]
+        await asyncio.sleep(0.02)
+    await loop.run_in_executor(None, barrier.wait)
+    # Every driver waits for the same monotonic instant (CLOCK_MONOTONIC is system-wide on Linux).
+    await asyncio.sleep(max(0.0, timing.value - time.monotonic()))
+    offset = loop.time() - time.monotonic()
+    window[0] = timing.value + offset + warmup
+    window[1] = window[0] + seconds
+    cpu_before = time.process_time()
+    go.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    cpu = time.process_time() - cpu_before
+    failures = [repr(r) for r in results if isinstance(r, BaseException)]
+    errors: dict[str, int] = {}
+    for s in stats:
+        for code, n in s.errors.items():
+            errors[code] = errors.get(code, 0) + n
+    return {
+        "latencies": [x for s in stats for x in s.latencies],
+        "moves": sum(s.moves for s in stats),
+        "bytes": sum(s.bytes for s in stats),
+        "frames": sum(s.frames for s in stats),
+        "errors": errors,
+        "failures": failures[:5],
+        "cpu": cpu,
+        "checked_frames": sum(c.frames for c in checkers.values()),
+        "breaches": [b for c in checkers.values() for b in c.breaches][:20],
+        "hands": {f"{room}/{seat}": c.hands for (room, seat), c in checkers.items()},
+    }
+
+
+def drive(
+    ws_url: str,
+    rooms: list[dict[str, Any]],
+    sampled: set[str],
+    timing: Any,
+    barrier: Any,
+    warmup: float,
+    seconds: float,
+    out: Any,
+) -> None:
+    try:
+        try:
+            import uvloop
+
+            runner = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        out.put(runner(drive_async(ws_url, rooms, sampled, timing, barrier, warmup, seconds)))
+    except BaseException as error:
+        barrier.abort()
+        out.put({"fatal": repr(error)})
+
+
+# -- one run -----------------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def review_check(base: str, room: dict[str, Any], hands: dict[str, dict[int, list[int]]]) -> tuple[int, list[str]]:
+    """Ends a sampled room and compares each sampled seat's rebuilt hand with the full state at every seq."""
+    http("POST", f"{base}/api/rooms/{room['room']}/end", token=room["host"])
+    status = http("GET", f"{base}/api/rooms/{room['room']}")
+    if status["seq"] > MAX_REVIEW_SEQ:
+        return 0, []
+    review = http("GET", f"{base}/api/rooms/{room['room']}/review")
+    compared, problems = 0, []
+    for step in review["steps"]:
+        spaces = {s["id"]: s for s in step["state"]["spaces"]}
+        for seat in range(SEATS):
+            seen = hands.get(f"{room['room']}/{seat}", {}).get(step["seq"])
+            if seen is None:
+                continue
+            true = sorted(int(p["private_kind"][1:]) for p in spaces[f"hand-{seat}"]["pieces"])
+            compared += 1
+            if seen != true:
+                problems.append(f"room {room['room']} seat {seat} seq {step['seq']}: saw {seen}, true {true}")
+    return compared, problems[:5]
+
+
+def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
+    proc = None
+    folder = tempfile.TemporaryDirectory(prefix="boardweaver-load-")
+    try:
+        if args.url:
+            base, pid = args.url.rstrip("/"), args.pid
+        else:
+            proc, base = bench_server.start(Path(folder.name) / "load.db", rate=args.rate, burst=args.rate * 2)
+            pid = proc.pid
+        rooms = create_rooms(base, m)
+        sampled = {room["room"] for room in rooms[: args.sample_rooms]}
+        drivers = max(1, min(args.drivers, m))
+        ctx = mp.get_context("spawn")
+        timing = ctx.Value("d", 0.0)
+        barrier = ctx.Barrier(drivers + 1)
+        out = ctx.Queue()
+        ws_url = "ws" + base[len("http") :]
+        procs = [
+            ctx.Process(
+                target=drive,
+                args=(ws_url, rooms[i::drivers], sampled, timing, barrier, args.warmup, args.seconds, out),
+                daemon=True,
+            )
+            for i in range(drivers)
+        ]
+        for p in procs:
+            p.start()
+        timing.value = time.monotonic() + 0.5 + 0.01 * m  # filled in before the barrier opens
+        barrier.wait(timeout=120 + m)
+        timing.value = max(timing.value, time.monotonic() + 0.1)
+        start = timing.value + args.warmup
+        rss_peak_window = 0
+        cpu0 = None
+        cpu1 = None
+        while time.monotonic() < start + args.seconds:
+            now = time.monotonic()
+            if pid and cpu0 is None and now >= start:
+                cpu0 = (cpu_seconds(pid), now)
+            if pid and now >= start:
+                rss_peak_window = max(rss_peak_window, status_kib(pid, "VmRSS"))
+            time.sleep(0.05 if cpu0 is None else 0.25)
+        if pid:
+            cpu1 = (cpu_seconds(pid), time.monotonic())
+        load_avg = os.getloadavg()[0]
+        results = [out.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(30)
+        fatal = [r["fatal"] for r in results if "fatal" in r]
+        if fatal:
+            raise RuntimeError(f"a driver failed: {fatal}")
+        latencies = [x for r in results for x in r["latencies"]]
+        moves = sum(r["moves"] for r in results)
+        errors: dict[str, int] = {}
+        for r in results:
+            for code, n in r["errors"].items():
+                errors[code] = errors.get(code, 0) + n
+        rss_peak = status_kib(pid, "VmHWM") if pid else 0  # before the review, which is big
+        hands = {k: {int(s): h for s, h in v.items()} for r in results for k, v in r["hands"].items()}
+        compared, problems = 0, []
+        for room in rooms[: args.sample_rooms]:
+            n, p = review_check(base, room, hands)
+            compared += n
+            problems += p
+        breaches = [b for r in results for b in r["breaches"]]
+        figures = {
+            "rooms": m,
+            "drivers": drivers,
+            "moves_per_s": moves / args.seconds,
+            "p50_ms": percentile(latencies, 0.50),
+            "p95_ms": percentile(latencies, 0.95),
+            "p99_ms": percentile(latencies, 0.99),
+            "bytes_per_move_per_seat": sum(r["bytes"] for r in results) / max(1, moves) / SEATS,
+            "server_cpu_pct": (cpu1[0] - cpu0[0]) / (cpu1[1] - cpu0[1]) * 100 if cpu0 and cpu1 else float("nan"),
+            "server_rss_peak_mib": rss_peak / 1024,
+            "server_rss_window_mib": rss_peak_window / 1024,
+            "driver_cpu_pct": [r["cpu"] / (args.seconds + args.warmup) * 100 for r in results],
+            "load_avg_1m": load_avg,
+            "errors": errors,
+            "socket_failures": [f for r in results for f in r["failures"]],
+            "checked_frames": sum(r["checked_frames"] for r in results),
+            "reviewed_hands": compared,
+            "breaches": breaches[:5] + problems[:5],
+        }
+        assert not breaches and not problems, f"SECRECY BREACH: {breaches[:3] + problems[:3]}"
+        return figures
+    finally:
+        if proc is not None:
+            bench_server.stop(proc)
+        folder.cleanup()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, nargs="+", default=[1, 10, 100], help="values of M (at most 500)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured time per M")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--drivers", type=int, default=1, help="driver processes sharing the sockets")
+    parser.add_argument("--url", default=None, help="a running server on 127.0.0.1 (default: start one per M)")
+    parser.add_argument("--pid", type=int, default=0, help="with --url: the server's pid, for CPU and RSS")
+    parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
+    parser.add_argument("--sample-rooms", type=int, default=2, help="rooms whose every seat's frames are checked")
+    parser.add_argument("--json", action="store_true", help="print one JSON line per M as well")
+    args = parser.parse_args()
+    if args.url and not args.url.startswith("http://127.0.0.1"):
+        parser.error("--url must be a server on http://127.0.0.1")
+    if any(not 1 <= m <= 500 for m in args.rooms) or not 0 < args.seconds <= 300:
+        parser.error("expected 1..500 rooms and at most 300 seconds")
+    print(
+        f"# draw-discard load: {os.cpu_count()} cores, {args.seconds:g} s after {args.warmup:g} s warm-up, "
+        f"{args.drivers} driver process(es), load average {os.getloadavg()[0]:.2f} before"
+    )
+    print(
+        f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'B/move/seat':>11} "
+        f"{'srv CPU%':>8} {'srv RSS MiB':>11} {'driver CPU%':>11} {'load':>5}  checked"
+    )
+    for m in args.rooms:
+        f = run(m, args)
+        drivers = "+".join(f"{x:.0f}" for x in f["driver_cpu_pct"])
+        print(
+            f"{m:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
+            f"{f['bytes_per_move_per_seat']:>11.0f} {f['server_cpu_pct']:>8.0f} {f['server_rss_peak_mib']:>11.1f} "
+            f"{drivers:>11} {f['load_avg_1m']:>5.2f}  {f['checked_frames']} frames, {f['reviewed_hands']} hands "
+            f"vs review, no leak; errors {f['errors'] or 'none'}",
+            flush=True,
+        )
+        if f["socket_failures"]:
+            print(f"     socket failures: {f['socket_failures']}")
+        if args.json:
+            print(json.dumps(f, sort_keys=True), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

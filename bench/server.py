@@ -1,0 +1,97 @@
+"""The server the benches start: the real app (`create_app`) under uvicorn, on 127.0.0.1, in its own process.
+
+    .venv/bin/python bench/server.py --port 8765 --db /tmp/bench.db [--rate 20 --burst 40] [--ws websockets]
+
+It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.app.UVICORN_OPTIONS`) and the
+default durable store (WAL, synchronous=FULL); only the per-socket flood limit is a flag, because one room
+of the load bench moves faster than the default 20 frames/s a seat allows (see bench/README.md).
+`start()` launches it and waits until it answers; the benches import it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(
+    db: Path, rate: float = 20.0, burst: float = 40.0, ws: str | None = None, timeout: float = 60.0
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Starts the bench server on a free port of 127.0.0.1 and returns it with its base URL once it answers."""
+    port = free_port()
+    command = [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--db", str(db)]
+    command += ["--rate", str(rate), "--burst", str(burst)]
+    if ws is not None:
+        command += ["--ws", ws]
+    proc = subprocess.Popen(command, cwd=REPO)
+    url = f"http://127.0.0.1:{port}"
+    wait_ready(url, proc, timeout)
+    return proc, url
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/games", timeout=2) as response:
+                json.loads(response.read())
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer in time") from None
+            time.sleep(0.02)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stops a server this bench started (SIGTERM, then SIGKILL after 15 s)."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="the bench server (the real app) on 127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--rate", type=float, default=20.0, help="per-socket frames/s (flood limit)")
+    parser.add_argument("--burst", type=float, default=40.0)
+    parser.add_argument("--ws", default=None, help="uvicorn WebSocket implementation (default: the server's)")
+    parser.add_argument("--bot-delay", type=float, default=0.0)
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+
+    import uvicorn
+    from boardweaver_server.app import UVICORN_OPTIONS, create_app
+    from boardweaver_server.sockets import SocketLimits
+
+    limits = SocketLimits(rate=args.rate, burst=args.burst)
+    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=limits)
+    options = dict(UVICORN_OPTIONS)
+    if args.ws:
+        options["ws"] = args.ws
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
+
+
+if __name__ == "__main__":
+    main()
