@@ -8,6 +8,12 @@ Layout of web/dist/ (gitignored; `scripts/install` runs this):
     pyscript/<pyscript version>/   @pyscript/core's dist/ without source maps (core.js, core.css, ...)
     wheels/                        boardweaver_rules-<version>+<fingerprint>-py3-none-any.whl (`rules-wheel`)
 
+python_stdlib.zip is npm's, compiled to bytecode by Pyodide's own Python in Node
+(compile_stdlib.mjs; npm ships sources, which the tab would compile on every load: ~1.3 s of a
+start-up). Without Node the sources are copied as they are. Text-like files get precompressed
+siblings, X.br (with the `brotli` package, when installed) and X.gz, which the server sends when
+the browser accepts them. Both are cached beside node_modules, keyed by their inputs.
+
 Serve `.wasm` as application/wasm (else loadPyodide() never settles) and `.mjs` as text/javascript.
 Versions sit in the paths, so these files can be cached as immutable.
 
@@ -18,9 +24,11 @@ Versions sit in the paths, so these files can be cached as immutable.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,6 +39,9 @@ WHEELS = WEB / "pyodide-wheels"
 DIST = WEB / "dist"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK_NAME = "pyodide-lock.json"
+CACHE = NODE_MODULES / ".bw-build-cache"  # derived files, keyed by the hash of their inputs
+COMPRESSED = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")  # files that get .br / .gz siblings
+SIBLINGS = (".br", ".gz")
 
 
 def build_assets(dist: Path = DIST) -> None:
@@ -41,6 +52,7 @@ def build_assets(dist: Path = DIST) -> None:
     pyscript_dir = dist / "pyscript" / _npm_version(pyscript_src)
 
     wanted = {name: pyodide_src / name for name in PYODIDE_FILES}
+    wanted["python_stdlib.zip"] = compiled_stdlib(pyodide_src)
     lock = json.loads((pyodide_src / LOCK_NAME).read_text())
     micropip = lock["packages"]["micropip"]
     wheel = WHEELS / micropip["file_name"]
@@ -50,15 +62,72 @@ def build_assets(dist: Path = DIST) -> None:
     micropip["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
     wanted[wheel.name] = wheel
     _sync_dir(pyodide_dir, wanted, {LOCK_NAME: json.dumps(lock, separators=(",", ":")).encode()})
+    _precompress(pyodide_dir)
 
     dist_src = pyscript_src / "dist"
     files = {p.relative_to(dist_src).as_posix(): p for p in dist_src.rglob("*") if p.is_file()}
     _sync_dir(pyscript_dir, {name: p for name, p in files.items() if not name.endswith(".map")}, {})
+    _precompress(pyscript_dir)
     for parent in (dist / "pyodide", dist / "pyscript"):
         for stale in parent.iterdir():
             if stale not in (pyodide_dir, pyscript_dir):
                 shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
     print(f"build.py: {pyodide_dir.relative_to(REPO)}, {pyscript_dir.relative_to(REPO)} ready")
+
+
+def compiled_stdlib(pyodide_src: Path) -> Path:
+    """Returns npm's python_stdlib.zip compiled to Python 3.14 bytecode (cached), or the sources without Node."""
+    source = pyodide_src / "python_stdlib.zip"
+    script = WEB / "compile_stdlib.mjs"
+    key = hashlib.sha256(source.read_bytes() + script.read_bytes()).hexdigest()[:16]
+    cached = CACHE / f"python_stdlib-{key}.zip"
+    if cached.is_file():
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        print("build.py: no node: python_stdlib.zip stays uncompiled (every load compiles it)", file=sys.stderr)
+        return source
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(".part")
+    subprocess.run([node, str(script), str(pyodide_src), str(source), str(partial)], check=True)
+    partial.replace(cached)
+    for stale in CACHE.glob("python_stdlib-*.zip"):
+        if stale != cached:
+            stale.unlink()
+    return cached
+
+
+def _precompress(folder: Path) -> None:
+    """Writes X.br (brotli, when installed) and X.gz beside each compressible file, from cache when known."""
+    try:
+        import brotli  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        brotli = None
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.suffix not in COMPRESSED:
+            continue
+        data = path.read_bytes()
+        key = hashlib.sha256(data).hexdigest()[:24]
+        coders = {".gz": lambda raw: gzip.compress(raw, 9, mtime=0)}
+        if brotli is not None:
+            coders[".br"] = lambda raw: brotli.compress(raw, quality=11)
+        for suffix in SIBLINGS:
+            sibling = path.with_name(path.name + suffix)
+            if suffix not in coders:
+                sibling.unlink(missing_ok=True)
+                continue
+            cached = CACHE / "compressed" / f"{key}{suffix}"
+            if not cached.is_file():
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                packed = coders[suffix](data)
+                if len(packed) >= len(data):  # nothing gained: serve the file itself
+                    packed = b""
+                cached.write_bytes(packed)
+            packed = cached.read_bytes()
+            if not packed:
+                sibling.unlink(missing_ok=True)
+            elif not sibling.is_file() or sibling.stat().st_size != len(packed) or sibling.read_bytes() != packed:
+                sibling.write_bytes(packed)
 
 
 def build_rules(out_dir: Path) -> tuple[Path, str]:
@@ -90,6 +159,7 @@ def _sync_dir(target: Path, copies: dict[str, Path], contents: dict[str, bytes])
         if not dst.is_file() or dst.read_bytes() != data:
             dst.write_bytes(data)
     keep = {target / name for name in [*copies, *contents]}
+    keep |= {path.with_name(path.name + suffix) for path in keep for suffix in SIBLINGS}
     for path in sorted(target.rglob("*"), reverse=True):
         if path.is_file() and path not in keep:
             path.unlink()
@@ -98,9 +168,7 @@ def _sync_dir(target: Path, copies: dict[str, Path], contents: dict[str, bytes])
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command")
     rules = sub.add_parser("rules-wheel", help="build the rules wheel")
     rules.add_argument("--out", type=Path, default=DIST / "wheels")
