@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import mimetypes
+import os
 from pathlib import Path
 from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
 PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
 IMMUTABLE = "public, max-age=31536000, immutable"
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))  # siblings web/build.py writes, best first
 PAGES = {"/": "lobby.html", "/room/{room_id}": "room.html", "/game/{room_id}": "review.html"}
 
 
@@ -29,11 +32,32 @@ def register_types() -> None:
 
 
 class ImmutableFiles(StaticFiles):
-    """Static files under a versioned path: cached forever."""
+    """Static files under a versioned path: cached forever, sent precompressed when the browser accepts it."""
 
-    def file_response(self, *args: Any, **kwargs: Any) -> Response:
-        response = super().file_response(*args, **kwargs)
-        response.headers["Cache-Control"] = IMMUTABLE
+    def file_response(
+        self, full_path: Any, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        request_headers = Headers(scope=scope)
+        accepted = {part.split(";")[0].strip() for part in request_headers.get("accept-encoding", "").split(",")}
+        headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
+        response: Response | None = None
+        for encoding, suffix in PRECOMPRESSED:
+            sibling = f"{full_path}{suffix}"
+            if encoding in accepted and os.path.isfile(sibling):
+                media_type = mimetypes.guess_type(str(full_path))[0] or "application/octet-stream"
+                headers["Content-Encoding"] = encoding
+                response = FileResponse(
+                    sibling,
+                    status_code=status_code,
+                    headers=headers,
+                    media_type=media_type,
+                    stat_result=os.stat(sibling),
+                )
+                break
+        if response is None:
+            response = FileResponse(full_path, status_code=status_code, headers=headers, stat_result=stat_result)
+        if self.is_not_modified(response.headers, request_headers):
+            return NotModifiedResponse(response.headers)
         return response
 
     async def get_response(self, path: str, scope: Scope) -> Response:

@@ -1,0 +1,44 @@
+"""The runtime's precompressed siblings (web/build.py writes them) are sent when the browser accepts them."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from boardweaver_server.static import ImmutableFiles, register_types
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from starlette.testclient import TestClient
+
+WASM = b"\0asm" + bytes(range(256)) * 64
+
+
+def _client(tmp_path: Path) -> TestClient:
+    register_types()
+    (tmp_path / "pyodide.asm.wasm").write_bytes(WASM)
+    (tmp_path / "pyodide.asm.wasm.gz").write_bytes(gzip.compress(WASM))
+    (tmp_path / "pyodide.asm.wasm.br").write_bytes(b"brotli bytes")
+    (tmp_path / "pyodide.mjs").write_text("export {};")
+    return TestClient(Starlette(routes=[Mount("/rt", app=ImmutableFiles(directory=tmp_path))]))
+
+
+def test_the_best_accepted_sibling_is_sent_with_its_encoding_and_the_file_type(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+
+    brotli = client.head("/rt/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    gzipped = client.get("/rt/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"})
+
+    assert brotli.headers["content-encoding"] == "br" and brotli.headers["content-type"] == "application/wasm"
+    assert brotli.headers["content-length"] == str(len(b"brotli bytes"))
+    assert gzipped.headers["content-encoding"] == "gzip" and gzipped.content == WASM  # decoded by the client
+    assert "immutable" in gzipped.headers["cache-control"] and gzipped.headers["vary"] == "Accept-Encoding"
+
+
+def test_without_an_accepted_sibling_the_file_itself_is_sent(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+
+    plain = client.get("/rt/pyodide.asm.wasm", headers={"Accept-Encoding": "identity"})
+    module = client.get("/rt/pyodide.mjs", headers={"Accept-Encoding": "gzip, br"})
+
+    assert "content-encoding" not in plain.headers and plain.content == WASM
+    assert "content-encoding" not in module.headers and module.headers["content-type"].startswith("text/javascript")
