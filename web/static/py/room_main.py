@@ -14,6 +14,8 @@ async def run() -> None:
         config = await boot.prepare()
         from boardweaver_web import room
 
+        dom.mark("import")
+
         await room.main(config)
     except Exception:
         dom.set_text("status", "Error: " + traceback.format_exc().splitlines()[-1])

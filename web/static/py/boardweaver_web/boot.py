@@ -27,8 +27,11 @@ async def client_config() -> dict[str, Any]:
 
 async def prepare() -> dict[str, Any]:
     """Registers the offline worker, reads the config and installs the rules wheel it names."""
+    dom.mark("py-start")
     dom.register_service_worker()
     config = await client_config()
+    dom.mark("config")
     wheel = str(config["rules_wheel"])
     await dom.install_wheel(dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}"))
+    dom.mark("wheel")
     return config

@@ -28,6 +28,11 @@ def now() -> float:
     return float(js.performance.now())
 
 
+def mark(name: str) -> None:
+    """Leaves a performance mark `bw:<name>` (read by bench/browser.py: where a load spends its time)."""
+    js.performance.mark(f"bw:{name}")
+
+
 def _some(value: Any) -> Any:
     """Returns `value`, or None for JavaScript's null and undefined."""
     return None if value is None or value is jsnull else value
@@ -175,13 +180,26 @@ async def fetch_json(
 
 
 async def install_wheel(url: str) -> None:
-    """Installs the rules wheel from our own server with micropip (micropip itself from the lock)."""
+    """Installs the rules wheel from our own server: fetched, then unpacked into site-packages.
+
+    The wheel is pure Python with no dependencies, so unpacking it is all micropip would do; loading
+    and importing micropip cost about 0.4 s of every page load, so it stays off this path (it is
+    still served with the runtime: `pyodide_js.loadPackage("micropip")` gives it to anyone who wants it).
+    """
+    import importlib
+    import sys
+
     import pyodide_js  # type: ignore[import-not-found]
 
-    await pyodide_js.loadPackage("micropip")
-    import micropip  # type: ignore[import-not-found]
-
-    await micropip.install(url, deps=False)
+    response = await js.fetch(url)
+    if not response.ok:
+        raise RuntimeError(f"the rules wheel could not be fetched ({int(response.status)}): {url}")
+    target = next(path for path in sys.path if path.endswith("site-packages"))
+    pyodide_js.unpackArchive(
+        await response.arrayBuffer(), "wheel", to_js({"extractDir": target}, dict_converter=js.Object.fromEntries)
+    )
+    importlib.invalidate_caches()
+    mark("unpacked")
 
 
 class Socket:

@@ -83,6 +83,7 @@ class RoomPage:
     # -- socket --------------------------------------------------------------------------------------
 
     def on_open(self) -> None:
+        dom.mark("socket")
         self.session.connected()
         hello = self.session.hello(self.token, self.config.get("fingerprint"))
         self.send(hello)
@@ -183,6 +184,7 @@ class RoomPage:
         if not self.drawn:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
+            dom.mark("board")
 
     def animate(self, change: dict[str, Any], before: dict[str, tuple[float, float]], table: Any) -> None:
         source, target = change["from"], change["to"]
