@@ -68,7 +68,8 @@ class Game:
 
         Keys (all optional): "area" ("table" in the middle, "seat" in its owner's area, "side"),
         "layout" ("row", "grid", "stack", "fan"), "columns" (for grids), "title" (a message key),
-        "hidden" (True: not drawn at all, e.g. a store of state only).
+        "hidden" (True: not drawn at all, e.g. a store of state only), "owner_only" (True: drawn only
+        for whoever sees its owner's private parts: the owning seat, the referee and the review).
         """
         found = self.look.get("spaces", {}).get(space_kind)
         return dict(found) if isinstance(found, dict) else {"area": "table", "layout": "row"}

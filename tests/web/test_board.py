@@ -45,3 +45,24 @@ def test_session_perspective_is_the_seat() -> None:
     session = Session("r", "seat", 1, MemoryStore(), lambda name, options: ThreeLanes())
 
     assert session.perspective == perspective_of(1)
+
+
+def test_an_owner_only_space_is_drawn_for_its_owner_the_referee_and_the_review_only() -> None:
+    from boardweaver.view import REFEREE, SPECTATOR
+    from boardweaver_games.fogchess.rules import FogChess
+
+    game = FogChess()
+    table = start(game, [0, 1], seed=1)
+
+    def drawn(viewer: object) -> set[str]:
+        html = Board(game, table.view(viewer), None, [], None, Texts("en")).render()  # type: ignore[arg-type]
+        return {space for space in ("board-0", "board-1") if f'data-space="{space}"' in html}
+
+    assert drawn(0) == {"board-0"} and drawn(1) == {"board-1"}
+    assert drawn(SPECTATOR) == set()
+    assert drawn(REFEREE) == {"board-0", "board-1"}
+    assert {
+        s
+        for s in ("board-0", "board-1")
+        if f'data-space="{s}"' in Board(game, table, None, [], None, Texts("en")).render()
+    } == {"board-0", "board-1"}

@@ -178,8 +178,20 @@ class FogChess(Game):
     look: ClassVar[dict[str, Any]] = {
         "spaces": {
             TRUTH: {"hidden": True},
-            BOARD_KINDS["w"]: {"area": "seat", "layout": "grid", "columns": 8, "title": "look.board-white"},
-            BOARD_KINDS["b"]: {"area": "seat", "layout": "grid", "columns": 8, "title": "look.board-black"},
+            BOARD_KINDS["w"]: {
+                "area": "seat",
+                "layout": "grid",
+                "columns": 8,
+                "title": "look.board-white",
+                "owner_only": True,
+            },
+            BOARD_KINDS["b"]: {
+                "area": "seat",
+                "layout": "grid",
+                "columns": 8,
+                "title": "look.board-black",
+                "owner_only": True,
+            },
         },
         "pieces": {
             SQUARE: {"text": "", "color": "#c9c2b4", "title": "look.square"},

@@ -64,6 +64,8 @@ class Board:
             look = self.game.space_look(space.kind)
             if look.get("hidden"):
                 continue
+            if look.get("owner_only") and not self.table.perspective.sees(space.owner):
+                continue  # drawn only where its owner's secrets are seen: the owner, the referee, the review
             area = look.get("area", "table")
             if area == "seat" and space.owner is not None and space.owner in seats:
                 seats[space.owner].append(space)
