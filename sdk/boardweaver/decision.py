@@ -141,16 +141,25 @@ class CommitResult:
 
 
 def verify_commit(
-    game: Game, table: Table, seat: int, steps: list[Action], picks: list[int | None] | None = None
+    game: Game,
+    table: Table,
+    seat: int,
+    steps: list[Action],
+    picks: list[int | None] | None = None,
+    view: Table | None = None,
 ) -> CommitResult:
     """Replays a seat's drafted steps on the full state, verifying each; applies them all or none.
 
-    `picks` replays recorded hidden-click picks; without it the platform draws them. Raises a GameError
-    subclass whose text names the step and the rule broken, and nothing the seat may not see.
+    `picks` replays recorded hidden-click picks; without it the platform draws them. `view` may be the
+    seat's current view of `table` (equal to `table.view(seat)` now, e.g. the one its offers were computed
+    on): the first step then reads it instead of projecting the state again; it may be changed. Raises a
+    GameError subclass whose text names the step and the rule broken, and nothing the seat may not see.
     """
     if table.is_view:
         raise RuleError("verify_commit needs the full state")
     player = PlayerId(seat)
+    if view is not None and (not view.is_view or view.viewer != player):
+        raise RuleError(f"expected seat {seat!r}'s view, got a view of {view.perspective.label()}")
     _check_can_act(table, player)
     if not steps:
         raise StepOrderError("a commit needs at least one step")
@@ -169,7 +178,13 @@ def verify_commit(
             if number > 1:
                 _check_can_act(table, player)
             step_ended, pick = _verify_step(
-                game, table, player, number, action, None if picks is None else picks[number - 1]
+                game,
+                table,
+                player,
+                number,
+                action,
+                None if picks is None else picks[number - 1],
+                view if number == 1 else None,
             )
             applied.extend(table.take_changes())
             chosen.append(pick)
@@ -214,9 +229,15 @@ def _check_can_act(table: Table, player: PlayerId) -> None:
 
 
 def _verify_step(
-    game: Game, table: Table, player: PlayerId, number: int, action: Action, recorded_pick: int | None
+    game: Game,
+    table: Table,
+    player: PlayerId,
+    number: int,
+    action: Action,
+    recorded_pick: int | None,
+    view: Table | None = None,
 ) -> tuple[str, int | None]:
-    before = table.view(seat(player))
+    before = view if view is not None else table.view(seat(player))
     offer = find_offer(game.offers(before, player), action)
     if offer is None:
         raise IllegalStepError(f"step {number}: {action.describe()} is not offered")

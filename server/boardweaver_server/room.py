@@ -16,6 +16,8 @@ from boardweaver import (
     CommitResult,
     Game,
     GameError,
+    Intent,
+    Offer,
     Perspective,
     PlayerId,
     RandomBot,
@@ -28,12 +30,13 @@ from boardweaver import (
     visible_changes,
 )
 from boardweaver.changes import Change, Logged, revert_all
-from boardweaver.patch import diff
+from boardweaver.offers import find_offer
 
 from . import store as ops
 from .protocol import Commit, ProtocolError
 from .store import EventRecord, RoomRecord, Snapshot, Store
 from .tokens import token_matches
+from .views import RoomViews
 
 logger = logging.getLogger("boardweaver.server")
 GAME_BUG = "the game could not apply this decision; your view was sent again"
@@ -78,7 +81,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.listeners: dict[Perspective, set[Listener]] = {}
-        self.views: dict[Perspective, dict[str, Any]] = {}
+        self.views = RoomViews(table)  # each perspective's view as its sockets hold it
+        # (seq, view, offers): the active seat's view (shared parts: read only) and the offers made on it
+        self.seat_view: tuple[int, Table, list[Offer]] | None = None
         self.commit_ids: dict[tuple[int, str], int] = {}
         self.review_cache: bytes | None = None
 
@@ -142,19 +147,25 @@ class Room:
             return None
         return None
 
-    def offers_for(self, perspective: Perspective, view: Table) -> list[dict[str, Any]]:
-        """Returns the offers (with labels) for a seat's view; other roles have none."""
+    def offers_for(self, perspective: Perspective) -> list[dict[str, Any]]:
+        """Returns the offers (with labels) for a seat, computed on its view; other roles have none.
+
+        The view is kept for the seat's next commit (`verify_commit(view=...)`) while the seq stays.
+        """
         player = perspective.seat
         if (
             perspective.kind != "seat"
             or player is None
             or not self.is_started
             or self.is_over
-            or player not in view.state.active_player_ids
+            or player not in self.table.state.active_player_ids
         ):
             return []
+        view = self.views.table_view(perspective)
         try:
-            return [offer.to_wire() for offer in self.game.offers(view, player)]
+            offers = self.game.offers(view, player)
+            self.seat_view = (self.seq, view, offers)
+            return [offer.to_wire() for offer in offers]
         except Exception as error:
             logger.error(
                 "game bug in %s (room %s): offers for seat %s raised %s: %s",
@@ -170,9 +181,7 @@ class Room:
 
     def snapshot_frame(self, perspective: Perspective) -> str:
         """Returns a snapshot frame for `perspective`; the caller holds the lock."""
-        view = self.table.view(perspective)
-        wire = state_to_wire(view.state)
-        self.views[perspective] = wire
+        wire = self.views.snapshot(perspective)
         return canonical_json(
             {
                 "type": "snapshot",
@@ -184,7 +193,7 @@ class Room:
                 "options": self.record.options,
                 "fingerprint": self.fingerprint,
                 "view": wire,
-                "offers": self.offers_for(perspective, view),
+                "offers": self.offers_for(perspective),
                 "log": [message.to_wire() for message in self.table.state.log],
                 "over": self.is_over,
                 "started": self.is_started,
@@ -204,7 +213,7 @@ class Room:
         group.discard(listener)
         if not group:
             del self.listeners[listener.perspective]
-            self.views.pop(listener.perspective, None)
+            self.views.forget(listener.perspective)
 
     def resync_all(self) -> None:
         """Sends every socket a fresh snapshot (after a start or an end); the caller holds the lock."""
@@ -217,12 +226,11 @@ class Room:
         """Sends every socket the decision's frame: its view's patch, offers, visible changes, new log lines."""
         over = self.is_over
         lines = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
+        patches = self.views.patches(changes)
         for perspective, group in self.listeners.items():
-            view = self.table.view(perspective)
-            wire = state_to_wire(view.state)
-            old = self.views.get(perspective)
-            patch = diff(old, wire) if old is not None else [["set", [], wire]]
-            self.views[perspective] = wire
+            patch = patches.get(perspective)
+            if patch is None:
+                patch = [["set", [], self.views.snapshot(perspective)]]
             text = canonical_json(
                 {
                     "type": "event-appended",
@@ -231,7 +239,7 @@ class Room:
                     "role": perspective.kind,
                     "seq": self.seq,
                     "patch": patch,
-                    "offers": self.offers_for(perspective, view),
+                    "offers": self.offers_for(perspective),
                     "changes": visible_changes(changes, perspective),
                     "log": lines,
                     "over": over,
@@ -309,8 +317,9 @@ class Room:
         self.changed.set()
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
+        view = self._held_view(seat, steps)
         try:
-            return verify_commit(self.game, self.table, seat, steps)
+            return verify_commit(self.game, self.table, seat, steps, view=view)
         except UnmarkedRevealError as error:
             self._game_bug(seat, steps, error, origin)
         except GameError as error:
@@ -320,6 +329,20 @@ class Room:
         except Exception as error:
             self._game_bug(seat, steps, error, origin)
         raise ProtocolError("game/bug", GAME_BUG, cid)
+
+    def _held_view(self, seat: int, steps: list[Action]) -> Table | None:
+        """Returns the view the seat's offers came from, when verify_commit may read it for the first step.
+
+        verify_commit changes the view it is given only to check a Choice or Cancel step; the held view
+        shares cached parts, so it is given only when the first step is an offered Confirm or reveal.
+        """
+        held, self.seat_view = self.seat_view, None
+        if held is None or held[0] != self.seq or held[1].viewer != seat or not steps:
+            return None
+        offer = find_offer(held[2], steps[0])
+        if offer is None or not (offer.reveals or offer.intent is Intent.CONFIRM):
+            return None
+        return held[1]
 
     def _game_bug(self, seat: int, steps: list[Action], error: BaseException, origin: Listener | None) -> None:
         logger.error(
@@ -351,6 +374,8 @@ class Room:
             if self.is_over or last is None or last.seat != seat or not last.undoable:
                 raise ProtocolError("undo/not-allowed", "there is no decision of yours to undo now", cid)
             undo_commit(self.table, last)
+            self.views.invalidate(last.changes)
+            self.seat_view = None
             self.seq += 1
             event = EventRecord(
                 self.seq, "undo", seat, [], [], cid, "", self.table.rng_counter, _pick_counter(self.table)
@@ -361,6 +386,7 @@ class Room:
                 logger.exception("room %s: storing undo seq %s failed", self.room_id, self.seq)
                 self.seq -= 1
                 self.last_result = verify_commit(self.game, self.table, seat, last.steps, picks=last.picks)
+                self.views.invalidate(self.last_result.changes)
                 raise ProtocolError("server/store", "the undo could not be stored; send it again", cid) from None
             self._remember(seat, cid)
             self.last_result = None

@@ -7,6 +7,7 @@ transaction, so many rooms share one fsync; a caller's future resolves only afte
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -110,25 +111,34 @@ def _dumps(data: Any) -> str:
 
 
 class Store:
-    """One SQLite file in WAL mode, used from a single worker thread."""
+    """One SQLite file in WAL mode: group commits written from the event loop, fsynced on a worker thread.
+
+    `write` queues a caller's operations; everything queued while the loop runs goes into one transaction.
+    The operations themselves run on the event loop's thread (each inside a savepoint, so one bad write
+    fails only its caller): they only touch SQLite's page cache and take microseconds. Only the COMMIT,
+    which waits for the disk (synchronous=FULL), runs on the worker thread, so the loop keeps serving
+    other rooms meanwhile, and writes queued during it form the next group. Reads use a second connection
+    on the worker thread and see committed data only.
+    """
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self.synchronous = synchronous
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardweaver-store")
         self._conn: sqlite3.Connection | None = None
-        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[Any]] | None] | None = None
-        self._writer: asyncio.Task[None] | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
+        self._flushing: asyncio.Task[None] | None = None
+        self._open = False
         self.batches = 0
 
     # -- lifecycle -----------------------------------------------------------------------------------
 
     async def open(self) -> None:
-        await self._call(self._open)
-        self._queue = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write_loop(), name="boardweaver-store-writer")
+        await self._call(self._connect)
+        self._open = True
 
-    def _open(self) -> None:
+    def _connect(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -136,15 +146,19 @@ class Store:
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
         conn.executescript(SCHEMA)
         self._conn = conn
+        self._reader = conn if self.path == ":memory:" else sqlite3.connect(self.path, check_same_thread=False)
 
     async def close(self) -> None:
-        if self._queue is not None and self._writer is not None:
-            await self._queue.put(None)
-            await self._writer
+        self._open = False
+        while self._flushing is not None:
+            await asyncio.shield(self._flushing)
         await self._call(self._close)
         self._executor.shutdown(wait=True)
 
     def _close(self) -> None:
+        if self._reader is not None and self._reader is not self._conn:
+            self._reader.close()
+        self._reader = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -153,8 +167,13 @@ class Store:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
 
     async def read(self, op: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs a read on the store's thread."""
-        return await self._call(lambda: op(self._connection()))
+        """Runs a read on the store's thread (committed data only)."""
+        return await self._call(lambda: op(self._read_connection()))
+
+    def _read_connection(self) -> sqlite3.Connection:
+        if self._reader is None:
+            raise RuntimeError("the store is closed")
+        return self._reader
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -165,69 +184,62 @@ class Store:
 
     async def write(self, *ops: Op) -> None:
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
-        if self._queue is None:
+        if not self._open:
             raise RuntimeError("the store is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        def run_all(conn: sqlite3.Connection) -> None:
-            for op in ops:
-                op(conn)
-
-        await self._queue.put((run_all, future))
+        self._pending.append((ops, future))
+        if self._flushing is None:
+            self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
         await future
 
-    async def _write_loop(self) -> None:
-        assert self._queue is not None
-        stopping = False
-        while not stopping:
-            item = await self._queue.get()
-            if item is None:
-                break
-            batch = [item]
-            while not self._queue.empty() and len(batch) < MAX_BATCH:
-                more = self._queue.get_nowait()
-                if more is None:
-                    stopping = True
-                    break
-                batch.append(more)
-            try:
-                outcomes = await self._call(functools.partial(self._run_batch, [op for op, _ in batch]))
-            except BaseException as error:  # the thread itself failed: fail every caller
-                outcomes = [error] * len(batch)
-            self.batches += 1
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(None)
+    async def _flush_all(self) -> None:
+        try:
+            while self._pending:
+                await asyncio.sleep(0)  # let every write of this turn of the loop join the group
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                await self._flush(batch)
+        finally:
+            self._flushing = None
 
-    def _run_batch(self, ops: list[Op]) -> list[BaseException | None]:
+    async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         conn = self._connection()
+        written: list[asyncio.Future[Any]] = []
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for op in ops:
-                op(conn)
-            conn.execute("COMMIT")
-            return [None] * len(ops)
-        except Exception:
+            for ops, future in batch:
+                conn.execute("SAVEPOINT write")
+                try:
+                    for op in ops:
+                        op(conn)
+                except Exception as error:  # one bad write fails only its caller
+                    conn.execute("ROLLBACK TO write")
+                    conn.execute("RELEASE write")
+                    _settle(future, error)
+                    continue
+                conn.execute("RELEASE write")
+                written.append(future)
+            await self._call(functools.partial(conn.execute, "COMMIT"))
+        except BaseException as error:  # the transaction failed: nothing of it is stored
             if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if len(ops) == 1:
-                raise
-        outcomes: list[BaseException | None] = []
-        for op in ops:  # one bad write must not fail the others: retry each alone
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                op(conn)
-                conn.execute("COMMIT")
-                outcomes.append(None)
-            except Exception as error:
-                if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
-                outcomes.append(error)
-        return outcomes
+            for _, future in batch:
+                _settle(future, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
+            if not isinstance(error, Exception):
+                raise
+            return
+        self.batches += 1
+        for future in written:
+            _settle(future, None)
+
+
+def _settle(future: asyncio.Future[Any], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 # -- operations (run on the store's thread) -------------------------------------------------------------

@@ -6,6 +6,7 @@ from boardweaver import (
     Draft,
     IllegalStepError,
     NotActiveError,
+    RuleError,
     StepOrderError,
     UnmarkedRevealError,
     canonical_json,
@@ -203,3 +204,19 @@ def test_draft_undo_is_refused_once_the_decision_ended() -> None:
     assert not draft.can_undo()
     with pytest.raises(IllegalStepError):
         draft.undo()
+
+
+def test_verify_commit_may_read_the_seat_view_it_is_given() -> None:
+    game = Probe()
+    with_view, without = start(game, [1, 2], seed=5), start(game, [1, 2], seed=5)
+    draft = Draft(game, with_view.view(1), 1)
+    draft.take(Action.command("mark", n=0))
+    draft.take(Action.command("done"))
+
+    given = verify_commit(game, with_view, 1, draft.steps, view=with_view.view(1))
+    projected = verify_commit(game, without, 1, draft.steps)
+
+    assert snapshot(with_view) == snapshot(without)
+    assert given.ended_by == projected.ended_by and given.picks == projected.picks
+    with pytest.raises(RuleError):
+        verify_commit(game, with_view, 2, [Action.command("done")], view=with_view.view(1))
