@@ -41,7 +41,12 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     page.goto(seat_url(server, room, 0))
+    spectator = new_page(f"{server}/room/{room['room']}#role=spectator")
     wait_state(page, "ready")
+    wait_state(spectator, "ready")
+    assert page.locator('#board [data-space="board-1"]').count() == 0  # black's board: not drawn for white
+    assert page.locator('#board [data-space="board-0"] .piece').count() == 64
+    assert spectator.locator("#board .kind-board-white, #board .kind-board-black").count() == 0
     drawn: list[str] = []
 
     for _ in range(4):

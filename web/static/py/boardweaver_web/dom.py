@@ -13,6 +13,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
+VERSIONED = ("/pyodide/", "/pyscript/", "/wheels/")  # paths whose files never change (the sw.js IMMUTABLE)
 _KEEP: list[Any] = []  # proxies the page calls back into live as long as the page
 
 
@@ -289,6 +290,9 @@ async def cache_shell(extra: list[str]) -> int:
     urls.update(extra)
     cache = await js.caches.open("bw-shell")
     for url in sorted(urls):
+        path = url[len(own) :] if url.startswith(own) else url
+        if path.startswith(VERSIONED) and _some(await cache.match(url)) is not None:
+            continue  # a versioned file never changes: no need to fetch it again
         try:
             await cache.add(url)
         except Exception:  # a file that can no longer be fetched is simply not cached

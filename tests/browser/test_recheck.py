@@ -1,0 +1,76 @@
+"""Offline drafts re-checked on reconnect when the room moved meanwhile: kept steps sent, dropped ones named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+MARKET = "#board [data-space=market] .piece"
+
+
+def _plan_a_card(page: Any) -> None:
+    """Stages the first card of the hand, plans it on the first lane offered and confirms."""
+    page.locator("#board .mine .piece.offer").first.click()
+    page.locator("#board .space.offer").first.click()
+    page.locator("#commands button.intent-confirm").click()
+
+
+def test_a_plan_drafted_offline_is_still_offered_after_the_other_seat_moved_and_is_sent(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("three-lanes", seats=2, bots=[])
+    first, second = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+    first.wait_for_function("window.__bw_cached === true", timeout=60_000)
+
+    first.context.set_offline(True)
+    wait_state(first, "offline", timeout=10_000)
+    _plan_a_card(first)  # the whole decision, drafted offline and queued
+    assert first.locator("#board .piece.pending").count() == 1
+    assert "offline" in first.inner_text("#turn").lower()
+    _plan_a_card(second)  # meanwhile the other seat commits its plan: the room moves on
+    second.wait_for_function("document.getElementById('page').dataset.state === 'ready'")
+    moved = api.call(f"/api/rooms/{room['room']}")["seq"]
+    assert moved >= 1
+
+    first.context.set_offline(False)  # reconnect: a newer base, the drafted steps re-checked on it
+    first.wait_for_function("document.querySelectorAll('#board .kind-lane .piece').length === 2", timeout=30_000)
+    assert "dropped" not in first.inner_text("#notice")  # every step was still offered: all sent
+    assert api.call(f"/api/rooms/{room['room']}")["seq"] > moved  # the round resolved on the server
+    second.wait_for_function("document.querySelectorAll('#board .kind-lane .piece').length === 2")
+    screenshot(first, "three-lanes-recheck")
+
+
+def test_steps_no_longer_offered_after_a_reconnect_are_dropped_and_named(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[])
+    # Seat 0 on two devices (two browser contexts): the laptop drafts offline, the phone plays.
+    laptop, phone = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 0))
+    wait_state(laptop, "ready")
+    wait_state(phone, "ready")
+    laptop.wait_for_function("window.__bw_cached === true", timeout=60_000)
+
+    laptop.context.set_offline(True)
+    wait_state(laptop, "offline", timeout=10_000)
+    laptop.locator(MARKET).nth(4).click()
+    laptop.locator("#commands [data-command=take]").click()  # queued offline
+    phone.locator(MARKET).nth(7).click()
+    phone.locator("#commands [data-command=take]").click()  # the seat's turn is spent elsewhere
+    phone.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1")
+
+    laptop.context.set_offline(False)
+    laptop.wait_for_function("document.getElementById('notice').textContent.includes('dropped')", timeout=30_000)
+    notice = laptop.inner_text("#notice")
+    assert "2 drafted step(s) were dropped" in notice and "'market'" in notice and "'take'" in notice
+    wait_state(laptop, "ready")
+    assert laptop.locator(".mine .kind-hand .piece").count() == 1  # the phone's card, nothing else
+    assert (
+        laptop.locator(".mine .kind-hand .piece").inner_text() == phone.locator(".mine .kind-hand .piece").inner_text()
+    )
+    assert api.call(f"/api/rooms/{room['room']}")["seq"] == 1  # the laptop sent nothing
+    screenshot(laptop, "market-draft-dropped")
