@@ -9,9 +9,11 @@ API, claims the 4 seats of each, connects one socket per seat (driver processes 
 `--seconds` after `--warmup` has every seat commit `play(index=0)` whenever its frame offers it a move.
 
 Prints moves/s (a move counts when the mover receives the frame with its move applied), the latency from
-send to that frame (p50/p95/p99), WebSocket payload bytes received per move per seat (every frame: acks,
-patches, offers), the server's CPU % and peak RSS (from /proc), and each driver's own CPU %, so a driver
-that is the bottleneck shows. It also checks, on the frames of sampled seats, that no seat ever received
+send to that frame (p50/p95/p99), bytes received per move per seat (every frame: acks, patches, offers)
+both as JSON text (the frames' decoded payload) and as read from the socket (WebSocket frames as sent,
+i.e. compressed when the server accepts permessage-deflate, which this client offers like a browser), the
+server's CPU % and CPU µs per move and peak RSS (from /proc), and each driver's own CPU %, so a driver that
+is the bottleneck shows. It also checks, on the frames of sampled seats, that no seat ever received
 another seat's hand or the deck order (see `Checker`), and after the run ends sampled rooms with the host
 token and compares each sampled seat's rebuilt hand at every seq with the server's review of the full state.
 Bounded in rooms and time; stops by itself; figures only, it never fails on timing.
@@ -179,8 +181,23 @@ class SeatStats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     bytes: int = 0
+    wire: int = 0
     frames: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+
+
+def counting_connection() -> Any:
+    """Returns a websockets client connection class that counts the bytes it reads from its TCP stream."""
+    from websockets.asyncio.client import ClientConnection
+
+    class Counting(ClientConnection):
+        received = 0
+
+        def data_received(self, data: bytes) -> None:
+            self.received += len(data)
+            super().data_received(data)
+
+    return Counting
 
 
 async def play_seat(
@@ -195,7 +212,8 @@ async def play_seat(
 ) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(f"{ws_url}/ws/rooms/{room['room']}", max_size=None, open_timeout=60) as ws:
+    url = f"{ws_url}/ws/rooms/{room['room']}"
+    async with connect(url, max_size=None, open_timeout=60, create_connection=counting_connection()) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat]}))
         text = str(await ws.recv())
         frame = json.loads(text)
@@ -206,6 +224,7 @@ async def play_seat(
         start, stop = window[0], window[1]
         seq, offered = frame.get("seq", 0), bool(frame.get("offers"))
         pending: tuple[int, float, str] | None = None
+        wire_mark = ws.received
         number = 0
         loop = asyncio.get_running_loop()
         while True:
@@ -235,7 +254,9 @@ async def play_seat(
             kind = frame["type"]
             if start <= now < stop:
                 stats.bytes += len(text.encode())
+                stats.wire += ws.received - wire_mark
                 stats.frames += 1
+            wire_mark = ws.received
             if checker is not None:
                 checker.take(frame, text)
             if kind == "event-appended" or kind == "snapshot":
@@ -307,6 +328,7 @@ async def drive_async(
         "latencies": [x for s in stats for x in s.latencies],
         "moves": sum(s.moves for s in stats),
         "bytes": sum(s.bytes for s in stats),
+        "wire": sum(s.wire for s in stats),
         "frames": sum(s.frames for s in stats),
         "errors": errors,
         "failures": failures[:5],
@@ -444,6 +466,8 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             "p99_ms": percentile(latencies, 0.99),
             "bytes_per_move_per_seat": sum(r["bytes"] for r in results) / max(1, moves) / SEATS,
             "server_cpu_pct": (cpu1[0] - cpu0[0]) / (cpu1[1] - cpu0[1]) * 100 if cpu0 and cpu1 else float("nan"),
+            "server_cpu_us_per_move": (cpu1[0] - cpu0[0]) / max(1, moves) * 1e6 if cpu0 and cpu1 else float("nan"),
+            "wire_bytes_per_move_per_seat": sum(r["wire"] for r in results) / max(1, moves) / SEATS,
             "server_rss_peak_mib": rss_peak / 1024,
             "server_rss_window_mib": rss_peak_window / 1024,
             "driver_cpu_pct": [r["cpu"] / (args.seconds + args.warmup) * 100 for r in results],
@@ -483,16 +507,17 @@ def main() -> int:
         f"{args.drivers} driver process(es), load average {os.getloadavg()[0]:.2f} before"
     )
     print(
-        f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'B/move/seat':>11} "
-        f"{'srv CPU%':>8} {'srv RSS MiB':>11} {'driver CPU%':>11} {'load':>5}  checked"
+        f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
+        f"{'srv CPU%':>8} {'µs/move':>7} {'RSS MiB':>7} {'drv CPU%':>8} {'load':>5}  checked"
     )
     for m in args.rooms:
         f = run(m, args)
         drivers = "+".join(f"{x:.0f}" for x in f["driver_cpu_pct"])
         print(
             f"{m:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
-            f"{f['bytes_per_move_per_seat']:>11.0f} {f['server_cpu_pct']:>8.0f} {f['server_rss_peak_mib']:>11.1f} "
-            f"{drivers:>11} {f['load_avg_1m']:>5.2f}  {f['checked_frames']} frames, {f['reviewed_hands']} hands "
+            f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
+            f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} {f['server_rss_peak_mib']:>7.1f} "
+            f"{drivers:>8} {f['load_avg_1m']:>5.2f}  {f['checked_frames']} frames, {f['reviewed_hands']} hands "
             f"vs review, no leak; errors {f['errors'] or 'none'}",
             flush=True,
         )

@@ -82,15 +82,31 @@ def group_key(piece: Piece) -> GroupKey:
 
 
 def project_piece(piece: Piece, visible: bool) -> Piece:
+    public = piece.public_state
     if visible:
+        private = piece.private_state
         return Piece(
             piece.public_kind,
             piece.private_kind,
-            copy_json(piece.public_state),
-            copy_json(piece.private_state),
+            copy_json(public) if public else {},
+            copy_json(private) if private else {},
             piece.owner,
         )
-    return Piece(piece.public_kind, None, copy_json(piece.public_state), {}, piece.owner)
+    return Piece(piece.public_kind, None, copy_json(public) if public else {}, {}, piece.owner)
+
+
+def _visible_flags(perspective: Perspective, space: Space) -> list[bool]:
+    """Returns, for each piece of `space` in true order, whether `perspective` sees its private parts."""
+    owner = space.owner
+    kind = perspective.kind
+    if kind == "full":
+        return [True] * len(space.pieces)
+    if kind == "seat":
+        seat = perspective.seat
+        return [(owner if piece.owner is None else piece.owner) == seat for piece in space.pieces]
+    if kind == "referee":
+        return [piece.owner is not None or owner is not None for piece in space.pieces]
+    return [False] * len(space.pieces)
 
 
 def collection_order(perspective: Perspective, space: Space) -> list[int]:
@@ -99,15 +115,18 @@ def collection_order(perspective: Perspective, space: Space) -> list[int]:
     Visible pieces come first in true order; hidden pieces follow grouped by public part, groups in the
     order of their keys, so the order carries nothing about where a hidden piece truly lies.
     """
+    return _order(space, _visible_flags(perspective, space))
+
+
+def _order(space: Space, flags: list[bool]) -> list[int]:
     visible: list[int] = []
     groups: dict[GroupKey, list[int]] = {}
-    owner = space.owner
-    sees = perspective.sees
-    for index, piece in enumerate(space.pieces):
-        if sees(piece.owner if piece.owner is not None else owner):
+    pieces = space.pieces
+    for index, seen in enumerate(flags):
+        if seen:
             visible.append(index)
         else:
-            groups.setdefault(group_key(piece), []).append(index)
+            groups.setdefault(group_key(pieces[index]), []).append(index)
     for key in sorted(groups):
         visible.extend(groups[key])
     return visible
@@ -115,19 +134,20 @@ def collection_order(perspective: Perspective, space: Space) -> list[int]:
 
 def project_space(perspective: Perspective, space: Space) -> Space:
     owner = space.owner
-    sees = perspective.sees
     source = space.pieces
-    if space.is_collection and not perspective.is_full():
-        source = [source[index] for index in collection_order(perspective, space)]
-    pieces = [project_piece(piece, sees(piece.owner if piece.owner is not None else owner)) for piece in source]
+    flags = _visible_flags(perspective, space)
+    if space.is_collection and perspective.kind != "full" and not all(flags):
+        order = _order(space, flags)
+        source = [source[index] for index in order]
+        flags = [flags[index] for index in order]
     return Space(
         space.space_id,
         space.kind,
-        pieces,
+        [project_piece(piece, seen) for piece, seen in zip(source, flags, strict=True)],
         owner,
         space.is_collection,
         copy_json(space.public_state),
-        copy_json(space.private_state) if sees(owner) else {},
+        copy_json(space.private_state) if perspective.sees(owner) else {},
     )
 
 
