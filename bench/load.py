@@ -400,7 +400,13 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         if args.url:
             base, pid = args.url.rstrip("/"), args.pid
         else:
-            proc, base = bench_server.start(Path(folder.name) / "load.db", rate=args.rate, burst=args.rate * 2)
+            proc, base = bench_server.start(
+                Path(folder.name) / "load.db",
+                rate=args.rate,
+                burst=args.rate * 2,
+                ws=args.ws,
+                extra=("--no-deflate",) if args.no_deflate else (),
+            )
             pid = proc.pid
         rooms = create_rooms(base, m)
         sampled = {room["room"] for room in rooms[: args.sample_rooms]}
@@ -495,6 +501,8 @@ def main() -> int:
     parser.add_argument("--url", default=None, help="a running server on 127.0.0.1 (default: start one per M)")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's pid, for CPU and RSS")
     parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
+    parser.add_argument("--ws", default=None, help="the started server's uvicorn WebSocket implementation")
+    parser.add_argument("--no-deflate", action="store_true", help="the started server refuses permessage-deflate")
     parser.add_argument("--sample-rooms", type=int, default=2, help="rooms whose every seat's frames are checked")
     parser.add_argument("--json", action="store_true", help="print one JSON line per M as well")
     args = parser.parse_args()

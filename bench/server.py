@@ -30,7 +30,12 @@ def free_port() -> int:
 
 
 def start(
-    db: Path, rate: float = 20.0, burst: float = 40.0, ws: str | None = None, timeout: float = 60.0
+    db: Path,
+    rate: float = 20.0,
+    burst: float = 40.0,
+    ws: str | None = None,
+    timeout: float = 60.0,
+    extra: tuple[str, ...] = (),
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Starts the bench server on a free port of 127.0.0.1 and returns it with its base URL once it answers."""
     port = free_port()
@@ -38,6 +43,7 @@ def start(
     command += ["--rate", str(rate), "--burst", str(burst)]
     if ws is not None:
         command += ["--ws", ws]
+    command += list(extra)
     proc = subprocess.Popen(command, cwd=REPO)
     url = f"http://127.0.0.1:{port}"
     wait_ready(url, proc, timeout)
@@ -77,6 +83,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="per-socket frames/s (flood limit)")
     parser.add_argument("--burst", type=float, default=40.0)
     parser.add_argument("--ws", default=None, help="uvicorn WebSocket implementation (default: the server's)")
+    parser.add_argument("--no-deflate", action="store_true", help="refuse permessage-deflate (A/B only)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
@@ -90,6 +97,8 @@ def main() -> None:
     options = dict(UVICORN_OPTIONS)
     if args.ws:
         options["ws"] = args.ws
+    if args.no_deflate:
+        options["ws_per_message_deflate"] = False
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 
 
