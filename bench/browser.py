@@ -70,6 +70,19 @@ STAGES_JS = """() => {
 }"""
 
 
+# Marks the page cannot leave itself, added by the bench only: wasm compiled and instantiated, and
+# PyScript's own events (interpreter ready, before our code runs).
+PROBES_JS = """
+const compile = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (...args) => {
+  const result = await compile(...args);
+  performance.mark("bw:wasm-instantiated");
+  return result;
+};
+for (const name of ["py:ready", "py:done"]) addEventListener(name, () => performance.mark("bw:" + name), true);
+"""
+
+
 def open_board(context: Any, url: str) -> tuple[Any, float]:
     page = context.new_page()
     page.goto(url)
@@ -121,6 +134,7 @@ def bench_loads(playwright: Any, base: str, api: Api, loads: int, folder: Path) 
         context = playwright.chromium.launch_persistent_context(
             str(folder / f"profile-{n}"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
+        context.add_init_script(PROBES_JS)
         try:
             page, first = open_board(context, url)
             cold.append(first)

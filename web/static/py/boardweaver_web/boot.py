@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import dom
+from . import bytecode, dom
 
 CONFIG_KEY = "bw:client-config"
+BYTECODE_KEY = "/__bw__/bytecode.zip"  # a cache key, never requested
+PACKAGES = ["boardweaver", "boardweaver_games", "boardweaver_web"]
 
 
 async def client_config() -> dict[str, Any]:
@@ -34,4 +36,18 @@ async def prepare() -> dict[str, Any]:
     wheel = str(config["rules_wheel"])
     await dom.install_wheel(dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}"))
     dom.mark("wheel")
+    kept = await dom.cache_read(BYTECODE_KEY)
+    if kept is not None:
+        bytecode.restore(kept)
+    dom.mark("bytecode")
     return config
+
+
+async def keep_bytecode() -> None:
+    """After the page is drawn: compiles what this load compiled from source, for the next load."""
+    import boardweaver  # noqa: F401  # the packages whose folders hold our modules
+    import boardweaver_games  # noqa: F401
+
+    data = await bytecode.harvest(bytecode.package_roots(PACKAGES))
+    if data is not None:
+        await dom.cache_write(BYTECODE_KEY, data)

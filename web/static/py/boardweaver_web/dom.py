@@ -300,5 +300,29 @@ async def cache_shell(extra: list[str]) -> int:
     return len(urls)
 
 
+BYTECODE_CACHE = "bw-bytecode"
+
+
+async def cache_read(key: str) -> bytes | None:
+    """Returns the bytes kept under `key` in the page's own cache (see `cache_write`), or None."""
+    if _some(getattr(js.window, "caches", None)) is None:
+        return None
+    cache = await js.caches.open(BYTECODE_CACHE)
+    hit = _some(await cache.match(key))
+    if hit is None:
+        return None
+    return bytes((await hit.arrayBuffer()).to_bytes())
+
+
+async def cache_write(key: str, data: bytes) -> None:
+    """Keeps `data` under `key` (a same-origin path no request uses) in the browser's Cache Storage."""
+    if _some(getattr(js.window, "caches", None)) is None:
+        return
+    body = js.Uint8Array.new(len(data))
+    body.assign(data)
+    cache = await js.caches.open(BYTECODE_CACHE)
+    await cache.put(key, js.Response.new(body))
+
+
 def location_reload() -> None:
     js.location.reload()

@@ -8,7 +8,7 @@ from typing import Any
 from boardweaver import FULL, Catalog, Game, Table, state_from_wire
 from boardweaver_games.registry import load
 
-from . import dom
+from . import boot, dom
 from .board import Board, render_log, render_result
 from .texts import Texts, pick_locale
 
@@ -89,3 +89,4 @@ async def main(config: dict[str, Any]) -> None:
     Review(game, states, texts).start()
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
+    await boot.keep_bytecode()

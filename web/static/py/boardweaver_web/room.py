@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl
 from boardweaver import Action, Catalog, Game, Offer
 from boardweaver_games.registry import load
 
-from . import dom
+from . import boot, dom
 from .board import Board, guess_moves, piece_keys, render_log, render_result
 from .session import Notice, Session
 from .texts import Texts, pick_locale
@@ -278,4 +278,5 @@ async def main(config: dict[str, Any]) -> None:
     page.start()
     dom.record_timing("start_ms", dom.now() - started)
     await dom.cache_shell([])
+    await boot.keep_bytecode()
     dom.publish("__bw_cached", True)
