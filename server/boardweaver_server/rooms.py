@@ -212,18 +212,23 @@ class Rooms:
     async def recover(self) -> None:
         """Rebuilds every stored room from its latest snapshot and the events after it."""
         records = await self.store.read(ops.load_rooms)
+        known = [record for record in records if record.game in self.games]
         for record in records:
-            cls = self.games.get(record.game)
-            if cls is None:
+            if record.game not in self.games:
                 logger.warning("room %s: game %r is not available; the room is not loaded", record.room_id, record.game)
-                continue
 
-            def read(conn: Any, room_id: str = record.room_id) -> Any:
-                snapshot = ops.latest_snapshot(conn, room_id)
-                events = ops.events_after(conn, room_id, snapshot.seq if snapshot else 0)
-                return snapshot, events, ops.recent_commit_ids(conn, room_id)
+        def read_all(conn: Any) -> dict[str, Any]:  # one trip to the store's thread for every room
+            logs = {}
+            for record in known:
+                snapshot = ops.latest_snapshot(conn, record.room_id)
+                events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
+                logs[record.room_id] = (snapshot, events, ops.recent_commit_ids(conn, record.room_id))
+            return logs
 
-            snapshot, events, commits = await self.store.read(read)
+        logs = await self.store.read(read_all)
+        for record in known:
+            cls = self.games[record.game]
+            snapshot, events, commits = logs.pop(record.room_id)
             try:
                 game = cls(record.options)
                 done = replay(game, record.players, record.seed, events, snapshot)
