@@ -27,7 +27,6 @@ from boardweaver import (
     state_to_wire,
     undo_commit,
     verify_commit,
-    visible_changes,
 )
 from boardweaver.changes import Change, Logged, revert_all
 from boardweaver.offers import find_offer
@@ -222,28 +221,42 @@ class Room:
             for listener in group:
                 listener.send(text)
 
-    def _broadcast(self, changes: list[Change], undo_seat: int | None = None) -> None:
-        """Sends every socket the decision's frame: its view's patch, offers, visible changes, new log lines."""
-        over = self.is_over
-        lines = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
+    def _broadcast(self, changes: list[Change]) -> None:
+        """Sends every socket the decision's frame: its view's patch, offers, visible changes, new log lines.
+
+        Perspectives that see the same changes, or get the same patch (built from shared parts), share
+        their encoded JSON: each frame is put together from canonical parts in sorted key order.
+        """
+        over = "true" if self.is_over else "false"
+        lines = canonical_json([change.message.to_wire() for change in changes if isinstance(change, Logged)])
         patches = self.views.patches(changes)
+        room = canonical_json(self.room_id)
+        encoded_changes: dict[tuple[bool, ...], str] = {}
+        encoded_patches: dict[tuple[int, ...], str] = {}
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
             if patch is None:
                 patch = [["set", [], self.views.snapshot(perspective)]]
-            text = canonical_json(
-                {
-                    "type": "event-appended",
-                    "room": self.room_id,
-                    "seat": perspective.seat,
-                    "role": perspective.kind,
-                    "seq": self.seq,
-                    "patch": patch,
-                    "offers": self.offers_for(perspective),
-                    "changes": visible_changes(changes, perspective),
-                    "log": lines,
-                    "over": over,
-                }
+            key = tuple(map(id, patch))
+            patch_text = encoded_patches.get(key)
+            if patch_text is None:
+                patch_text = encoded_patches[key] = canonical_json(patch)
+            seen = [change.visible_to(perspective) for change in changes]
+            mask = tuple(wire is not None for wire in seen)
+            changes_text = encoded_changes.get(mask)
+            if changes_text is None:
+                changes_text = encoded_changes[mask] = canonical_json([wire for wire in seen if wire is not None])
+            offers = self.offers_for(perspective)
+            text = event_frame(
+                changes_text,
+                lines,
+                canonical_json(offers) if offers else "[]",
+                over,
+                patch_text,
+                canonical_json(perspective.kind),
+                room,
+                canonical_json(perspective.seat),
+                self.seq,
             )
             for listener in group:
                 listener.send(text)
@@ -413,6 +426,17 @@ class Room:
             steps = bot.decide(self.game, self.table.view(seat), seat)
             commit = Commit(self.seq, [step.to_wire() for step in steps], f"bot/{self.seq + 1}")
             await self._commit_locked(seat, commit, None)
+
+
+def event_frame(
+    changes: str, log: str, offers: str, over: str, patch: str, role: str, room: str, seat: str, seq: int
+) -> str:
+    """Returns an `event-appended` frame from its parts, each already canonical JSON: the canonical JSON
+    of the whole frame (its keys in sorted order), without encoding the shared parts once per socket."""
+    return (
+        f'{{"changes":{changes},"log":{log},"offers":{offers},"over":{over},"patch":{patch},'
+        f'"role":{role},"room":{room},"seat":{seat},"seq":{seq},"type":"event-appended"}}'
+    )
 
 
 def _ack(origin: Listener | None, cid: str, seq: int) -> None:

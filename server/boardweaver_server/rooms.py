@@ -186,6 +186,7 @@ class Rooms:
                 writes.append(ops.update_room(room.room_id, started=True))
             await self.store.write(*writes)
             room.record.bots = bots
+            self._start_bots(room)
             if starts:
                 self._mark_started(room)
             else:
@@ -254,8 +255,8 @@ class Rooms:
     # -- bots ----------------------------------------------------------------------------------------
 
     def _start_bots(self, room: Room) -> None:
-        if room.is_over or room.room_id in self._bot_tasks:
-            return
+        if room.is_over or not room.record.bots or room.room_id in self._bot_tasks:
+            return  # a room without bots has no task waking at each of its decisions
         task = asyncio.create_task(self._run_bots(room), name=f"bots-{room.room_id}")
         self._bot_tasks[room.room_id] = task
         task.add_done_callback(lambda _: self._bot_tasks.pop(room.room_id, None))

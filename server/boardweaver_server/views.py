@@ -207,30 +207,42 @@ class RoomViews:
         state = self.table.state
         space_index = {space_id: i for i, space_id in enumerate(state.spaces)} if dirty.spaces else {}
         player_index = {player.player_id: i for i, player in enumerate(state.players)} if dirty.players else {}
+        players = state.players
+        spaces = list(state.spaces.values())
+        dirty_players = sorted(player_index[p] for p in dirty.players)
+        dirty_spaces = sorted(space_index[s] for s in dirty.spaces if s in space_index)
+        common = self._common_parts() if dirty.common else None
         for perspective, old in list(self.views.items()):
-            new = self.build(perspective)
-            if dirty.everything or len(old["spaces"]) != len(new["spaces"]):
+            if dirty.everything or len(old["spaces"]) != len(spaces):
+                new = self.build(perspective)
                 patches[perspective] = diff(old, new)
                 self.views[perspective] = new
                 continue
+            new = dict(old)  # only the parts the changes touched are projected (or fetched) again
             ops: list[Op] = []
-            for player_id in sorted(dirty.players):
-                i = player_index[player_id]
-                _part_ops(memo, keep, ops, ["players", i], old["players"][i], new["players"][i])
-            for space_id in sorted(dirty.spaces, key=lambda s: space_index.get(s, -1)):
-                i = space_index.get(space_id)
-                if i is not None:
-                    _part_ops(memo, keep, ops, ["spaces", i], old["spaces"][i], new["spaces"][i])
+            if dirty_players:
+                new["players"] = new_players = list(old["players"])
+                for i in dirty_players:
+                    new_players[i] = self._player(perspective, players[i])[1]
+                    _part_ops(memo, keep, ops, ["players", i], old["players"][i], new_players[i])
+            if dirty_spaces:
+                new["spaces"] = new_spaces = list(old["spaces"])
+                for i in dirty_spaces:
+                    new_spaces[i] = self._space(perspective, spaces[i])[1]
+                    _part_ops(memo, keep, ops, ["spaces", i], old["spaces"][i], new_spaces[i])
             for key in ("active", "meta", "result"):
-                if key not in dirty.common:
+                if common is None or key not in dirty.common:
                     continue
-                if key not in new:
+                if key not in common:
                     if key in old:
+                        del new[key]
                         ops.append(["del", [key]])
                 elif key not in old:
-                    ops.append(["set", [key], new[key]])
+                    new[key] = common[key]
+                    ops.append(["set", [key], common[key]])
                 else:
-                    _part_ops(memo, keep, ops, [key], old[key], new[key])
+                    new[key] = common[key]
+                    _part_ops(memo, keep, ops, [key], old[key], common[key])
             patches[perspective] = ops
             self.views[perspective] = new
         return patches

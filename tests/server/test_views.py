@@ -6,9 +6,20 @@ from __future__ import annotations
 import copy
 
 import pytest
-from boardweaver import REFEREE, SPECTATOR, Perspective, PlayerId, RandomBot, start, state_to_wire, verify_commit
+from boardweaver import (
+    REFEREE,
+    SPECTATOR,
+    Perspective,
+    PlayerId,
+    RandomBot,
+    canonical_json,
+    start,
+    state_to_wire,
+    verify_commit,
+)
 from boardweaver.patch import apply
 from boardweaver_server.games import load_games
+from boardweaver_server.room import event_frame
 from boardweaver_server.views import RoomViews
 
 MAX_DECISIONS = 120
@@ -40,3 +51,31 @@ def test_cached_views_and_patches_match_a_fresh_projection(name: str) -> None:
             assert state_to_wire(views.table_view(perspective).state) == fresh, (name, perspective)
             held[perspective] = apply(held[perspective], patches[perspective])
             assert held[perspective] == fresh, (name, perspective)
+
+
+def test_an_event_frame_put_together_from_parts_is_the_canonical_json_of_the_frame() -> None:
+    frame = {
+        "type": "event-appended",
+        "room": "r\u00e9",
+        "seat": None,
+        "role": "spectator",
+        "seq": 12,
+        "patch": [["set", ["players", 0, "state", "score"], 3]],
+        "offers": [{"label": {"key": "k", "args": {"card": "10\u2666"}}}],
+        "changes": [{"type": "log", "message": {"key": "x", "args": {}}}],
+        "log": [{"key": "x", "args": {}}],
+        "over": True,
+    }
+    parts = {k: canonical_json(v) for k, v in frame.items()}
+    text = event_frame(
+        parts["changes"],
+        parts["log"],
+        parts["offers"],
+        parts["over"],
+        parts["patch"],
+        parts["role"],
+        parts["room"],
+        parts["seat"],
+        12,
+    )
+    assert text == canonical_json(frame)
