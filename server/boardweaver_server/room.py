@@ -85,6 +85,7 @@ class Room:
         self.seat_view: tuple[int, Table, list[Offer]] | None = None
         self.commit_ids: dict[tuple[int, str], int] = {}
         self.review_cache: bytes | None = None
+        self._encoded_id = canonical_json(record.room_id)
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -228,9 +229,10 @@ class Room:
         their encoded JSON: each frame is put together from canonical parts in sorted key order.
         """
         over = "true" if self.is_over else "false"
-        lines = canonical_json([change.message.to_wire() for change in changes if isinstance(change, Logged)])
+        logged = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
+        lines = canonical_json(logged) if logged else "[]"
         patches = self.views.patches(changes)
-        room = canonical_json(self.room_id)
+        room = self._encoded_id
         encoded_changes: dict[tuple[bool, ...], str] = {}
         encoded_patches: dict[tuple[int, ...], str] = {}
         for perspective, group in self.listeners.items():
@@ -253,9 +255,9 @@ class Room:
                 canonical_json(offers) if offers else "[]",
                 over,
                 patch_text,
-                canonical_json(perspective.kind),
+                _ROLES[perspective.kind],
                 room,
-                canonical_json(perspective.seat),
+                "null" if perspective.seat is None else str(int(perspective.seat)),
                 self.seq,
             )
             for listener in group:
@@ -426,6 +428,9 @@ class Room:
             steps = bot.decide(self.game, self.table.view(seat), seat)
             commit = Commit(self.seq, [step.to_wire() for step in steps], f"bot/{self.seq + 1}")
             await self._commit_locked(seat, commit, None)
+
+
+_ROLES = {kind: canonical_json(kind) for kind in ("seat", "spectator", "referee", "full")}
 
 
 def event_frame(

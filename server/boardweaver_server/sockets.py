@@ -52,13 +52,18 @@ class Connection:
 
     async def run_sender(self) -> None:
         try:
+            queue = self.queue
             while True:
-                text = await self.queue.get()
+                text = await queue.get()
+                while text is not None:  # write whatever queued meanwhile without waiting to be woken
+                    await self.websocket.send_text(text)
+                    if queue.empty():
+                        break
+                    text = queue.get_nowait()
                 if text is None:
                     if self.closed:
                         await self.websocket.close(TRY_AGAIN_LATER, "too slow")
                     return
-                await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
 
