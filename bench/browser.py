@@ -108,6 +108,7 @@ def bench_clicks(playwright: Any, base: str, api: Api, clicks: int) -> dict[str,
     browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
     try:
         page, _ = open_board(browser.new_context(), f"{base}/room/{room['room']}#seat=0&token={room['tokens'][0]}")
+        page.wait_for_function("window.__bw_cached === true", timeout=120_000)  # start-up work done
         cards = page.locator("#board [data-space=market] .piece")
         for n in range(clicks):
             cards.nth(n % 12).click()
