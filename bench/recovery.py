@@ -114,8 +114,10 @@ def main() -> int:
         if not db.exists():
             decisions, took = asyncio.run(fill(db, args.rooms, args.min_decisions, args.max_decisions, 7))
             size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 2**20
-            print(f"filled {args.rooms} rooms, {decisions} decisions ({decisions / args.rooms:.0f} per room) "
-                  f"in {took:.1f} s; store {size:.1f} MiB")
+            print(
+                f"filled {args.rooms} rooms, {decisions} decisions ({decisions / args.rooms:.0f} per room) "
+                f"in {took:.1f} s; store {size:.1f} MiB"
+            )
         in_process, server = [], []
         for _ in range(args.repeat):
             elapsed, count = asyncio.run(recover_in_process(db))
@@ -123,10 +125,14 @@ def main() -> int:
                 raise RuntimeError(f"expected {args.rooms} rooms recovered, got {count}")
             in_process.append(elapsed)
             server.append(restart_server(db, args.rooms))
-        print(f"Rooms.recover() of {args.rooms} rooms: median {statistics.median(in_process):.2f} s "
-              f"({', '.join(f'{x:.2f}' for x in in_process)})")
-        print(f"server restart to all {args.rooms} rooms live: median {statistics.median(server):.2f} s "
-              f"({', '.join(f'{x:.2f}' for x in server)}); load average {os.getloadavg()[0]:.2f}")
+        print(
+            f"Rooms.recover() of {args.rooms} rooms: median {statistics.median(in_process):.2f} s "
+            f"({', '.join(f'{x:.2f}' for x in in_process)})"
+        )
+        print(
+            f"server restart to all {args.rooms} rooms live: median {statistics.median(server):.2f} s "
+            f"({', '.join(f'{x:.2f}' for x in server)}); load average {os.getloadavg()[0]:.2f}"
+        )
     finally:
         folder.cleanup()
     return 0
