@@ -83,6 +83,10 @@ for (const name of ["py:ready", "py:done"]) addEventListener(name, () => perform
 """
 
 
+SNAPSHOT_DONE_JS = """() => !performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pyodide-loader.mjs"))
+  || ["bw:snapshot-kept", "bw:snapshot-failed"].some((n) => performance.getEntriesByName(n).length)"""
+
+
 def open_board(context: Any, url: str) -> tuple[Any, float]:
     page = context.new_page()
     page.goto(url)
@@ -141,6 +145,7 @@ def bench_loads(playwright: Any, base: str, api: Api, loads: int, folder: Path) 
             cold.append(first)
             cold_stages.append(stages(page))
             page.wait_for_function("window.__bw_cached === true", timeout=120_000)
+            page.wait_for_function(SNAPSHOT_DONE_JS, timeout=120_000)  # the Pyodide snapshot, made in a worker
             page.wait_for_timeout(1500)  # let the browser write its caches (wasm code cache included)
             page.close()
             page, again = open_board(context, url)  # the second visit
