@@ -83,7 +83,8 @@ for (const name of ["py:ready", "py:done"]) addEventListener(name, () => perform
 """
 
 
-SNAPSHOT_DONE_JS = """() => !performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pyodide-loader.mjs"))
+SNAPSHOT_DONE_JS = """() =>
+  !performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pyodide-loader.mjs"))
   || ["bw:snapshot-kept", "bw:snapshot-failed"].some((n) => performance.getEntriesByName(n).length)"""
 
 

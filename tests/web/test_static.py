@@ -42,3 +42,18 @@ def test_without_an_accepted_sibling_the_file_itself_is_sent(tmp_path: Path) -> 
 
     assert "content-encoding" not in plain.headers and plain.content == WASM
     assert "content-encoding" not in module.headers and module.headers["content-type"].startswith("text/javascript")
+
+
+def test_every_runtime_path_names_the_versions_the_server_serves() -> None:
+    import json
+    import re
+
+    from boardweaver_server.static import PYODIDE_VERSION, PYSCRIPT_VERSION
+
+    web = Path(__file__).resolve().parents[2] / "web"
+    npm = json.loads((web / "package.json").read_text())["dependencies"]
+    files = [*web.glob("pages/*.html"), web / "static" / "pyodide-loader.mjs", web / "static" / "py" / "pyscript.json"]
+    named = {(m[0], m[1]) for f in files for m in re.findall(r"/(pyodide|pyscript)/(\d[\w.]*)/", f.read_text())}
+
+    assert npm == {"pyodide": PYODIDE_VERSION, "@pyscript/core": PYSCRIPT_VERSION}
+    assert named == {("pyodide", PYODIDE_VERSION), ("pyscript", PYSCRIPT_VERSION)}
