@@ -64,6 +64,16 @@ class ImmutableFiles(StaticFiles):
         return await super().get_response(path, scope)
 
 
+class RevalidatedFiles(StaticFiles):
+    """Unversioned files (the client's Python, CSS, loader): always revalidated (a 304 when unchanged),
+    so a new client never runs beside stale modules from a heuristic cache."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 def _page(path: Path) -> Any:
     async def serve(request: Request) -> Response:
         if path.is_file():
@@ -81,7 +91,7 @@ def static_routes(web_dir: Path, wheel_dirs: list[Path]) -> list[BaseRoute]:
         for url, name in PAGES.items()
     ]
     routes += [
-        Mount("/static", app=StaticFiles(directory=web_dir / "static", check_dir=False), name="static"),
+        Mount("/static", app=RevalidatedFiles(directory=web_dir / "static", check_dir=False), name="static"),
         Mount(
             f"/pyodide/{PYODIDE_VERSION}",
             app=ImmutableFiles(directory=dist / "pyodide" / PYODIDE_VERSION, check_dir=False),
