@@ -57,3 +57,15 @@ def test_every_runtime_path_names_the_versions_the_server_serves() -> None:
 
     assert npm == {"pyodide": PYODIDE_VERSION, "@pyscript/core": PYSCRIPT_VERSION}
     assert named == {("pyodide", PYODIDE_VERSION), ("pyscript", PYSCRIPT_VERSION)}
+
+
+def test_unversioned_client_files_are_always_revalidated(tmp_path: Path) -> None:
+    from boardweaver_server.static import RevalidatedFiles
+
+    (tmp_path / "room.py").write_text("print('client')")
+    client = TestClient(Starlette(routes=[Mount("/static", app=RevalidatedFiles(directory=tmp_path))]))
+
+    first = client.get("/static/room.py")
+    again = client.get("/static/room.py", headers={"If-None-Match": first.headers["etag"]})
+
+    assert first.headers["cache-control"] == "no-cache" and again.status_code == 304
