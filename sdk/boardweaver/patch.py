@@ -45,6 +45,11 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
         elif len(old) > len(new):
             ops.append(["trunc", path, len(new)])
         return
+    if _one_removed(old, new, prefix):
+        ops.append(["splice", path, prefix, 1, []])
+        if len(new) > len(old) - 1:
+            ops.append(["append", path, new[len(old) - 1 :]])
+        return
     if len(old) == len(new):
         changed = [i for i in range(prefix, common) if old[i] != new[i]]
         if len(changed) <= 4:
@@ -55,6 +60,15 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     while suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
     ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix : len(new) - suffix]])
+
+
+def _one_removed(old: list[Any], new: list[Any], at: int) -> bool:
+    """Returns True when `new` is `old` without its item at `at`, then perhaps more items at the end.
+
+    The common case of a hand: one card leaves it, and the card drawn is appended.
+    """
+    rest = len(old) - 1 - at
+    return len(new) >= len(old) - 1 and new[at : at + rest] == old[at + 1 :]
 
 
 def apply(document: Any, ops: list[Op]) -> Any:

@@ -143,6 +143,16 @@ def test_patch_of_a_view_after_a_decision_is_small() -> None:
     assert len(canonical_json(ops)) < 300
 
 
+def test_a_removed_item_with_a_new_one_appended_is_patched_as_such() -> None:
+    old = {"hand": [{"k": "a"}, {"k": "b"}, {"k": "c"}, {"k": "d"}]}
+    new = {"hand": [{"k": "a"}, {"k": "c"}, {"k": "d"}, {"k": "e"}]}
+
+    ops = diff(old, new)
+
+    assert ops == [["splice", ["hand"], 1, 1, []], ["append", ["hand"], [{"k": "e"}]]]
+    assert apply(old, ops) == new
+
+
 def test_a_patch_that_does_not_fit_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="does not"):
         apply({"a": 1}, [["del", ["b", "c"]]])
