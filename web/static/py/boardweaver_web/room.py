@@ -84,6 +84,7 @@ class RoomPage:
 
     def on_open(self) -> None:
         dom.mark("socket")
+        dom.set_text("notice", "")  # what was said about the last connection (queued, offline) is over
         self.session.connected()
         hello = self.session.hello(self.token, self.config.get("fingerprint"))
         self.send(hello)
