@@ -47,9 +47,7 @@ def test_fingerprint_ignores_file_times_and_caches(tmp_path: Path, sources: dict
     assert copied.read_bytes() == original.read_bytes()
 
 
-def test_one_changed_source_byte_changes_the_fingerprint_and_name(
-    tmp_path: Path, sources: dict[str, Path]
-) -> None:
+def test_one_changed_source_byte_changes_the_fingerprint_and_name(tmp_path: Path, sources: dict[str, Path]) -> None:
     out = tmp_path / "out"
     before, before_fingerprint = build_rules_wheel(out, sources)
     init = sources["boardweaver_games"] / "__init__.py"
@@ -108,9 +106,7 @@ def test_installed_wheel_imports_from_its_target(tmp_path: Path) -> None:
         "print(boardweaver.__file__); print(boardweaver_games.__file__); "
         f"print(m.version({DIST_NAME!r}))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe, str(target)], check=True, capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-c", probe, str(target)], check=True, capture_output=True, text=True)
 
     sdk_file, games_file, version = result.stdout.splitlines()
     assert Path(sdk_file).is_relative_to(target)
