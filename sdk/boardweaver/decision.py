@@ -78,11 +78,7 @@ class Draft:
 
     def offers(self) -> list[Offer]:
         """Returns the seat's offers on its current draft view (none once the decision has ended)."""
-        if (
-            not self.is_open
-            or self.seat not in self.view.state.active_player_ids
-            or self.view.state.is_over()
-        ):
+        if not self.is_open or self.seat not in self.view.state.active_player_ids or self.view.state.is_over():
             return []
         return self.game.offers(self.view, self.seat)
 
@@ -191,9 +187,7 @@ def verify_commit(
             ended_by = step_ended
             revealed = revealed or step_ended == ENDED_BY_REVEAL
         if not ended_by:
-            raise StepOrderError(
-                f"step {len(steps)}: the decision is still open (no Confirm, reveal or draw)"
-            )
+            raise StepOrderError(f"step {len(steps)}: the decision is still open (no Confirm, reveal or draw)")
     except BaseException:
         applied.extend(table.take_changes())
         revert_all(table.state, applied)
@@ -271,9 +265,7 @@ def _to_true_action(
     return action.with_index(picked), picked
 
 
-def _check_commutes(
-    game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action
-) -> None:
+def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action) -> None:
     """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step, log lines included."""
     try:
         game.apply_action(before, player, action)

@@ -37,9 +37,7 @@ class Game:
         for key, value in given.items():
             default = self.option_defaults[key]
             if default is not None and type(value) is not type(default):
-                raise ValueError(
-                    f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}"
-                )
+                raise ValueError(f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}")
         self.options: dict[str, Json] = {**self.option_defaults, **given}
 
     def setup(self, table: Table, players: list[int]) -> None:
@@ -77,9 +75,7 @@ class Game:
     def check_players(self, players: list[int]) -> None:
         """Raises ValueError unless the game can be played by `players`."""
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(
-                f"{self.name} takes {self.min_players} to {self.max_players} players, got {len(players)}"
-            )
+            raise ValueError(f"{self.name} takes {self.min_players} to {self.max_players} players, got {len(players)}")
 
     @classmethod
     def catalogs(cls) -> dict[str, Catalog]:

@@ -45,9 +45,7 @@ class Table:
         self.perspective = perspective
         self.seed = seed
         self._rng = Rng(seed, "game", rng_counter) if seed is not None and perspective.is_full() else None
-        self.pick_rng = (
-            Rng(seed, "pick", pick_counter) if seed is not None and perspective.is_full() else None
-        )
+        self.pick_rng = Rng(seed, "pick", pick_counter) if seed is not None and perspective.is_full() else None
         self.changes: list[Change] = []
         self.undo_allowed = False
 
@@ -97,9 +95,7 @@ class Table:
         """Returns what `viewer` may see, as a table offers and apply_action run on; None is a spectator."""
         perspective = perspective_of(viewer)
         if self.is_view and perspective != self.perspective:
-            raise RuleError(
-                f"a view of {self.perspective.label()} cannot be projected for {perspective.label()}"
-            )
+            raise RuleError(f"a view of {self.perspective.label()} cannot be projected for {perspective.label()}")
         return Table(project_state(self._state, perspective), perspective)
 
     # -- changing ------------------------------------------------------------------------------------
@@ -192,9 +188,7 @@ class Table:
 
     def end_game(self, winners: Iterable[int] = (), scores: dict[int, int] | None = None) -> None:
         """Ends the game with its winners and scores; nobody is active afterwards."""
-        result = GameResult(
-            [PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()}
-        )
+        result = GameResult([PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()})
         self.set_active_players([])
         self._state.result = result
         self._record(GameEnded(result))

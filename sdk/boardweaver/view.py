@@ -182,9 +182,7 @@ class HiddenGroup:
     indices: tuple[int, ...]
 
 
-def view_to_true(
-    state: TableState, perspective: Perspective, space_id: str, view_index: int
-) -> int | HiddenGroup:
+def view_to_true(state: TableState, perspective: Perspective, space_id: str, view_index: int) -> int | HiddenGroup:
     """Maps a view index to the true index, or to the group of hidden pieces it stands for."""
     space = state.space(space_id)
     if not space.is_collection or perspective.is_full():
@@ -232,6 +230,4 @@ def pick_hidden(group: HiddenGroup, rng: Rng) -> int:
 
 def _check_index(space: Space, index: int) -> None:
     if not 0 <= index < len(space.pieces):
-        raise RuleError(
-            f"no piece at index {index!r} in space {space.space_id!r} ({len(space.pieces)} pieces)"
-        )
+        raise RuleError(f"no piece at index {index!r} in space {space.space_id!r} ({len(space.pieces)} pieces)")

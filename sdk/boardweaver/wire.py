@@ -101,8 +101,7 @@ def state_to_wire(state: TableState) -> dict[str, Any]:
 def state_from_wire(wire: dict[str, Any]) -> TableState:
     """Parses a state (or a view) from its wire form."""
     players = [
-        Player(PlayerId(p["id"]), dict(p.get("state", {})), dict(p.get("private_state", {})))
-        for p in wire["players"]
+        Player(PlayerId(p["id"]), dict(p.get("state", {})), dict(p.get("private_state", {}))) for p in wire["players"]
     ]
     spaces = {s["id"]: space_from_wire(s) for s in wire["spaces"]}
     result = None

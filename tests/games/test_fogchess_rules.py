@@ -144,9 +144,7 @@ def test_capturing_the_king_ends_the_game_with_the_capturer_winning() -> None:
 
 
 def test_a_side_with_no_legal_move_is_stalemated_which_is_a_draw() -> None:
-    pos = Position.from_fen(
-        "kBRRRRRR/PRPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/RRRRKRRR w - - 0 1"
-    )
+    pos = Position.from_fen("kBRRRRRR/PRPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/RRRRKRRR w - - 0 1")
 
     assert legal_moves(pos) == []
     assert is_stalemate(pos)

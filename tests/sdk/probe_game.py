@@ -26,9 +26,7 @@ class Probe(Game):
     def offers(self, table: Table, player_id: int) -> list[Offer]:
         other = next(p for p in table.state.player_ids if p != player_id)
         offers = [
-            Offer(Action.command("mark", n=n), Intent.CHOICE)
-            for n in range(3)
-            if not self._marked(table, player_id, n)
+            Offer(Action.command("mark", n=n), Intent.CHOICE) for n in range(3) if not self._marked(table, player_id, n)
         ]
         offers += [
             Offer(Action.command("roll"), Intent.CHOICE),
@@ -39,8 +37,7 @@ class Probe(Game):
         ]
         hand = table.state.space(f"hand-{other}")
         offers += [
-            Offer(Action.piece_click(hand.space_id, i), Intent.CONFIRM).revealing()
-            for i in range(len(hand.pieces))
+            Offer(Action.piece_click(hand.space_id, i), Intent.CONFIRM).revealing() for i in range(len(hand.pieces))
         ]
         return offers
 

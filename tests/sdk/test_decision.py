@@ -28,10 +28,7 @@ def test_draft_stages_switches_and_takes() -> None:
     assert len(draft.view.state.space("hand-1").pieces) == 1
     result = verify_commit(game, table, 1, draft.steps)
     assert result.ended_by == "confirm"
-    assert (
-        table.state.space("hand-1").pieces[0].public_kind
-        == draft.view.state.space("hand-1").pieces[0].public_kind
-    )
+    assert table.state.space("hand-1").pieces[0].public_kind == draft.view.state.space("hand-1").pieces[0].public_kind
 
 
 def test_draft_refuses_a_step_not_offered() -> None:

@@ -8,13 +8,9 @@ def make_table() -> Table:
     table.add_space(Space("board", "board").with_pieces([Piece("card").hiding("acecard")]))
     table.add_space(Space("hand-1", "hand").owned_by(1).with_pieces([Piece("back").hiding("queen")]))
     table.add_space(Space("hand-2", "hand").owned_by(2).with_pieces([Piece("back").hiding("king")]))
+    table.add_space(Space("mixed", "pile").owned_by(2).with_pieces([Piece("back").hiding("jack").owned_by(1)]))
     table.add_space(
-        Space("mixed", "pile").owned_by(2).with_pieces([Piece("back").hiding("jack").owned_by(1)])
-    )
-    table.add_space(
-        Space("deck", "deck")
-        .collection()
-        .with_pieces([Piece("back").hiding(f"deckcard{n}") for n in range(5)])
+        Space("deck", "deck").collection().with_pieces([Piece("back").hiding(f"deckcard{n}") for n in range(5)])
     )
     table.set(StateOf.player_public(1), "score", 3)
     table.set(StateOf.player_private(1), "secret", "plan-a")
