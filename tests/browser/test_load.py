@@ -24,12 +24,14 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     )
     first = page.evaluate(MARKS)
     assert "bw:snapshot-kept" in first and "bw:pyodide-from-snapshot" not in first
+    assert "bw:installed-by-micropip" in first  # a first visit installs the rules wheel with micropip
     assert page.evaluate("caches.open('bw-bytecode').then((c) => c.keys()).then((k) => k.length)") == 1
 
     page.reload()
     wait_state(page, "ready")
     again = page.evaluate(MARKS)
     assert "bw:pyodide-from-snapshot" in again and "bw:snapshot-kept" not in again  # made once, then used
+    assert "bw:unpacked" in again and "bw:installed-by-micropip" not in again  # the cached wheel, unpacked
     assert page.locator("#board [data-space=market] .piece.offer").count() == 12
     page.locator("#board [data-space=market] .piece").nth(3).click()  # Python from the snapshot plays
     assert page.locator("#board [data-space=market] .piece.chosen").count() == 1

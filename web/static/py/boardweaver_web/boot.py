@@ -34,9 +34,13 @@ async def prepare() -> dict[str, Any]:
     config = await client_config()
     dom.mark("config")
     wheel = str(config["rules_wheel"])
-    await dom.install_wheel(dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}"))
-    dom.mark("wheel")
+    url = dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}")
     kept = await dom.cache_read(BYTECODE_KEY)
+    if kept is None:
+        await dom.install_wheel_with_micropip(url)  # a first visit: micropip installs the rules
+    else:
+        await dom.install_wheel(url)  # a later visit: the same wheel, unpacked without micropip
+    dom.mark("wheel")
     if kept is not None:
         bytecode.restore(kept)
     dom.mark("bytecode")

@@ -180,12 +180,27 @@ async def fetch_json(
     return int(response.status), data
 
 
+async def install_wheel_with_micropip(url: str) -> None:
+    """Installs the rules wheel from our own server with micropip (first visit: the documented path).
+
+    micropip comes from our own server too: it is in the runtime's lock, beside `pyodide.asm.wasm`.
+    """
+    import importlib
+
+    import pyodide_js  # type: ignore[import-not-found]
+
+    await pyodide_js.loadPackage("micropip")
+    micropip = importlib.import_module("micropip")
+    await micropip.install(url)
+    importlib.invalidate_caches()
+    mark("installed-by-micropip")
+
+
 async def install_wheel(url: str) -> None:
     """Installs the rules wheel from our own server: fetched, then unpacked into site-packages.
 
-    The wheel is pure Python with no dependencies, so unpacking it is all micropip would do; loading
-    and importing micropip cost about 0.4 s of every page load, so it stays off this path (it is
-    still served with the runtime: `pyodide_js.loadPackage("micropip")` gives it to anyone who wants it).
+    Used on later visits: the wheel is pure Python with no dependencies, so unpacking it is all
+    micropip would do, and loading and importing micropip costs about 0.4 s of a warm load.
     """
     import importlib
     import sys
