@@ -41,7 +41,9 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
+# Package scope: the browser and its server close when tests/browser ends. Playwright's sync API runs an event
+# loop in the main thread while it is open, and asyncio.run() in later tests would fail beside it.
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server (uvicorn) on a random 127.0.0.1 port, shared by every browser test."""
     if not Path(CHROMIUM).exists():
@@ -75,7 +77,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -121,7 +123,7 @@ class Api:
         return room
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def api(server: str) -> Api:
     return Api(server)
 
