@@ -118,6 +118,7 @@ class StateSet(Change):
     new: Any
     owner: PlayerId | None  # whose secret the map is, for private maps
     map_ref: JsonMap
+    in_collection: bool = False  # a piece's map in a collection, whose true index no viewer may learn
 
     def revert(self, state: TableState) -> None:
         if self.old is MISSING:
@@ -128,7 +129,10 @@ class StateSet(Change):
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
         if self.target.is_private() and not perspective.sees(self.owner):
             return None
-        return {"type": "state-set", "target": self.target.to_wire(), "key": self.key}
+        target = self.target.to_wire()
+        if self.in_collection:
+            del target["index"]
+        return {"type": "state-set", "target": target, "key": self.key}
 
 
 @dataclass

@@ -161,7 +161,9 @@ class Table:
             data.pop(key, None)
         else:
             data[key] = value
-        self._record(StateSet(target, key, old, value, self._owner_of(target), data))
+        in_collection = target.space_id is not None and target.index is not None
+        in_collection = in_collection and self._state.space(str(target.space_id)).is_collection
+        self._record(StateSet(target, key, old, value, self._owner_of(target), data, in_collection))
 
     def set_active_players(self, players: Iterable[int]) -> None:
         """Sets whose decision the game now waits for."""

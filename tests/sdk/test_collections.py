@@ -90,3 +90,15 @@ def test_click_outside_the_collection_is_a_rule_error() -> None:
 
     with pytest.raises(RuleError, match="no piece at index 5"):
         view_to_true(table.state, seat(2), "hand-1", 5)
+
+
+def test_a_change_to_a_piece_in_a_collection_names_no_true_index() -> None:
+    from boardweaver import StateOf, visible_changes
+
+    table = hand_table(["red:a", "blue:b", "red:c"])
+    table.take_changes()
+
+    table.set(StateOf.piece_public("hand-1", 2), "marked", True)
+    seen = visible_changes(table.take_changes(), seat(2))
+
+    assert seen == [{"type": "state-set", "target": {"part": "piece_public", "space": "hand-1"}, "key": "marked"}]
