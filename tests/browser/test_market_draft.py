@@ -11,6 +11,15 @@ from .conftest import screenshot, seat_url, wait_state
 pytestmark = pytest.mark.browser
 
 MARKET = "#board [data-space=market] .piece"
+# Records the data-key of every element the page animates, to see the taken card fly to the hand.
+ANIMATIONS = """() => {
+    window.__bw_slid = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (frames, options) {
+        window.__bw_slid.push(this.getAttribute('data-key') || '');
+        return animate.call(this, frames, options);
+    };
+}"""
 
 
 def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> None:
@@ -33,8 +42,10 @@ def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> Non
     taken = page.locator(f"{MARKET} >> nth=2").inner_text()
     screenshot(page, "market-draft")
 
+    page.evaluate(ANIMATIONS)
     page.locator("#commands [data-command=take]").click()  # the decision ends: one commit
     page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1")
     assert page.locator(".mine .kind-hand .piece").inner_text() == taken
+    page.wait_for_function("window.__bw_slid.some((key) => key.startsWith('hand-0/'))")  # flew market -> hand
     timings = page.evaluate("window.__bw_timings.choice_ms")
     assert len(timings) >= 2 and max(timings) < 200
