@@ -64,6 +64,7 @@ class Draft:
         self.seat = PlayerId(seat)
         self._applied: list[DraftStep] = []
         self.pending: Action | None = None
+        self._pending_offer: Offer | None = None
         self.ended_by: str | None = None
 
     @property
@@ -71,6 +72,12 @@ class Draft:
         """The drafted steps, in order, including a final step the server must apply."""
         steps = [step.action for step in self._applied]
         return [*steps, self.pending] if self.pending is not None else steps
+
+    @property
+    def taken_offers(self) -> list[Offer]:
+        """The offers the drafted steps were taken from (their labels), in the order of `steps`."""
+        offers = [step.offer for step in self._applied]
+        return [*offers, self._pending_offer] if self._pending_offer is not None else offers
 
     @property
     def is_open(self) -> bool:
@@ -90,14 +97,14 @@ class Draft:
         if offer is None:
             raise IllegalStepError(f"{action.describe()} is not offered now")
         if offer.reveals:
-            self.pending, self.ended_by = action, ENDED_BY_REVEAL
+            self.pending, self._pending_offer, self.ended_by = action, offer, ENDED_BY_REVEAL
             return offer
         self.view.take_changes()
         try:
             self.game.apply_action(self.view, self.seat, action)
         except NeedsServerError:
             revert_all(self.view.state, self.view.take_changes())
-            self.pending, self.ended_by = action, ENDED_BY_RNG
+            self.pending, self._pending_offer, self.ended_by = action, offer, ENDED_BY_RNG
             return offer
         except BaseException:
             revert_all(self.view.state, self.view.take_changes())

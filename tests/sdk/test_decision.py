@@ -73,3 +73,16 @@ def test_bots_finish_every_decision() -> None:
 
     assert played.table.state.is_over()
     assert len(played.decisions) == 9
+
+
+def test_a_draft_keeps_the_offers_its_steps_were_taken_from() -> None:
+    game = MarketDraft()
+    table = start(game, [1, 2], seed=7)
+    draft = Draft(game, table.view(1), 1)
+
+    draft.take(Action.piece_click(MARKET, 3))
+    draft.take(Action.command("take"))
+
+    assert [offer.action for offer in draft.taken_offers] == draft.steps
+    assert draft.taken_offers[0].label_message is not None
+    assert draft.taken_offers[0].label_message.key == "offer.stage"

@@ -150,3 +150,24 @@ def test_a_drafted_step_gone_from_the_offers_is_dropped_with_a_notice() -> None:
     assert frames == []
     assert session.notices[-1].key == "notice.dropped" and session.notices[-1].args["count"] == 1
     assert store.get("bw:r1:1:draft") is None
+
+
+def test_a_dropped_step_is_named_by_the_label_it_was_drafted_with() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    laptop = _session(room, 0, store)
+    laptop.receive(room.snapshot(0))
+    laptop.disconnected()
+    laptop.take(Action.piece_click(MARKET, 4))
+    laptop.take(Action.command("take"))  # queued offline, with its labels
+    phone = _session(room, 0)
+    phone.receive(room.snapshot(0))
+    phone.take(Action.piece_click(MARKET, 0))
+    _deliver(room, phone, [phone.take(Action.command("take"))])  # the same seat played on another device
+
+    laptop.connected()
+    laptop.receive(room.snapshot(0))
+
+    notice = laptop.notices[-1]
+    assert notice.key == "notice.dropped"
+    assert all(isinstance(step, dict) and step["key"].startswith("offer.") for step in notice.args["steps"])

@@ -7,7 +7,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl
 
-from boardweaver import Action, Catalog, Game, Offer
+from boardweaver import Action, Catalog, Game, Message, Offer
 from boardweaver_games.registry import load
 
 from . import boot, dom
@@ -187,6 +187,15 @@ class RoomPage:
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
 
+    def step_text(self, step: Any) -> str:
+        """Names a dropped step: its label in the player's language, else its description."""
+        if isinstance(step, dict) and self.catalog is not None:
+            try:
+                return self.catalog.render(Message.from_wire(step))
+            except ValueError:
+                pass
+        return str(step.get("key", step)) if isinstance(step, dict) else str(step)
+
     def animate(self, change: dict[str, Any], before: dict[str, tuple[float, float]], table: Any) -> None:
         source, target = change["from"], change["to"]
         origin = before.get(f"{source['space']}/{source.get('index', 0)}")
@@ -249,7 +258,7 @@ class RoomPage:
             notice = session.notices[-1]
             args = dict(notice.args)
             if isinstance(args.get("steps"), list):
-                args["steps"] = "; ".join(str(s) for s in args["steps"])
+                args["steps"] = "; ".join(self.step_text(step) for step in args["steps"])
             dom.set_text("notice", texts.get(notice.key, **args))
             session.notices.clear()
         if session.over:

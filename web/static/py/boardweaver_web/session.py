@@ -229,7 +229,7 @@ class Session:
         if not steps:
             self._fresh_draft()
             return []
-        return self._recheck(steps, self.seq)
+        return self._recheck(steps, self.seq, self._labels())
 
     def _on_ack(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
         if self.undo_sent is not None and frame.get("commitId") == self.undo_sent:
@@ -292,24 +292,24 @@ class Session:
             self._save_draft()
             frame = self._commit_if_ready()
             return [] if frame is None else [frame]
-        return self._recheck(steps, self.seq)
+        return self._recheck(steps, self.seq, list(saved.get("labels") or []))
 
-    def _recheck(self, steps: list[Action], seq: int) -> list[dict[str, Any]]:
+    def _recheck(self, steps: list[Action], seq: int, labels: list[Any] | None = None) -> list[dict[str, Any]]:
         """Replays drafted steps on a newer view: keeps what is still offered, tells what was dropped."""
         self._fresh_draft()
-        dropped: list[Action] = []
-        for action in steps:
+        named = list(labels or [])
+        dropped: list[Any] = []  # each step's label as drafted (a message wire), else its description
+        for number, action in enumerate(steps):
+            label = named[number] if number < len(named) and isinstance(named[number], dict) else None
             if self.draft is None or not self.draft.is_open:
-                dropped.append(action)
+                dropped.append(label or action.describe())
                 continue
             try:
                 self.draft.take(action)
             except GameError:
-                dropped.append(action)
+                dropped.append(label or action.describe())
         if dropped:
-            self.notices.append(
-                Notice("notice.dropped", {"count": len(dropped), "steps": [a.describe() for a in dropped]})
-            )
+            self.notices.append(Notice("notice.dropped", {"count": len(dropped), "steps": dropped}))
         self._save_draft()
         frame = self._commit_if_ready()
         return [] if frame is None else [frame]
@@ -356,8 +356,18 @@ class Session:
         if self.draft is None or not self.draft.steps:
             self.store.delete(self._key("draft"))
             return
-        data = {"baseSeq": self.seq, "steps": [action.to_wire() for action in self.draft.steps]}
+        data = {
+            "baseSeq": self.seq,
+            "steps": [action.to_wire() for action in self.draft.steps],
+            "labels": self._labels(),
+        }
         self.store.set(self._key("draft"), json.dumps(data, separators=(",", ":")))
+
+    def _labels(self) -> list[Any]:
+        """The labels of the drafted steps (message wires, None where an offer had none)."""
+        if self.draft is None:
+            return []
+        return [None if o.label_message is None else o.label_message.to_wire() for o in self.draft.taken_offers]
 
     def _saved_draft(self) -> dict[str, Any] | None:
         raw = self.store.get(self._key("draft"))
