@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from boardweaver import patch
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -194,3 +195,19 @@ def screenshot(page: Any, name: str) -> None:
 
 def seat_url(base: str, room: dict[str, Any], seat: int) -> str:
     return f"{base}/room/{room['room']}#seat={seat}&token={room['tokens'][seat]}"
+
+
+def rebuilt_views(frames: list[str]) -> list[dict[str, Any]]:
+    """The views a page held, rebuilt from every frame it received, in order."""
+    views: list[dict[str, Any]] = []
+    view: Any = None
+    for text in frames:
+        frame = json.loads(text)
+        if frame.get("type") == "snapshot":
+            view = frame["view"]
+        elif frame.get("type") == "event-appended" and view is not None:
+            view = patch.apply(view, frame["patch"])
+        else:
+            continue
+        views.append(view)
+    return views

@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from boardweaver import patch
 
-from .conftest import screenshot, seat_url, wait_state
+from .conftest import rebuilt_views, screenshot, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
 
 BLACK_GLYPHS = "♚♛♜♝♞♟"
-
-
-def _views(frames: list[str]) -> list[dict[str, Any]]:
-    """The views the page held, rebuilt from every frame it received, in order."""
-    views: list[dict[str, Any]] = []
-    view: Any = None
-    for text in frames:
-        frame = json.loads(text)
-        if frame.get("type") == "snapshot":
-            view = frame["view"]
-        elif frame.get("type") == "event-appended" and view is not None:
-            view = patch.apply(view, frame["patch"])
-        else:
-            continue
-        views.append(view)
-    return views
 
 
 def _space(view: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -62,7 +44,7 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     screenshot(page, "fog-chess")
 
     assert frames and not any('"position"' in text for text in frames)  # the true board never came
-    views = _views(frames)
+    views = rebuilt_views(frames)
     assert len(views) >= 5
     for view in views:
         assert "private_state" not in _space(view, "truth")

@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from boardweaver import patch
 
-from .conftest import screenshot, seat_url, wait_state
+from .conftest import rebuilt_views, screenshot, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
-
-
-def _views(frames: list[str]) -> list[dict[str, Any]]:
-    """The views a page held, rebuilt from every frame it received."""
-    views: list[dict[str, Any]] = []
-    view: Any = None
-    for text in frames:
-        frame = json.loads(text)
-        if frame.get("type") == "snapshot":
-            view = frame["view"]
-        elif frame.get("type") == "event-appended" and view is not None:
-            view = patch.apply(view, frame["patch"])
-        else:
-            continue
-        views.append(view)
-    return views
 
 
 def test_the_referee_sees_every_hand_but_never_the_bag(server: str, api: Any, new_page: Any) -> None:
@@ -51,7 +33,7 @@ def test_the_referee_sees_every_hand_but_never_the_bag(server: str, api: Any, ne
         tiles = referee.locator(f'#board [data-space="{hand}"] .piece')
         assert tiles.count() == 2 and referee.locator(f'#board [data-space="{hand}"] .piece.secret').count() == 2
     assert seat.locator('#board [data-space="hand-1"] .piece.secret').count() == 0  # a seat sees only its own
-    views = _views(frames)
+    views = rebuilt_views(frames)
     assert len(views) >= 2
     for view in views:
         spaces = {space["id"]: space for space in view["spaces"]}

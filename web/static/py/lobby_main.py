@@ -1,23 +1,10 @@
-"""Entry point of the lobby page (run by PyScript); the lobby needs no rules wheel."""
+"""Entry point of the lobby page; it needs no rules wheel (run by PyScript)."""
 
 import asyncio
 import sys
-import traceback
 
 sys.path.insert(0, ".")
 
+from boardweaver_web import boot  # after the path: the client modules sit beside this file
 
-async def run() -> None:
-    from boardweaver_web import dom
-
-    try:
-        from boardweaver_web import lobby
-
-        await lobby.main()
-    except Exception:
-        dom.set_text("status", "Error: " + traceback.format_exc().splitlines()[-1])
-        dom.set_attribute("page", "data-state", "error")
-        raise
-
-
-TASK = asyncio.ensure_future(run())  # noqa: RUF006  # kept: a task nobody holds may be collected
+TASK = asyncio.ensure_future(boot.run_page("lobby", needs_rules=False))  # noqa: RUF006  # kept: a task nobody holds may be collected

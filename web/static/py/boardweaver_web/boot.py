@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import traceback
 from typing import Any
 
 from . import bytecode, dom
@@ -55,3 +57,22 @@ async def keep_bytecode() -> None:
     data = await bytecode.harvest(bytecode.package_roots(PACKAGES))
     if data is not None:
         await dom.cache_write(BYTECODE_KEY, data)
+
+
+async def run_page(name: str, needs_rules: bool = True) -> None:
+    """Runs the page module `boardweaver_web.<name>`: the rules wheel installed first where the page needs it.
+
+    An error is shown on the page (and re-raised for the console) instead of leaving it half drawn.
+    """
+    try:
+        if needs_rules:
+            config = await prepare()
+            page = importlib.import_module(f"boardweaver_web.{name}")
+            dom.mark("import")
+            await page.main(config)
+        else:
+            await importlib.import_module(f"boardweaver_web.{name}").main()
+    except Exception:
+        dom.set_text("status", "Error: " + traceback.format_exc().splitlines()[-1])
+        dom.set_attribute("page", "data-state", "error")
+        raise
