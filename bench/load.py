@@ -137,8 +137,8 @@ class Checker:
 
     The rebuilt view may hold card ids only in the seat's own hand (private kinds) and on the discard
     (public); the deck and the other hands are backs only. Every card id a frame's text names (patch,
-    offers, changes, log) must be one the seat knew before or after that frame, or the card played face
-    up. The hand kept per seq is compared with the server's review afterwards.
+    moves, log) must be one the seat knew before or after that frame. The hand kept per seq is compared
+    with the server's review afterwards.
     """
 
     seat: int
@@ -149,7 +149,7 @@ class Checker:
 
     def take(self, frame: dict[str, Any], text: str) -> None:
         kind = frame["type"]
-        if kind not in ("snapshot", "event-appended"):
+        if kind not in ("snapshot", "event"):
             if KIND.search(text):
                 self.breaches.append(f"a {kind} frame named a card: {text[:200]}")
             return
@@ -160,11 +160,6 @@ class Checker:
             self.view = apply_in_place(self.view, frame["patch"])
         after, breaches = visible_cards(self.view, self.seat)
         named = {int(n) for n in KIND.findall(text)}
-        # The card played goes face up onto the discard: public, even when a reshuffle takes it away at once.
-        played = [c for c in frame.get("changes", []) if c.get("type") == "public-kind-set"]
-        if len(played) > 1 or any(c.get("space") != "discard" for c in played):
-            breaches.append(f"seq {frame['seq']}: unexpected public-kind-set changes {played}")
-        after = after | {int(c["kind"][1:]) for c in played}
         if not named <= before | after:
             breaches.append(f"seq {frame['seq']}: the frame named cards {sorted(named - before - after)}")
         self.breaches.extend(breaches)
@@ -209,11 +204,15 @@ async def play_seat(
     ready: list[int],
     stats: SeatStats,
     checker: Checker | None,
+    deflate: bool,
 ) -> None:
     from websockets.asyncio.client import connect
 
     url = f"{ws_url}/ws/rooms/{room['room']}"
-    async with connect(url, max_size=None, open_timeout=60, create_connection=counting_connection()) as ws:
+    compression = "deflate" if deflate else None
+    async with connect(
+        url, max_size=None, open_timeout=60, create_connection=counting_connection(), compression=compression
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat]}))
         text = str(await ws.recv())
         frame = json.loads(text)
@@ -222,8 +221,12 @@ async def play_seat(
         ready[0] += 1
         await go.wait()
         start, stop = window[0], window[1]
-        seq, offered = frame.get("seq", 0), bool(frame.get("offers"))
-        pending: tuple[int, float, str] | None = None
+        # Whose turn it is comes from the view, as a client without the rules sees it: the driver keeps the
+        # view's `active` list up to date from each frame's patch (the sampled seats rebuild the whole view).
+        turn = {"active": list(frame["view"]["active"])}
+        seq = frame["seq"]
+        offered = seat in turn["active"] and not frame["over"]
+        pending: tuple[int, float, str, str] | None = None
         wire_mark = ws.received
         number = 0
         loop = asyncio.get_running_loop()
@@ -237,7 +240,7 @@ async def play_seat(
                     "steps": [{"type": "command", "name": "play", "args": {"index": 0}}],
                     "commitId": cid,
                 }
-                pending = (seq + 1, time.perf_counter(), json.dumps(commit))
+                pending = (seq + 1, time.perf_counter(), json.dumps(commit), cid)
                 await ws.send(pending[2])
                 offered = False
             if loop.time() >= stop and pending is None:
@@ -259,14 +262,19 @@ async def play_seat(
             wire_mark = ws.received
             if checker is not None:
                 checker.take(frame, text)
-            if kind == "event-appended" or kind == "snapshot":
+            if kind == "event":
                 seq = frame["seq"]
-                offered = bool(frame["offers"]) and not frame["over"]
-                if pending is not None and seq >= pending[0]:
-                    if seq == pending[0] and start <= now < stop:
+                apply_in_place(turn, [op for op in frame["patch"] if op[1] and op[1][0] == "active"])
+                offered = seat in turn["active"] and not frame.get("over")
+                if pending is not None and frame.get("ack") == pending[3]:  # our move, durable and applied
+                    if start <= now < stop:
                         stats.latencies.append((time.perf_counter() - pending[1]) * 1000)
                         stats.moves += 1
                     pending = None
+            elif kind == "snapshot":
+                seq, turn = frame["seq"], {"active": list(frame["view"]["active"])}
+                offered = seat in turn["active"] and not frame["over"]
+                pending = None
             elif kind == "error":
                 code = frame.get("code", "?")
                 stats.errors[code] = stats.errors.get(code, 0) + 1
@@ -285,6 +293,7 @@ async def drive_async(
     barrier: Any,
     warmup: float,
     seconds: float,
+    deflate: bool,
 ) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     go = asyncio.Event()
@@ -301,7 +310,7 @@ async def drive_async(
             if checker is not None:
                 checkers[(room["room"], seat)] = checker
             tasks.append(
-                asyncio.create_task(play_seat(ws_url, room, seat, window, go, ready, seat_stats, checker))  # type: ignore[arg-type]
+                asyncio.create_task(play_seat(ws_url, room, seat, window, go, ready, seat_stats, checker, deflate))  # type: ignore[arg-type]
             )
     while ready[0] < len(tasks):
         if any(t.done() for t in tasks):
@@ -347,6 +356,7 @@ def drive(
     barrier: Any,
     warmup: float,
     seconds: float,
+    deflate: bool,
     out: Any,
 ) -> None:
     try:
@@ -356,7 +366,7 @@ def drive(
             runner = uvloop.run
         except ImportError:
             runner = asyncio.run
-        out.put(runner(drive_async(ws_url, rooms, sampled, timing, barrier, warmup, seconds)))
+        out.put(runner(drive_async(ws_url, rooms, sampled, timing, barrier, warmup, seconds, deflate)))
     except BaseException as error:
         barrier.abort()
         out.put({"fatal": repr(error)})
@@ -416,10 +426,11 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         barrier = ctx.Barrier(drivers + 1)
         out = ctx.Queue()
         ws_url = "ws" + base[len("http") :]
+        timings = (args.warmup, args.seconds)
         procs = [
             ctx.Process(
                 target=drive,
-                args=(ws_url, rooms[i::drivers], sampled, timing, barrier, args.warmup, args.seconds, out),
+                args=(ws_url, rooms[i::drivers], sampled, timing, barrier, *timings, args.deflate, out),
                 daemon=True,
             )
             for i in range(drivers)
@@ -503,6 +514,9 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
     parser.add_argument("--ws", default=None, help="the started server's uvicorn WebSocket implementation")
     parser.add_argument("--no-deflate", action="store_true", help="the started server refuses permessage-deflate")
+    parser.add_argument(
+        "--deflate", action="store_true", help="the driver offers permessage-deflate, like a browser (default: not)"
+    )
     parser.add_argument("--sample-rooms", type=int, default=2, help="rooms whose every seat's frames are checked")
     parser.add_argument("--json", action="store_true", help="print one JSON line per M as well")
     args = parser.parse_args()

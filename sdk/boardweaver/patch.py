@@ -45,17 +45,19 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
         elif len(old) > len(new):
             ops.append(["trunc", path, len(new)])
         return
+    changed = [i for i in range(prefix, common) if old[i] != new[i]] if len(old) == len(new) else []
+    if len(changed) == 1:  # one item replaced (the active player passing on): patch just that item
+        _diff(old[prefix], new[prefix], [*path, prefix], ops)
+        return
     if _one_removed(old, new, prefix):
         ops.append(["splice", path, prefix, 1, []])
         if len(new) > len(old) - 1:
             ops.append(["append", path, new[len(old) - 1 :]])
         return
-    if len(old) == len(new):
-        changed = [i for i in range(prefix, common) if old[i] != new[i]]
-        if len(changed) <= 4:
-            for i in changed:
-                _diff(old[i], new[i], [*path, i], ops)
-            return
+    if 1 < len(changed) <= 4:
+        for i in changed:
+            _diff(old[i], new[i], [*path, i], ops)
+        return
     suffix = 0
     while suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1

@@ -28,7 +28,7 @@ from boardweaver import (
     undo_commit,
     verify_commit,
 )
-from boardweaver.changes import Change, Logged, revert_all
+from boardweaver.changes import Change, Logged, PieceMoved, revert_all
 from boardweaver.offers import find_offer
 
 from . import store as ops
@@ -43,9 +43,14 @@ MAX_REMEMBERED_COMMITS = 1024
 
 
 class Listener(Protocol):
-    """A socket holding one role in a room; `send` queues a text frame without waiting."""
+    """A socket holding one role in a room; `send` queues a text frame without waiting.
+
+    `wants_offers`: the socket asked for its seat's offers in every frame (a client without the rules;
+    the browser computes them from its view with the same rule code).
+    """
 
     perspective: Perspective
+    wants_offers: bool
 
     def send(self, text: str) -> None: ...
 
@@ -179,32 +184,32 @@ class Room:
 
     # -- sockets -------------------------------------------------------------------------------------
 
-    def snapshot_frame(self, perspective: Perspective) -> str:
-        """Returns a snapshot frame for `perspective`; the caller holds the lock."""
+    def snapshot_frame(self, perspective: Perspective, offers: bool = False) -> str:
+        """Returns a snapshot frame for `perspective` (with its offers when asked); the caller holds the lock."""
         wire = self.views.snapshot(perspective)
-        return canonical_json(
-            {
-                "type": "snapshot",
-                "room": self.room_id,
-                "seat": perspective.seat,
-                "role": perspective.kind,
-                "seq": self.seq,
-                "game": self.record.game,
-                "options": self.record.options,
-                "fingerprint": self.fingerprint,
-                "view": wire,
-                "offers": self.offers_for(perspective),
-                "log": [message.to_wire() for message in self.table.state.log],
-                "over": self.is_over,
-                "started": self.is_started,
-                "seats": [self.seat_status(s) for s in self.record.players],
-            }
-        )
+        frame = {
+            "type": "snapshot",
+            "room": self.room_id,
+            "seat": perspective.seat,
+            "role": perspective.kind,
+            "seq": self.seq,
+            "game": self.record.game,
+            "options": self.record.options,
+            "fingerprint": self.fingerprint,
+            "view": wire,
+            "log": [message.to_wire() for message in self.table.state.log],
+            "over": self.is_over,
+            "started": self.is_started,
+            "seats": [self.seat_status(s) for s in self.record.players],
+        }
+        if offers:
+            frame["offers"] = self.offers_for(perspective)
+        return canonical_json(frame)
 
     def attach(self, listener: Listener) -> None:
         """Adds a socket and sends it a snapshot; the caller holds the lock."""
         self.listeners.setdefault(listener.perspective, set()).add(listener)
-        listener.send(self.snapshot_frame(listener.perspective))
+        listener.send(self.snapshot_frame(listener.perspective, listener.wants_offers))
 
     def detach(self, listener: Listener) -> None:
         group = self.listeners.get(listener.perspective)
@@ -218,22 +223,28 @@ class Room:
     def resync_all(self) -> None:
         """Sends every socket a fresh snapshot (after a start or an end); the caller holds the lock."""
         for perspective, group in self.listeners.items():
-            text = self.snapshot_frame(perspective)
+            texts: dict[bool, str] = {}
             for listener in group:
+                wants = listener.wants_offers
+                text = texts.get(wants)
+                if text is None:
+                    text = texts[wants] = self.snapshot_frame(perspective, wants)
                 listener.send(text)
 
-    def _broadcast(self, changes: list[Change]) -> None:
-        """Sends every socket the decision's frame: its view's patch, offers, visible changes, new log lines.
+    def _broadcast(self, changes: list[Change], origin: Listener | None, cid: str) -> None:
+        """Sends every socket the decision's `event` frame: its view's patch, the piece moves it may see,
+        new log lines, and the offers to a socket that asked; the committing socket's frame carries its ack.
 
-        Perspectives that see the same changes, or get the same patch (built from shared parts), share
-        their encoded JSON: each frame is put together from canonical parts in sorted key order.
+        Perspectives that see the same moves, or get the same patch (built from shared parts), share their
+        encoded JSON: each frame is put together from canonical parts in sorted key order.
         """
-        over = "true" if self.is_over else "false"
         logged = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
-        lines = canonical_json(logged) if logged else "[]"
+        head = f'"log":{canonical_json(logged)},' if logged else ""
+        tail = f'"seq":{self.seq},"type":"event"}}'
+        over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
-        room = self._encoded_id
-        encoded_changes: dict[tuple[bool, ...], str] = {}
+        moved = [change for change in changes if type(change) is PieceMoved]
+        encoded_moves: dict[tuple[bool, ...], str] = {}
         encoded_patches: dict[tuple[int, ...], str] = {}
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
@@ -243,24 +254,25 @@ class Room:
             patch_text = encoded_patches.get(key)
             if patch_text is None:
                 patch_text = encoded_patches[key] = canonical_json(patch)
-            seen = [change.visible_to(perspective) for change in changes]
+            seen = [change.visible_to(perspective) for change in moved]
             mask = tuple(wire is not None for wire in seen)
-            changes_text = encoded_changes.get(mask)
-            if changes_text is None:
-                changes_text = encoded_changes[mask] = canonical_json([wire for wire in seen if wire is not None])
-            offers = self.offers_for(perspective)
-            text = event_frame(
-                changes_text,
-                lines,
-                canonical_json(offers) if offers else "[]",
-                over,
-                patch_text,
-                _ROLES[perspective.kind],
-                room,
-                "null" if perspective.seat is None else str(int(perspective.seat)),
-                self.seq,
-            )
+            moves_text = encoded_moves.get(mask)
+            if moves_text is None:
+                moves = [_move(wire) for wire in seen if wire is not None]
+                moves_text = encoded_moves[mask] = f'"moves":{canonical_json(moves)},' if moves else ""
+            body = f'{head}{moves_text}{over}"patch":{patch_text},{tail}'
+            with_offers = ""
             for listener in group:
+                text = body
+                if listener.wants_offers:
+                    if not with_offers:
+                        offers = f'"offers":{canonical_json(self.offers_for(perspective))},'
+                        with_offers = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
+                    text = with_offers
+                if listener is origin:
+                    text = f'{{"ack":{canonical_json(cid)},{text}'
+                else:
+                    text = "{" + text
                 listener.send(text)
 
     # -- decisions -----------------------------------------------------------------------------------
@@ -327,8 +339,7 @@ class Room:
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
-        _ack(origin, cid, self.seq)
-        self._broadcast(result.changes)
+        self._broadcast(result.changes, origin, cid)  # the committing socket's frame carries the ack
         self.changed.set()
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
@@ -352,8 +363,14 @@ class Room:
         shares cached parts, so it is given only when the first step is an offered Confirm or reveal.
         """
         held, self.seat_view = self.seat_view, None
-        if held is None or held[0] != self.seq or held[1].viewer != seat or not steps:
+        if not steps:
             return None
+        if held is None or held[0] != self.seq or held[1].viewer != seat:
+            view = self.views.table_view(seat_perspective(seat))  # no socket asked for offers: make them here
+            try:
+                held = (self.seq, view, self.game.offers(view, seat))
+            except Exception:
+                return None  # verify_commit meets the same bug on its own view and reports it
         offer = find_offer(held[2], steps[0])
         if offer is None or not (offer.reveals or offer.intent is Intent.CONFIRM):
             return None
@@ -371,7 +388,7 @@ class Room:
             error,
         )
         if origin is not None:
-            origin.send(self.snapshot_frame(origin.perspective))
+            origin.send(self.snapshot_frame(origin.perspective, origin.wants_offers))
 
     def _remember(self, seat: int, cid: str) -> None:
         self.commit_ids[(seat, cid)] = self.seq
@@ -430,20 +447,6 @@ class Room:
             await self._commit_locked(seat, commit, None)
 
 
-_ROLES = {kind: canonical_json(kind) for kind in ("seat", "spectator", "referee", "full")}
-
-
-def event_frame(
-    changes: str, log: str, offers: str, over: str, patch: str, role: str, room: str, seat: str, seq: int
-) -> str:
-    """Returns an `event-appended` frame from its parts, each already canonical JSON: the canonical JSON
-    of the whole frame (its keys in sorted order), without encoding the shared parts once per socket."""
-    return (
-        f'{{"changes":{changes},"log":{log},"offers":{offers},"over":{over},"patch":{patch},'
-        f'"role":{role},"room":{room},"seat":{seat},"seq":{seq},"type":"event-appended"}}'
-    )
-
-
 def _ack(origin: Listener | None, cid: str, seq: int) -> None:
     if origin is not None:
         origin.send(canonical_json({"type": "ack", "commitId": cid, "seq": seq}))
@@ -451,3 +454,12 @@ def _ack(origin: Listener | None, cid: str, seq: int) -> None:
 
 def _pick_counter(table: Table) -> int:
     return table.pick_rng.counter if table.pick_rng is not None else 0
+
+
+def _move(wire: dict[str, Any]) -> list[Any]:
+    """Returns a visible piece move in the frame's short form: `[from space, index, to space, index]`.
+
+    An index a perspective may not see (a collection's) is null; the move still animates.
+    """
+    source, target = wire["from"], wire["to"]
+    return [source["space"], source.get("index"), target["space"], target.get("index")]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
+import types
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,44 +35,80 @@ class SocketLimits:
 
 
 class Connection:
-    """One socket holding one role; frames queue here and a sender task writes them in order."""
+    """One socket holding one role; `send` writes a frame at once, in order, without waiting.
 
-    def __init__(self, websocket: WebSocket, perspective: Perspective, max_queue: int) -> None:
+    Writing a WebSocket frame only waits when the transport is paused (the peer reads slower than we
+    write): the send is then finished by a task, and frames sent meanwhile wait behind it, in order.
+    A socket with more than `max_queue` frames waiting is closed with 1013.
+    """
+
+    def __init__(self, websocket: WebSocket, perspective: Perspective, max_queue: int, wants_offers: bool) -> None:
         self.websocket = websocket
         self.perspective = perspective
+        self.wants_offers = wants_offers
         self.max_queue = max_queue
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.waiting: collections.deque[str] = collections.deque()
+        self.sending: asyncio.Task[None] | None = None
         self.closed = False
+        self.too_slow = False
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.max_queue:  # a reader this slow cannot keep up: drop it
-            self.closed = True
-            self.queue.put_nowait(None)
+        if self.sending is not None:
+            if len(self.waiting) >= self.max_queue:  # a reader this slow cannot keep up: drop it
+                self.closed = self.too_slow = True
+                return
+            self.waiting.append(text)
             return
-        self.queue.put_nowait(text)
-
-    async def run_sender(self) -> None:
+        coroutine = self.websocket.send_text(text)
         try:
-            queue = self.queue
-            while True:
-                text = await queue.get()
-                while text is not None:  # write whatever queued meanwhile without waiting to be woken
-                    await self.websocket.send_text(text)
-                    if queue.empty():
-                        break
-                    text = queue.get_nowait()
-                if text is None:
-                    if self.closed:
-                        await self.websocket.close(TRY_AGAIN_LATER, "too slow")
-                    return
+            blocked_on = coroutine.send(None)  # runs the send until it writes, or must wait
+        except StopIteration:
+            return
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
+            return
+        self.sending = asyncio.ensure_future(self._finish(coroutine, blocked_on))
+
+    async def _finish(self, coroutine: Coroutine[Any, Any, None], blocked_on: Any) -> None:
+        try:
+            await _resume(coroutine, blocked_on)
+            while self.waiting and not self.closed:
+                await self.websocket.send_text(self.waiting.popleft())
+            if self.too_slow:
+                await self.websocket.close(TRY_AGAIN_LATER, "too slow")
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
+        finally:
+            self.waiting.clear()
+            self.sending = None
 
     async def stop(self) -> None:
-        """Sends what is queued, then ends the sender."""
-        self.queue.put_nowait(None)
+        """Ends the socket's sending: what is waiting is written first (for at most 5 s)."""
+        sending = self.sending
+        if sending is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(sending), 5)
+        self.closed = True
+
+
+@types.coroutine
+def _resume(coroutine: Coroutine[Any, Any, None], blocked_on: Any) -> Generator[Any, Any, None]:
+    """Goes on with a coroutine that was started by hand and suspended on `blocked_on`, inside a task."""
+    while True:
+        try:
+            sent = yield blocked_on
+        except BaseException as error:  # the task passes cancellation and errors on
+            try:
+                blocked_on = coroutine.throw(error)
+            except StopIteration:
+                return
+        else:
+            try:
+                blocked_on = coroutine.send(sent)
+            except StopIteration:
+                return
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -88,8 +127,7 @@ async def room_socket(websocket: WebSocket) -> None:
         await websocket.send_text(ProtocolError("rules/outdated", "the rules changed; reload the page").to_frame())
         await websocket.close(RULES_OUTDATED, "rules outdated")
         return
-    connection = Connection(websocket, perspective, limits.max_queue)
-    sender = asyncio.create_task(connection.run_sender())
+    connection = Connection(websocket, perspective, limits.max_queue, hello.get("offers") is True)
     try:
         async with room.lock:
             room.attach(connection)
@@ -97,8 +135,6 @@ async def room_socket(websocket: WebSocket) -> None:
     finally:
         room.detach(connection)
         await connection.stop()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(sender, 5)
 
 
 async def _greet(
@@ -149,7 +185,7 @@ async def _handle(room: Room, connection: Connection, frame: dict[str, Any]) -> 
     perspective = connection.perspective
     if kind == "resync":
         async with room.lock:
-            connection.send(room.snapshot_frame(perspective))
+            connection.send(room.snapshot_frame(perspective, connection.wants_offers))
     elif kind == "ping":
         connection.send(canonical_json({"type": "pong"}))
     elif kind in ("commit", "undo"):

@@ -205,7 +205,7 @@ def rebuilt_views(frames: list[str]) -> list[dict[str, Any]]:
         frame = json.loads(text)
         if frame.get("type") == "snapshot":
             view = frame["view"]
-        elif frame.get("type") == "event-appended" and view is not None:
+        elif frame.get("type") == "event" and view is not None:
             view = patch.apply(view, frame["patch"])
         else:
             continue

@@ -97,7 +97,7 @@ class SeatClient:
 
     def __init__(self, url: str, hello: dict[str, Any], game: Game | None = None, bot_seed: str = "") -> None:
         self.url = url
-        self.hello = hello
+        self.hello = {**hello, "offers": True} if game is not None and hello.get("role") == "seat" else hello
         self.game = game
         self.bot = RandomBot(bot_seed or json.dumps(hello))
         self.raw: list[str] = []
@@ -125,10 +125,14 @@ class SeatClient:
         kind = frame["type"]
         if kind == "snapshot":
             self.view, self.seq, self.log = frame["view"], frame["seq"], list(frame["log"])
-        elif kind == "event-appended":
+        elif kind == "event":
             assert frame["seq"] == self.seq + 1, (frame["seq"], self.seq)
             self.view, self.seq = apply_patch(self.view, frame["patch"]), frame["seq"]
-            self.log.extend(frame["log"])
+            self.log.extend(frame.get("log", []))
+            if "ack" in frame:
+                self.acked[frame["ack"]] = frame["seq"]
+                assert frame["ack"] == self.pending, (frame["ack"], self.pending)
+                self.pending = None
         elif kind == "ack":
             self.acked[frame["commitId"]] = frame["seq"]
             if frame["commitId"] == self.pending:
@@ -137,10 +141,12 @@ class SeatClient:
             self.errors.append(frame)
             if frame.get("commitId") in (self.pending, None):
                 self.pending = None
-        if kind in ("snapshot", "event-appended"):
+        if kind in ("snapshot", "event"):
+            assert ("offers" in frame) == ("offers" in self.hello), "offers go only to a socket that asked"
             self.views[self.seq] = self.view
-            self.offers_at[self.seq] = frame["offers"]
-            self.offers, self.over = frame["offers"], frame["over"]
+            self.offers_at[self.seq] = frame.get("offers", [])
+            self.offers = frame.get("offers", [])
+            self.over = frame.get("over", False) if kind == "event" else frame["over"]
         return frame
 
     def decide(self) -> dict[str, Any] | None:

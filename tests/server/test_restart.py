@@ -34,9 +34,10 @@ def test_a_restarted_server_rebuilds_each_room_exactly(tmp_path: Path) -> None:
             seat = seq % 2
             step = [DRAW, TOP, PASS][seq % 3]
             sockets[seat].send_json({"type": "commit", "baseSeq": seq, "steps": [step], "commitId": f"c{seq}"})
-            assert sockets[seat].receive_json()["type"] == "ack"
-            for ws in sockets.values():
-                assert ws.receive_json()["type"] == "event-appended"
+            for other, ws in sockets.items():
+                event = ws.receive_json()
+                assert event["type"] == "event" and event["seq"] == seq + 1
+                assert event.get("ack") == (f"c{seq}" if other == seat else None)
         for ws in sockets.values():
             ws.__exit__(None, None, None)
         before = fingerprint(client, rid)

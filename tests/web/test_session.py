@@ -39,17 +39,13 @@ class FakeRoom:
             return [{"type": "error", "code": "commit/stale", "commitId": frame["commitId"]}]
         verify_commit(self.game, self.table, seat, [Action.from_wire(s) for s in frame["steps"]])
         self.seq += 1
-        return [{"type": "ack", "commitId": frame["commitId"], "seq": self.seq}]
+        return [self.event(seat, ack=frame["commitId"])]
 
-    def event(self, seat: int) -> dict[str, Any]:
+    def event(self, seat: int, ack: str | None = None) -> dict[str, Any]:
         new = state_to_wire(self.table.view(seat).state)
-        frame = {
-            "type": "event-appended",
-            "seq": self.seq,
-            "patch": patches.diff(self.views[seat], new),
-            "changes": [],
-            "log": [],
-        }
+        frame: dict[str, Any] = {"type": "event", "seq": self.seq, "patch": patches.diff(self.views[seat], new)}
+        if ack is not None:
+            frame["ack"] = ack
         self.views[seat] = new
         return frame
 
@@ -65,7 +61,6 @@ def _deliver(room: FakeRoom, session: Session, frames: list[dict[str, Any]]) -> 
         if frame["type"] == "commit":
             for reply in room.commit(session.seat or 0, frame):
                 _deliver(room, session, session.receive(reply))
-            _deliver(room, session, session.receive(room.event(session.seat or 0)))
 
 
 def test_choice_steps_apply_locally_and_confirm_sends_one_commit() -> None:
@@ -171,3 +166,24 @@ def test_a_dropped_step_is_named_by_the_label_it_was_drafted_with() -> None:
     notice = laptop.notices[-1]
     assert notice.key == "notice.dropped"
     assert all(isinstance(step, dict) and step["key"].startswith("offer.") for step in notice.args["steps"])
+
+
+def test_an_event_frame_names_its_piece_moves_and_log_lines_and_its_ack_settles_the_commit() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    frame = session.take(Action.piece_click(MARKET, 2))
+    frame = session.take(Action.command("take"))
+    assert frame is not None
+    room.commit(0, frame)
+    event = room.event(0, ack=frame["commitId"])
+    event["moves"] = [[MARKET, 2, "hand-0", None]]
+    event["log"] = [{"key": "log.took", "args": {}}]
+
+    replies = session.receive(event)
+
+    assert replies == [] and session.in_flight is None and session.seq == 1
+    assert session.changes == [
+        {"type": "piece-moved", "from": {"space": MARKET, "index": 2}, "to": {"space": "hand-0"}}
+    ]
+    assert session.log[-1] == {"key": "log.took", "args": {}}

@@ -169,7 +169,7 @@ class Session:
         kind = frame.get("type")
         if kind == "snapshot":
             return self._on_snapshot(frame)
-        if kind == "event-appended":
+        if kind == "event":
             return self._on_event(frame)
         if kind == "ack":
             return self._on_ack(frame)
@@ -216,15 +216,14 @@ class Session:
         except ValueError:
             return [{"type": "resync"}]
         self.seq = int(frame["seq"])
-        self.over = bool(self.base.get("result")) or self.over
-        self.changes = list(frame.get("changes") or [])
-        if "log" in frame:
-            self.log.extend(frame["log"] or [])
-        else:
-            self.log.extend(c["message"] for c in self.changes if c.get("type") == "log" and "message" in c)
+        self.over = bool(self.base.get("result")) or bool(frame.get("over")) or self.over
+        self.changes = [_moved(move) for move in frame.get("moves") or []]
+        self.log.extend(frame.get("log") or [])
         self._save_base()
+        if "ack" in frame:  # our own commit, durable and applied
+            return self._on_ack({"commitId": frame["ack"], "seq": self.seq})
         if self.in_flight is not None:
-            return []  # our commit's own event or another seat's; the ack settles the draft
+            return []  # another seat's decision, before ours was applied: the server refuses ours as stale
         steps = self.draft.steps if self.draft is not None else []
         if not steps:
             self._fresh_draft()
@@ -380,3 +379,14 @@ class Session:
         if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or not data["steps"]:
             return None
         return data
+
+
+def _moved(move: list[Any]) -> dict[str, Any]:
+    """Returns an event frame's short piece move `[from space, index, to space, index]` as a change."""
+    source, source_index, target, target_index = move
+    change: dict[str, Any] = {"type": "piece-moved", "from": {"space": source}, "to": {"space": target}}
+    if source_index is not None:
+        change["from"]["index"] = source_index
+    if target_index is not None:
+        change["to"]["index"] = target_index
+    return change
