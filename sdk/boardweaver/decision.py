@@ -150,12 +150,14 @@ def verify_commit(
     steps: list[Action],
     picks: list[int | None] | None = None,
     view: Table | None = None,
+    offers: list[Offer] | None = None,
 ) -> CommitResult:
     """Replays a seat's drafted steps on the full state, verifying each; applies them all or none.
 
     `picks` replays recorded hidden-click picks; without it the platform draws them. `view` may be the
     seat's current view of `table` (equal to `table.view(seat)` now, e.g. the one its offers were computed
-    on): the first step then reads it instead of projecting the state again; it may be changed. Raises a
+    on): the first step then reads it instead of projecting the state again; it may be changed. `offers`
+    may be the offers `game.offers(view, seat)` made on that view, so they are not computed again. Raises a
     GameError subclass whose text names the step and the rule broken, and nothing the seat may not see.
     """
     if table.is_view:
@@ -188,6 +190,7 @@ def verify_commit(
                 action,
                 None if picks is None else picks[number - 1],
                 view if number == 1 else None,
+                offers if number == 1 and view is not None else None,
             )
             applied.extend(table.take_changes())
             chosen.append(pick)
@@ -237,9 +240,10 @@ def _verify_step(
     action: Action,
     recorded_pick: int | None,
     view: Table | None = None,
+    offers: list[Offer] | None = None,
 ) -> tuple[str, int | None]:
     before = view if view is not None else table.view(seat(player))
-    offer = find_offer(game.offers(before, player), action)
+    offer = find_offer(offers if offers is not None else game.offers(before, player), action)
     if offer is None:
         raise IllegalStepError(f"step {number}: {action.describe()} is not offered")
     true_action, pick = _to_true_action(table, player, action, recorded_pick)

@@ -343,9 +343,10 @@ class Room:
         self.changed.set()
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
-        view = self._held_view(seat, steps)
+        held = self._held_view(seat, steps)
+        view, offers = (None, None) if held is None else held
         try:
-            return verify_commit(self.game, self.table, seat, steps, view=view)
+            return verify_commit(self.game, self.table, seat, steps, view=view, offers=offers)
         except UnmarkedRevealError as error:
             self._game_bug(seat, steps, error, origin)
         except GameError as error:
@@ -356,8 +357,8 @@ class Room:
             self._game_bug(seat, steps, error, origin)
         raise ProtocolError("game/bug", GAME_BUG, cid)
 
-    def _held_view(self, seat: int, steps: list[Action]) -> Table | None:
-        """Returns the view the seat's offers came from, when verify_commit may read it for the first step.
+    def _held_view(self, seat: int, steps: list[Action]) -> tuple[Table, list[Offer]] | None:
+        """Returns the seat's view and the offers made on it, when verify_commit may read them for the first step.
 
         verify_commit changes the view it is given only to check a Choice or Cancel step; the held view
         shares cached parts, so it is given only when the first step is an offered Confirm or reveal.
@@ -374,7 +375,7 @@ class Room:
         offer = find_offer(held[2], steps[0])
         if offer is None or not (offer.reveals or offer.intent is Intent.CONFIRM):
             return None
-        return held[1]
+        return held[1], held[2]
 
     def _game_bug(self, seat: int, steps: list[Action], error: BaseException, origin: Listener | None) -> None:
         logger.error(

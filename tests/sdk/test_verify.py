@@ -220,3 +220,17 @@ def test_verify_commit_may_read_the_seat_view_it_is_given() -> None:
     assert given.ended_by == projected.ended_by and given.picks == projected.picks
     with pytest.raises(RuleError):
         verify_commit(game, with_view, 2, [Action.command("done")], view=with_view.view(1))
+
+
+def test_verify_commit_checks_the_first_step_against_the_offers_it_is_given() -> None:
+    game = Probe()
+    table = start(game, [1, 2], seed=5)
+    view = table.view(1)
+    offers = game.offers(view, 1)
+    done = [o for o in offers if o.action == Action.command("done")]
+
+    with pytest.raises(IllegalStepError):
+        verify_commit(game, table, 1, [Action.command("done")], view=view, offers=[])
+    result = verify_commit(game, table, 1, [Action.command("done")], view=table.view(1), offers=done)
+
+    assert result.ended_by
