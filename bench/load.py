@@ -74,15 +74,27 @@ def create_rooms(base: str, count: int) -> list[dict[str, Any]]:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    """Returns the CPU time of `pid` and every process under it (a server's supervisor and its workers)."""
+    ticks = 0
+    for each in bench_server.pids(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it exited meanwhile
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def status_kib(pid: int, key: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-    return 0
+    """Returns a /proc status figure (VmRSS, VmHWM) summed over `pid` and every process under it."""
+    total = 0
+    for each in bench_server.pids(pid):
+        try:
+            lines = Path(f"/proc/{each}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in lines if line.startswith(key + ":")), 0)
+    return total
 
 
 # -- the secrecy check -------------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The server the benches start: the real app (`create_app`) under uvicorn, on 127.0.0.1, in its own process.
 
     .venv/bin/python bench/server.py --port 8765 --db /tmp/bench.db [--rate 20 --burst 40] [--ws websockets]
+        [--workers N]
 
-It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.app.UVICORN_OPTIONS`) and the
-default durable store (WAL, synchronous=FULL); only the per-socket flood limit is a flag, because one room
-of the load bench moves faster than the default 20 frames/s a seat allows (see bench/README.md).
-`start()` launches it and waits until it answers; the benches import it.
+It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.app.UVICORN_OPTIONS`), the
+same processes (a supervisor and `--workers` worker processes, default one per core, as `serve`; 1: one
+process) and the default durable store (WAL, synchronous=FULL); only the per-socket flood limit is a flag,
+because one room of the load bench moves faster than the default 20 frames/s a seat allows (see
+bench/README.md). `start()` launches it and waits until it answers; `pids()` lists its processes (the
+supervisor and its workers) for CPU and memory figures; the benches import it.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ def start(
     ws: str | None = None,
     timeout: float = 60.0,
     extra: tuple[str, ...] = (),
+    workers: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Starts the bench server on a free port of 127.0.0.1 and returns it with its base URL once it answers."""
     port = free_port()
@@ -43,6 +47,8 @@ def start(
     command += ["--rate", str(rate), "--burst", str(burst)]
     if ws is not None:
         command += ["--ws", ws]
+    if workers is not None:
+        command += ["--workers", str(workers)]
     command += list(extra)
     proc = subprocess.Popen(command, cwd=REPO)
     url = f"http://127.0.0.1:{port}"
@@ -65,6 +71,25 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: f
             time.sleep(0.02)
 
 
+def pids(pid: int) -> list[int]:
+    """Returns `pid` and every process under it (the supervisor and its workers), from /proc."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                children = Path(f"/proc/{current}/task/{task}/children").read_text().split()
+            except OSError:
+                continue
+            todo.extend(int(child) for child in children)
+    return found
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     """Stops a server this bench started (SIGTERM, then SIGKILL after 15 s)."""
     if proc.poll() is None:
@@ -85,20 +110,25 @@ def main() -> None:
     parser.add_argument("--ws", default=None, help="uvicorn WebSocket implementation (default: the server's)")
     parser.add_argument("--no-deflate", action="store_true", help="refuse permessage-deflate (A/B only)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (1: one process)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
     import uvicorn
     from boardweaver_server.app import UVICORN_OPTIONS, create_app
     from boardweaver_server.sockets import SocketLimits
+    from boardweaver_server.supervisor import run
 
-    limits = SocketLimits(rate=args.rate, burst=args.burst)
-    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=limits)
     options = dict(UVICORN_OPTIONS)
     if args.ws:
         options["ws"] = args.ws
     if args.no_deflate:
         options["ws_per_message_deflate"] = False
+    if args.workers > 1:
+        limits = {"rate": args.rate, "burst": args.burst}
+        config = {"db": args.db, "bot_delay": args.bot_delay, "socket_limits": limits, "uvicorn": options}
+        raise SystemExit(run("127.0.0.1", args.port, args.workers, {**config, "log_level": "warning"}))
+    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=SocketLimits(rate=args.rate, burst=args.burst))
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 
 

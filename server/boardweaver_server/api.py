@@ -94,9 +94,19 @@ async def list_rooms(request: Request) -> Response:
     """
     responses:
       200:
-        description: The rooms on this server, with their public status.
+        description: The rooms on this server (every worker's), with their public status, oldest first.
     """
-    return _json([room.status() for room in _rooms(request).rooms.values()])
+    rooms = _rooms(request)
+    if rooms.cluster is None:
+        return _json([room.status() for room in rooms.rooms.values()])
+    listed = [*local_statuses(rooms), *await rooms.cluster.lobby()]
+    listed.sort(key=lambda item: item[0])
+    return _json([status for _, status in listed])
+
+
+def local_statuses(rooms: Rooms) -> list[tuple[float, dict[str, Any]]]:
+    """Returns (created, status) of every room this process holds."""
+    return [(room.record.created, room.status()) for room in rooms.rooms.values()]
 
 
 async def create_room(request: Request) -> Response:

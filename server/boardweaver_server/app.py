@@ -15,11 +15,11 @@ from starlette.routing import WebSocketRoute
 
 from .api import api_routes
 from .games import load_games
-from .rooms import BotDelay, Rooms
+from .rooms import BotDelay, Cluster, Rooms
 from .rules_wheel import build_rules_wheel
 from .sockets import SocketLimits, room_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
-from .store import Store
+from .store import Store, shard_paths
 
 logger = logging.getLogger("boardweaver.server")
 DEFAULT_DB = "boardweaver.db"
@@ -43,15 +43,22 @@ def create_app(
     socket_limits: SocketLimits | None = None,
     snapshot_every: int = 64,
     synchronous: str = "FULL",
+    shard: tuple[int, int] = (0, 1),
+    cluster: Cluster | None = None,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
     `games` replaces the `boardweaver.games` entry points (tests inject their own); `bot_delay` is the
-    bots' think time in seconds, fixed or a (low, high) range.
+    bots' think time in seconds, fixed or a (low, high) range. `shard` is (this worker, of how many): the
+    worker writes its new rooms to its own shard file and serves the rooms of the shards it is given
+    (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`).
     """
     web = web_dir if web_dir is not None else default_web_dir()
     wheel_dirs: list[Path] = []
-    store = Store(db_path if db_path is not None else default_db_path(), synchronous)
+    index, count = shard
+    paths = shard_paths(db_path if db_path is not None else default_db_path(), index, count)
+    stores = [Store(path, synchronous) for path in paths]
+    store = stores[0]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,16 +72,21 @@ def create_app(
                 "rules_wheel": f"/wheels/{wheel.name}",
                 "pyodide": f"/pyodide/{PYODIDE_VERSION}/pyodide.mjs",
             }
-            await store.open()
-            rooms = Rooms(store, games if games is not None else load_games(), fingerprint, bot_delay, snapshot_every)
+            for each in stores:
+                await each.open()
+            registry = games if games is not None else load_games()
+            rooms = Rooms(store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster)
             app.state.rooms = rooms
             app.state.store = store
             await rooms.recover()
+            if cluster is not None:
+                await cluster.ready(rooms)
             try:
                 yield
             finally:
                 await rooms.close()
-                await store.close()
+                for each in stores:
+                    await each.close()
 
     routes = [*api_routes(), WebSocketRoute("/ws/rooms/{room_id}", room_socket), *static_routes(web, wheel_dirs)]
     app = Starlette(routes=routes, lifespan=lifespan)

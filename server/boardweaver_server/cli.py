@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
         help="bots' think time range in seconds",
     )
     serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes sharing the port, each holding its own rooms (default: one per core; 1: one process)",
+    )
     commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
     replay = commands.add_parser("replay", help="re-run a finished game from its published seed and log")
     replay.add_argument("--events", required=True, type=Path, help="the JSON body of GET /api/rooms/{id}/events")
@@ -48,13 +55,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(options: argparse.Namespace) -> int:
-    import uvicorn
-
     from .app import UVICORN_OPTIONS, create_app, default_db_path
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     low, high = options.bot_delay
-    app = create_app(options.db or default_db_path(), bot_delay=(low, high))
+    db = options.db or default_db_path()
+    if options.workers < 1:
+        print("boardweaver serve: expected --workers 1 or more", file=sys.stderr)
+        return 2
+    if options.workers > 1:
+        from .supervisor import run
+
+        config = {"db": db, "bot_delay": [low, high], "log_level": options.log_level, "uvicorn": UVICORN_OPTIONS}
+        return run(options.host, options.port, options.workers, config)
+
+    import uvicorn
+
+    app = create_app(db, bot_delay=(low, high))
     uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     return 0
 

@@ -7,8 +7,9 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from boardweaver import Game, RandomBot, seed_commitment, start
 
@@ -29,6 +30,22 @@ class RoomError(ValueError):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class Cluster(Protocol):
+    """The other worker processes of a multi-process server (`workers.py`); absent in a single process."""
+
+    async def ready(self, rooms: Rooms) -> None:
+        """Tells the supervisor which rooms this worker recovered: it may route their connections now."""
+
+    async def room_created(self, room_id: str) -> None:
+        """Tells the supervisor this worker owns a new room; returns once the supervisor routes it here."""
+
+    async def owner(self, room_id: str) -> int | None:
+        """Returns the index of the worker that owns a room, or None for an unknown room."""
+
+    async def lobby(self) -> list[tuple[float, dict[str, Any]]]:
+        """Returns (created, status) of every room the other workers hold."""
 
 
 @dataclass
@@ -74,8 +91,12 @@ class Rooms:
         fingerprint: str,
         bot_delay: BotDelay = (0.05, 0.3),
         snapshot_every: int = 64,
+        extra_stores: Sequence[Store] = (),
+        cluster: Cluster | None = None,
     ) -> None:
-        self.store = store
+        self.store = store  # where new rooms go; rooms recovered from `extra_stores` stay in theirs
+        self.stores = [store, *extra_stores]
+        self.cluster = cluster
         self.games = games
         self.fingerprint = fingerprint
         self.bot_delay = bot_delay
@@ -130,6 +151,13 @@ class Rooms:
         room = Room(record, game, table, self.store, self.fingerprint, snapshot_every=self.snapshot_every)
         self.rooms[record.room_id] = room
         self._start_bots(room)
+        if self.cluster is not None:
+            try:
+                await self.cluster.room_created(record.room_id)
+            except Exception as error:  # the room exists; only routing to it from other connections may fail
+                logger.error(
+                    "room %s: the supervisor was not told (%s: %s)", record.room_id, type(error).__name__, error
+                )
         return room, host_token
 
     async def claim(self, room: Room, seat: int) -> str:
@@ -157,7 +185,7 @@ class Rooms:
         writes = [ops.insert_seat_token(room.room_id, seat, digest)]
         if starts:
             writes.append(ops.update_room(room.room_id, started=True))
-        await self.store.write(*writes)
+        await room.store.write(*writes)
         room.record.seat_hashes.setdefault(seat, []).append(digest)
         if starts:
             self._mark_started(room)
@@ -169,7 +197,7 @@ class Rooms:
     async def start_game(self, room: Room) -> None:
         async with room.lock:
             if not room.is_started:
-                await self.store.write(ops.update_room(room.room_id, started=True))
+                await room.store.write(ops.update_room(room.room_id, started=True))
                 self._mark_started(room)
 
     async def add_bot(self, room: Room, seat: int) -> None:
@@ -184,7 +212,7 @@ class Rooms:
             writes = [ops.update_room(room.room_id, bots=bots)]
             if starts:
                 writes.append(ops.update_room(room.room_id, started=True))
-            await self.store.write(*writes)
+            await room.store.write(*writes)
             room.record.bots = bots
             self._start_bots(room)
             if starts:
@@ -198,7 +226,7 @@ class Rooms:
         async with room.lock:
             if room.record.ended:
                 return
-            await self.store.write(ops.update_room(room.room_id, ended=True, over=True))
+            await room.store.write(ops.update_room(room.room_id, ended=True, over=True))
             room.record.ended = room.record.over = True
             room.resync_all()
             room.changed.set()
@@ -211,8 +239,13 @@ class Rooms:
     # -- recovery ------------------------------------------------------------------------------------
 
     async def recover(self) -> None:
-        """Rebuilds every stored room from its latest snapshot and the events after it."""
-        records = await self.store.read(ops.load_rooms)
+        """Rebuilds every stored room, of every store, from its latest snapshot and the events after it."""
+        for store in self.stores:
+            await self._recover(store)
+        logger.info("recovered %d rooms", len(self.rooms))
+
+    async def _recover(self, store: Store) -> None:
+        records = await store.read(ops.load_rooms)
         known = [record for record in records if record.game in self.games]
         for record in records:
             if record.game not in self.games:
@@ -226,7 +259,7 @@ class Rooms:
                 logs[record.room_id] = (snapshot, events, ops.recent_commit_ids(conn, record.room_id))
             return logs
 
-        logs = await self.store.read(read_all)
+        logs = await store.read(read_all)
         for record in known:
             cls = self.games[record.game]
             snapshot, events, commits = logs.pop(record.room_id)
@@ -243,14 +276,13 @@ class Rooms:
                 )
                 continue
             room = Room(
-                record, game, done.table, self.store, self.fingerprint, done.seq, done.last_result, self.snapshot_every
+                record, game, done.table, store, self.fingerprint, done.seq, done.last_result, self.snapshot_every
             )
             room.since_snapshot = len(events)
             for seat, cid, seq in reversed(commits):
                 room.commit_ids[(seat, cid)] = seq
             self.rooms[record.room_id] = room
             self._start_bots(room)
-        logger.info("recovered %d rooms", len(self.rooms))
 
     # -- bots ----------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import json
 import logging
+import re
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -104,6 +105,30 @@ class Snapshot:
     state: dict[str, Any]
     rng_counter: int
     pick_counter: int
+
+
+def shard_path(path: str | Path, shard: int) -> str:
+    """Returns the file of store shard `shard`: shard 0 is `path` itself, shard k is `<path>.shard<k>` beside it."""
+    if str(path) == ":memory:" or shard == 0:
+        return str(path)
+    return f"{path}.shard{shard}"
+
+
+def shard_paths(path: str | Path, index: int, count: int) -> list[str]:
+    """Returns the shard files worker `index` of `count` opens: its own shard first, where its new rooms go,
+    then every other existing shard k with k % count == index (shards left by a run with more workers)."""
+    if str(path) == ":memory:":
+        return [":memory:"]
+    base = Path(path)
+    pattern = re.compile(re.escape(base.name) + r"\.shard([1-9][0-9]*)")
+    existing = {0} if base.exists() else set()
+    if base.parent.is_dir():
+        for candidate in base.parent.iterdir():
+            match = pattern.fullmatch(candidate.name)
+            if match:
+                existing.add(int(match.group(1)))
+    others = sorted(k for k in existing if k % count == index and k != index)
+    return [shard_path(path, k) for k in [index, *others]]
 
 
 def _dumps(data: Any) -> str:

@@ -1,0 +1,293 @@
+"""A worker process of `boardweaver serve --workers N`: the app under uvicorn, fed accepted connections.
+
+The supervisor (`supervisor.py`) accepts every TCP connection and passes its file descriptor over a Unix
+socketpair (`fds`); the worker serves it with uvicorn's own protocol classes, as if uvicorn had accepted
+it. A second socketpair (`ctl`) carries JSON lines both ways: the rooms the worker recovered and each room it
+creates (so the supervisor routes them here), who owns a room, and the lobby list of every worker's rooms.
+
+    python -m boardweaver_server.workers '<json config>'   (started by the supervisor only)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import uvicorn
+
+from .api import local_statuses
+from .rooms import Rooms
+
+logger = logging.getLogger("boardweaver.server")
+LINE_LIMIT = 64 << 20  # a lobby list of every room is one line
+ROOM_PATH = re.compile(r"/(?:api|ws)/rooms/([^/]+)")
+Message = dict[str, Any]
+Handler = Callable[[Message], Awaitable[Message | None]]
+
+
+class Channel:
+    """JSON lines both ways over one end of a Unix socketpair: requests carry an id and await a reply.
+
+    A message whose `op` is `reply` answers this side's request with the same id; any other message is a
+    request of the other side, answered by `handle` (its result, plus the id, goes back as the reply).
+    """
+
+    def __init__(self, handle: Handler) -> None:
+        self._handle = handle
+        self._next = 0
+        self._waiting: dict[int, asyncio.Future[Message]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._writer: asyncio.StreamWriter | None = None
+        self._reading: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+
+    async def open(self, sock: socket.socket) -> None:
+        reader, self._writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
+        self._reading = asyncio.create_task(self._read(reader), name="boardweaver-channel")
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        try:
+            while line := await reader.readline():
+                message = json.loads(line)
+                if message.get("op") == "reply":
+                    future = self._waiting.pop(message.get("id"), None)
+                    if future is not None and not future.done():
+                        future.set_result(message)
+                else:
+                    task = asyncio.create_task(self._answer(message))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+        except (OSError, ValueError) as error:
+            logger.error("the channel broke: %s: %s", type(error).__name__, error)
+        finally:
+            self.closed.set()
+            for future in self._waiting.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("the channel closed"))
+            self._waiting.clear()
+
+    async def _answer(self, message: Message) -> None:
+        try:
+            reply = await self._handle(message) or {}
+        except Exception as error:
+            logger.exception("a %r request failed", message.get("op"))
+            reply = {"error": f"{type(error).__name__}: {error}"}
+        if "id" in message:
+            self.send({**reply, "op": "reply", "id": message["id"]})
+
+    def send(self, message: Message) -> None:
+        if self._writer is None or self.closed.is_set():
+            return
+        self._writer.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    async def request(self, message: Message, timeout: float = 10.0) -> Message:
+        """Sends a request and returns the other side's reply."""
+        if self.closed.is_set():
+            raise ConnectionError("the channel closed")
+        self._next += 1
+        number = self._next
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._waiting[number] = future
+        self.send({**message, "id": number})
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiting.pop(number, None)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(OSError):
+                await self._writer.wait_closed()
+        if self._reading is not None:
+            await asyncio.gather(self._reading, return_exceptions=True)
+
+
+class WorkerCluster:
+    """This worker's side of the supervisor's channel (the app's `Cluster`)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.rooms: Rooms | None = None
+        self.channel = Channel(self._handle)
+
+    async def ready(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+        await self.channel.request({"op": "ready", "rooms": list(rooms.rooms)}, timeout=60)
+
+    async def room_created(self, room_id: str) -> None:
+        await self.channel.request({"op": "created", "room": room_id})
+
+    async def owner(self, room_id: str) -> int | None:
+        reply = await self.channel.request({"op": "owner", "room": room_id})
+        owner = reply.get("owner")
+        return owner if isinstance(owner, int) else None
+
+    async def lobby(self) -> list[tuple[float, dict[str, Any]]]:
+        reply = await self.channel.request({"op": "lobby"})
+        return [(created, status) for created, status in reply.get("rooms", [])]
+
+    async def _handle(self, message: Message) -> Message | None:
+        if message.get("op") == "statuses":
+            return {"rooms": local_statuses(self.rooms) if self.rooms is not None else []}
+        raise ValueError(f"expected a request among ['statuses'], got {message.get('op')!r}")
+
+
+class OwnerRedirect:
+    """ASGI middleware: a request for a room another worker owns gets `307` to the same URL and closes.
+
+    The supervisor routes each new connection by its first request line; a later request on a kept-alive
+    connection may name another worker's room, and the client comes back for it on a new connection.
+    """
+
+    def __init__(self, app: Any, cluster: WorkerCluster) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            match = ROOM_PATH.match(scope["path"])
+            rooms = self.cluster.rooms
+            if match and rooms is not None and match.group(1) not in rooms.rooms:
+                owner = await self.cluster.owner(match.group(1))
+                if owner is not None and owner != self.cluster.index:
+                    await _redirect(scope, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+async def _redirect(scope: Any, send: Any) -> None:
+    location = scope.get("raw_path") or scope["path"].encode()
+    if scope.get("query_string"):
+        location += b"?" + scope["query_string"]
+    headers = [(b"location", location), (b"connection", b"close"), (b"content-length", b"0")]
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 307, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await send({"type": "websocket.http.response.start", "status": 307, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": b""})
+    else:
+        await send({"type": "websocket.close", "code": 1013})
+
+
+class WorkerServer(uvicorn.Server):
+    """uvicorn's server (lifespan, signals, graceful shutdown) serving the connections the supervisor passes."""
+
+    def __init__(self, config: uvicorn.Config, fds: socket.socket, cluster: WorkerCluster, ctl: socket.socket) -> None:
+        super().__init__(config)
+        self.fds = fds
+        self.ctl = ctl
+        self.cluster = cluster
+        self._connecting: set[asyncio.Task[Any]] = set()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await self.cluster.channel.open(self.ctl)
+        watcher = asyncio.create_task(self._watch_supervisor(), name="boardweaver-supervisor-watch")
+        self._connecting.add(watcher)
+        await super().startup(sockets=[])  # no listening socket: the lifespan runs, nothing is bound
+        if self.should_exit:
+            return
+        self.fds.setblocking(False)
+        asyncio.get_running_loop().add_reader(self.fds.fileno(), self._receive)
+
+    async def _watch_supervisor(self) -> None:
+        await self.cluster.channel.closed.wait()
+        if not self.should_exit:
+            logger.error("worker %d: the supervisor is gone; stopping", self.cluster.index)
+            self.should_exit = True
+
+    def _receive(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                data, fds, _, _ = socket.recv_fds(self.fds, 256, 256)
+            except BlockingIOError:
+                return
+            except OSError as error:
+                logger.error("worker %d: the connection channel broke: %s", self.cluster.index, error)
+                data, fds = b"", []
+            if not data and not fds:
+                loop.remove_reader(self.fds.fileno())
+                self.should_exit = True
+                return
+            for fd in fds:
+                self._take(loop, socket.socket(fileno=fd))
+
+    def _take(self, loop: asyncio.AbstractEventLoop, sock: socket.socket) -> None:
+        if self.should_exit:
+            sock.close()
+            return
+        config, state = self.config, self.server_state
+
+        def protocol() -> asyncio.Protocol:
+            return config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=state, app_state=self.lifespan.state, _loop=loop
+            )
+
+        task = loop.create_task(loop.connect_accepted_socket(protocol, sock))
+        self._connecting.add(task)
+        task.add_done_callback(self._connected)
+
+    def _connected(self, task: asyncio.Task[Any]) -> None:
+        self._connecting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.warning("worker %d: a passed connection failed: %s", self.cluster.index, task.exception())
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self.fds.fileno())
+        await super().shutdown(sockets=[])
+        await self.cluster.channel.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Runs one worker from the supervisor's JSON config."""
+    from .app import create_app
+    from .sockets import SocketLimits
+
+    config = json.loads((sys.argv[1:] if argv is None else argv)[0])
+    level = str(config.get("log_level", "info")).upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s[w%(worker)s]: %(message)s")
+    _tag_records(config["index"])
+    index, count = config["index"], config["count"]
+    cluster = WorkerCluster(index)
+    bot_delay = config.get("bot_delay", (0.05, 0.3))
+    limits = SocketLimits(**config["socket_limits"]) if config.get("socket_limits") else None
+    app = create_app(
+        config["db"],
+        bot_delay=tuple(bot_delay) if isinstance(bot_delay, list) else bot_delay,
+        socket_limits=limits,
+        shard=(index, count),
+        cluster=cluster,
+    )
+    options = {"log_level": config.get("log_level", "info"), "lifespan": "on", **config.get("uvicorn", {})}
+    server = WorkerServer(
+        uvicorn.Config(OwnerRedirect(app, cluster), **options),
+        socket.socket(fileno=config["fds"]),
+        cluster,
+        socket.socket(fileno=config["ctl"]),
+    )
+    server.run()
+
+
+def _tag_records(index: int) -> None:
+    factory = logging.getLogRecordFactory()
+
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = factory(*args, **kwargs)
+        record.worker = index
+        return record
+
+    logging.setLogRecordFactory(make)
+
+
+if __name__ == "__main__":
+    main()
