@@ -7,6 +7,7 @@ from typing import Any
 
 Path = list[Any]
 Op = list[Any]
+FILL_FROM = 3  # appending this many copies of one item or more is sent as ["fill", path, count, item]
 
 
 def diff(old: Any, new: Any) -> list[Op]:
@@ -41,7 +42,7 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
         prefix += 1
     if prefix == common:
         if len(new) > len(old):
-            ops.append(["append", path, new[common:]])
+            ops.append(_append(path, new[common:]))
         elif len(old) > len(new):
             ops.append(["trunc", path, len(new)])
         return
@@ -52,7 +53,7 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     if _one_removed(old, new, prefix):
         ops.append(["splice", path, prefix, 1, []])
         if len(new) > len(old) - 1:
-            ops.append(["append", path, new[len(old) - 1 :]])
+            ops.append(_append(path, new[len(old) - 1 :]))
         return
     if 1 < len(changed) <= 4:
         for i in changed:
@@ -62,6 +63,13 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     while suffix < common - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
     ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix : len(new) - suffix]])
+
+
+def _append(path: Path, items: list[Any]) -> Op:
+    """Returns the op appending `items`: a `fill` when they are many copies of one item (a deck of backs)."""
+    if len(items) >= FILL_FROM and all(item == items[0] for item in items):
+        return ["fill", path, len(items), items[0]]
+    return ["append", path, items]
 
 
 def _one_removed(old: list[Any], new: list[Any], at: int) -> bool:
@@ -88,6 +96,10 @@ def apply(document: Any, ops: list[Op]) -> Any:
                 del parent[key]
             elif name == "append":
                 parent[key].extend(copy.deepcopy(op[2]))
+            elif name == "fill":
+                if type(op[2]) is not int or op[2] < 0:
+                    raise ValueError(f"expected a count for 'fill', got {op[2]!r}")
+                parent[key].extend(copy.deepcopy(op[3]) for _ in range(op[2]))
             elif name == "trunc":
                 del parent[key][op[2] :]
             elif name == "splice":

@@ -156,3 +156,22 @@ def test_a_removed_item_with_a_new_one_appended_is_patched_as_such() -> None:
 def test_a_patch_that_does_not_fit_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="does not"):
         apply({"a": 1}, [["del", ["b", "c"]]])
+
+
+def test_many_copies_of_one_item_appended_are_sent_as_one_fill() -> None:
+    old = {"deck": [], "hand": [{"k": "a"}]}
+    new = {"deck": [{"kind": "back"}] * 32, "hand": [{"k": "a"}, {"k": "b"}, {"k": "b"}]}
+
+    ops = diff(old, new)
+
+    assert ops == [["fill", ["deck"], 32, {"kind": "back"}], ["append", ["hand"], [{"k": "b"}, {"k": "b"}]]]
+    assert apply(old, ops) == new
+    with pytest.raises(ValueError, match="count"):
+        apply(old, [["fill", ["deck"], -1, {}]])
+
+
+def test_one_item_replaced_in_a_list_is_patched_alone() -> None:
+    ops = diff({"active": [0]}, {"active": [1]})
+
+    assert ops == [["set", ["active", 0], 1]]
+    assert apply({"active": [0]}, ops) == {"active": [1]}
