@@ -24,12 +24,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import hashlib
 import json
 import multiprocessing as mp
 import os
+import queue
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -39,6 +44,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import server as bench_server
+
+BENCH = Path(__file__).resolve().parent
 
 GAME = "draw-discard"
 SEATS = 4
@@ -115,6 +122,8 @@ def apply_in_place(document: Any, ops: list[Any]) -> Any:
             del node[key]
         elif name == "append":
             node[key].extend(op[2])
+        elif name == "fill":
+            node[key].extend(json.loads(json.dumps(op[3])) for _ in range(op[2]))
         elif name == "trunc":
             del node[key][op[2] :]
         elif name == "splice":
@@ -180,7 +189,7 @@ class Checker:
         self.hands[frame["seq"]] = sorted(int(p["private_kind"][1:]) for p in hand["pieces"] if "private_kind" in p)
 
 
-# -- one driver process ------------------------------------------------------------------------------------
+# -- the Python driver (--driver python) --------------------------------------------------------------------
 
 
 @dataclass
@@ -384,6 +393,79 @@ def drive(
         out.put({"fatal": repr(error)})
 
 
+# -- the Node driver (the default) ---------------------------------------------------------------------------
+
+
+def ensure_node_driver() -> str:
+    """Returns the node binary, after `npm ci` in bench/ when node_modules is missing or older than the lock."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("load.py: the Node driver needs node (20+) on PATH; or use --driver python")
+    lock = hashlib.sha256((BENCH / "package-lock.json").read_bytes()).hexdigest()[:16]
+    mark = BENCH / "node_modules" / ".bw-lock"
+    if not mark.exists() or mark.read_text().strip() != lock:
+        print("# npm ci (bench/): the driver's ws package, as package-lock.json pins it", flush=True)
+        npm = ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
+        subprocess.run(npm, cwd=BENCH, check=True, timeout=300)
+        mark.write_text(lock + "\n")
+    return node
+
+
+class NodeDriver:
+    """One `node bench/driver.mjs` process: its seats' sockets, its figures, its sampled seats' frames."""
+
+    def __init__(self, node: str, config: dict[str, Any], folder: Path, index: int) -> None:
+        self.frames = folder / f"frames-{index}.jsonl"
+        path = folder / f"driver-{index}.json"
+        path.write_text(json.dumps({**config, "frames": str(self.frames)}))
+        self.proc = subprocess.Popen(
+            [node, str(BENCH / "driver.mjs"), str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.pid = self.proc.pid
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # end of output
+
+    def line(self, deadline: float) -> str:
+        try:
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise RuntimeError(f"driver {self.pid} did not answer in time") from None
+        if not line:
+            raise RuntimeError(f"driver {self.pid} exited with {self.proc.wait(5)}")
+        return line
+
+    def go(self, start: float) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"go {start!r}\n")
+        self.proc.stdin.flush()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(5)
+
+
+def check_frames(paths: list[Path], sampled: set[str]) -> dict[str, Any]:
+    """Runs `Checker` over every frame the sampled seats received, in the order each seat received them."""
+    checkers = {(room, seat): Checker(seat) for room in sampled for seat in range(SEATS)}
+    for path in paths:
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                room, seat, text = line.rstrip("\n").split(" ", 2)
+                checkers[(room, int(seat))].take(json.loads(text), text)
+    return {
+        "checked_frames": sum(c.frames for c in checkers.values()),
+        "breaches": [b for c in checkers.values() for b in c.breaches][:20],
+        "hands": {f"{room}/{seat}": c.hands for (room, seat), c in checkers.items()},
+    }
+
+
 # -- one run -----------------------------------------------------------------------------------------------
 
 
@@ -415,8 +497,90 @@ def review_check(base: str, room: dict[str, Any], hands: dict[str, dict[int, lis
     return compared, problems[:5]
 
 
+@dataclass
+class Drivers:
+    """The driver processes of one run: their pids, the agreed start (time.monotonic()), their results."""
+
+    pids: list[int]
+    start: float
+    results: Any  # () -> list of per-driver result dicts (latencies, moves, bytes, ..., breaches, hands)
+    stop: Any  # () -> None: ends any driver process still running
+
+
+def start_python_drivers(ws_url: str, rooms: list[dict[str, Any]], sampled: set[str], args: Any) -> Drivers:
+    drivers = max(1, min(args.drivers, len(rooms)))
+    ctx = mp.get_context("spawn")
+    timing = ctx.Value("d", 0.0)
+    barrier = ctx.Barrier(drivers + 1)
+    out = ctx.Queue()
+    timings = (args.warmup, args.seconds)
+    procs = [
+        ctx.Process(
+            target=drive,
+            args=(ws_url, rooms[i::drivers], sampled, timing, barrier, *timings, args.deflate, out),
+            daemon=True,
+        )
+        for i in range(drivers)
+    ]
+    for p in procs:
+        p.start()
+    timing.value = time.monotonic() + 0.5 + 0.01 * len(rooms)  # filled in before the barrier opens
+    barrier.wait(timeout=120 + len(rooms))
+    timing.value = max(timing.value, time.monotonic() + 0.1)
+
+    def results() -> list[dict[str, Any]]:
+        found = [out.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(30)
+        return found
+
+    def stop() -> None:
+        for p in procs:
+            if p.is_alive():
+                p.kill()
+
+    return Drivers([p.pid for p in procs if p.pid], timing.value, results, stop)
+
+
+def start_node_drivers(ws_url: str, rooms: list[dict[str, Any]], sampled: set[str], args: Any, folder: Path) -> Drivers:
+    node = ensure_node_driver()
+    count = max(1, min(args.drivers, len(rooms)))
+    config = {"url": ws_url, "sampled": sorted(sampled), "warmup": args.warmup, "seconds": args.seconds}
+    config |= {"deflate": args.deflate, "readyTimeout": 120 + len(rooms)}
+    procs: list[NodeDriver] = []
+    try:
+        for i in range(count):
+            procs.append(NodeDriver(node, {**config, "rooms": rooms[i::count]}, folder, i))
+        deadline = time.monotonic() + 120 + len(rooms)
+        for p in procs:
+            if (line := p.line(deadline).strip()) != "ready":
+                raise RuntimeError(f"driver {p.pid} said {line[:200]!r}")
+    except BaseException:
+        for p in procs:
+            p.stop()
+        raise
+    start = time.monotonic() + 0.2
+    for p in procs:
+        p.go(start)
+
+    def results() -> list[dict[str, Any]]:
+        deadline = time.monotonic() + 60
+        found = [json.loads(p.line(deadline)) for p in procs]
+        for p in procs:
+            p.proc.wait(30)
+        found[0] |= check_frames([p.frames for p in procs], sampled)
+        return found
+
+    def stop() -> None:
+        for p in procs:
+            p.stop()
+
+    return Drivers([p.pid for p in procs], start, results, stop)
+
+
 def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
     proc = None
+    drivers = None
     folder = tempfile.TemporaryDirectory(prefix="boardweaver-load-")
     try:
         if args.url:
@@ -432,43 +596,28 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             pid = proc.pid
         rooms = create_rooms(base, m)
         sampled = {room["room"] for room in rooms[: args.sample_rooms]}
-        drivers = max(1, min(args.drivers, m))
-        ctx = mp.get_context("spawn")
-        timing = ctx.Value("d", 0.0)
-        barrier = ctx.Barrier(drivers + 1)
-        out = ctx.Queue()
         ws_url = "ws" + base[len("http") :]
-        timings = (args.warmup, args.seconds)
-        procs = [
-            ctx.Process(
-                target=drive,
-                args=(ws_url, rooms[i::drivers], sampled, timing, barrier, *timings, args.deflate, out),
-                daemon=True,
-            )
-            for i in range(drivers)
-        ]
-        for p in procs:
-            p.start()
-        timing.value = time.monotonic() + 0.5 + 0.01 * m  # filled in before the barrier opens
-        barrier.wait(timeout=120 + m)
-        timing.value = max(timing.value, time.monotonic() + 0.1)
-        start = timing.value + args.warmup
+        if args.driver == "node":
+            drivers = start_node_drivers(ws_url, rooms, sampled, args, Path(folder.name))
+        else:
+            drivers = start_python_drivers(ws_url, rooms, sampled, args)
+        start = drivers.start + args.warmup
         rss_peak_window = 0
-        cpu0 = None
-        cpu1 = None
+        cpu0: tuple[float, float] | None = None
+        cpu1: tuple[float, float] | None = None
+        driver_cpu0: list[float] = []
         while time.monotonic() < start + args.seconds:
             now = time.monotonic()
-            if pid and cpu0 is None and now >= start:
-                cpu0 = (cpu_seconds(pid), now)
+            if cpu0 is None and now >= start:
+                cpu0 = (cpu_seconds(pid) if pid else 0.0, now)
+                driver_cpu0 = [cpu_seconds(p) for p in drivers.pids]
             if pid and now >= start:
                 rss_peak_window = max(rss_peak_window, status_kib(pid, "VmRSS"))
             time.sleep(0.05 if cpu0 is None else 0.25)
-        if pid:
-            cpu1 = (cpu_seconds(pid), time.monotonic())
+        cpu1 = (cpu_seconds(pid) if pid else 0.0, time.monotonic())
+        driver_cpu = [cpu_seconds(p) - c for p, c in zip(drivers.pids, driver_cpu0, strict=True)]
         load_avg = os.getloadavg()[0]
-        results = [out.get(timeout=120) for _ in procs]
-        for p in procs:
-            p.join(30)
+        results = drivers.results()
         fatal = [r["fatal"] for r in results if "fatal" in r]
         if fatal:
             raise RuntimeError(f"a driver failed: {fatal}")
@@ -479,37 +628,44 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             for code, n in r["errors"].items():
                 errors[code] = errors.get(code, 0) + n
         rss_peak = status_kib(pid, "VmHWM") if pid else 0  # before the review, which is big
-        hands = {k: {int(s): h for s, h in v.items()} for r in results for k, v in r["hands"].items()}
+        hands = {k: {int(s): h for s, h in v.items()} for r in results for k, v in r.get("hands", {}).items()}
         compared, problems = 0, []
         for room in rooms[: args.sample_rooms]:
             n, p = review_check(base, room, hands)
             compared += n
             problems += p
-        breaches = [b for r in results for b in r["breaches"]]
+        breaches = [b for r in results for b in r.get("breaches", [])]
+        assert cpu0 is not None
+        window = cpu1[1] - cpu0[1]
+        server_cpu = cpu1[0] - cpu0[0] if pid else float("nan")
         figures = {
             "rooms": m,
-            "drivers": drivers,
+            "driver": args.driver,
+            "drivers": len(drivers.pids),
             "moves_per_s": moves / args.seconds,
             "p50_ms": percentile(latencies, 0.50),
             "p95_ms": percentile(latencies, 0.95),
             "p99_ms": percentile(latencies, 0.99),
             "bytes_per_move_per_seat": sum(r["bytes"] for r in results) / max(1, moves) / SEATS,
-            "server_cpu_pct": (cpu1[0] - cpu0[0]) / (cpu1[1] - cpu0[1]) * 100 if cpu0 and cpu1 else float("nan"),
-            "server_cpu_us_per_move": (cpu1[0] - cpu0[0]) / max(1, moves) * 1e6 if cpu0 and cpu1 else float("nan"),
+            "server_cpu_pct": server_cpu / window * 100,
+            "server_cpu_us_per_move": server_cpu / max(1, moves) * 1e6,
             "wire_bytes_per_move_per_seat": sum(r["wire"] for r in results) / max(1, moves) / SEATS,
             "server_rss_peak_mib": rss_peak / 1024,
             "server_rss_window_mib": rss_peak_window / 1024,
-            "driver_cpu_pct": [r["cpu"] / (args.seconds + args.warmup) * 100 for r in results],
+            "driver_cpu_pct": [c / window * 100 for c in driver_cpu],
+            "driver_cpu_us_per_move": sum(driver_cpu) / max(1, moves) * 1e6,
             "load_avg_1m": load_avg,
             "errors": errors,
             "socket_failures": [f for r in results for f in r["failures"]],
-            "checked_frames": sum(r["checked_frames"] for r in results),
+            "checked_frames": sum(r.get("checked_frames", 0) for r in results),
             "reviewed_hands": compared,
             "breaches": breaches[:5] + problems[:5],
         }
         assert not breaches and not problems, f"SECRECY BREACH: {breaches[:3] + problems[:3]}"
         return figures
     finally:
+        if drivers is not None:
+            drivers.stop()
         if proc is not None:
             bench_server.stop(proc)
         folder.cleanup()
@@ -521,6 +677,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per M")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--drivers", type=int, default=1, help="driver processes sharing the sockets")
+    parser.add_argument(
+        "--driver", choices=("node", "python"), default="node", help="Node (ws; default) or Python (websockets)"
+    )
     parser.add_argument("--url", default=None, help="a running server on 127.0.0.1 (default: start one per M)")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's pid, for CPU and RSS")
     parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
@@ -536,13 +695,15 @@ def main() -> int:
         parser.error("--url must be a server on http://127.0.0.1")
     if any(not 1 <= m <= 500 for m in args.rooms) or not 0 < args.seconds <= 300:
         parser.error("expected 1..500 rooms and at most 300 seconds")
+    if args.driver == "node":
+        ensure_node_driver()
     print(
         f"# draw-discard load: {os.cpu_count()} cores, {args.seconds:g} s after {args.warmup:g} s warm-up, "
-        f"{args.drivers} driver process(es), load average {os.getloadavg()[0]:.2f} before"
+        f"{args.drivers} {args.driver} driver process(es), load average {os.getloadavg()[0]:.2f} before"
     )
     print(
         f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
-        f"{'srv CPU%':>8} {'µs/move':>7} {'RSS MiB':>7} {'drv CPU%':>8} {'load':>5}  checked"
+        f"{'srv CPU%':>8} {'µs/move':>7} {'RSS MiB':>7} {'drv CPU%':>8} {'drv µs':>6} {'load':>5}  checked"
     )
     for m in args.rooms:
         f = run(m, args)
@@ -551,7 +712,8 @@ def main() -> int:
             f"{m:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
             f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
             f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} {f['server_rss_peak_mib']:>7.1f} "
-            f"{drivers:>8} {f['load_avg_1m']:>5.2f}  {f['checked_frames']} frames, {f['reviewed_hands']} hands "
+            f"{drivers:>8} {f['driver_cpu_us_per_move']:>6.0f} {f['load_avg_1m']:>5.2f}  "
+            f"{f['checked_frames']} frames, {f['reviewed_hands']} hands "
             f"vs review, no leak; errors {f['errors'] or 'none'}",
             flush=True,
         )

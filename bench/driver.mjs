@@ -1,0 +1,328 @@
+// The load bench's driver: one Node process holding some of the rooms' seat sockets (bench/load.py runs it).
+//
+//     node bench/driver.mjs CONFIG.json
+//
+// CONFIG: {"url": "ws://127.0.0.1:PORT", "rooms": [{"room", "tokens": [...]}...], "sampled": [room...],
+// "frames": "FILE.jsonl", "warmup": s, "seconds": s, "deflate": bool, "readyTimeout": s}.
+// It connects every seat (hello, snapshot), prints `ready`, reads `go T` on stdin (T: the start as a
+// CLOCK_MONOTONIC second, Python's time.monotonic()), and from T on has every seat send play(0) as soon as
+// the view it holds says it is active. The window is [T + warmup, T + warmup + seconds): a move counts when
+// its mover receives the event frame carrying its ack inside it. After the window it waits (≤ 5 s) for the
+// acks in flight, prints one JSON line of figures and exits. Every frame a seat of a sampled room receives
+// is written raw to FILE as `room seat frame-text` lines in arrival order: load.py checks them for secrets.
+// Written in Node because a load generator must cost less than the server it loads: this costs a few µs of
+// CPU per frame where the Python (websockets, asyncio) driver costs ~50.
+
+import { readFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import WebSocket from "ws";
+
+const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const SEATS = 4;
+const DRAIN_MS = 5000;
+
+// performance.now() (ms) for a CLOCK_MONOTONIC instant: libuv's hrtime is CLOCK_MONOTONIC, like Python's.
+const monoOffsetMs = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+const fromMonotonic = (seconds) => seconds * 1000 - monoOffsetMs;
+
+let windowStart = Infinity;
+let windowStop = Infinity;
+let stopping = false;
+const sampled = new Set(config.sampled);
+const seats = [];
+const latencies = [];
+const errors = {};
+const failures = [];
+let moves = 0;
+let bytes = 0;
+let wire = 0;
+let frames = 0;
+
+// The sampled seats' frames, written in blocks (a write per frame would cost more than the frame).
+const framesFd = openSync(config.frames, "w");
+let framesBuffer = [];
+let framesLength = 0;
+function record(seat, text) {
+    const line = `${seat.room} ${seat.seat} ${text}\n`;
+    framesBuffer.push(line);
+    framesLength += line.length;
+    if (framesLength > 1 << 20) flushFrames();
+}
+function flushFrames() {
+    if (framesBuffer.length) writeSync(framesFd, framesBuffer.join(""));
+    framesBuffer = [];
+    framesLength = 0;
+}
+
+// Applies the patch ops that touch the view's `active` list to `turn` ({active: [...]}), as a client would.
+function applyActive(turn, ops) {
+    for (const op of ops) {
+        const path = op[1];
+        if (path.length === 0 || path[0] !== "active") continue;
+        let node = turn;
+        for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
+        const key = path[path.length - 1];
+        switch (op[0]) {
+            case "set": node[key] = op[2]; break;
+            case "del": if (Array.isArray(node)) node.splice(key, 1); else delete node[key]; break;
+            case "append": node[key].push(...op[2]); break;
+            case "fill": for (let i = 0; i < op[2]; i++) node[key].push(structuredClone(op[3])); break;
+            case "trunc": node[key].length = op[2]; break;
+            case "splice": node[key].splice(op[2], op[3], ...op[4]); break;
+            default: throw new Error(`unknown patch op ${op[0]}`);
+        }
+    }
+}
+
+// Reads what a seat needs from an event frame without parsing all of it (JSON.parse of a ~300-byte frame
+// costs ~4 µs here, most of the driver's budget): a frame is canonical JSON (keys sorted), so `ack` comes
+// first, `seq` and `type` last; the ops on `active` are the only ones whose path starts with "active" (a
+// quote inside a JSON string is escaped, so `["set",["active"` can only be such an op). Returns null for
+// anything else (a snapshot, an error, a frame that ends the game): the caller parses those in full. The
+// sampled seats parse every frame in full and check this reading against it.
+const EVENT_END = ',"type":"event"}';
+const ACTIVE_OP = /\["(?:set|del|append|fill|trunc|splice)",\["active"/g;
+function readEvent(text) {
+    if (!text.endsWith(EVENT_END) || text.includes('"over":true')) return null;
+    const end = text.length - EVENT_END.length;
+    const at = text.lastIndexOf('"seq":', end);
+    const seq = Number(text.slice(at + 6, end));
+    if (at < 0 || !Number.isInteger(seq)) return null;
+    const ack = text.startsWith('{"ack":"') ? text.slice(8, text.indexOf('"', 8)) : undefined;
+    const ops = [];
+    ACTIVE_OP.lastIndex = 0;
+    for (let match; (match = ACTIVE_OP.exec(text)) !== null; ) {
+        const stop = closingBracket(text, match.index);
+        ops.push(JSON.parse(text.slice(match.index, stop)));
+        ACTIVE_OP.lastIndex = stop;
+    }
+    return { seq, ack, ops, over: false };
+}
+
+// The index after the bracket that closes the array opened at `start` (strings skipped).
+function closingBracket(text, start) {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 34) {
+            for (i++; text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+        } else if (c === 91 || c === 123) depth++;
+        else if ((c === 93 || c === 125) && --depth === 0) return i + 1;
+    }
+    throw new Error("an unclosed patch op");
+}
+
+function sameEvent(fast, frame) {
+    const ops = frame.patch.filter((op) => op[1].length && op[1][0] === "active");
+    return fast.seq === frame.seq && fast.ack === frame.ack && JSON.stringify(fast.ops) === JSON.stringify(ops);
+}
+
+class Seat {
+    constructor(room, seat) {
+        this.room = room.room;
+        this.seat = seat;
+        this.token = room.tokens[seat];
+        this.sampled = sampled.has(room.room);
+        this.turn = { active: [] };
+        this.seq = 0;
+        this.offered = false;
+        this.over = false;
+        this.pending = null; // {cid, text, sent}
+        this.number = 0;
+        this.wireMark = 0;
+        this.ready = false;
+        this.done = false;
+    }
+
+    connect() {
+        return new Promise((resolve, reject) => {
+            const ws = new WebSocket(`${config.url}/ws/rooms/${this.room}`, {
+                perMessageDeflate: config.deflate, // offered like a browser (client_max_window_bits) or not at all
+                maxPayload: 0,
+                skipUTF8Validation: true,
+            });
+            this.ws = ws;
+            ws.on("open", () => {
+                ws.send(JSON.stringify({ type: "hello", role: "seat", seat: this.seat, token: this.token }));
+            });
+            ws.on("message", (data) => {
+                if (!this.ready) {
+                    this.ready = true;
+                    this.wireMark = ws._socket.bytesRead;
+                    const text = data.toString();
+                    if (this.sampled) record(this, text);
+                    this.snapshot(JSON.parse(text));
+                    resolve();
+                    return;
+                }
+                this.receive(data);
+            });
+            ws.on("error", (error) => {
+                if (!this.ready) reject(error);
+                else failures.push(`${this.room}/${this.seat}: ${error}`);
+            });
+            ws.on("close", (code) => {
+                if (!this.ready) reject(new Error(`closed with ${code} before the snapshot`));
+                else if (!this.done) {
+                    failures.push(`${this.room}/${this.seat}: closed with ${code}`);
+                    this.finish();
+                }
+            });
+        });
+    }
+
+    snapshot(frame) {
+        this.seq = frame.seq;
+        this.turn = { active: [...frame.view.active] };
+        this.over = frame.over;
+        this.offered = this.turn.active.includes(this.seat) && !this.over;
+        this.pending = null;
+    }
+
+    receive(data) {
+        const now = performance.now();
+        const read = this.ws._socket.bytesRead;
+        if (now >= windowStart && now < windowStop) {
+            bytes += data.length;
+            wire += read - this.wireMark;
+            frames += 1;
+        }
+        this.wireMark = read;
+        const text = data.toString();
+        let event = null;
+        let frame = null;
+        if (this.sampled) {
+            record(this, text);
+            frame = JSON.parse(text);
+            event = readEvent(text);
+            if (event !== null && !sameEvent(event, frame)) {
+                failures.push(`the fast reading of a frame differs from JSON.parse: ${text.slice(0, 300)}`);
+            }
+        } else {
+            event = readEvent(text);
+            if (event === null) frame = JSON.parse(text);
+        }
+        if (event === null && frame.type === "event") {
+            event = { seq: frame.seq, ack: frame.ack, ops: frame.patch, over: Boolean(frame.over) };
+        }
+        if (event !== null) {
+            this.seq = event.seq;
+            applyActive(this.turn, event.ops);
+            if (event.over) this.over = true;
+            this.offered = this.turn.active.includes(this.seat) && !this.over;
+            if (this.pending !== null && event.ack === this.pending.cid) {
+                // our move, durable and applied
+                if (now >= windowStart && now < windowStop) {
+                    latencies.push(performance.now() - this.pending.sent);
+                    moves += 1;
+                }
+                this.pending = null;
+            }
+            this.step();
+            return;
+        }
+        const kind = frame.type;
+        if (kind === "snapshot") {
+            this.snapshot(frame);
+        } else if (kind === "error") {
+            const code = frame.code ?? "?";
+            errors[code] = (errors[code] ?? 0) + 1;
+            if (code === "frame/rate-limited" && this.pending !== null) {
+                const pending = this.pending;
+                setTimeout(() => {
+                    if (this.pending === pending && !this.done) this.ws.send(pending.text);
+                }, 50);
+            } else if (this.pending !== null && frame.commitId != null) {
+                this.pending = null;
+            }
+        }
+        this.step();
+    }
+
+    // Sends play(0) when the seat is to act; finishes once the window is over and nothing is in flight.
+    step() {
+        if (this.done) return;
+        if (stopping || performance.now() >= windowStop) {
+            if (this.pending === null) this.finish();
+            return;
+        }
+        if (!this.offered || this.pending !== null) return;
+        this.number += 1;
+        const cid = `${this.seat}-${this.number}`;
+        const text = `{"type":"commit","baseSeq":${this.seq},"steps":[{"type":"command","name":"play","args":{"index":0}}],"commitId":"${cid}"}`;
+        this.pending = { cid, text, sent: performance.now() };
+        this.offered = false;
+        this.ws.send(Buffer.from(text), { binary: false }); // a Buffer: ws frames it into one write, not two
+    }
+
+    finish() {
+        if (this.done) return;
+        this.done = true;
+        finished += 1;
+        if (finished === seats.length) end();
+    }
+}
+
+let finished = 0;
+let cpuStart = null;
+
+function end() {
+    for (const seat of seats) seat.ws.terminate();
+    flushFrames();
+    closeSync(framesFd);
+    const cpu = cpuStart === null ? { user: 0, system: 0 } : process.cpuUsage(cpuStart);
+    const result = {
+        latencies: latencies.map((x) => Math.round(x * 1000) / 1000),
+        moves,
+        bytes,
+        wire,
+        frames,
+        errors,
+        failures: failures.slice(0, 5),
+        cpu: (cpu.user + cpu.system) / 1e6,
+        cpuUser: cpu.user / 1e6,
+        cpuSystem: cpu.system / 1e6,
+        wakeups: process.resourceUsage().voluntaryContextSwitches,
+    };
+    process.stdout.write(JSON.stringify(result) + "\n", () => process.exit(0));
+}
+
+async function main() {
+    const giveUp = setTimeout(() => {
+        process.stderr.write("driver: no go within the ready timeout\n");
+        process.exit(3);
+    }, (config.readyTimeout ?? 120) * 1000);
+    for (const room of config.rooms) for (let s = 0; s < SEATS; s++) seats.push(new Seat(room, s));
+    await Promise.all(seats.map((seat) => seat.connect()));
+    process.stdout.write("ready\n");
+    const input = createInterface({ input: process.stdin });
+    input.on("close", () => {
+        if (cpuStart === null && windowStop === Infinity) process.exit(4); // load.py went away before the go
+    });
+    input.on("line", (line) => {
+        const [word, value] = line.trim().split(" ");
+        if (word !== "go" || windowStop !== Infinity) return;
+        clearTimeout(giveUp);
+        const start = fromMonotonic(Number(value));
+        windowStart = start + config.warmup * 1000;
+        windowStop = windowStart + config.seconds * 1000;
+        setTimeout(() => {
+            cpuStart = process.cpuUsage();
+            for (const seat of seats) seat.step();
+        }, Math.max(0, start - performance.now()));
+        // Seats that get no frame after the stop end there; those waiting for an ack end DRAIN_MS later.
+        setTimeout(() => {
+            for (const seat of seats) if (seat.pending === null) seat.finish();
+        }, Math.max(0, windowStop - performance.now()) + 10);
+        setTimeout(() => {
+            stopping = true;
+            for (const seat of seats) seat.finish();
+        }, Math.max(0, windowStop - performance.now()) + DRAIN_MS);
+    });
+}
+
+main().catch((error) => {
+    process.stderr.write(`driver: ${error?.stack ?? error}\n`);
+    process.exit(2);
+});
