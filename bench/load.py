@@ -578,12 +578,26 @@ def start_node_drivers(ws_url: str, rooms: list[dict[str, Any]], sampled: set[st
     return Drivers([p.pid for p in procs], start, results, stop)
 
 
+def start_stand_in() -> tuple[subprocess.Popen[str], str]:
+    """Starts bench/stand_in.mjs (a protocol-shaped server that answers at once) and returns it with its URL."""
+    command = [ensure_node_driver(), str(BENCH / "stand_in.mjs")]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    word, port = proc.stdout.readline().split()
+    assert word == "port", word
+    return proc, f"http://127.0.0.1:{int(port)}"
+
+
 def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
     proc = None
+    stand_in = None
     drivers = None
     folder = tempfile.TemporaryDirectory(prefix="boardweaver-load-")
     try:
-        if args.url:
+        if args.stand_in:
+            stand_in, base = start_stand_in()
+            pid = stand_in.pid
+        elif args.url:
             base, pid = args.url.rstrip("/"), args.pid
         else:
             proc, base = bench_server.start(
@@ -592,10 +606,14 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
                 burst=args.rate * 2,
                 ws=args.ws,
                 extra=("--no-deflate",) if args.no_deflate else (),
+                workers=args.workers,
             )
             pid = proc.pid
-        rooms = create_rooms(base, m)
-        sampled = {room["room"] for room in rooms[: args.sample_rooms]}
+        if args.stand_in:  # no HTTP API, no rules: nothing to check
+            rooms = [{"room": f"stand-in-{i}", "host": "", "tokens": ["-"] * SEATS} for i in range(m)]
+        else:
+            rooms = create_rooms(base, m)
+        sampled = {room["room"] for room in rooms[: 0 if args.stand_in else args.sample_rooms]}
         ws_url = "ws" + base[len("http") :]
         if args.driver == "node":
             drivers = start_node_drivers(ws_url, rooms, sampled, args, Path(folder.name))
@@ -630,7 +648,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         rss_peak = status_kib(pid, "VmHWM") if pid else 0  # before the review, which is big
         hands = {k: {int(s): h for s, h in v.items()} for r in results for k, v in r.get("hands", {}).items()}
         compared, problems = 0, []
-        for room in rooms[: args.sample_rooms]:
+        for room in rooms[: len(sampled)]:
             n, p = review_check(base, room, hands)
             compared += n
             problems += p
@@ -668,6 +686,13 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             drivers.stop()
         if proc is not None:
             bench_server.stop(proc)
+        if stand_in is not None:
+            stand_in.stdin.close()  # type: ignore[union-attr]
+            try:
+                stand_in.wait(5)
+            except subprocess.TimeoutExpired:
+                stand_in.kill()
+                stand_in.wait(5)
         folder.cleanup()
 
 
@@ -683,6 +708,12 @@ def main() -> int:
     parser.add_argument("--url", default=None, help="a running server on 127.0.0.1 (default: start one per M)")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's pid, for CPU and RSS")
     parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
+    parser.add_argument("--workers", type=int, default=None, help="the started server's worker processes")
+    parser.add_argument(
+        "--stand-in",
+        action="store_true",
+        help="drive bench/stand_in.mjs (answers at once; no rules, store or secrecy check): the driver's cost alone",
+    )
     parser.add_argument("--ws", default=None, help="the started server's uvicorn WebSocket implementation")
     parser.add_argument("--no-deflate", action="store_true", help="the started server refuses permessage-deflate")
     parser.add_argument(
@@ -700,6 +731,7 @@ def main() -> int:
     print(
         f"# draw-discard load: {os.cpu_count()} cores, {args.seconds:g} s after {args.warmup:g} s warm-up, "
         f"{args.drivers} {args.driver} driver process(es), load average {os.getloadavg()[0]:.2f} before"
+        + ("; the server is bench/stand_in.mjs (no rules, no store): driver figures only" if args.stand_in else "")
     )
     print(
         f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
@@ -713,8 +745,12 @@ def main() -> int:
             f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
             f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} {f['server_rss_peak_mib']:>7.1f} "
             f"{drivers:>8} {f['driver_cpu_us_per_move']:>6.0f} {f['load_avg_1m']:>5.2f}  "
-            f"{f['checked_frames']} frames, {f['reviewed_hands']} hands "
-            f"vs review, no leak; errors {f['errors'] or 'none'}",
+            + (
+                "stand-in server, nothing to check"
+                if args.stand_in
+                else f"{f['checked_frames']} frames, {f['reviewed_hands']} hands vs review, no leak"
+            )
+            + f"; errors {f['errors'] or 'none'}",
             flush=True,
         )
         if f["socket_failures"]:
