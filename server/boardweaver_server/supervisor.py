@@ -164,7 +164,7 @@ class Supervisor:
 
     # -- workers ---------------------------------------------------------------------------------------
 
-    async def _spawn(self, index: int) -> Worker:
+    async def _spawn(self, index: int, pending: collections.deque[tuple[float, socket.socket]] | None = None) -> Worker:
         fds, fds_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         ctl, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         config = {
@@ -180,6 +180,8 @@ class Supervisor:
         ctl_child.close()
         fds.setblocking(False)
         worker = Worker(index, proc, fds, Channel(lambda message: self._handle(worker, message)), time.monotonic())
+        if pending is not None:  # connections that came for the worker this one replaces
+            worker.pending = pending
         await worker.channel.open(ctl)
         self._start(self._watch(worker))
         return worker
@@ -202,9 +204,7 @@ class Supervisor:
             await asyncio.sleep(1)  # a worker that dies at once is not restarted in a tight loop
         if self.stopping:
             return
-        successor = await self._spawn(worker.index)
-        successor.pending = worker.pending
-        self.workers[worker.index] = successor
+        self.workers[worker.index] = await self._spawn(worker.index, worker.pending)
 
     async def _handle(self, worker: Worker, message: Message) -> Message | None:
         op = message.get("op")
