@@ -14,11 +14,15 @@
 // CPU per frame where the Python (websockets, asyncio) driver costs ~50.
 
 import { readFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
+import zlib from "node:zlib";
 import WebSocket from "ws";
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
+if (config.deflate) inflateInline();
 const SEATS = 4;
 const DRAIN_MS = 5000;
 
@@ -53,6 +57,68 @@ function flushFrames() {
     if (framesBuffer.length) writeSync(framesFd, framesBuffer.join(""));
     framesBuffer = [];
     framesLength = 0;
+}
+
+// With --deflate, ws inflates each message on libuv's thread pool (a write, the trailer and a flush: three
+// trips through a worker thread, ~45 µs of CPU a frame) and at most 10 at a time in the process. The driver
+// instead inflates inline: each socket keeps its own raw-inflate stream (the context carries over between
+// messages, as permessage-deflate wants) and drives its native handle synchronously, as zlib's own *Sync
+// functions do; ws is answered in a microtask, so it still reads the next frame only after this one. On a
+// Node whose zlib internals differ it keeps ws's own inflate.
+function inflateInline() {
+    const require = createRequire(import.meta.url);
+    const PerMessageDeflate = require(join(dirname(require.resolve("ws")), "lib", "permessage-deflate.js"));
+    const probe = zlib.createInflateRaw();
+    const usable = typeof probe._handle?.writeSync === "function" && probe._writeState instanceof Uint32Array;
+    probe.close();
+    if (!usable) return;
+    const TRAILER = Buffer.from([0x00, 0x00, 0xff, 0xff]);
+    const SYNC_FLUSH = zlib.constants.Z_SYNC_FLUSH;
+    PerMessageDeflate.prototype.decompress = function (data, fin, callback) {
+        this._decompress(data, fin, callback); // no queue: ws's limits the thread pool's work, there is none
+    };
+    PerMessageDeflate.prototype._decompress = function (data, fin, callback) {
+        const endpoint = this._isServer ? "client" : "server";
+        if (!this._inlineInflate) {
+            const bits = this.params[`${endpoint}_max_window_bits`];
+            const windowBits = typeof bits === "number" ? bits : zlib.constants.Z_DEFAULT_WINDOWBITS;
+            this._inlineInflate = zlib.createInflateRaw({ windowBits });
+            this._inlineInflate.on("error", () => {}); // reported below, from the destroyed stream
+            this._inlineOut = Buffer.allocUnsafe(16384);
+        }
+        let result;
+        try {
+            result = inflateSync(this._inlineInflate, this._inlineOut, fin ? Buffer.concat([data, TRAILER]) : data);
+            if (fin && this.params[`${endpoint}_no_context_takeover`]) this._inlineInflate.reset();
+        } catch (error) {
+            this._inlineInflate = null;
+            queueMicrotask(() => callback(error));
+            return;
+        }
+        queueMicrotask(() => callback(null, result));
+    };
+
+    function inflateSync(stream, out, chunk) {
+        const state = stream._writeState;
+        const parts = [];
+        let total = 0;
+        let offset = 0;
+        let length = chunk.length;
+        for (;;) {
+            stream._handle.writeSync(SYNC_FLUSH, chunk, offset, length, out, 0, out.length);
+            if (stream.destroyed) throw new Error("permessage-deflate: the server's data does not inflate");
+            const [outLeft, inLeft] = state;
+            const have = out.length - outLeft;
+            if (have > 0) {
+                parts.push(Buffer.from(out.subarray(0, have)));
+                total += have;
+            }
+            if (outLeft !== 0) break; // room left in `out`: every input byte was taken
+            offset += length - inLeft;
+            length = inLeft;
+        }
+        return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+    }
 }
 
 // Applies the patch ops that touch the view's `active` list to `turn` ({active: [...]}), as a client would.
@@ -144,7 +210,8 @@ class Seat {
             });
             this.ws = ws;
             ws.on("open", () => {
-                ws.send(JSON.stringify({ type: "hello", role: "seat", seat: this.seat, token: this.token }));
+                const hello = { type: "hello", role: "seat", seat: this.seat, token: this.token };
+                ws.send(JSON.stringify(hello), { compress: false });
             });
             ws.on("message", (data) => {
                 if (!this.ready) {
@@ -231,7 +298,7 @@ class Seat {
             if (code === "frame/rate-limited" && this.pending !== null) {
                 const pending = this.pending;
                 setTimeout(() => {
-                    if (this.pending === pending && !this.done) this.ws.send(pending.text);
+                    if (this.pending === pending && !this.done) this.ws.send(pending.text, { compress: false });
                 }, 50);
             } else if (this.pending !== null && frame.commitId != null) {
                 this.pending = null;
@@ -253,7 +320,9 @@ class Seat {
         const text = `{"type":"commit","baseSeq":${this.seq},"steps":[{"type":"command","name":"play","args":{"index":0}}],"commitId":"${cid}"}`;
         this.pending = { cid, text, sent: performance.now() };
         this.offered = false;
-        this.ws.send(Buffer.from(text), { binary: false }); // a Buffer: ws frames it into one write, not two
+        // A Buffer: ws frames it into one write, not two. Never compressed (permessage-deflate allows that per
+        // message): ws would deflate every commit on the thread pool; a browser deflates its own.
+        this.ws.send(Buffer.from(text), { binary: false, compress: false });
     }
 
     finish() {

@@ -1,22 +1,29 @@
 """Draw-discard load bench: M rooms of 4 seats over real WebSockets, every seat playing index 0 on its turn.
 
-    .venv/bin/python bench/load.py [--rooms 1 10 100] [--seconds 10] [--warmup 2] [--drivers 1]
+    .venv/bin/python bench/load.py [--rooms 1 10 100] [--seconds 10] [--warmup 2] [--drivers 1] [--deflate]
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --pid PID --rooms 100
+    .venv/bin/python bench/load.py --stand-in [--driver python]     # a driver's own cost, no real server
 
-For each M it starts a fresh server (bench/server.py: the real app, its default durable SQLite store in a
-temp file, on 127.0.0.1) unless `--url` names a running one; creates M draw-discard rooms through the HTTP
-API, claims the 4 seats of each, connects one socket per seat (driver processes share the rooms), and for
-`--seconds` after `--warmup` has every seat commit `play(index=0)` whenever its frame offers it a move.
+For each M it starts a fresh server (bench/server.py: the real app and processes, its default durable SQLite
+store in a temp file, on 127.0.0.1) unless `--url` names a running one; creates M draw-discard rooms through
+the HTTP API, claims the 4 seats of each, connects one socket per seat (driver processes share the rooms), and
+for `--seconds` after `--warmup` has every seat commit `play(index=0)` whenever the view it holds (its
+`active` list, kept up to date from each frame's patch) says it is to act.
 
-Prints moves/s (a move counts when the mover receives the frame with its move applied), the latency from
-send to that frame (p50/p95/p99), bytes received per move per seat (every frame: acks, patches, offers)
-both as JSON text (the frames' decoded payload) and as read from the socket (WebSocket frames as sent,
-i.e. compressed when the server accepts permessage-deflate, which this client offers like a browser), the
-server's CPU % and CPU µs per move and peak RSS (from /proc), and each driver's own CPU %, so a driver that
-is the bottleneck shows. It also checks, on the frames of sampled seats, that no seat ever received
-another seat's hand or the deck order (see `Checker`), and after the run ends sampled rooms with the host
-token and compares each sampled seat's rebuilt hand at every seq with the server's review of the full state.
-Bounded in rooms and time; stops by itself; figures only, it never fails on timing.
+The driver is bench/driver.mjs (Node, `ws`; `npm ci` in bench/ on first use) unless `--driver python` (the
+`websockets` asyncio client below, ~4x the CPU per move): a load generator must cost less than the server it
+loads, and on 2 cores every µs the driver spends is taken from the server.
+
+Prints moves/s (a move counts when the mover receives the frame carrying its ack), the latency from send to
+that frame (p50/p95/p99), bytes received per move per seat (every frame) both as JSON text (the frames'
+decoded payload) and as read from the TCP socket (compressed when the driver offers permessage-deflate,
+`--deflate`, and the server accepts), the server's CPU % and CPU µs per move and peak RSS (from /proc, summed
+over its processes), and each driver process's CPU % and the drivers' CPU µs per move over the window. It
+also checks every frame the seats of the sampled rooms received (the Node driver writes them raw to a file,
+the Python one checks as they come; the same `Checker`) for another seat's hand or the deck order, and after
+the run ends those rooms with the host token and compares each sampled seat's rebuilt hand at every seq with
+the server's review of the full state: a breach fails the bench (SECRECY BREACH). Bounded in rooms and time;
+stops by itself; figures only, it never fails on timing.
 """
 
 from __future__ import annotations

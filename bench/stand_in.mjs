@@ -7,7 +7,8 @@
 // every socket of its room an `event` frame shaped and sized like draw-discard's (the committer's carries
 // `ack` and its hand's patch, ~390 bytes; the others ~265), the turn passing to the next seat. It answers as
 // fast as Node can, so the driver's CPU per move here is its cost when the server is fast, and the moves/s
-// an upper bound of what the driver can drive. Exits when its stdin closes, or after 15 minutes.
+// an upper bound of what the driver can drive (with --deflate the stand-in's own compression is the limit,
+// not the driver). Exits when its stdin closes, or after 15 minutes.
 
 import { createServer } from "node:http";
 import { WebSocketServer } from "ws";
@@ -15,7 +16,8 @@ import { WebSocketServer } from "ws";
 const SEATS = 4;
 const rooms = new Map();
 const http = createServer((request, response) => response.writeHead(404).end());
-const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
+// permessage-deflate when the driver offers it (--deflate), every frame compressed, as the real server does
+const wss = new WebSocketServer({ server: http, perMessageDeflate: { threshold: 0 } });
 
 function eventFrames(room, mover, commitId) {
     const seq = room.seq;
