@@ -1,8 +1,10 @@
-"""A second visit starts from what the first one kept: Python's memory snapshot and our compiled modules."""
+"""A second visit starts from what the first one kept: Python's memory with our modules imported, and
+compiled bytecode for PyScript's own package."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -11,6 +13,7 @@ from .conftest import seat_url, wait_state
 pytestmark = pytest.mark.browser
 
 MARKS = "performance.getEntriesByType('mark').map((m) => m.name)"
+SNAPSHOT_KEYS = "caches.open('bw-pyodide-snapshot').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
 
 
 def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, api: Any, new_page: Any) -> None:
@@ -26,12 +29,20 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     assert "bw:snapshot-kept" in first and "bw:pyodide-from-snapshot" not in first
     assert "bw:installed-by-micropip" in first  # a first visit installs the rules wheel with micropip
     assert page.evaluate("caches.open('bw-bytecode').then((c) => c.keys()).then((k) => k.length)") == 1
+    wheel = page.evaluate("fetch('/api/client-config').then((r) => r.json()).then((c) => c.rules_wheel)")
+    [key] = page.evaluate(SNAPSHOT_KEYS)
+    assert unquote(key).endswith("/" + wheel.split("/")[-1])  # a snapshot is keyed by the rules it imported
 
     page.reload()
     wait_state(page, "ready")
     again = page.evaluate(MARKS)
+    assert page.evaluate("window.__bw_loader") == {"snapshot": True, "bytecode": True}
     assert "bw:pyodide-from-snapshot" in again and "bw:snapshot-kept" not in again  # made once, then used
-    assert "bw:unpacked" in again and "bw:installed-by-micropip" not in again  # the cached wheel, unpacked
+    assert "bw:modules-from-snapshot" in again  # the rules and client modules came imported
+    assert "bw:installed-by-micropip" not in again and "bw:wheel" not in again  # nothing installed first
     assert page.locator("#board [data-space=market] .piece.offer").count() == 12
     page.locator("#board [data-space=market] .piece").nth(3).click()  # Python from the snapshot plays
     assert page.locator("#board [data-space=market] .piece.chosen").count() == 1
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)
+    times = dict(page.evaluate("performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])"))
+    assert times["bw:unpacked"] > times["bw:board"]  # the wheel's files, unpacked once the board is drawn

@@ -1,62 +1,214 @@
 // The interpreter module PyScript loads (pyscript.json "interpreter"): Pyodide's own loadPyodide,
-// started from a memory snapshot of an already booted Python when this browser keeps one. This is
-// glue PyScript cannot do: it passes no options of its own to loadPyodide.
+// started from a memory snapshot of an already booted Python, with our modules already imported,
+// when this browser keeps one. This is glue PyScript cannot do: it passes no options of its own to
+// loadPyodide.
 //
-// Booting Python inside Pyodide is most of a warm load (~0.6-0.9 s). So the first load boots as usual,
-// then, once the page is up, a worker boots a second Pyodide and keeps a snapshot of its memory
-// (~31 MB, Cache Storage "bw-pyodide-snapshot"); later loads restore it (~0.2 s). A snapshot holds the
-// standard library's zip directory, so it is keyed by the Pyodide version and the zip's central
-// directory (a CRC per member), and Pyodide is handed exactly the zip bytes the key was read from.
-// `_loadSnapshot`/`_makeSnapshot` are Pyodide's own (private) options; any failure boots plainly.
+// Booting Python and importing our modules is most of a warm load. So the first load boots as usual,
+// then, once the page is up, a worker boots a second Pyodide, installs the same rules wheel and client
+// modules, imports them (every page's modules and every game, catalogs read) and keeps a snapshot of
+// its memory (~35 MB, Cache Storage "bw-pyodide-snapshot"); later loads restore it and import nothing.
+// The snapshot is keyed by what it holds: the Pyodide version, the standard library zip's central
+// directory (a CRC per member; Pyodide is handed exactly those zip bytes), the rules wheel's name
+// (its fingerprint) and a digest of the client's sources. A changed client or rules wheel simply
+// misses, boots plainly and makes a new snapshot.
+//
+// Also started here, as soon as the page evaluates this module (a module script in the page head,
+// before PyScript imports it): the server's client config, the client's sources (pyscript.json
+// "bw_files": written into Python's file system here, so PyScript fetches nothing itself) and the
+// compiled modules kept by boardweaver_web/bytecode.py, restored before PyScript imports its own
+// `pyscript` package. `_loadSnapshot`/`_makeSnapshot` are Pyodide's own (private) options; any
+// failure boots plainly.
 import { loadPyodide as boot, version } from "/pyodide/314.0.7/pyodide.mjs";
 
 export { version };
 
 const INDEX = new URL("/pyodide/314.0.7/", location.href).href;
-const CACHE = "bw-pyodide-snapshot";
+const CONFIG_URL = "/static/py/pyscript.json";
+const HOME = "/home/pyodide/"; // Pyodide's working directory: PyScript writes its files there
+const SNAPSHOTS = "bw-pyodide-snapshot";
+const BYTECODE = "bw-bytecode"; // boardweaver_web/dom.py BYTECODE_CACHE
+const BYTECODE_KEY = "/__bw__/bytecode.zip"; // boardweaver_web/boot.py BYTECODE_KEY
+const CLIENT_CONFIG_KEY = "bw:client-config"; // boardweaver_web/boot.py CONFIG_KEY
 const MAKE_AFTER_MS = 3000;
 
-async function snapshotKey(stdlib) {
+const opened = (name) => (globalThis.caches ? caches.open(name) : Promise.reject(new Error("no Cache Storage")));
+const quietly = (promise) => promise.catch(() => null);
+
+// The server's client config as text (null when unreachable: boot.py then falls back to its own copy).
+const clientConfigText = quietly(
+  fetch("/api/client-config").then((response) => (response.ok ? response.text() : null)),
+);
+globalThis.__bw_client_config = clientConfigText; // read by boardweaver_web.boot.client_config
+const stdlibBytes = fetch(`${INDEX}python_stdlib.zip`).then((response) => response.arrayBuffer());
+const clientFiles = fetch(CONFIG_URL)
+  .then((response) => response.json())
+  .then((config) =>
+    Promise.all(
+      Object.entries(config.bw_files || {}).map(async ([url, target]) => {
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`${url}: ${response.status}`);
+        return [new URL(target, `file://${HOME}`).pathname, new Uint8Array(await response.arrayBuffer())];
+      }),
+    ),
+  );
+const keptBytecode = quietly(
+  opened(BYTECODE).then((cache) => cache.match(BYTECODE_KEY)).then((hit) => (hit ? hit.arrayBuffer() : null)),
+);
+// The kept snapshot (one at most), read at once: ~35 MB from disk, while PyScript starts. Used only if its key
+// turns out to be this load's.
+const keptSnapshot = quietly(
+  opened(SNAPSHOTS).then(async (cache) => {
+    const [request] = await cache.keys();
+    const hit = request && (await cache.match(request));
+    return hit ? { cache, key: request.url, bytes: await hit.arrayBuffer() } : null;
+  }),
+);
+
+function mark(name) {
+  performance.mark(`bw:${name}`);
+}
+
+async function hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest.slice(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function rulesWheel() {
+  let text = await clientConfigText;
+  if (text === null) text = localStorage.getItem(CLIENT_CONFIG_KEY);
+  const wheel = text === null ? null : JSON.parse(text).rules_wheel;
+  return typeof wheel === "string" ? wheel : null;
+}
+
+// The snapshot's key (a URL never fetched), or null when the rules wheel is unknown (offline, first visit).
+async function snapshotKey(stdlib, files, wheel) {
+  if (wheel === null || !globalThis.crypto?.subtle) return null;
   const tail = stdlib.slice(Math.max(0, stdlib.byteLength - 262144)); // central directory + end record
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", tail));
-  const hex = Array.from(digest.slice(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return new URL(`/__bw__/pyodide-snapshot/${version}/${hex}`, location.href).href; // a key, never fetched
+  const encoder = new TextEncoder();
+  const parts = files.flatMap(([path, bytes]) => [encoder.encode(`${path}\0${bytes.length}\0`), bytes]);
+  const client = await hex(await new Blob(parts).arrayBuffer());
+  const name = encodeURIComponent(wheel.split("/").pop());
+  return new URL(`/__bw__/pyodide-snapshot/${version}/${await hex(tail)}-${client}/${name}`, location.href).href;
 }
 
 export async function loadPyodide(options) {
-  const stdlib = await (await fetch(`${INDEX}python_stdlib.zip`)).arrayBuffer();
+  mark("loader");
+  const [stdlib, files, wheel] = await Promise.all([stdlibBytes, clientFiles, rulesWheel()]);
   const settings = { ...options, indexURL: INDEX, stdLibURL: URL.createObjectURL(new Blob([stdlib])) };
-  let cache;
-  let key;
+  let key = null;
   try {
-    [cache, key] = await Promise.all([caches.open(CACHE), snapshotKey(stdlib)]);
-  } catch {
-    return boot(settings); // no Cache Storage or no digest here (not a secure context)
+    key = await snapshotKey(stdlib, files, wheel);
+  } catch (error) {
+    console.warn("boardweaver: no snapshot key", error);
   }
-  const kept = await cache.match(key);
-  if (kept) {
+  const state = { snapshot: false, bytecode: false };
+  let pyodide = null;
+  const kept = key === null ? null : await keptSnapshot;
+  if (kept && kept.key === key) {
     try {
-      const pyodide = await boot({ ...settings, _loadSnapshot: kept.arrayBuffer() });
-      performance.mark("bw:pyodide-from-snapshot");
-      return pyodide;
+      pyodide = await boot({ ...settings, _loadSnapshot: kept.bytes });
+      // Restored memory holds the same random state every time: reseed it.
+      pyodide.runPython("import random as _r; _r.seed(); del _r");
+      state.snapshot = true;
+      mark("pyodide-from-snapshot");
     } catch (error) {
       console.warn("boardweaver: the kept Pyodide snapshot did not start; booting afresh", error);
-      await cache.delete(key);
+      pyodide = null;
+      await quietly(kept.cache.delete(key));
     }
   }
-  const pyodide = await boot(settings);
-  setTimeout(() => makeSnapshot(key, stdlib), MAKE_AFTER_MS);
+  if (pyodide === null) {
+    pyodide = await boot(settings);
+    if (key !== null) setTimeout(() => makeSnapshot(key, stdlib, files, wheel), MAKE_AFTER_MS);
+  }
+  for (const [path, bytes] of files) {
+    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    pyodide.FS.writeFile(path, bytes);
+  }
+  const bytecode = await keptBytecode;
+  if (bytecode) {
+    try {
+      // With our modules already imported, only PyScript's own package still imports from files.
+      const wanted = state.snapshot ? (path) => path.startsWith(`${HOME}pyscript/`) : () => true;
+      for (const [path, bytes] of storedZipEntries(bytecode)) {
+        if (!wanted(path)) continue;
+        pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+        pyodide.FS.writeFile(path, bytes);
+      }
+      state.bytecode = true;
+    } catch (error) {
+      console.warn("boardweaver: the kept bytecode was not restored", error);
+    }
+  }
+  pyodide.runPython("import importlib as _i; _i.invalidate_caches(); del _i");
+  globalThis.__bw_loader = state; // read by boardweaver_web.boot
+  mark("loaded");
   return pyodide;
 }
 
+// The entries of a zip whose members are stored, not deflated (boardweaver_web/bytecode.py writes it
+// so), as absolute paths and bytes: read from its central directory.
+function storedZipEntries(buffer) {
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end -= 1;
+  if (end < 0) throw new Error("not a zip archive");
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const decoder = new TextDecoder();
+  const entries = [];
+  for (let n = 0; n < count; n += 1) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("bad zip directory");
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extra = view.getUint16(at + 30, true);
+    const comment = view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    if (method !== 0) throw new Error(`${name} is compressed`);
+    if (name.split("/").includes("..")) throw new Error(`${name}: not a plain path`);
+    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (!name.endsWith("/")) entries.push([`/${name.replace(/^\/+/, "")}`, bytes.subarray(data, data + size)]);
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
 // The worker boots its own Pyodide with `_makeSnapshot` (that instance cannot reach JavaScript
-// afterwards, so it cannot be the page's) and keeps its memory.
+// afterwards, so it cannot be the page's), installs and imports what a page would, and keeps its memory.
+// The page's `js` is reached through paths from globalThis only, so no module may call JavaScript
+// when imported (boardweaver_web/dom.py only imports).
 const WORKER = `
+const PREPARE = \`
+import importlib, sys
+sys.path.insert(0, HOME)
+from boardweaver_games.registry import GAMES, load
+for name in GAMES:
+    load(name).catalogs()
+for name in ("boot", "room", "lobby", "review"):
+    importlib.import_module("boardweaver_web." + name)
+sys.path.remove(HOME)
+importlib.invalidate_caches()
+sys._bw_preloaded = {"wheel": WHEEL}
+\`;
 onmessage = async ({ data }) => {
   try {
     const { loadPyodide } = await import(data.index + "pyodide.mjs");
     const stdLibURL = URL.createObjectURL(new Blob([data.stdlib]));
     const pyodide = await loadPyodide({ indexURL: data.index, stdLibURL, _makeSnapshot: true });
+    const response = await fetch(data.wheelURL);
+    if (!response.ok) throw new Error("the rules wheel: " + response.status);
+    const sitePackages = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('site-packages'))");
+    pyodide.unpackArchive(await response.arrayBuffer(), "wheel", { extractDir: sitePackages });
+    for (const [path, bytes] of data.files) {
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      pyodide.FS.writeFile(path, bytes);
+    }
+    const globals = pyodide.toPy({ HOME: data.home, WHEEL: data.wheel });
+    pyodide.runPython(PREPARE, { globals });
+    globals.destroy();
     const cache = await caches.open(data.cache);
     for (const old of await cache.keys()) await cache.delete(old);
     await cache.put(data.key, new Response(pyodide.makeMemorySnapshot()));
@@ -66,15 +218,16 @@ onmessage = async ({ data }) => {
   }
 };`;
 
-function makeSnapshot(key, stdlib) {
+function makeSnapshot(key, stdlib, files, wheel) {
   try {
     const worker = new Worker(URL.createObjectURL(new Blob([WORKER], { type: "text/javascript" })), { type: "module" });
     worker.onmessage = ({ data }) => {
       worker.terminate();
-      performance.mark(`bw:snapshot-${data === "kept" ? "kept" : "failed"}`);
+      mark(`snapshot-${data === "kept" ? "kept" : "failed"}`);
       if (data !== "kept") console.warn("boardweaver: no Pyodide snapshot kept:", data);
     };
-    worker.postMessage({ key, stdlib, index: INDEX, cache: CACHE });
+    const wheelURL = new URL(wheel.startsWith("/") ? wheel : `/wheels/${wheel}`, location.href).href;
+    worker.postMessage({ key, stdlib, files, wheel, wheelURL, home: HOME.slice(0, -1), index: INDEX, cache: SNAPSHOTS });
   } catch (error) {
     console.warn("boardweaver: no Pyodide snapshot kept:", error);
   }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 import traceback
 from typing import Any
 
@@ -12,21 +13,45 @@ from . import bytecode, dom
 CONFIG_KEY = "bw:client-config"
 BYTECODE_KEY = "/__bw__/bytecode.zip"  # a cache key, never requested
 PACKAGES = ["boardweaver", "boardweaver_games", "boardweaver_web"]
+COMPILED = [*PACKAGES, "pyscript"]  # whose bytecode is kept: ours and PyScript's own package
+RULES = ("boardweaver", "boardweaver_games")
+_deferred_wheel: list[str] = []  # a wheel whose modules came with the snapshot, unpacked after drawing
 
 
 async def client_config() -> dict[str, Any]:
     """The server's client config (rules wheel, fingerprint); the last one kept when offline."""
+    data: Any = None
     try:
-        status, data = await dom.fetch_json("/api/client-config")
+        text = await dom.prefetched_client_config()  # asked for by the loader at page start
+        if text is not None:
+            data = json.loads(text)
+        else:
+            status, data = await dom.fetch_json("/api/client-config")
+            data = data if status == 200 else None
     except Exception:
-        status, data = 0, None
-    if status == 200 and isinstance(data, dict):
+        data = None
+    if isinstance(data, dict):
         dom.storage_set(CONFIG_KEY, json.dumps(data))
         return data
     kept = dom.storage_get(CONFIG_KEY)
     if kept is None:
         raise RuntimeError("cannot reach the server and no earlier visit is cached")
     return dict(json.loads(kept))
+
+
+def preloaded_wheel() -> str | None:
+    """The rules wheel whose modules the restored Pyodide snapshot already imported (see the loader)."""
+    preloaded = getattr(sys, "_bw_preloaded", None)
+    return str(preloaded["wheel"]) if isinstance(preloaded, dict) and "wheel" in preloaded else None
+
+
+def forget_rules() -> None:
+    """Drops the snapshot's rule modules and the client modules built on them (not this start-up's own)."""
+    keep = {f"{__package__}.{name}" for name in ("boot", "dom", "bytecode")} | {__package__}
+    for name in list(sys.modules):
+        if name.partition(".")[0] in (*RULES, __package__) and name not in keep:
+            del sys.modules[name]
+    importlib.invalidate_caches()
 
 
 async def prepare() -> dict[str, Any]:
@@ -37,8 +62,16 @@ async def prepare() -> dict[str, Any]:
     dom.mark("config")
     wheel = str(config["rules_wheel"])
     url = dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}")
-    kept = await dom.cache_read(BYTECODE_KEY)
-    if kept is None:
+    preloaded = preloaded_wheel()
+    if preloaded == wheel:  # already imported: its files are unpacked after the first drawing
+        _deferred_wheel.append(url)
+        dom.mark("modules-from-snapshot")
+        return config
+    if preloaded is not None:  # the loader keys snapshots by the wheel: only a config read another way differs
+        forget_rules()
+    restored = dom.loader_state("bytecode")
+    kept = None if restored is not None else await dom.cache_read(BYTECODE_KEY)  # not started by our loader
+    if not restored and kept is None:
         await dom.install_wheel_with_micropip(url)  # a first visit: micropip installs the rules
     else:
         await dom.install_wheel(url)  # a later visit: the same wheel, unpacked without micropip
@@ -50,11 +83,14 @@ async def prepare() -> dict[str, Any]:
 
 
 async def keep_bytecode() -> None:
-    """After the page is drawn: compiles what this load compiled from source, for the next load."""
+    """After the page is drawn: unpacks a wheel the snapshot made wait, and compiles what this load
+    compiled from source, for the next load."""
+    while _deferred_wheel:
+        await dom.install_wheel(_deferred_wheel.pop())
     import boardweaver  # noqa: F401  # the packages whose folders hold our modules
     import boardweaver_games  # noqa: F401
 
-    data = await bytecode.harvest(bytecode.package_roots(PACKAGES))
+    data = await bytecode.harvest(bytecode.package_roots(COMPILED))
     if data is not None:
         await dom.cache_write(BYTECODE_KEY, data)
 

@@ -180,6 +180,22 @@ async def fetch_json(
     return int(response.status), data
 
 
+def loader_state(name: str) -> bool | None:
+    """What our interpreter module (static/pyodide-loader.mjs) did: "snapshot" (memory restored) and
+    "bytecode" (the kept compiled modules restored); None when Pyodide was not started by it."""
+    state = _some(getattr(js, "__bw_loader", None))
+    return None if state is None else bool(getattr(state, name, False))
+
+
+async def prefetched_client_config() -> str | None:
+    """The client config's text as the loader fetched it at page start; None when it could not."""
+    pending = _some(getattr(js, "__bw_client_config", None))
+    if pending is None:
+        return None
+    text = _some(await pending)
+    return None if text is None else str(text)
+
+
 async def install_wheel_with_micropip(url: str) -> None:
     """Installs the rules wheel from our own server with micropip (first visit: the documented path).
 
