@@ -95,7 +95,11 @@ class Supervisor:
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        listener = self._bind()
+        try:
+            listener = self._bind()
+        except OSError as error:
+            logger.error("boardweaver: cannot listen on %s:%d: %s", self.host, self.port, error)
+            return 1
         try:
             self.workers = [await self._spawn(index) for index in range(self.count)]
             while not (stop.is_set() or self.failed or all(w.ready for w in self.workers)):
