@@ -30,7 +30,7 @@ from .workers import Channel, Message
 
 logger = logging.getLogger("boardweaver.server")
 PEEK_LIMIT = 8192  # a request line longer than this goes to any worker, which refuses it
-PEEK_TIMEOUT = 10.0  # a connection that sends no request line within this is closed
+PEEK_TIMEOUT = 60.0  # a connection that sends no request line within this is closed (uvicorn alone keeps it)
 PENDING_TIMEOUT = 30.0  # how long a connection waits for its worker to (re)start
 STOP_TIMEOUT = 20.0  # how long workers have to finish after SIGTERM before SIGKILL
 
