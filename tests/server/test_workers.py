@@ -27,7 +27,8 @@ from tests.server.conftest import SeatClient
 pytestmark = pytest.mark.timeout(120)
 GAMES = load_games()
 GAME = "draw-discard"
-BOARDWEAVER = Path(sys.executable).parent / "boardweaver"
+SCRIPT = Path(sys.executable).parent / "boardweaver"
+BOARDWEAVER = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "boardweaver_server.cli"]
 
 
 class Served:
@@ -39,7 +40,7 @@ class Served:
             self.port = probe.getsockname()[1]
         self.db = db
         self.log_path = db.parent / f"serve-{self.port}.log"
-        command = [str(BOARDWEAVER), "serve", "--workers", str(workers), "--port", str(self.port), "--db", str(db)]
+        command = [*BOARDWEAVER, "serve", "--workers", str(workers), "--port", str(self.port), "--db", str(db)]
         command += ["--bot-delay", "0", "0.002", "--log-level", "warning"]
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -236,7 +237,7 @@ def test_a_worker_killed_with_sigkill_comes_back_with_every_acknowledged_decisio
 
         asyncio.run(play_then_kill([c for g in clients.values() for c in g], lambda: os.kill(old_pid, 9), 1.5))
         deadline = time.monotonic() + 30
-        while httpx.get(f"{server.base}/api/rooms/{victim['room']}").status_code != 200:
+        while httpx.get(f"{server.base}/api/rooms/{victim['room']}", timeout=30).status_code != 200:  # waits for it
             assert time.monotonic() < deadline, server.log()
             time.sleep(0.1)
         new_pid = server.worker_pids()[1]
