@@ -51,18 +51,39 @@ const clientFiles = fetch(CONFIG_URL)
       }),
     ),
   );
-const keptBytecode = quietly(
-  opened(BYTECODE).then((cache) => cache.match(BYTECODE_KEY)).then((hit) => (hit ? hit.arrayBuffer() : null)),
-);
-// The kept snapshot (one at most), read at once: ~35 MB from disk, while PyScript starts. Used only if its key
-// turns out to be this load's.
-const keptSnapshot = quietly(
-  opened(SNAPSHOTS).then(async (cache) => {
+// The kept snapshot (one at most, ~35 MB) and compiled modules, read from disk by a worker while PyScript
+// starts, and handed over without a copy: read here, the bytes would be copied in on the page's own thread.
+// The snapshot is used only if its key turns out to be this load's.
+const READER = `
+onmessage = async ({ data }) => {
+  const kept = { snapshot: null, bytecode: null };
+  try {
+    const cache = await caches.open(data.snapshots);
     const [request] = await cache.keys();
     const hit = request && (await cache.match(request));
-    return hit ? { cache, key: request.url, bytes: await hit.arrayBuffer() } : null;
-  }),
-);
+    if (hit) kept.snapshot = { key: request.url, bytes: await hit.arrayBuffer() };
+  } catch {}
+  try {
+    const hit = await (await caches.open(data.bytecode)).match(data.bytecodeKey);
+    if (hit) kept.bytecode = await hit.arrayBuffer();
+  } catch {}
+  postMessage(kept, [kept.snapshot?.bytes, kept.bytecode].filter(Boolean));
+};`;
+const kept = new Promise((resolve) => {
+  const none = { snapshot: null, bytecode: null };
+  if (!globalThis.caches) return resolve(none);
+  try {
+    const worker = new Worker(URL.createObjectURL(new Blob([READER], { type: "text/javascript" })));
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      resolve(data);
+    };
+    worker.onerror = () => resolve(none);
+    worker.postMessage({ snapshots: SNAPSHOTS, bytecode: BYTECODE, bytecodeKey: new URL(BYTECODE_KEY, location.href).href });
+  } catch {
+    resolve(none);
+  }
+});
 
 function mark(name) {
   performance.mark(`bw:${name}`);
@@ -103,10 +124,10 @@ export async function loadPyodide(options) {
   }
   const state = { snapshot: false, bytecode: false };
   let pyodide = null;
-  const kept = key === null ? null : await keptSnapshot;
-  if (kept && kept.key === key) {
+  const { snapshot, bytecode } = await kept;
+  if (key !== null && snapshot?.key === key) {
     try {
-      pyodide = await boot({ ...settings, _loadSnapshot: kept.bytes });
+      pyodide = await boot({ ...settings, _loadSnapshot: snapshot.bytes });
       // Restored memory holds the same random state every time: reseed it.
       pyodide.runPython("import random as _r; _r.seed(); del _r");
       state.snapshot = true;
@@ -114,7 +135,7 @@ export async function loadPyodide(options) {
     } catch (error) {
       console.warn("boardweaver: the kept Pyodide snapshot did not start; booting afresh", error);
       pyodide = null;
-      await quietly(kept.cache.delete(key));
+      await quietly(opened(SNAPSHOTS).then((cache) => cache.delete(key)));
     }
   }
   if (pyodide === null) {
@@ -125,7 +146,6 @@ export async function loadPyodide(options) {
     pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
     pyodide.FS.writeFile(path, bytes);
   }
-  const bytecode = await keptBytecode;
   if (bytecode) {
     try {
       // With our modules already imported, only PyScript's own package still imports from files.
