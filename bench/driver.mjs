@@ -10,8 +10,9 @@
 // its mover receives the event frame carrying its ack inside it. After the window it waits (≤ 5 s) for the
 // acks in flight, prints one JSON line of figures and exits. Every frame a seat of a sampled room receives
 // is written raw to FILE as `room seat frame-text` lines in arrival order: load.py checks them for secrets.
-// Written in Node because a load generator must cost less than the server it loads: this costs a few µs of
-// CPU per frame where the Python (websockets, asyncio) driver costs ~50.
+// Written in Node because a load generator must cost less than the server it loads: against a server that
+// answers at once this costs ~35–50 µs of CPU per move (4 frames in, 1 out) where the Python (websockets,
+// asyncio) driver costs ~135–250 (bench/README.md, "The driver").
 
 import { readFileSync, openSync, writeSync, closeSync } from "node:fs";
 import { createRequire } from "node:module";
