@@ -41,7 +41,7 @@ class Served:
         self.db = db
         self.log_path = db.parent / f"serve-{self.port}.log"
         command = [*BOARDWEAVER, "serve", "--workers", str(workers), "--port", str(self.port), "--db", str(db)]
-        command += ["--bot-delay", "0", "0.002", "--log-level", "warning"]
+        command += ["--bot-delay", "0.02", "0.03", "--log-level", "warning"]  # humans stay under 20 frames/s
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}"
@@ -132,7 +132,8 @@ def check_acknowledged(base: str, room: dict[str, Any], clients: list[SeatClient
     checked = 0
     for client in clients:
         for cid, seq in client.acked.items():
-            assert events[seq]["seat"] == client.seat and events[seq]["steps"] == client.sent[cid]
+            event = events[seq]
+            assert event["seat"] == client.seat and event["steps"] == client.sent[cid], (room["room"], cid, event)
             checked += 1
     return checked
 
@@ -269,7 +270,7 @@ def test_a_restarted_server_with_fewer_workers_serves_every_room_of_every_shard(
         room = next(room for room in rooms if owners[room["room"]] == 1)
         later = seat_clients(single, room, {})
         for client in later:
-            client.commits = 1000  # commit ids of their own: a repeated id is answered, not applied again
+            client.commits = 10**6  # commit ids of their own: a repeated id is answered, not applied again
         asyncio.run(play_then_kill(later, lambda: None, 0.5))
         checked = 0
         for each in rooms:
