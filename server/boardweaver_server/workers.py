@@ -279,14 +279,14 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _tag_records(index: int) -> None:
-    factory = logging.getLogRecordFactory()
+    """Names the worker in every line the root handlers write."""
 
-    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = factory(*args, **kwargs)
+    def tag(record: logging.LogRecord) -> bool:
         record.worker = index
-        return record
+        return True
 
-    logging.setLogRecordFactory(make)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(tag)
 
 
 if __name__ == "__main__":
