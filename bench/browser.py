@@ -10,6 +10,7 @@ own measurements (`performance.now()` around the click handler, and from the eve
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -71,7 +72,7 @@ STAGES_JS = """() => {
 
 
 # Marks the page cannot leave itself, added by the bench only: wasm compiled and instantiated, and
-# PyScript's own events (interpreter ready, before our code runs).
+# PyScript's own events (it asks for the interpreter; interpreter ready, before our code runs).
 PROBES_JS = """
 const compile = WebAssembly.instantiateStreaming;
 WebAssembly.instantiateStreaming = async (...args) => {
@@ -80,6 +81,9 @@ WebAssembly.instantiateStreaming = async (...args) => {
   return result;
 };
 for (const name of ["py:ready", "py:done"]) addEventListener(name, () => performance.mark("bw:" + name), true);
+addEventListener("py:progress", ({ detail }) => {
+  if (detail === "Loading interpreter") performance.mark("bw:py:loading-interpreter");  // PyScript's own start done
+}, true);
 """
 
 
@@ -189,6 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bw-bench-") as tmp:
         folder = Path(tmp)
         proc, base = start_server(folder)
@@ -210,6 +215,7 @@ def main() -> None:
         print("Load to a playable board (navigation start to first board, in the page):")
         for key, value in loads.items():
             print(f"  {key:24} {value:8.1f}")
+    print(f"Load average (1 min) before/after: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if CRASHES:
         print(f"Renderer crashes, each load retried once: {len(CRASHES)} ({CRASHES[0]})")
 

@@ -53,37 +53,56 @@ const clientFiles = fetch(CONFIG_URL)
   );
 // The kept snapshot (one at most, ~35 MB) and compiled modules, read from disk by a worker while PyScript
 // starts, and handed over without a copy: read here, the bytes would be copied in on the page's own thread.
+// The worker names the snapshot's key first, so Pyodide can start while the bytes are still being read.
 // The snapshot is used only if its key turns out to be this load's.
 const READER = `
+${unpackPages}
 onmessage = async ({ data }) => {
-  const kept = { snapshot: null, bytecode: null };
+  let snapshot = null;
   try {
     const cache = await caches.open(data.snapshots);
     const [request] = await cache.keys();
+    postMessage({ key: request ? request.url : null });
     const hit = request && (await cache.match(request));
-    if (hit) kept.snapshot = { key: request.url, bytes: await hit.arrayBuffer() };
-  } catch {}
+    if (hit) snapshot = unpackPages(await hit.arrayBuffer());
+  } catch {
+    postMessage({ key: null });
+  }
+  let bytecode = null;
   try {
     const hit = await (await caches.open(data.bytecode)).match(data.bytecodeKey);
-    if (hit) kept.bytecode = await hit.arrayBuffer();
+    if (hit) bytecode = await hit.arrayBuffer();
   } catch {}
-  postMessage(kept, [kept.snapshot?.bytes, kept.bytecode].filter(Boolean));
+  postMessage({ snapshot, bytecode }, [snapshot, bytecode].filter(Boolean));
 };`;
-const kept = new Promise((resolve) => {
-  const none = { snapshot: null, bytecode: null };
-  if (!globalThis.caches) return resolve(none);
+const kept = (() => {
+  let named;
+  let read;
+  const key = new Promise((resolve) => (named = resolve));
+  const bytes = new Promise((resolve) => (read = resolve));
+  const none = () => {
+    named(null);
+    read({ snapshot: null, bytecode: null });
+  };
+  if (!globalThis.caches) {
+    none();
+    return { key, bytes };
+  }
   try {
     const worker = new Worker(URL.createObjectURL(new Blob([READER], { type: "text/javascript" })));
     worker.onmessage = ({ data }) => {
+      if ("key" in data) return named(data.key);
       worker.terminate();
-      resolve(data);
+      read(data);
     };
-    worker.onerror = () => resolve(none);
-    worker.postMessage({ snapshots: SNAPSHOTS, bytecode: BYTECODE, bytecodeKey: new URL(BYTECODE_KEY, location.href).href });
+    worker.onerror = none;
+    const bytecodeKey = new URL(BYTECODE_KEY, location.href).href;
+    worker.postMessage({ snapshots: SNAPSHOTS, bytecode: BYTECODE, bytecodeKey });
   } catch {
-    resolve(none);
+    none();
   }
-});
+  return { key, bytes };
+})();
 
 function mark(name) {
   performance.mark(`bw:${name}`);
@@ -109,7 +128,7 @@ async function snapshotKey(stdlib, files, wheel) {
   const parts = files.flatMap(([path, bytes]) => [encoder.encode(`${path}\0${bytes.length}\0`), bytes]);
   const client = await hex(await new Blob(parts).arrayBuffer());
   const name = encodeURIComponent(wheel.split("/").pop());
-  return new URL(`/__bw__/pyodide-snapshot/${version}/${await hex(tail)}-${client}/${name}`, location.href).href;
+  return new URL(`/__bw__/pyodide-snapshot/packed/${version}/${await hex(tail)}-${client}/${name}`, location.href).href;
 }
 
 export async function loadPyodide(options) {
@@ -124,10 +143,10 @@ export async function loadPyodide(options) {
   }
   const state = { snapshot: false, bytecode: false };
   let pyodide = null;
-  const { snapshot, bytecode } = await kept;
-  if (key !== null && snapshot?.key === key) {
+  if (key !== null && (await kept.key) === key) {
     try {
-      pyodide = await boot({ ...settings, _loadSnapshot: snapshot.bytes });
+      const bytes = kept.bytes.then(({ snapshot }) => snapshot || Promise.reject(new Error("not read")));
+      pyodide = await boot({ ...settings, _loadSnapshot: bytes });
       // Restored memory holds the same random state every time: reseed it.
       pyodide.runPython("import random as _r; _r.seed(); del _r");
       state.snapshot = true;
@@ -146,6 +165,7 @@ export async function loadPyodide(options) {
     pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
     pyodide.FS.writeFile(path, bytes);
   }
+  const { bytecode } = await kept.bytes;
   if (bytecode) {
     try {
       // With our modules already imported, only PyScript's own package still imports from files.
@@ -164,6 +184,61 @@ export async function loadPyodide(options) {
   globalThis.__bw_loader = state; // read by boardweaver_web.boot
   mark("loaded");
   return pyodide;
+}
+
+// A snapshot is kept without its zero pages (more than half of Python's memory after start-up): half the
+// bytes to read from disk on every load. Layout: "BWSP", total length, run count, then (first page, pages)
+// per run of non-zero 4 KiB pages, then those pages' bytes.
+function packPages(memory) {
+  const PAGE = 4096;
+  const MAGIC = 0x50535742;
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, Math.floor(memory.byteLength / 4));
+  const pages = Math.ceil(memory.byteLength / PAGE);
+  const isZero = (page) => {
+    const end = Math.min((page + 1) * PAGE, memory.byteLength);
+    for (let at = page * PAGE; at + 4 <= end; at += 4) if (words[at / 4]) return false;
+    for (let at = end & ~3; at < end; at += 1) if (memory[at]) return false;
+    return true;
+  };
+  const runs = [];
+  for (let page = 0; page < pages; page += 1) {
+    if (isZero(page)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === page) last[1] += 1;
+    else runs.push([page, 1]);
+  }
+  const data = runs.reduce((sum, [first, count]) => sum + Math.min(count * PAGE, memory.byteLength - first * PAGE), 0);
+  const out = new Uint8Array(12 + runs.length * 8 + data);
+  const head = new DataView(out.buffer);
+  head.setUint32(0, MAGIC, true);
+  head.setUint32(4, memory.byteLength, true);
+  head.setUint32(8, runs.length, true);
+  let at = 12 + runs.length * 8;
+  runs.forEach(([first, count], n) => {
+    head.setUint32(12 + n * 8, first, true);
+    head.setUint32(16 + n * 8, count, true);
+    const bytes = memory.subarray(first * PAGE, Math.min((first + count) * PAGE, memory.byteLength));
+    out.set(bytes, at);
+    at += bytes.length;
+  });
+  return out;
+}
+
+function unpackPages(buffer) {
+  const PAGE = 4096;
+  const MAGIC = 0x50535742;
+  const head = new DataView(buffer);
+  if (head.getUint32(0, true) !== MAGIC) throw new Error("not a packed snapshot");
+  const memory = new Uint8Array(head.getUint32(4, true));
+  const runs = head.getUint32(8, true);
+  let at = 12 + runs * 8;
+  for (let n = 0; n < runs; n += 1) {
+    const first = head.getUint32(12 + n * 8, true) * PAGE;
+    const length = Math.min(head.getUint32(16 + n * 8, true) * PAGE, memory.length - first);
+    memory.set(new Uint8Array(buffer, at, length), first);
+    at += length;
+  }
+  return memory.buffer;
 }
 
 // The entries of a zip whose members are stored, not deflated (boardweaver_web/bytecode.py writes it
@@ -201,6 +276,7 @@ function storedZipEntries(buffer) {
 // The page's `js` is reached through paths from globalThis only, so no module may call JavaScript
 // when imported (boardweaver_web/dom.py only imports).
 const WORKER = `
+${packPages}
 const PREPARE = \`
 import importlib, sys
 sys.path.insert(0, HOME)
@@ -231,7 +307,7 @@ onmessage = async ({ data }) => {
     globals.destroy();
     const cache = await caches.open(data.cache);
     for (const old of await cache.keys()) await cache.delete(old);
-    await cache.put(data.key, new Response(pyodide.makeMemorySnapshot()));
+    await cache.put(data.key, new Response(packPages(pyodide.makeMemorySnapshot())));
     postMessage("kept");
   } catch (error) {
     postMessage(String(error));
