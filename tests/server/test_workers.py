@@ -281,3 +281,24 @@ def test_a_restarted_server_with_fewer_workers_serves_every_room_of_every_shard(
     assert first_code == 0 and single_code in (0, -signal.SIGTERM)  # uvicorn alone re-raises the signal it handled
     assert sorted(owners.values()) == [0, 1] and listed == [room["room"] for room in rooms]
     assert checked > 0 and all(client.acked for client in later)
+
+
+def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path) -> None:
+    server = Served(tmp_path / "rooms.db", workers=2)
+    pids = list(server.worker_pids().values())
+
+    server.proc.kill()
+    server.proc.wait()
+    deadline = time.monotonic() + 20
+    while any(is_running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+    assert len(pids) == 2 and not any(is_running(pid) for pid in pids)
+
+
+def is_running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
