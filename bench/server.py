@@ -110,12 +110,13 @@ def main() -> None:
     parser.add_argument("--ws", default=None, help="uvicorn WebSocket implementation (default: the server's)")
     parser.add_argument("--no-deflate", action="store_true", help="refuse permessage-deflate (A/B only)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (1: one process)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: as serve; 1: one)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
     import uvicorn
     from boardweaver_server.app import UVICORN_OPTIONS, create_app
+    from boardweaver_server.cli import usable_cores
     from boardweaver_server.sockets import SocketLimits
     from boardweaver_server.supervisor import run
 
@@ -124,10 +125,11 @@ def main() -> None:
         options["ws"] = args.ws
     if args.no_deflate:
         options["ws_per_message_deflate"] = False
-    if args.workers > 1:
+    workers = args.workers or usable_cores()
+    if workers > 1:
         limits = {"rate": args.rate, "burst": args.burst}
         config = {"db": args.db, "bot_delay": args.bot_delay, "socket_limits": limits, "uvicorn": options}
-        raise SystemExit(run("127.0.0.1", args.port, args.workers, {**config, "log_level": "warning"}))
+        raise SystemExit(run("127.0.0.1", args.port, workers, {**config, "log_level": "warning"}))
     app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=SocketLimits(rate=args.rate, burst=args.burst))
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 

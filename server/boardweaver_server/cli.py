@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--workers",
         type=int,
-        default=os.cpu_count() or 1,
+        default=usable_cores(),
         help="worker processes sharing the port, each holding its own rooms (default: one per core; 1: one process)",
     )
     commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
@@ -52,6 +52,14 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "serve":
         return _serve(options)
     return _replay(options.events, options.game)
+
+
+def usable_cores() -> int:
+    """Returns how many cores this process may run on (its CPU affinity, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _serve(options: argparse.Namespace) -> int:
