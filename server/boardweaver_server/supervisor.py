@@ -121,6 +121,11 @@ class Supervisor:
             logger.info("boardweaver: stopping")
             return 0
         finally:
+            self.stopping = True
+            tasks = list(self._tasks)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # the accept loop lets go of the listener
             listener.close()
             await self._stop()
 
@@ -140,9 +145,6 @@ class Supervisor:
         task.add_done_callback(self._tasks.discard)
 
     async def _stop(self) -> None:
-        self.stopping = True
-        for task in list(self._tasks):
-            task.cancel()
         loop = asyncio.get_running_loop()
         for fd, (conn, _) in list(self._peeking.items()):
             loop.remove_reader(fd)
