@@ -46,3 +46,32 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     page.wait_for_function("window.__bw_cached === true", timeout=60_000)
     times = dict(page.evaluate("performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])"))
     assert times["bw:unpacked"] > times["bw:board"]  # the wheel's files, unpacked once the board is drawn
+
+
+SPOIL_SNAPSHOT = """async () => {
+  const cache = await caches.open('bw-pyodide-snapshot');
+  const [request] = await cache.keys();
+  await cache.put(request, new Response(new Uint8Array([1, 2, 3, 4])));  // kept under this load's key
+}"""
+KEPT = "['bw:snapshot-kept', 'bw:snapshot-failed'].some((n) => performance.getEntriesByName(n).length)"
+
+
+def test_a_snapshot_that_does_not_start_is_dropped_and_made_again(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function(KEPT, timeout=90_000)
+    page.evaluate(SPOIL_SNAPSHOT)
+
+    page.reload()
+    wait_state(page, "ready")  # booted plainly instead
+    marks = page.evaluate(MARKS)
+    assert page.evaluate("window.__bw_loader.snapshot") is False and "bw:modules-from-snapshot" not in marks
+    assert "bw:unpacked" in marks  # the wheel installed as on any later visit without the snapshot
+    assert page.locator("#board [data-space=market] .piece.offer").count() == 12
+    page.wait_for_function(KEPT, timeout=90_000)
+    assert "bw:snapshot-kept" in page.evaluate(MARKS)  # a good one kept again under the same key
+
+    page.reload()
+    wait_state(page, "ready")
+    assert "bw:modules-from-snapshot" in page.evaluate(MARKS)
