@@ -3,7 +3,7 @@
     .venv/bin/python bench/server.py --port 8765 --db /tmp/bench.db [--rate 20 --burst 40] [--ws websockets]
         [--workers N]
 
-It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.app.UVICORN_OPTIONS`), the
+It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.settings.UVICORN_OPTIONS`), the
 same processes (a supervisor and `--workers` worker processes, default one per core, as `serve`; 1: one
 process) and the default durable store (WAL, synchronous=FULL); only the per-socket flood limit is a flag,
 because one room of the load bench moves faster than the default 20 frames/s a seat allows (see
@@ -114,10 +114,8 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
-    import uvicorn
-    from boardweaver_server.app import UVICORN_OPTIONS, create_app
     from boardweaver_server.cli import usable_cores
-    from boardweaver_server.sockets import SocketLimits
+    from boardweaver_server.settings import UVICORN_OPTIONS
     from boardweaver_server.supervisor import run
 
     options = dict(UVICORN_OPTIONS)
@@ -130,6 +128,10 @@ def main() -> None:
         limits = {"rate": args.rate, "burst": args.burst}
         config = {"db": args.db, "bot_delay": args.bot_delay, "socket_limits": limits, "uvicorn": options}
         raise SystemExit(run("127.0.0.1", args.port, workers, {**config, "log_level": "warning"}))
+    import uvicorn
+    from boardweaver_server.app import create_app
+    from boardweaver_server.sockets import SocketLimits
+
     app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=SocketLimits(rate=args.rate, burst=args.burst))
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,21 +16,12 @@ from .api import api_routes
 from .games import load_games
 from .rooms import BotDelay, Cluster, Rooms
 from .rules_wheel import build_rules_wheel
+from .settings import default_db_path
 from .sockets import SocketLimits, room_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
 from .store import Store, shard_paths
 
 logger = logging.getLogger("boardweaver.server")
-DEFAULT_DB = "boardweaver.db"
-# How uvicorn serves the app (the `serve` command and the benches): uvloop and httptools when installed
-# (uvicorn[standard]); the sans-I/O websockets protocol (less CPU per frame and less memory per socket than
-# the legacy one in bench/load.py); permessage-deflate stays on (it takes a decision's frames from ~1 KB
-# of JSON to under 100 bytes on the wire); frames up to 1 MiB (the protocol refuses commits over 64 KiB).
-UVICORN_OPTIONS: dict[str, object] = {"ws": "websockets-sansio", "ws_max_size": 1 << 20}
-
-
-def default_db_path() -> str:
-    return os.environ.get("BOARDWEAVER_DB") or DEFAULT_DB
 
 
 def create_app(

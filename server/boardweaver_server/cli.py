@@ -63,7 +63,7 @@ def usable_cores() -> int:
 
 
 def _serve(options: argparse.Namespace) -> int:
-    from .app import UVICORN_OPTIONS, create_app, default_db_path
+    from .settings import UVICORN_OPTIONS, default_db_path
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     low, high = options.bot_delay
@@ -78,6 +78,8 @@ def _serve(options: argparse.Namespace) -> int:
         return run(options.host, options.port, options.workers, config)
 
     import uvicorn
+
+    from .app import create_app
 
     app = create_app(db, bot_delay=(low, high))
     uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]

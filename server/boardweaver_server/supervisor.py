@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .workers import Channel, Message
+from .channel import Channel, Message
 
 logger = logging.getLogger("boardweaver.server")
 PEEK_LIMIT = 8192  # a request line longer than this goes to any worker, which refuses it
