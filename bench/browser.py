@@ -129,6 +129,7 @@ def bench_clicks(playwright: Any, base: str, api: Api, clicks: int) -> dict[str,
     try:
         page, _ = open_board(browser.new_context(), f"{base}/room/{room['room']}#seat=0&token={room['tokens'][0]}")
         page.wait_for_function("window.__bw_cached === true", timeout=120_000)  # start-up work done
+        page.wait_for_function(SNAPSHOT_DONE_JS, timeout=120_000)  # and the first visit's snapshot worker
         cards = page.locator("#board [data-space=market] .piece")
         for n in range(clicks):
             cards.nth(n % 12).click()
