@@ -3,6 +3,9 @@ compiled bytecode for PyScript's own package."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -75,3 +78,11 @@ def test_a_snapshot_that_does_not_start_is_dropped_and_made_again(server: str, a
     page.reload()
     wait_state(page, "ready")
     assert "bw:modules-from-snapshot" in page.evaluate(MARKS)
+
+
+def test_the_pages_preload_every_client_module_the_loader_writes() -> None:
+    web = Path(__file__).resolve().parents[2] / "web"
+    files = set(json.loads((web / "static" / "py" / "pyscript.json").read_text())["bw_files"])
+    for page in (web / "pages").glob("*.html"):
+        preloaded = set(re.findall(r'<link rel="preload" href="(/static/py/boardweaver_web/[^"]+)"', page.read_text()))
+        assert preloaded == files, page.name
