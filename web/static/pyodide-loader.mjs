@@ -52,7 +52,8 @@ const clientConfigText = quietly(
   fetch("/api/client-config").then((response) => (response.ok ? response.text() : null)),
 );
 globalThis.__bw_client_config = clientConfigText; // read by boardweaver_web.boot.client_config
-const stdlibBytes = fetch(`${INDEX}python_stdlib.zip`).then((response) => response.arrayBuffer());
+const STDLIB_URL = `${INDEX}python_stdlib.zip`;
+const stdlibBytes = fetch(STDLIB_URL).then((response) => response.arrayBuffer());
 const clientFiles = fetch(CONFIG_URL)
   .then((response) => response.json())
   .then((config) =>
@@ -144,10 +145,26 @@ async function snapshotKey(stdlib, files, wheel) {
   return new URL(`/__bw__/pyodide-snapshot/packed/${version}/${await hex(tail)}-${client}/${name}`, location.href).href;
 }
 
+// Pyodide fetches the stdlib zip itself while it starts: during `run`, that request is answered with the
+// bytes read (and keyed) here, so Pyodide gets exactly those bytes without a second read (a blob URL costs
+// ~0.1-0.2 s of a warm load: the bytes go to the browser process and back). Any other request passes.
+async function withStdlib(stdlib, run) {
+  const plain = globalThis.fetch;
+  globalThis.fetch = function (resource, ...rest) {
+    const url = resource instanceof Request ? resource.url : String(resource);
+    return url === STDLIB_URL ? Promise.resolve(new Response(stdlib)) : plain.call(this, resource, ...rest);
+  };
+  try {
+    return await run();
+  } finally {
+    globalThis.fetch = plain;
+  }
+}
+
 export async function loadPyodide(options) {
   mark("loader");
   const [stdlib, files, wheel] = await Promise.all([stdlibBytes, clientFiles, rulesWheel()]);
-  const settings = { ...options, indexURL: INDEX, stdLibURL: URL.createObjectURL(new Blob([stdlib])) };
+  const settings = { ...options, indexURL: INDEX, stdLibURL: STDLIB_URL };
   let key = null;
   try {
     key = await snapshotKey(stdlib, files, wheel);
@@ -159,7 +176,7 @@ export async function loadPyodide(options) {
   if (key !== null && (await kept.key) === key) {
     try {
       const bytes = kept.bytes.then(({ snapshot }) => snapshot || Promise.reject(new Error("not read")));
-      pyodide = await boot({ ...settings, _loadSnapshot: bytes });
+      pyodide = await withStdlib(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
       // Restored memory holds the same random state every time: reseed it.
       pyodide.runPython("import random as _r; _r.seed(); del _r");
       state.snapshot = true;
@@ -171,7 +188,7 @@ export async function loadPyodide(options) {
     }
   }
   if (pyodide === null) {
-    pyodide = await boot(settings);
+    pyodide = await withStdlib(stdlib, () => boot(settings));
     if (key !== null) setTimeout(() => whenQuiet(() => makeSnapshot(key, stdlib, files, wheel)), MAKE_AFTER_MS);
   }
   for (const [path, bytes] of files) {
