@@ -10,9 +10,11 @@ Layout of web/dist/ (gitignored; `scripts/install` runs this):
 
 python_stdlib.zip is npm's, compiled to bytecode by Pyodide's own Python in Node
 (compile_stdlib.mjs; npm ships sources, which the tab would compile on every load: ~1.3 s of a
-start-up). Without Node the sources are copied as they are. Text-like files get precompressed
-siblings, X.br (with the `brotli` package, when installed) and X.gz, which the server sends when
-the browser accepts them. Both are cached beside node_modules, keyed by their inputs.
+start-up); the micropip wheel gets compiled modules beside its sources the same way
+(compile_wheel.mjs; a first visit imports micropip). Without Node the sources are copied as they
+are. Text-like files get precompressed siblings, X.br (with the `brotli` package, when installed)
+and X.gz, which the server sends when the browser accepts them. All are cached beside node_modules,
+keyed by their inputs.
 
 Serve `.wasm` as application/wasm (else loadPyodide() never settles) and `.mjs` as text/javascript.
 Versions sit in the paths, so these files can be cached as immutable.
@@ -58,9 +60,10 @@ def build_assets(dist: Path = DIST) -> None:
     wheel = WHEELS / micropip["file_name"]
     if not wheel.is_file():
         sys.exit(f"build.py: expected {wheel} (the lock's micropip wheel); run scripts/install")
+    wheel = compiled_wheel(pyodide_src, wheel)
     # The browser fetches lock packages with Subresource Integrity; the PyPI wheel differs from Pyodide's.
     micropip["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    wanted[wheel.name] = wheel
+    wanted[micropip["file_name"]] = wheel
     _sync_dir(pyodide_dir, wanted, {LOCK_NAME: json.dumps(lock, separators=(",", ":")).encode()})
     _precompress(pyodide_dir)
 
@@ -92,6 +95,27 @@ def compiled_stdlib(pyodide_src: Path) -> Path:
     subprocess.run([node, str(script), str(pyodide_src), str(source), str(partial)], check=True)
     partial.replace(cached)
     for stale in CACHE.glob("python_stdlib-*.zip"):
+        if stale != cached:
+            stale.unlink()
+    return cached
+
+
+def compiled_wheel(pyodide_src: Path, wheel: Path) -> Path:
+    """Returns `wheel` with Python 3.14 bytecode beside its modules (cached), or the wheel itself without Node."""
+    script = WEB / "compile_wheel.mjs"
+    key = hashlib.sha256(wheel.read_bytes() + script.read_bytes() + (pyodide_src / "package.json").read_bytes())
+    cached = CACHE / f"{wheel.stem}-compiled-{key.hexdigest()[:16]}.whl"
+    if cached.is_file():
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        print(f"build.py: no node: {wheel.name} stays uncompiled (a first visit compiles it)", file=sys.stderr)
+        return wheel
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(".part")
+    subprocess.run([node, str(script), str(pyodide_src), str(wheel), str(partial)], check=True)
+    partial.replace(cached)
+    for stale in CACHE.glob(f"{wheel.stem}-compiled-*.whl"):
         if stale != cached:
             stale.unlink()
     return cached
