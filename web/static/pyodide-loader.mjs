@@ -150,9 +150,9 @@ async function snapshotKey(stdlib, files, wheel) {
 // ~0.1-0.2 s of a warm load: the bytes go to the browser process and back). Any other request passes.
 async function withStdlib(stdlib, run) {
   const plain = globalThis.fetch;
-  globalThis.fetch = function (resource, ...rest) {
+  globalThis.fetch = (resource, ...rest) => {
     const url = resource instanceof Request ? resource.url : String(resource);
-    return url === STDLIB_URL ? Promise.resolve(new Response(stdlib)) : plain.call(this, resource, ...rest);
+    return url === STDLIB_URL ? Promise.resolve(new Response(stdlib)) : plain.call(globalThis, resource, ...rest);
   };
   try {
     return await run();
