@@ -65,7 +65,7 @@ const clientFiles = fetch(CONFIG_URL)
       }),
     ),
   );
-// The kept snapshot (one at most, ~35 MB) and compiled modules, read from disk by a worker while PyScript
+// The kept snapshot (one at most, ~14.5 MB) and compiled modules, read from disk by a worker while PyScript
 // starts, and handed over without a copy: read here, the bytes would be copied in on the page's own thread.
 // The worker names the snapshot's key first, so Pyodide can start while the bytes are still being read.
 // The snapshot is used only if its key turns out to be this load's.
