@@ -74,10 +74,20 @@ class RevalidatedFiles(StaticFiles):
         return response
 
 
+HEAD_MARK = "<!-- boardweaver:head -->"
+
+
+def page_html(path: Path) -> str:
+    """Returns a page with the head every page shares (`pages/head.html`: styles, the loader, preloads) in
+    place of its mark, preloading the page's own main module (`room.html` -> `room_main.py`)."""
+    head = (path.parent / "head.html").read_text(encoding="utf-8").replace("@MAIN@", f"{path.stem}_main.py")
+    return path.read_text(encoding="utf-8").replace(HEAD_MARK, head.rstrip("\n"))
+
+
 def _page(path: Path) -> Any:
     async def serve(request: Request) -> Response:
         if path.is_file():
-            return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+            return HTMLResponse(page_html(path), headers={"Cache-Control": "no-cache"})
         return HTMLResponse(f"<!doctype html><title>Boardweaver</title><p>{path.name} is not built yet.</p>")
 
     return serve
