@@ -90,7 +90,6 @@ class Room:
         self.seat_view: tuple[int, Table, list[Offer]] | None = None
         self.commit_ids: dict[tuple[int, str], int] = {}
         self.review_cache: bytes | None = None
-        self._encoded_id = canonical_json(record.room_id)
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -260,15 +259,13 @@ class Room:
             if moves_text is None:
                 moves = [_move(wire) for wire in seen if wire is not None]
                 moves_text = encoded_moves[mask] = f'"moves":{canonical_json(moves)},' if moves else ""
-            body = f'{head}{moves_text}{over}"patch":{patch_text},{tail}'
-            with_offers = ""
+            bodies: dict[bool, str] = {}  # without and with the offers, each made once if a socket needs it
             for listener in group:
-                text = body
-                if listener.wants_offers:
-                    if not with_offers:
-                        offers = f'"offers":{canonical_json(self.offers_for(perspective))},'
-                        with_offers = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
-                    text = with_offers
+                wants = listener.wants_offers
+                text = bodies.get(wants)
+                if text is None:
+                    offers = f'"offers":{canonical_json(self.offers_for(perspective))},' if wants else ""
+                    text = bodies[wants] = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
                 if listener is origin:
                     text = f'{{"ack":{canonical_json(cid)},{text}'
                 else:
