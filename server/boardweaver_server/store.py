@@ -131,19 +131,20 @@ def shard_paths(path: str | Path, index: int, count: int) -> list[str]:
     return [shard_path(path, k) for k in [index, *others]]
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""Encodes JSON canonically (one encoder made once: `json.dumps` with options builds one per call)."""
 
 
 class Store:
     """One SQLite file in WAL mode: group commits written from the event loop, fsynced on a worker thread.
 
     `write` queues a caller's operations; everything queued while the loop runs goes into one transaction.
-    The operations themselves run on the event loop's thread (each inside a savepoint, so one bad write
-    fails only its caller): they only touch SQLite's page cache and take microseconds. Only the COMMIT,
-    which waits for the disk (synchronous=FULL), runs on the worker thread, so the loop keeps serving
-    other rooms meanwhile, and writes queued during it form the next group. Reads use a second connection
-    on the worker thread and see committed data only.
+    The operations themselves run on the event loop's thread: they only touch SQLite's page cache and take
+    microseconds. One bad write fails only its caller: the group then runs again with a savepoint around
+    each write (so an op may run twice, the first time in a transaction rolled back: ops only use the
+    connection). Only the COMMIT, which waits for the disk (synchronous=FULL), runs on the worker thread,
+    so the loop keeps serving other rooms meanwhile, and writes queued during it form the next group.
+    Reads use a second connection on the worker thread and see committed data only.
     """
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
@@ -228,21 +229,8 @@ class Store:
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         conn = self._connection()
-        written: list[asyncio.Future[Any]] = []
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            for ops, future in batch:
-                conn.execute("SAVEPOINT write")
-                try:
-                    for op in ops:
-                        op(conn)
-                except Exception as error:  # one bad write fails only its caller
-                    conn.execute("ROLLBACK TO write")
-                    conn.execute("RELEASE write")
-                    _settle(future, error)
-                    continue
-                conn.execute("RELEASE write")
-                written.append(future)
+            written = _run_batch(conn, batch)
             await self._call(functools.partial(conn.execute, "COMMIT"))
         except BaseException as error:  # the transaction failed: nothing of it is stored
             if conn.in_transaction:
@@ -256,6 +244,42 @@ class Store:
         self.batches += 1
         for future in written:
             _settle(future, None)
+
+
+def _run_batch(
+    conn: sqlite3.Connection, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]
+) -> list[asyncio.Future[Any]]:
+    """Runs a batch's writes in a new transaction, failing the callers of writes that raise at once;
+    returns the futures of the writes that went in.
+
+    The writes run first without savepoints (two statements per write saved); only when one fails does the
+    transaction start again with each write in its own savepoint, so the failing write alone is left out.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for ops, _ in batch:
+            for op in ops:
+                op(conn)
+    except Exception:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    else:
+        return [future for _, future in batch]
+    conn.execute("BEGIN IMMEDIATE")
+    written: list[asyncio.Future[Any]] = []
+    for ops, future in batch:
+        conn.execute("SAVEPOINT write")
+        try:
+            for op in ops:
+                op(conn)
+        except Exception as error:  # one bad write fails only its caller
+            conn.execute("ROLLBACK TO write")
+            conn.execute("RELEASE write")
+            _settle(future, error)
+            continue
+        conn.execute("RELEASE write")
+        written.append(future)
+    return written
 
 
 def _settle(future: asyncio.Future[Any], error: BaseException | None) -> None:

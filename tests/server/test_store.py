@@ -1,0 +1,92 @@
+"""The store's group commits: writes from many callers share a transaction, a bad one fails only its caller."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+from boardweaver_server import store as ops
+from boardweaver_server.store import EventRecord, Store
+
+
+def event(seq: int, commit_id: str = "c") -> EventRecord:
+    steps = [{"type": "command", "name": "play", "args": {"index": 0}}]
+    return EventRecord(seq, "commit", 0, steps, [None, 3], f"{commit_id}{seq}", "reveal", seq, 0)
+
+
+def failing(conn: sqlite3.Connection) -> None:
+    raise ValueError("this op fails")
+
+
+async def write_all(db: Path, writes: list[tuple[ops.Op, ...]]) -> tuple[list[BaseException | None], int]:
+    store = Store(db)
+    await store.open()
+    results = await asyncio.gather(*(store.write(*w) for w in writes), return_exceptions=True)
+    await store.close()
+    return [r if isinstance(r, BaseException) else None for r in results], store.batches
+
+
+def stored_events(db: Path, room: str) -> list[EventRecord]:
+    conn = sqlite3.connect(db)
+    try:
+        return ops.events_after(conn, room, 0)
+    finally:
+        conn.close()
+
+
+def test_writes_queued_together_share_one_transaction(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    writes = [(ops.insert_event(f"room-{n}", event(1)),) for n in range(20)]
+
+    errors, batches = asyncio.run(write_all(db, writes))
+
+    assert errors == [None] * 20
+    assert batches == 1
+    assert [stored_events(db, f"room-{n}") for n in range(20)] == [[event(1)]] * 20
+
+
+def test_a_failing_write_fails_only_its_caller_and_leaves_nothing_of_itself(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    writes: list[tuple[ops.Op, ...]] = [
+        (ops.insert_event("a", event(1)),),
+        (ops.insert_event("b", event(1)), failing),  # its first op ran: it must be rolled back
+        (ops.insert_event("c", event(1)),),
+        (ops.insert_event("c", event(1, "again")),),  # a duplicate key: SQLite refuses it
+        (ops.insert_event("c", event(2)),),
+    ]
+
+    errors, batches = asyncio.run(write_all(db, writes))
+
+    assert errors[0] is None and errors[2] is None and errors[4] is None
+    assert isinstance(errors[1], ValueError)
+    assert isinstance(errors[3], sqlite3.IntegrityError)
+    assert batches == 1
+    assert stored_events(db, "a") == [event(1)]
+    assert stored_events(db, "b") == []
+    assert stored_events(db, "c") == [event(1), event(2)]
+
+
+def test_a_write_to_a_closed_store_is_refused(tmp_path: Path) -> None:
+    async def write_after_close() -> None:
+        store = Store(tmp_path / "store.db")
+        await store.open()
+        await store.close()
+        await store.write(ops.insert_event("a", event(1)))
+
+    with pytest.raises(RuntimeError, match="not open"):
+        asyncio.run(write_after_close())
+
+
+def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    record = EventRecord(1, "commit", 2, [{"type": "piece", "space": "händ", "index": 1}], [None, 7], "x", "", 0, 0)
+
+    asyncio.run(write_all(db, [(ops.insert_event("a", record),)]))
+
+    conn = sqlite3.connect(db)
+    steps, picks = conn.execute("SELECT steps, picks FROM events").fetchone()
+    conn.close()
+    assert steps == '[{"index":1,"space":"händ","type":"piece"}]'
+    assert picks == "[null,7]"
