@@ -14,6 +14,7 @@ from starlette.routing import WebSocketRoute
 
 from .api import api_routes
 from .games import load_games
+from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Rooms
 from .rules_wheel import build_rules_wheel
 from .settings import default_db_path
@@ -51,7 +52,7 @@ def create_app(
     store = stores[0]
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         register_types()
         with contextlib.ExitStack() as stack:
             out = wheel_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="boardweaver-")))
@@ -71,8 +72,8 @@ def create_app(
             await rooms.recover()
             if cluster is not None:
                 await cluster.ready(rooms)
-            try:
-                yield
+            try:  # the state tells uvicorn's room protocol (`roomproto`) which rooms this process holds
+                yield {ROOMS_STATE: rooms, LIMITS_STATE: app.state.socket_limits}
             finally:
                 await rooms.close()
                 for each in stores:

@@ -1,7 +1,8 @@
-"""The room WebSocket: prove a role first, then snapshots, commits, undos and resyncs."""
+"""The room WebSocket session: prove a role first, then snapshots, commits, undos and resyncs."""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import contextlib
@@ -22,6 +23,7 @@ POLICY_VIOLATION = 1008
 RULES_OUTDATED = 4001
 TRY_AGAIN_LATER = 1013
 FRAME_TYPES = ("commit", "undo", "resync", "ping")
+PONG = canonical_json({"type": "pong"})
 
 
 @dataclass
@@ -34,23 +36,55 @@ class SocketLimits:
     max_queue: int = 4096
 
 
-class Connection:
-    """One socket holding one role; `send` writes a frame at once, in order, without waiting.
+class RoomSocket(abc.ABC):
+    """One room socket holding one role: the session below reads whole messages from it and sends frames.
 
-    Writing a WebSocket frame only waits when the transport is paused (the peer reads slower than we
-    write): the send is then finished by a task, and frames sent meanwhile wait behind it, in order.
-    A socket with more than `max_queue` frames waiting is closed with 1013.
+    `send` writes a frame at once, in order, without waiting. Writing only waits when the peer reads
+    slower than we write: later frames then wait behind, in order, and a socket with more than
+    `max_queue` frames waiting is closed with 1013. Two kinds: `AsgiSocket` (any ASGI server, Starlette's
+    test client) and the one `roomproto.RoomWebSocketProtocol` serves itself under uvicorn.
     """
 
-    def __init__(self, websocket: WebSocket, perspective: Perspective, max_queue: int, wants_offers: bool) -> None:
+    perspective: Perspective
+    wants_offers: bool = False
+    closed: bool = False
+
+    @abc.abstractmethod
+    async def receive(self) -> str | bytes | None:
+        """Returns the next whole message, or None once the socket is closed."""
+
+    @abc.abstractmethod
+    def send(self, text: str) -> None:
+        """Sends a text frame now, or queues it behind the frames waiting; never waits."""
+
+    @abc.abstractmethod
+    async def close(self, code: int, reason: str) -> None:
+        """Closes the socket with a close code (frames queued before are written first)."""
+
+    @abc.abstractmethod
+    async def stop(self) -> None:
+        """Ends the socket's sending: what is waiting is written first (for at most 5 s)."""
+
+
+class AsgiSocket(RoomSocket):
+    """A room socket over an ASGI WebSocket: a blocked send is finished by a task, later frames queue."""
+
+    def __init__(self, websocket: WebSocket, max_queue: int) -> None:
         self.websocket = websocket
-        self.perspective = perspective
-        self.wants_offers = wants_offers
         self.max_queue = max_queue
         self.waiting: collections.deque[str] = collections.deque()
         self.sending: asyncio.Task[None] | None = None
-        self.closed = False
         self.too_slow = False
+
+    async def receive(self) -> str | bytes | None:
+        try:
+            message = await self.websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        return text if text is not None else (message.get("bytes") or b"")
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -84,8 +118,12 @@ class Connection:
             self.waiting.clear()
             self.sending = None
 
+    async def close(self, code: int, reason: str) -> None:
+        await self.stop()
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await self.websocket.close(code, reason)
+
     async def stop(self) -> None:
-        """Ends the socket's sending: what is waiting is written first (for at most 5 s)."""
         sending = self.sending
         if sending is not None:
             with contextlib.suppress(Exception):
@@ -112,39 +150,47 @@ def _resume(coroutine: Coroutine[Any, Any, None], blocked_on: Any) -> Generator[
 
 
 async def room_socket(websocket: WebSocket) -> None:
-    """Serves `/ws/rooms/{id}`: a socket that does not prove a role is closed with 1008."""
-    rooms: Rooms = websocket.app.state.rooms
+    """Serves `/ws/rooms/{id}` over ASGI (under uvicorn, `roomproto` serves the rooms this process holds)."""
     limits: SocketLimits = websocket.app.state.socket_limits
     await websocket.accept()
-    greeted = await _greet(websocket, rooms, limits)
+    await serve_room_socket(
+        AsgiSocket(websocket, limits.max_queue),
+        websocket.app.state.rooms,
+        limits,
+        websocket.path_params.get("room_id", ""),
+    )
+
+
+async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
+    """Runs one room socket from its hello to its end: a socket that does not prove a role is closed with 1008."""
+    greeted = await _greet(socket, rooms, limits, room_id)
     if greeted is None:
-        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            await websocket.close(POLICY_VIOLATION, "prove a seat or role first")
+        await socket.close(POLICY_VIOLATION, "prove a seat or role first")
         return
     room, perspective, hello = greeted
     fingerprint = hello.get("fingerprint")
     if fingerprint is not None and fingerprint != rooms.fingerprint:
-        await websocket.send_text(ProtocolError("rules/outdated", "the rules changed; reload the page").to_frame())
-        await websocket.close(RULES_OUTDATED, "rules outdated")
+        socket.send(ProtocolError("rules/outdated", "the rules changed; reload the page").to_frame())
+        await socket.close(RULES_OUTDATED, "rules outdated")
         return
-    connection = Connection(websocket, perspective, limits.max_queue, hello.get("offers") is True)
+    socket.perspective = perspective
+    socket.wants_offers = hello.get("offers") is True
     try:
         async with room.lock:
-            room.attach(connection)
-        await _serve(websocket, room, connection, TokenBucket(limits.rate, limits.burst))
+            room.attach(socket)
+        await _serve(socket, room, TokenBucket(limits.rate, limits.burst))
     finally:
-        room.detach(connection)
-        await connection.stop()
+        room.detach(socket)
+        await socket.stop()
 
 
 async def _greet(
-    websocket: WebSocket, rooms: Rooms, limits: SocketLimits
+    socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str
 ) -> tuple[Room, Perspective, dict[str, Any]] | None:
     try:
-        message = await asyncio.wait_for(websocket.receive(), limits.hello_timeout)
-    except (TimeoutError, WebSocketDisconnect):
+        text = await asyncio.wait_for(socket.receive(), limits.hello_timeout)
+    except TimeoutError:
         return None
-    text = message.get("text")
     if not isinstance(text, str) or len(text) > 4096:
         return None
     try:
@@ -153,48 +199,46 @@ async def _greet(
         return None
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         return None
-    room = rooms.get(websocket.path_params.get("room_id", ""))
+    room = rooms.get(room_id)
     if room is None:
         return None
     perspective = room.authorize(hello)
     return None if perspective is None else (room, perspective, hello)
 
 
-async def _serve(websocket: WebSocket, room: Room, connection: Connection, bucket: TokenBucket) -> None:
-    while not connection.closed:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
+async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket) -> None:
+    while not socket.closed:
+        message = await socket.receive()
+        if message is None:
             return
         if not bucket.take():
-            connection.send(ProtocolError("frame/rate-limited", "too many frames; slow down").to_frame())
+            socket.send(ProtocolError("frame/rate-limited", "too many frames; slow down").to_frame())
             continue
-        text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            code = "frame/too-large" if len(data) > MAX_FRAME_BYTES else "frame/malformed"
-            connection.send(ProtocolError(code, "expected a JSON text frame").to_frame())
+        if not isinstance(message, str):
+            code = "frame/too-large" if len(message) > MAX_FRAME_BYTES else "frame/malformed"
+            socket.send(ProtocolError(code, "expected a JSON text frame").to_frame())
             continue
         try:
-            await _handle(room, connection, parse_frame(text))
+            await _handle(room, socket, parse_frame(message))
         except ProtocolError as error:
-            connection.send(error.to_frame())
+            socket.send(error.to_frame())
 
 
-async def _handle(room: Room, connection: Connection, frame: dict[str, Any]) -> None:
+async def _handle(room: Room, socket: RoomSocket, frame: dict[str, Any]) -> None:
     kind = frame["type"]
-    perspective = connection.perspective
+    perspective = socket.perspective
     if kind == "resync":
         async with room.lock:
-            connection.send(room.snapshot_frame(perspective, connection.wants_offers))
+            socket.send(room.snapshot_frame(perspective, socket.wants_offers))
     elif kind == "ping":
-        connection.send(canonical_json({"type": "pong"}))
+        socket.send(PONG)
     elif kind in ("commit", "undo"):
         if perspective.kind != "seat" or perspective.seat is None:
             raise ProtocolError("role/not-a-seat", f"only a seat may send {kind!r}")
         if kind == "commit":
-            await room.commit(perspective.seat, parse_commit(frame), connection)
+            await room.commit(perspective.seat, parse_commit(frame), socket)
         else:
-            await room.undo(perspective.seat, parse_commit_id(frame), connection)
+            await room.undo(perspective.seat, parse_commit_id(frame), socket)
     else:
         shown = kind if len(kind) <= 32 else kind[:32] + "..."
         raise ProtocolError("frame/unknown-type", f"expected a frame type among {list(FRAME_TYPES)!r}, got {shown!r}")

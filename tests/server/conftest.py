@@ -17,6 +17,7 @@ from boardweaver import Game, Perspective, PlayerId, RandomBot, Table, state_fro
 from boardweaver.patch import apply as apply_patch
 from boardweaver_server.app import create_app
 from boardweaver_server.games import load_games
+from boardweaver_server.settings import ROOM_PROTOCOL
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -57,13 +58,17 @@ def create_room(http: Any, game: str = "secret-draw", seats: int = 2, **spec: An
 
 
 class LiveServer:
-    """A real uvicorn server for an app, on a free port of 127.0.0.1, in a thread."""
+    """A real uvicorn server for an app, on a free port of 127.0.0.1, in a thread.
 
-    def __init__(self, app: Starlette) -> None:
+    `ws` is uvicorn's WebSocket protocol: the one `boardweaver serve` runs (room sockets served without
+    ASGI per frame) unless a test asks for uvicorn's own (`"websockets-sansio"`, every socket through ASGI).
+    """
+
+    def __init__(self, app: Starlette, ws: str = ROOM_PROTOCOL) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        config = uvicorn.Config(app, log_level="warning", ws=ws, ws_max_size=1 << 20, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boardweaver_server import sockets
+from boardweaver_server import roomproto, sockets
+from boardweaver_server.settings import ROOM_PROTOCOL
 from boardweaver_server.sockets import SocketLimits
 
 from tests.server.conftest import LiveServer, make_app
@@ -48,19 +49,26 @@ async def _flood_then_read(url: str, hello: dict[str, Any]) -> tuple[list[str], 
 
 
 @pytest.mark.parametrize("max_queue", [100_000, 50])
+@pytest.mark.parametrize("ws", [ROOM_PROTOCOL, "websockets-sansio"], ids=["room-protocol", "asgi"])
 def test_frames_wait_in_order_behind_a_blocked_write_and_too_many_close_the_socket(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, max_queue: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, max_queue: int, ws: str
 ) -> None:
     blocked: list[int] = []
-    finish = sockets.Connection._finish
+    finish = sockets.AsgiSocket._finish
+    flush = roomproto.FastSocket.flush
 
-    async def counting_finish(self: sockets.Connection, *args: Any) -> None:
+    async def counting_finish(self: sockets.AsgiSocket, *args: Any) -> None:
         blocked.append(len(self.waiting))
         await finish(self, *args)
 
-    monkeypatch.setattr(sockets.Connection, "_finish", counting_finish)
+    def counting_flush(self: roomproto.FastSocket) -> None:
+        blocked.append(len(self.waiting))
+        flush(self)
+
+    monkeypatch.setattr(sockets.AsgiSocket, "_finish", counting_finish)
+    monkeypatch.setattr(roomproto.FastSocket, "flush", counting_flush)
     limits = SocketLimits(rate=1e6, burst=1e6, max_queue=max_queue)
-    with LiveServer(make_app(tmp_path / "rooms.db", socket_limits=limits, bot_delay=30)) as server:
+    with LiveServer(make_app(tmp_path / "rooms.db", socket_limits=limits, bot_delay=30), ws) as server:
         room = _room(server)
         hello = {"type": "hello", "role": "seat", "seat": 0, "token": room["token"]}
 

@@ -1,0 +1,239 @@
+"""uvicorn's sans-I/O WebSocket protocol, serving the room sockets of this process without ASGI per frame.
+
+A decision sends one frame to every socket of its room, so the frame path is the server's hottest: through
+ASGI each frame crosses Starlette's WebSocket, its exception wrapper and uvicorn's `send` (and every
+message received pauses and resumes the transport's reading). For `/ws/rooms/{id}` of a room this process
+holds, this protocol completes the handshake itself (websockets' `ServerProtocol`, as uvicorn does) and
+runs the same session (`sockets.serve_room_socket`) on a `FastSocket`: a message received goes straight to
+the session, and a frame sent is written to the transport at once. Every other WebSocket, and a room this
+process does not hold (another worker's, answered 307 by the app), goes through the app as before.
+
+Use it as uvicorn's `ws` protocol (`settings.UVICORN_OPTIONS`); the app's lifespan state names the rooms.
+It builds on the attributes of uvicorn's `WebSocketsSansIOProtocol` (`conn`, `frames`, `close_sent`, ...):
+`tests/server/test_roomproto.py` fails if an upgrade of uvicorn changes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import re
+import struct
+from urllib.parse import unquote
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+
+from .rooms import Rooms
+from .sockets import TRY_AGAIN_LATER, RoomSocket, SocketLimits, serve_room_socket
+
+ROOMS_STATE = "boardweaver.rooms"  # the lifespan state keys `create_app` yields
+LIMITS_STATE = "boardweaver.socket_limits"
+ROOM_PATH = re.compile(r"/ws/rooms/([^/?]+)")
+INBOX_PAUSE = 64  # messages waiting for the session before the transport stops reading
+INBOX_RESUME = 8
+
+
+class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, with the room sockets of this process served without ASGI."""
+
+    room_socket: FastSocket | None = None
+
+    def handle_connect(self, event: Request) -> None:
+        target = self._room_target(event)
+        if target is None:
+            super().handle_connect(event)
+            return
+        rooms, limits, room_id = target
+        self.request = event
+        self.response = self.conn.accept(event)
+        self.handshake_initiated = True
+        self.handshake_complete = True
+        if self.response.status_code != 101:
+            self.close_sent = True
+            self.conn.send_response(self.response)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+            return
+        del self.response.headers["Date"]
+        self.response.headers.update(
+            [(name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in self.default_headers]
+        )
+        self.conn.send_response(self.response)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.start_keepalive()
+        client = f"{self.client[0]}:{self.client[1]}" if self.client else ""
+        self.logger.info('%s - "WebSocket %s" [accepted]', client, event.path)
+        socket = self.room_socket = FastSocket(self, limits.max_queue)
+        task = self.loop.create_task(self._serve_room(socket, rooms, limits, room_id))
+        task.add_done_callback(self.on_task_complete)
+        self.tasks.add(task)
+
+    def _room_target(self, event: Request) -> tuple[Rooms, SocketLimits, str] | None:
+        rooms = self.app_state.get(ROOMS_STATE)
+        limits = self.app_state.get(LIMITS_STATE)
+        match = ROOM_PATH.fullmatch(event.path.partition("?")[0])
+        if not isinstance(rooms, Rooms) or not isinstance(limits, SocketLimits) or match is None:
+            return None
+        room_id = unquote(match.group(1))
+        return (rooms, limits, room_id) if room_id in rooms.rooms else None
+
+    async def _serve_room(self, socket: FastSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
+        try:
+            await serve_room_socket(socket, rooms, limits, room_id)
+        except Exception:
+            self.logger.exception("room socket %s failed", room_id)
+        finally:
+            if self.close_timer is None:  # the session ended without a closing handshake under way
+                self.transport.close()
+
+    # -- frames in -----------------------------------------------------------------------------------
+
+    def send_receive_event_to_app(self) -> None:
+        socket = self.room_socket
+        if socket is None:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                socket.deliver(data.decode())
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+        else:
+            socket.deliver(bytes(data))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.room_socket is not None:
+            self.room_socket.end()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.room_socket is not None:
+            self.room_socket.flush()
+
+    # -- frames out ----------------------------------------------------------------------------------
+
+    def can_write(self) -> bool:
+        return self.writable.is_set() and not self.close_sent and self.conn.state is State.OPEN
+
+    def write_text(self, data: bytes) -> None:
+        """Writes one text frame: framed here when no extension was negotiated, else by websockets."""
+        if self.conn.extensions:
+            self.conn.send_text(data)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return
+        size = len(data)
+        if size < 126:
+            header = bytes((0x80 | Opcode.TEXT.value, size))
+        elif size < 65536:
+            header = struct.pack("!BBH", 0x80 | Opcode.TEXT.value, 126, size)
+        else:
+            header = struct.pack("!BBQ", 0x80 | Opcode.TEXT.value, 127, size)
+        self.transport.write(header + data)
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Starts the closing handshake (what uvicorn does for an app's `websocket.close`)."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+
+
+class FastSocket(RoomSocket):
+    """A room socket written straight to its transport; frames wait in order only while it is paused."""
+
+    def __init__(self, protocol: RoomWebSocketProtocol, max_queue: int) -> None:
+        self.protocol = protocol
+        self.max_queue = max_queue
+        self.inbox: collections.deque[str | bytes] = collections.deque()
+        self.reader: asyncio.Future[None] | None = None
+        self.waiting: collections.deque[bytes] = collections.deque()
+        self.drained: asyncio.Future[None] | None = None
+        self.ended = False
+        self.paused_reading = False
+
+    # -- in ------------------------------------------------------------------------------------------
+
+    def deliver(self, message: str | bytes) -> None:
+        self.inbox.append(message)
+        if len(self.inbox) >= INBOX_PAUSE and not self.paused_reading:
+            self.paused_reading = True
+            self.protocol.transport.pause_reading()
+        self._wake()
+
+    def end(self) -> None:
+        self.ended = self.closed = True
+        self.waiting.clear()
+        self._wake()
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    def _wake(self) -> None:
+        reader = self.reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+
+    async def receive(self) -> str | bytes | None:
+        while not self.inbox:
+            if self.ended:
+                return None
+            self.reader = self.protocol.loop.create_future()
+            try:
+                await self.reader
+            finally:
+                self.reader = None
+        if self.paused_reading and len(self.inbox) <= INBOX_RESUME and not self.ended:
+            self.paused_reading = False
+            self.protocol.transport.resume_reading()
+        return self.inbox.popleft()
+
+    # -- out -----------------------------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.waiting or not self.protocol.can_write():
+            if self.protocol.close_sent or self.protocol.conn.state is not State.OPEN:
+                return
+            if len(self.waiting) >= self.max_queue:  # a reader this slow cannot keep up: drop it
+                self.closed = True
+                self.waiting.clear()
+                self.protocol.close_with(TRY_AGAIN_LATER, "too slow")
+                return
+            self.waiting.append(text.encode())
+            return
+        self.protocol.write_text(text.encode())
+
+    def flush(self) -> None:
+        """Writes the frames waiting, while the transport takes them (called when it resumes writing)."""
+        waiting = self.waiting
+        while waiting and self.protocol.can_write():
+            self.protocol.write_text(waiting.popleft())
+        if not waiting and self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.stop()
+        self.protocol.close_with(code, reason)
+
+    async def stop(self) -> None:
+        if self.waiting and not self.ended:
+            self.drained = self.protocol.loop.create_future()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.drained), 5)
+            except TimeoutError:
+                pass
+        self.closed = True

@@ -1,0 +1,239 @@
+"""The room protocol (`roomproto`): room sockets served by uvicorn's WebSocket protocol without ASGI per frame.
+
+Each test runs a real uvicorn with the protocol `boardweaver serve` uses and real WebSocket clients, and
+checks what the socket carries: the same frames as through ASGI, compressed or not, whole messages sent
+in fragments, bad frames refused, and every close code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from boardweaver_server import roomproto
+from boardweaver_server import rooms as rooms_module
+from boardweaver_server.sockets import SocketLimits
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.server.conftest import LiveServer, create_room, make_app
+
+FAST = SocketLimits(rate=10_000, burst=10_000)
+PLAY = [{"type": "command", "name": "play", "args": {"index": 0}}]
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[LiveServer, list[Any]]]:
+    """A live server with the room protocol, and the list of room sockets it served without ASGI."""
+    fast: list[Any] = []
+    init = roomproto.FastSocket.__init__
+
+    def counting_init(self: roomproto.FastSocket, *args: Any) -> None:
+        fast.append(self)
+        init(self, *args)
+
+    monkeypatch.setattr(roomproto.FastSocket, "__init__", counting_init)
+    with LiveServer(make_app(tmp_path / "rooms.db", socket_limits=FAST, bot_delay=30)) as server:
+        yield server, fast
+
+
+def _draw_discard(server: LiveServer) -> dict[str, Any]:
+    with httpx.Client(base_url=server.http) as http:
+        return create_room(http, "draw-discard", 4)
+
+
+def _hello(room: dict[str, Any], seat: int) -> str:
+    return json.dumps({"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat]})
+
+
+async def _recv(ws: ClientConnection) -> dict[str, Any]:
+    frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    return frame
+
+
+async def _play_moves(server: LiveServer, room: dict[str, Any], moves: int, compression: str | None) -> list[str]:
+    """Plays `moves` moves of draw-discard with one socket per seat; returns every frame seat 0 received."""
+    url = server.ws(room["room"])
+    got: list[str] = []
+    sockets = [await connect(url, compression=compression, max_size=None) for _ in range(4)]
+    try:
+        for seat, ws in enumerate(sockets):
+            await ws.send(_hello(room, seat))
+            text = str(await asyncio.wait_for(ws.recv(), 10))
+            if seat == 0:
+                got.append(text)
+        for seq in range(moves):
+            mover = seq % 4
+            commit = {"type": "commit", "baseSeq": seq, "steps": PLAY, "commitId": f"m{seq}"}
+            await sockets[mover].send(json.dumps(commit))
+            for seat, ws in enumerate(sockets):
+                text = str(await asyncio.wait_for(ws.recv(), 10))
+                assert json.loads(text)["seq"] == seq + 1
+                if seat == 0:
+                    got.append(text)
+    finally:
+        for ws in sockets:
+            await ws.close()
+    return got
+
+
+@pytest.mark.parametrize("compression", [None, "deflate"], ids=["plain", "permessage-deflate"])
+def test_a_game_through_the_room_protocol_sends_the_same_bytes_as_through_asgi(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compression: str | None, served: tuple[LiveServer, list[Any]]
+) -> None:
+    server, fast = served
+    monkeypatch.setattr(rooms_module.secrets, "token_hex", lambda size: "5eed" * (size // 2))  # both deal alike
+    with LiveServer(make_app(tmp_path / "asgi.db", socket_limits=FAST, bot_delay=30), "websockets-sansio") as asgi:
+        direct_room, asgi_room = _draw_discard(server), _draw_discard(asgi)
+
+        direct = asyncio.run(_play_moves(server, direct_room, 40, compression))  # 40 moves: a reshuffle
+        through_asgi = asyncio.run(_play_moves(asgi, asgi_room, 40, compression))
+
+    assert len(fast) == 4, "every seat's socket was served by the room protocol"
+    assert [text.replace(direct_room["room"], "ROOM") for text in direct] == [
+        text.replace(asgi_room["room"], "ROOM") for text in through_asgi
+    ]
+    assert [json.loads(text)["type"] for text in direct] == ["snapshot"] + ["event"] * 40
+
+
+def test_a_message_sent_in_fragments_is_one_commit(served: tuple[LiveServer, list[Any]]) -> None:
+    server, fast = served
+    room = _draw_discard(server)
+
+    async def scenario() -> dict[str, Any]:
+        async with connect(server.ws(room["room"]), compression=None) as ws:
+            await ws.send(_hello(room, 0))
+            await _recv(ws)
+            text = json.dumps({"type": "commit", "baseSeq": 0, "steps": PLAY, "commitId": "frag"})
+            await ws.send([text[:10], text[10:25], text[25:]])  # one message in three frames
+            return await _recv(ws)
+
+    frame = asyncio.run(scenario())
+
+    assert fast and frame["type"] == "event" and frame["ack"] == "frag" and frame["seq"] == 1
+
+
+def test_a_binary_frame_gets_an_error_and_changes_nothing(served: tuple[LiveServer, list[Any]]) -> None:
+    server, _ = served
+    room = _draw_discard(server)
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with connect(server.ws(room["room"]), compression=None) as ws:
+            await ws.send(_hello(room, 0))
+            await _recv(ws)
+            await ws.send(b'{"type":"resync"}')
+            error = await _recv(ws)
+            await ws.send('{"type":"resync"}')
+            return [error, await _recv(ws)]
+
+    error, snapshot = asyncio.run(scenario())
+
+    assert error["code"] == "frame/malformed"
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == 0
+
+
+def test_invalid_utf8_in_a_text_frame_closes_the_socket_with_1007(served: tuple[LiveServer, list[Any]]) -> None:
+    server, _ = served
+    room = _draw_discard(server)
+
+    async def scenario() -> int | None:
+        async with connect(server.ws(room["room"]), compression=None) as ws:
+            await ws.send(_hello(room, 0))
+            await _recv(ws)
+            await ws.protocol_send_raw_text(b"\xff\xfe")  # type: ignore[attr-defined]
+            try:
+                await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+        return None
+
+    ClientConnection.protocol_send_raw_text = _send_raw_text  # type: ignore[attr-defined]
+    try:
+        code = asyncio.run(scenario())
+    finally:
+        del ClientConnection.protocol_send_raw_text  # type: ignore[attr-defined]
+
+    assert code == 1007
+
+
+async def _send_raw_text(self: ClientConnection, data: bytes) -> None:
+    """Sends a text frame whose payload is not checked as UTF-8 (what a broken client might send)."""
+    from websockets.frames import Frame, Opcode
+
+    async with self.send_context():
+        self.protocol.send_frame(Frame(Opcode.TEXT, data))
+
+
+def test_a_ping_is_answered_and_a_socket_without_a_hello_is_closed_with_1008(
+    served: tuple[LiveServer, list[Any]],
+) -> None:
+    server, _ = served
+    room = _draw_discard(server)
+
+    async def scenario() -> tuple[float, int | None]:
+        async with connect(server.ws(room["room"]), compression=None) as ws:
+            latency = await asyncio.wait_for(await ws.ping(), 10)
+            await ws.send('{"type":"resync"}')  # not a hello
+            try:
+                await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as closed:
+                return latency, closed.rcvd.code if closed.rcvd else None
+        return latency, None
+
+    latency, code = asyncio.run(scenario())
+
+    assert latency >= 0 and code == 1008
+
+
+def test_a_room_this_process_does_not_hold_goes_through_the_app(served: tuple[LiveServer, list[Any]]) -> None:
+    server, fast = served
+
+    async def scenario() -> int | None:
+        async with connect(server.ws("no-such-room"), compression=None) as ws:
+            await ws.send('{"type":"hello","role":"spectator"}')
+            try:
+                await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+        return None
+
+    code = asyncio.run(scenario())
+
+    assert code == 1008 and not fast
+
+
+def test_a_closed_socket_leaves_the_room_and_the_server_stops_with_sockets_open(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "rooms.db", socket_limits=FAST, bot_delay=30)
+    with LiveServer(app) as server:
+        room = _draw_discard(server)
+        live = app.state.rooms.get(room["room"])
+
+        async def scenario() -> int | None:
+            first = await connect(server.ws(room["room"]), compression=None)
+            await first.send(_hello(room, 0))
+            await _recv(first)
+            await first.close()
+            second = await connect(server.ws(room["room"]), compression=None)
+            await second.send(_hello(room, 1))
+            await _recv(second)
+            for _ in range(100):
+                if sum(len(group) for group in live.listeners.values()) == 1:
+                    break
+                await asyncio.sleep(0.02)
+            assert sum(len(group) for group in live.listeners.values()) == 1
+            server.server.should_exit = True  # the server stops with a socket open: it is closed with 1012
+            try:
+                await asyncio.wait_for(second.recv(), 10)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+            return None
+
+        code = asyncio.run(scenario())
+
+    assert code == 1012
+    assert not server.thread.is_alive()
