@@ -36,13 +36,20 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
 
 
 def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> None:
-    common = min(len(old), len(new))
+    size, new_size = len(old), len(new)
+    if new_size < size and old[:new_size] == new:  # items taken off the end (the top card drawn)
+        ops.append(["trunc", path, new_size])
+        return
+    if new_size > size and new[:size] == old:  # items put on the end (a card played onto a pile)
+        ops.append(append_op(path, new[size:]))
+        return
+    common = min(size, new_size)
     prefix = 0
     while prefix < common and old[prefix] == new[prefix]:
         prefix += 1
     if prefix == common:
         if len(new) > len(old):
-            ops.append(_append(path, new[common:]))
+            ops.append(append_op(path, new[common:]))
         elif len(old) > len(new):
             ops.append(["trunc", path, len(new)])
         return
@@ -53,7 +60,7 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     if _one_removed(old, new, prefix):
         ops.append(["splice", path, prefix, 1, []])
         if len(new) > len(old) - 1:
-            ops.append(_append(path, new[len(old) - 1 :]))
+            ops.append(append_op(path, new[len(old) - 1 :]))
         return
     if 1 < len(changed) <= 4:
         for i in changed:
@@ -65,7 +72,7 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     ops.append(["splice", path, prefix, len(old) - prefix - suffix, new[prefix : len(new) - suffix]])
 
 
-def _append(path: Path, items: list[Any]) -> Op:
+def append_op(path: Path, items: list[Any]) -> Op:
     """Returns the op appending `items`: a `fill` when they are many copies of one item (a deck of backs)."""
     if len(items) >= FILL_FROM and all(item == items[0] for item in items):
         return ["fill", path, len(items), items[0]]

@@ -27,42 +27,66 @@ from boardweaver.changes import (
     StateSet,
 )
 from boardweaver.model import GameResult, Player, PlayerId, Space, TableState
-from boardweaver.patch import diff
-from boardweaver.view import copy_json, project_space
-from boardweaver.wire import space_to_wire
+from boardweaver.patch import append_op, diff
+from boardweaver.view import copy_json, project_piece, project_space
+from boardweaver.wire import piece_to_wire, space_to_wire
 
 Wire = dict[str, Any]
 Op = list[Any]
 ALL = "*"
 
 
+OUT, IN, TOUCH, STATE = range(4)  # what a change did to a space: see `Dirty.steps`
+Step = tuple[int, int]
+
+
 class Dirty:
-    """The parts of the table a list of changes touched."""
+    """The parts of the table a list of changes touched.
+
+    `steps` tells, per space, what happened to its pieces in order: a piece taken out of an index, one put
+    in at an index, one changed in place (its kind or state), or the space's own state changed. Replayed
+    on a cached projection of the space they tell which pieces must be projected again.
+    """
 
     def __init__(self) -> None:
         self.spaces: set[str] = set()
+        self.steps: dict[str, list[Step]] = {}
         self.players: set[PlayerId] = set()
         self.common: set[str] = set()  # "active", "meta", "result"
         self.everything = False
 
+    def _step(self, space_id: str, step: int, index: int) -> None:
+        steps = self.steps.get(space_id)
+        if steps is None:
+            self.spaces.add(space_id)
+            steps = self.steps[space_id] = []
+        steps.append((step, index))
+
     @classmethod
     def of(cls, changes: list[Change]) -> Dirty:
         dirty = cls()
+        step = dirty._step
         for change in changes:
             kind = type(change)
             if kind is PieceMoved:
-                dirty.spaces.add(change.source.space_id)  # type: ignore[attr-defined]
-                dirty.spaces.add(change.target.space_id)  # type: ignore[attr-defined]
-            elif kind is KindSet or kind is PieceAdded or kind is PieceRemoved:
-                dirty.spaces.add(change.space.space_id)  # type: ignore[attr-defined]
+                step(change.source.space_id, OUT, change.source_index)  # type: ignore[attr-defined]
+                step(change.target.space_id, IN, change.target_index)  # type: ignore[attr-defined]
+            elif kind is KindSet:
+                step(change.space.space_id, TOUCH, change.index)  # type: ignore[attr-defined]
+            elif kind is PieceAdded:
+                step(change.space.space_id, IN, change.index)  # type: ignore[attr-defined]
+            elif kind is PieceRemoved:
+                step(change.space.space_id, OUT, change.index)  # type: ignore[attr-defined]
             elif kind is StateSet:
                 target = change.target  # type: ignore[attr-defined]
                 if target.part == "meta":
                     dirty.common.add("meta")
                 elif target.player_id is not None:
                     dirty.players.add(target.player_id)
+                elif target.index is not None:
+                    step(target.space_id, TOUCH, target.index)
                 else:
-                    dirty.spaces.add(target.space_id)
+                    step(target.space_id, STATE, 0)
             elif kind is ActivePlayersSet:
                 dirty.common.add("active")
             elif kind is GameEnded:
@@ -74,10 +98,19 @@ class Dirty:
         return dirty
 
 
+FULL_KEY: tuple[Any, ...] = ("full",)
+NO_KEY: tuple[Any, ...] = ()
+
+
 def visibility(perspective: Perspective, owners: tuple[PlayerId, ...]) -> tuple[Any, ...]:
     """Returns what decides how a part looks to `perspective`: which of its owners it sees."""
-    if perspective.kind == "full":
-        return ("full",)
+    kind = perspective.kind
+    if kind == "full":
+        return FULL_KEY
+    if not owners or kind == "spectator":
+        return NO_KEY
+    if kind == "seat":
+        return (perspective.seat,) if perspective.seat in owners else NO_KEY
     return tuple(owner for owner in owners if perspective.sees(owner))
 
 
@@ -91,29 +124,53 @@ class RoomViews:
         self._owners: dict[str, tuple[PlayerId, ...]] = {}
         self._players: dict[PlayerId, dict[bool, tuple[Player, Wire]]] = {}
         self._common: Wire | None = None
+        # while `patches` runs: the dirty spaces' parts as they were before the decision, and its steps
+        self._before: dict[str, dict[tuple[Any, ...], tuple[Space, Wire]]] = {}
+        self._steps: dict[str, list[Step]] = {}
+        self._ops: dict[int, tuple[Wire, list[Op]]] = {}  # a derived wire's id: the wire before, the ops
 
     # -- building ------------------------------------------------------------------------------------
 
     def _space_owners(self, space: Space) -> tuple[PlayerId, ...]:
         owners = self._owners.get(space.space_id)
         if owners is None:
-            found = {piece.owner for piece in space.pieces if piece.owner is not None}
+            found = {piece.owner for piece in space.pieces}
+            found.discard(None)
             if space.owner is not None:
                 found.add(space.owner)
-            owners = self._owners[space.space_id] = tuple(sorted(found))
+            owners = self._owners[space.space_id] = tuple(sorted(found)) if found else NO_KEY  # type: ignore[arg-type]
         return owners
 
     def _space(self, perspective: Perspective, space: Space) -> tuple[Space, Wire]:
-        cache = self._spaces.setdefault(space.space_id, {})
-        key = visibility(perspective, self._space_owners(space))
+        return self._space_part(perspective, space, visibility(perspective, self._space_owners(space)))
+
+    def _space_part(self, perspective: Perspective, space: Space, key: tuple[Any, ...]) -> tuple[Space, Wire]:
+        """Returns `space` as `perspective`, which sees `key` among its owners, sees it (from the cache)."""
+        cache = self._spaces.get(space.space_id)
+        if cache is None:
+            cache = self._spaces[space.space_id] = {}
         part = cache.get(key)
         if part is None:
-            projected = project_space(perspective, space)
-            part = cache[key] = (projected, space_to_wire(projected))
+            before = self._before.get(space.space_id)
+            old = None if before is None else before.get(key)
+            if old is not None:
+                derived = _derive(space, key, old, self._steps[space.space_id])
+                if derived is not None:
+                    part, ops = derived
+                    if ops is not None:
+                        self._ops[id(part[1])] = (old[1], ops)
+            if part is None:
+                projected = project_space(perspective, space)
+                part = (projected, space_to_wire(projected))
+                if old is not None and part[1] == old[1]:
+                    part = old  # unchanged (a hand seen from outside whose pieces came and went): no ops
+            cache[key] = part
         return part
 
     def _player(self, perspective: Perspective, player: Player) -> tuple[Player, Wire]:
-        cache = self._players.setdefault(player.player_id, {})
+        cache = self._players.get(player.player_id)
+        if cache is None:
+            cache = self._players[player.player_id] = {}
         sees = perspective.sees(player.player_id)
         part = cache.get(sees)
         if part is None:
@@ -183,12 +240,16 @@ class RoomViews:
     def invalidate(self, changes: list[Change]) -> Dirty:
         """Drops the cached parts `changes` touched (call it after they are applied or reverted)."""
         dirty = Dirty.of(changes)
+        self._drop(dirty)
+        return dirty
+
+    def _drop(self, dirty: Dirty) -> None:
         if dirty.everything:
             self._spaces.clear()
             self._owners.clear()
             self._players.clear()
             self._common = None
-            return dirty
+            return
         for space_id in dirty.spaces:
             self._spaces.pop(space_id, None)
             self._owners.pop(space_id, None)
@@ -196,67 +257,197 @@ class RoomViews:
             self._players.pop(player, None)
         if dirty.common:
             self._common = None
-        return dirty
 
     def patches(self, changes: list[Change]) -> dict[Perspective, list[Op]]:
-        """Applies a decision's `changes` to every held view; returns each perspective's patch."""
-        dirty = self.invalidate(changes)
-        memo: dict[tuple[Any, ...], list[Op]] = {}
-        keep: list[Any] = []  # keeps the old parts alive while their ids key the memo
-        patches: dict[Perspective, list[Op]] = {}
+        """Applies a decision's `changes` to every held view; returns each perspective's patch.
+
+        Call it once the changes are applied, with the cache as it was before them: a dirty space's part
+        is derived from its part before the decision by replaying the changes' steps on it (only the
+        pieces they touched are projected again), where the space shows its pieces in true order.
+        Perspectives that held the same part and see it the same way share its new part and its ops.
+        """
+        dirty = Dirty.of(changes)
+        if not dirty.everything:
+            spaces = self._spaces
+            self._before = {space_id: spaces.pop(space_id) for space_id in dirty.spaces if space_id in spaces}
+            self._steps = dirty.steps
+        self._drop(dirty)
+        try:
+            return self._patches(dirty)
+        finally:
+            self._before = {}
+            self._steps = {}
+            self._ops = {}
+
+    def _patches(self, dirty: Dirty) -> dict[Perspective, list[Op]]:
+        views = self.views
         state = self.table.state
-        space_index = {space_id: i for i, space_id in enumerate(state.spaces)} if dirty.spaces else {}
-        player_index = {player.player_id: i for i, player in enumerate(state.players)} if dirty.players else {}
-        players = state.players
-        spaces = list(state.spaces.values())
-        dirty_players = sorted(player_index[p] for p in dirty.players)
-        dirty_spaces = sorted(space_index[s] for s in dirty.spaces if s in space_index)
-        common = self._common_parts() if dirty.common else None
-        for perspective, old in list(self.views.items()):
-            if dirty.everything or len(old["spaces"]) != len(spaces):
-                new = self.build(perspective)
+        if dirty.everything or any(len(old["spaces"]) != len(state.spaces) for old in views.values()):
+            patches: dict[Perspective, list[Op]] = {}
+            for perspective, old in list(views.items()):
+                new = views[perspective] = self.build(perspective)
                 patches[perspective] = diff(old, new)
-                self.views[perspective] = new
-                continue
-            new = dict(old)  # only the parts the changes touched are projected (or fetched) again
-            ops: list[Op] = []
-            if dirty_players:
-                new["players"] = new_players = list(old["players"])
-                for i in dirty_players:
-                    new_players[i] = self._player(perspective, players[i])[1]
-                    _part_ops(memo, keep, ops, ["players", i], old["players"][i], new_players[i])
-            if dirty_spaces:
-                new["spaces"] = new_spaces = list(old["spaces"])
-                for i in dirty_spaces:
-                    new_spaces[i] = self._space(perspective, spaces[i])[1]
-                    _part_ops(memo, keep, ops, ["spaces", i], old["spaces"][i], new_spaces[i])
-            for key in ("active", "meta", "result"):
-                if common is None or key not in dirty.common:
+            return patches
+        perspectives = list(views)
+        olds = list(views.values())
+        news = [dict(old) for old in olds]  # only the parts the changes touched are projected (or fetched) again
+        opss: list[list[Op]] = [[] for _ in perspectives]
+        rows = range(len(perspectives))
+        if dirty.players:
+            players = state.players
+            for new in news:
+                new["players"] = list(new["players"])
+            for i, player in enumerate(players):
+                if player.player_id not in dirty.players:
                     continue
-                if key not in common:
-                    if key in old:
-                        del new[key]
-                        ops.append(["del", [key]])
-                elif key not in old:
-                    new[key] = common[key]
-                    ops.append(["set", [key], common[key]])
-                else:
-                    new[key] = common[key]
-                    _part_ops(memo, keep, ops, [key], old[key], common[key])
-            patches[perspective] = ops
-            self.views[perspective] = new
-        return patches
+                done: dict[tuple[int, int], list[Op]] = {}
+                for j in rows:
+                    held = olds[j]["players"][i]
+                    part = news[j]["players"][i] = self._player(perspectives[j], player)[1]
+                    self._extend(done, opss[j], ("players", i), held, part)
+        if dirty.spaces:
+            for new in news:
+                new["spaces"] = list(new["spaces"])
+            for i, space in enumerate(state.spaces.values()):
+                if space.space_id not in dirty.spaces:
+                    continue
+                owners = self._space_owners(space)
+                done = {}
+                for j in rows:
+                    perspective = perspectives[j]
+                    held = olds[j]["spaces"][i]
+                    part = self._space_part(perspective, space, visibility(perspective, owners))[1]
+                    news[j]["spaces"][i] = part
+                    self._extend(done, opss[j], ("spaces", i), held, part)
+        if dirty.common:
+            common = self._common_parts()
+            for key in ("active", "meta", "result"):
+                if key not in dirty.common:
+                    continue
+                done = {}
+                part = common.get(key)
+                for j in rows:
+                    old, new = olds[j], news[j]
+                    if part is None:
+                        if key in old:
+                            del new[key]
+                            opss[j].append(["del", [key]])
+                    elif key not in old:
+                        new[key] = part
+                        opss[j].append(["set", [key], part])
+                    else:
+                        new[key] = part
+                        self._extend(done, opss[j], (key,), old[key], part)
+        for j in rows:
+            views[perspectives[j]] = news[j]
+        return dict(zip(perspectives, opss, strict=True))
+
+    def _extend(
+        self, done: dict[tuple[int, int], list[Op]], ops: list[Op], path: tuple[Any, ...], old: Any, new: Any
+    ) -> None:
+        """Appends the ops turning one part `old` into `new` at `path`, computed once per pair of parts.
+
+        `done` is keyed by the parts' ids: the caller keeps both alive while it is in use.
+        """
+        if old is new:
+            return
+        key = (id(old), id(new))
+        found = done.get(key)
+        if found is None:
+            derived = self._ops.get(id(new))
+            relative = derived[1] if derived is not None and derived[0] is old else diff(old, new)
+            found = done[key] = [[op[0], [*path, *op[1]], *op[2:]] for op in relative]
+        ops.extend(found)
 
 
-def _part_ops(
-    memo: dict[tuple[Any, ...], list[Op]], keep: list[Any], ops: list[Op], path: list[Any], old: Any, new: Any
-) -> None:
-    """Appends the ops turning one part `old` into `new` at `path`, computed once per pair of shared parts."""
-    if old is new:
-        return
-    key = (tuple(path), id(old), id(new))
-    found = memo.get(key)
-    if found is None:
-        keep.append((old, new))
-        found = memo[key] = [[op[0], [*path, *op[1]], *op[2:]] for op in diff(old, new)]
-    ops.extend(found)
+def _derive(
+    space: Space, key: tuple[Any, ...], old: tuple[Space, Wire], steps: list[Step]
+) -> tuple[tuple[Space, Wire], list[Op] | None] | None:
+    """Returns `space`'s part for visibility `key` derived from its part `old` before `steps`, or None.
+
+    Only the pieces the steps put in or changed are projected again; the others keep their projection
+    (a piece's projection depends only on the piece and on whether `key` holds its owner). A collection
+    some of whose pieces `key` does not see shows them grouped, not in true order: None (project it).
+    With the part come the ops turning `old`'s wire into it when they are plain (what `diff` returns
+    when pieces were only taken off and put on the end), else None.
+    """
+    full = key == FULL_KEY
+    owner = space.owner
+    source = space.pieces
+    if space.is_collection and not full:
+        for piece in source:
+            if (owner if piece.owner is None else piece.owner) not in key:
+                return None
+        for piece in old[0].pieces:
+            if (owner if piece.owner is None else piece.owner) not in key:
+                return None
+    old_space, old_wire = old
+    old_wires = old_wire["pieces"]
+    pieces: list[Any] = list(old_space.pieces)
+    wires: list[Any] = list(old_wires)
+    state = False
+    marked = 0  # how many pieces are to be projected again
+    kept = len(wires)  # the pieces below this index are the old ones in place
+    try:
+        for step, index in steps:
+            if index < kept:
+                kept = index
+            if step == OUT:
+                del pieces[index]
+                if wires.pop(index) is None:
+                    marked -= 1
+            elif step == IN:
+                pieces.insert(index, None)
+                wires.insert(index, None)
+                marked += 1
+            elif step == TOUCH:
+                pieces[index] = None
+                if wires[index] is not None:
+                    wires[index] = None
+                    marked += 1
+            else:
+                state = True
+    except IndexError:
+        return None  # not the part before these steps: project it
+    size = len(source)
+    if len(pieces) != size:
+        return None  # not the part before these steps: project it
+    if marked:
+        at = -1
+        while True:
+            try:
+                at = wires.index(None, at + 1)
+            except ValueError:
+                break
+            piece = source[at]
+            projected = project_piece(piece, full or (owner if piece.owner is None else piece.owner) in key)
+            pieces[at] = projected
+            wires[at] = piece_to_wire(projected)
+    if state:
+        public = copy_json(space.public_state)
+        private = copy_json(space.private_state) if full or owner in key else {}
+    else:
+        public, private = old_space.public_state, old_space.private_state
+    projected_space = Space(space.space_id, space.kind, pieces, owner, space.is_collection, public, private)
+    wire: Wire = {"id": space.space_id, "kind": space.kind, "pieces": wires}
+    if owner is not None:
+        wire["owner"] = owner
+    if space.is_collection:
+        wire["collection"] = True
+    if public:
+        wire["state"] = public
+    if private:
+        wire["private_state"] = private
+    ops = None
+    if not state and size - marked == kept:  # the old pieces below `kept`, then new ones: trunc and append
+        old_size = len(old_wires)
+        common = min(size, old_size)
+        while kept < common and wires[kept] == old_wires[kept]:
+            kept += 1
+        if kept == common:
+            ops = []
+            if old_size > kept:
+                ops.append(["trunc", ["pieces"], kept])
+            elif size > kept:
+                ops.append(append_op(["pieces"], wires[kept:]))
+    return (projected_space, wire), ops
