@@ -74,10 +74,11 @@ class PieceMoved(Change):
         state.spaces[self.source.space_id].pieces.insert(self.source_index, piece)
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        source, target = self.source, self.target
         return {
             "type": "piece-moved",
-            "from": {"space": self.source.space_id, **_at(self.source, self.source_index)},
-            "to": {"space": self.target.space_id, **_at(self.target, self.target_index)},
+            "from": {"space": source.space_id} if source.is_collection else _place(source, self.source_index),
+            "to": {"space": target.space_id} if target.is_collection else _place(target, self.target_index),
         }
 
 
@@ -187,6 +188,10 @@ def visible_changes(changes: list[Change], perspective: Perspective) -> list[dic
         if wire is not None:
             seen.append(wire)
     return seen
+
+
+def _place(space: Space, index: int) -> dict[str, Any]:
+    return {"space": space.space_id, "index": index}
 
 
 def _at(space: Space, index: int) -> dict[str, int]:

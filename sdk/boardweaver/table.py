@@ -105,7 +105,7 @@ class Table:
         if space.space_id in self._state.spaces:
             raise RuleError(f"space {space.space_id!r} is already on the table")
         self._state.spaces[space.space_id] = space
-        self._record(SpaceAdded(space))
+        self.changes.append(SpaceAdded(space))
 
     def add_piece(self, space_id: str, piece: Piece, index: int | None = None) -> int:
         """Adds `piece` to a space (at the end, or at `index`) and returns its index."""
@@ -114,7 +114,7 @@ class Table:
         if not 0 <= at <= len(space.pieces):
             raise RuleError(f"cannot add a piece at index {at!r} in space {space_id!r}")
         space.pieces.insert(at, piece)
-        self._record(PieceAdded(space, at, piece))
+        self.changes.append(PieceAdded(space, at, piece))
         return at
 
     def remove_piece(self, space_id: str, index: int) -> Piece:
@@ -122,36 +122,38 @@ class Table:
         space = self._state.space(space_id)
         self._state.piece(space_id, index)
         piece = space.pieces.pop(index)
-        self._record(PieceRemoved(space, index, piece))
+        self.changes.append(PieceRemoved(space, index, piece))
         return piece
 
     def move_piece(self, from_space: str, index: int, to_space: str, to_index: int | None = None) -> int:
         """Moves a piece to another space (at its end, or at `to_index`) and returns its new index."""
-        source = self._state.space(from_space)
-        target = self._state.space(to_space)
-        self._state.piece(from_space, index)
+        state = self._state
+        try:
+            source, target = state.spaces[from_space], state.spaces[to_space]
+        except KeyError:
+            source, target = state.space(from_space), state.space(to_space)  # raises, naming the space
+        if not 0 <= index < len(source.pieces):
+            state.piece(from_space, index)  # raises, naming the index
         piece = source.pieces.pop(index)
         at = len(target.pieces) if to_index is None else to_index
         if not 0 <= at <= len(target.pieces):
             source.pieces.insert(index, piece)
             raise RuleError(f"cannot move a piece to index {at!r} in space {to_space!r}")
         target.pieces.insert(at, piece)
-        self._record(PieceMoved(source, index, target, at))
+        self.changes.append(PieceMoved(source, index, target, at))
         return at
 
     def set_public_kind(self, space_id: str, index: int, kind: str) -> None:
         """Sets the kind of a piece every viewer sees (turn a card face up)."""
-        space = self._state.space(space_id)
-        piece = self._state.piece(space_id, index)
+        space, piece = self._space_and_piece(space_id, index)
         old, piece.public_kind = piece.public_kind, kind
-        self._record(KindSet(space, index, False, old, kind))
+        self.changes.append(KindSet(space, index, False, old, kind))
 
     def set_private_kind(self, space_id: str, index: int, kind: str | None) -> None:
         """Sets (or clears, with None) the hidden kind of a piece."""
-        space = self._state.space(space_id)
-        piece = self._state.piece(space_id, index)
+        space, piece = self._space_and_piece(space_id, index)
         old, piece.private_kind = piece.private_kind, kind
-        self._record(KindSet(space, index, True, old, kind, piece_owner(space, piece)))
+        self.changes.append(KindSet(space, index, True, old, kind, piece_owner(space, piece)))
 
     def set(self, target: StateOf, key: str, value: Json) -> None:
         """Sets `key` in a state map; None removes it."""
@@ -163,20 +165,20 @@ class Table:
             data[key] = value
         in_collection = target.space_id is not None and target.index is not None
         in_collection = in_collection and self._state.space(str(target.space_id)).is_collection
-        self._record(StateSet(target, key, old, value, self._owner_of(target), data, in_collection))
+        self.changes.append(StateSet(target, key, old, value, self._owner_of(target), data, in_collection))
 
     def set_active_players(self, players: Iterable[int]) -> None:
         """Sets whose decision the game now waits for."""
         old = list(self._state.active_player_ids)
         self._state.active_player_ids = [PlayerId(p) for p in players]
-        self._record(ActivePlayersSet(old, list(self._state.active_player_ids)))
+        self.changes.append(ActivePlayersSet(old, list(self._state.active_player_ids)))
 
     def log(self, message: Message) -> None:
         """Appends a public log line: every viewer reads it, so name only public facts."""
         if not isinstance(message, Message):
             raise RuleError(f"expected a log message made with msg(...), got {message!r}")
         self._state.log.append(message)
-        self._record(Logged(message))
+        self.changes.append(Logged(message))
 
     def allow_undo(self) -> None:
         """Lets the seat take this decision back after committing it.
@@ -193,7 +195,7 @@ class Table:
         result = GameResult([PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()})
         self.set_active_players([])
         self._state.result = result
-        self._record(GameEnded(result))
+        self.changes.append(GameEnded(result))
 
     # -- recording -----------------------------------------------------------------------------------
 
@@ -202,8 +204,12 @@ class Table:
         changes, self.changes = self.changes, []
         return changes
 
-    def _record(self, change: Change) -> None:
-        self.changes.append(change)
+    def _space_and_piece(self, space_id: str, index: int) -> tuple[Space, Piece]:
+        space = self._state.space(space_id)
+        pieces = space.pieces
+        if not 0 <= index < len(pieces):
+            self._state.piece(space_id, index)  # raises, naming the index
+        return space, pieces[index]
 
     def _map(self, target: StateOf) -> JsonMap:
         state = self._state

@@ -11,10 +11,11 @@ import contextlib
 import functools
 import json
 import logging
+import queue
 import re
 import sqlite3
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,7 +151,7 @@ class Store:
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self.synchronous = synchronous
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardweaver-store")
+        self._thread = _StoreThread("boardweaver-store")
         self._conn: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
@@ -179,7 +180,7 @@ class Store:
         while self._flushing is not None:
             await asyncio.shield(self._flushing)
         await self._call(self._close)
-        self._executor.shutdown(wait=True)
+        self._thread.stop()
 
     def _close(self) -> None:
         if self._reader is not None and self._reader is not self._conn:
@@ -190,7 +191,7 @@ class Store:
             self._conn = None
 
     async def _call(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+        return await self._thread.call(fn)
 
     async def read(self, op: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a read on the store's thread (committed data only)."""
@@ -244,6 +245,55 @@ class Store:
         self.batches += 1
         for future in written:
             _settle(future, None)
+
+
+_ThreadCall = tuple[Callable[[], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]
+
+
+class _StoreThread:
+    """One thread running the store's blocking calls in order, waking the loop once per call.
+
+    Lighter than a one-thread ThreadPoolExecutor (no concurrent future, lock or condition per call), which
+    counts once per group commit: a call costs one queue put and one `call_soon_threadsafe`.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._calls: queue.SimpleQueue[_ThreadCall | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def call(self, fn: Callable[[], T]) -> asyncio.Future[T]:
+        """Queues `fn`; returns a future of the running loop that its result or exception settles."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if not self._thread.is_alive():
+            self._thread.start()
+        self._calls.put((fn, loop, future))
+        return future
+
+    def stop(self) -> None:
+        """Lets the thread finish the calls queued, then joins it."""
+        if self._thread.is_alive():
+            self._calls.put(None)
+            self._thread.join()
+
+    def _run(self) -> None:
+        while (item := self._calls.get()) is not None:
+            fn, loop, future = item
+            try:
+                result, error = fn(), None
+            except BaseException as caught:  # delivered to the caller, as an executor would
+                result, error = None, caught
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+                loop.call_soon_threadsafe(_resolve, future, result, error)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
 
 
 def _run_batch(
