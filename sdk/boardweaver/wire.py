@@ -9,9 +9,12 @@ from .messages import Message
 from .model import GameResult, Piece, Player, PlayerId, Space, TableState
 
 
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def canonical_json(data: Any) -> str:
     """Returns `data` as canonical JSON text: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODE(data)  # one encoder made once: json.dumps with options builds one per call
 
 
 def canonical_bytes(data: Any) -> bytes:
