@@ -132,7 +132,8 @@ def main() -> None:
     from boardweaver_server.app import create_app
     from boardweaver_server.sockets import SocketLimits
 
-    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=SocketLimits(rate=args.rate, burst=args.burst))
+    limits = SocketLimits(rate=args.rate, burst=args.burst)
+    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=limits, tune_gc=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 
 

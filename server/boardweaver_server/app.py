@@ -17,7 +17,7 @@ from .games import load_games
 from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Rooms
 from .rules_wheel import build_rules_wheel
-from .settings import default_db_path
+from .settings import default_db_path, tune_collector
 from .sockets import SocketLimits, room_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
 from .store import Store, shard_paths
@@ -36,13 +36,15 @@ def create_app(
     synchronous: str = "FULL",
     shard: tuple[int, int] = (0, 1),
     cluster: Cluster | None = None,
+    tune_gc: bool = False,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
     `games` replaces the `boardweaver.games` entry points (tests inject their own); `bot_delay` is the
     bots' think time in seconds, fixed or a (low, high) range. `shard` is (this worker, of how many): the
     worker writes its new rooms to its own shard file and serves the rooms of the shards it is given
-    (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`).
+    (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`). `tune_gc` tunes the
+    process's garbage collector once the rooms are back (`settings.tune_collector`; serving processes only).
     """
     web = web_dir if web_dir is not None else default_web_dir()
     wheel_dirs: list[Path] = []
@@ -70,6 +72,8 @@ def create_app(
             app.state.rooms = rooms
             app.state.store = store
             await rooms.recover()
+            if tune_gc:
+                tune_collector()
             if cluster is not None:
                 await cluster.ready(rooms)
             try:  # the state tells uvicorn's room protocol (`roomproto`) which rooms this process holds

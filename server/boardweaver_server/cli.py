@@ -81,7 +81,7 @@ def _serve(options: argparse.Namespace) -> int:
 
     from .app import create_app
 
-    app = create_app(db, bot_delay=(low, high))
+    app = create_app(db, bot_delay=(low, high), tune_gc=True)
     uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     return 0
 

@@ -186,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
         socket_limits=limits,
         shard=(index, count),
         cluster=cluster,
+        tune_gc=True,
     )
     options = {"log_level": config.get("log_level", "info"), "lifespan": "on", **config.get("uvicorn", {})}
     server = WorkerServer(
