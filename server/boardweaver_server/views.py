@@ -98,11 +98,12 @@ class Dirty:
         return dirty
 
 
-FULL_KEY: tuple[Any, ...] = ("full",)
-NO_KEY: tuple[Any, ...] = ()
+Key = tuple[Any, ...]  # what decides how a space looks to a perspective: see `visibility`
+FULL_KEY: Key = ("full",)
+NO_KEY: Key = ()
 
 
-def visibility(perspective: Perspective, owners: tuple[PlayerId, ...]) -> tuple[Any, ...]:
+def visibility(perspective: Perspective, owners: tuple[PlayerId, ...]) -> Key:
     """Returns what decides how a part looks to `perspective`: which of its owners it sees."""
     kind = perspective.kind
     if kind == "full":
@@ -115,17 +116,28 @@ def visibility(perspective: Perspective, owners: tuple[PlayerId, ...]) -> tuple[
 
 
 class RoomViews:
-    """The room's views, one per perspective, with the parts they share cached (as model and wire)."""
+    """The room's views, one per perspective, with the parts they share cached (as model and wire).
+
+    A perspective is *held* once its sockets were sent a snapshot, until it is forgotten: every decision
+    sends it a patch, so the view it holds is always `build(perspective)` on the cached parts. That is
+    why no view is stored per perspective: a decision's patch for a perspective joins, for each dirty
+    part, the ops from its part before to its part after, and perspectives that see every dirty part
+    the same way (the three seats waiting while a fourth plays) share one patch, computed once.
+    """
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.views: dict[Perspective, Wire] = {}
-        self._spaces: dict[str, dict[tuple[Any, ...], tuple[Space, Wire]]] = {}
+        self.held: dict[Perspective, None] = {}  # in the order they were first snapshot
+        self._spaces: dict[str, dict[Key, tuple[Space, Wire]]] = {}
         self._owners: dict[str, tuple[PlayerId, ...]] = {}
         self._players: dict[PlayerId, dict[bool, tuple[Player, Wire]]] = {}
         self._common: Wire | None = None
+        self._layout: tuple[str, ...] = ()  # the spaces' ids, in order, as the held views show them
+        # per owners (per player): each held perspective's key (whether it sees the player), in held order
+        self._keys: dict[tuple[PlayerId, ...], list[Key]] = {}
+        self._sees: dict[PlayerId, list[bool]] = {}
         # while `patches` runs: the dirty spaces' parts as they were before the decision, and its steps
-        self._before: dict[str, dict[tuple[Any, ...], tuple[Space, Wire]]] = {}
+        self._before: dict[str, dict[Key, tuple[Space, Wire]]] = {}
         self._steps: dict[str, list[Step]] = {}
         self._ops: dict[int, tuple[Wire, list[Op]]] = {}  # a derived wire's id: the wire before, the ops
 
@@ -134,7 +146,7 @@ class RoomViews:
     def _space_owners(self, space: Space) -> tuple[PlayerId, ...]:
         owners = self._owners.get(space.space_id)
         if owners is None:
-            found = {piece.owner for piece in space.pieces}
+            found: set[PlayerId | None] = {piece.owner for piece in space.pieces}
             found.discard(None)
             if space.owner is not None:
                 found.add(space.owner)
@@ -144,7 +156,7 @@ class RoomViews:
     def _space(self, perspective: Perspective, space: Space) -> tuple[Space, Wire]:
         return self._space_part(perspective, space, visibility(perspective, self._space_owners(space)))
 
-    def _space_part(self, perspective: Perspective, space: Space, key: tuple[Any, ...]) -> tuple[Space, Wire]:
+    def _space_part(self, perspective: Perspective, space: Space, key: Key) -> tuple[Space, Wire]:
         """Returns `space` as `perspective`, which sees `key` among its owners, sees it (from the cache)."""
         cache = self._spaces.get(space.space_id)
         if cache is None:
@@ -168,10 +180,12 @@ class RoomViews:
         return part
 
     def _player(self, perspective: Perspective, player: Player) -> tuple[Player, Wire]:
+        return self._player_part(player, perspective.sees(player.player_id))
+
+    def _player_part(self, player: Player, sees: bool) -> tuple[Player, Wire]:
         cache = self._players.get(player.player_id)
         if cache is None:
             cache = self._players[player.player_id] = {}
-        sees = perspective.sees(player.player_id)
         part = cache.get(sees)
         if part is None:
             projected = Player(
@@ -202,12 +216,27 @@ class RoomViews:
     def build(self, perspective: Perspective) -> Wire:
         """Returns `perspective`'s view in wire form (parts shared with other views: never change it)."""
         state = self.table.state
+        self._layout = tuple(state.spaces)
         view: Wire = {
             "players": [self._player(perspective, player)[1] for player in state.players],
             "spaces": [self._space(perspective, space)[1] for space in state.spaces.values()],
         }
         view.update(self._common_parts())
         return view
+
+    def _cached_view(self, perspective: Perspective) -> Wire | None:
+        """Returns `build(perspective)` as the cache holds it now, or None where it lacks a part."""
+        try:
+            state = self.table.state
+            players = [self._players[p.player_id][perspective.sees(p.player_id)][1] for p in state.players]
+            spaces = [
+                self._spaces[space_id][visibility(perspective, self._owners[space_id])][1] for space_id in self._layout
+            ]
+        except KeyError:
+            return None
+        if self._common is None:
+            return None
+        return {"players": players, "spaces": spaces, **self._common}
 
     def table_view(self, perspective: Perspective) -> Table:
         """Returns `perspective`'s view as a table (what `table.view(perspective)` returns), from the cache.
@@ -228,17 +257,26 @@ class RoomViews:
         return Table(view, perspective)
 
     def snapshot(self, perspective: Perspective) -> Wire:
-        """Returns `perspective`'s current view and remembers it as what that perspective holds."""
-        view = self.views[perspective] = self.build(perspective)
-        return view
+        """Returns `perspective`'s current view; from now on each decision's patches include its patch."""
+        if perspective not in self.held:
+            self.held[perspective] = None
+            self._keys.clear()
+            self._sees.clear()
+        return self.build(perspective)
 
     def forget(self, perspective: Perspective) -> None:
-        self.views.pop(perspective, None)
+        if self.held.pop(perspective, ALL) is None:
+            self._keys.clear()
+            self._sees.clear()
 
     # -- changing ------------------------------------------------------------------------------------
 
     def invalidate(self, changes: list[Change]) -> Dirty:
-        """Drops the cached parts `changes` touched (call it after they are applied or reverted)."""
+        """Drops the cached parts `changes` touched (call it after they are applied or reverted).
+
+        The held views are then the ones before: a perspective the room does not send a snapshot gets
+        one with the next decision's patches (see `patches`).
+        """
         dirty = Dirty.of(changes)
         self._drop(dirty)
         return dirty
@@ -259,105 +297,152 @@ class RoomViews:
             self._common = None
 
     def patches(self, changes: list[Change]) -> dict[Perspective, list[Op]]:
-        """Applies a decision's `changes` to every held view; returns each perspective's patch.
+        """Returns each held perspective's patch for a decision's `changes` (call it once they are applied).
 
-        Call it once the changes are applied, with the cache as it was before them: a dirty space's part
-        is derived from its part before the decision by replaying the changes' steps on it (only the
-        pieces they touched are projected again), where the space shows its pieces in true order.
-        Perspectives that held the same part and see it the same way share its new part and its ops.
+        A dirty space's part is derived from its part before the decision by replaying the changes'
+        steps on it (only the pieces they touched are projected again) where the space shows its pieces
+        in true order. A perspective whose part before is not cached (after `invalidate`) gets no patch:
+        the room sends it a snapshot. Perspectives with equal patches share one list: never change it.
         """
         dirty = Dirty.of(changes)
-        if not dirty.everything:
-            spaces = self._spaces
-            self._before = {space_id: spaces.pop(space_id) for space_id in dirty.spaces if space_id in spaces}
-            self._steps = dirty.steps
-        self._drop(dirty)
+        rows = list(self.held)
+        if dirty.everything:
+            olds = [self._cached_view(perspective) for perspective in rows]
+            self._drop(dirty)
+            everything: dict[Perspective, list[Op]] = {}
+            for perspective, old in zip(rows, olds, strict=True):
+                new = self.build(perspective)
+                if old is not None:
+                    everything[perspective] = diff(old, new)
+            return everything
+        spaces, owners = self._spaces, self._owners
+        before_spaces = {
+            space_id: (spaces.pop(space_id, None), owners.pop(space_id, None)) for space_id in dirty.spaces
+        }
+        before_players = {player: self._players.pop(player, None) for player in dirty.players}
+        before_common = self._common
+        if dirty.common:
+            self._common = None
+        if not rows:
+            return {}
+        self._before = {space_id: cache for space_id, (cache, _) in before_spaces.items() if cache is not None}
+        self._steps = dirty.steps
         try:
-            return self._patches(dirty)
+            return self._patches(dirty, rows, before_spaces, before_players, before_common)
         finally:
             self._before = {}
             self._steps = {}
             self._ops = {}
 
-    def _patches(self, dirty: Dirty) -> dict[Perspective, list[Op]]:
-        views = self.views
+    def _patches(
+        self,
+        dirty: Dirty,
+        rows: list[Perspective],
+        before_spaces: dict[str, tuple[dict[Key, tuple[Space, Wire]] | None, tuple[PlayerId, ...] | None]],
+        before_players: dict[PlayerId, dict[bool, tuple[Player, Wire]] | None],
+        before_common: Wire | None,
+    ) -> dict[Perspective, list[Op]]:
         state = self.table.state
-        if dirty.everything or any(len(old["spaces"]) != len(state.spaces) for old in views.values()):
-            patches: dict[Perspective, list[Op]] = {}
-            for perspective, old in list(views.items()):
-                new = views[perspective] = self.build(perspective)
-                patches[perspective] = diff(old, new)
-            return patches
-        perspectives = list(views)
-        olds = list(views.values())
-        news = [dict(old) for old in olds]  # only the parts the changes touched are projected (or fetched) again
-        opss: list[list[Op]] = [[] for _ in perspectives]
-        rows = range(len(perspectives))
-        if dirty.players:
-            players = state.players
-            for new in news:
-                new["players"] = list(new["players"])
-            for i, player in enumerate(players):
-                if player.player_id not in dirty.players:
-                    continue
-                done: dict[tuple[int, int], list[Op]] = {}
-                for j in rows:
-                    held = olds[j]["players"][i]
-                    part = news[j]["players"][i] = self._player(perspectives[j], player)[1]
-                    self._extend(done, opss[j], ("players", i), held, part)
-        if dirty.spaces:
-            for new in news:
-                new["spaces"] = list(new["spaces"])
-            for i, space in enumerate(state.spaces.values()):
-                if space.space_id not in dirty.spaces:
-                    continue
-                owners = self._space_owners(space)
-                done = {}
-                for j in rows:
-                    perspective = perspectives[j]
-                    held = olds[j]["spaces"][i]
-                    part = self._space_part(perspective, space, visibility(perspective, owners))[1]
-                    news[j]["spaces"][i] = part
-                    self._extend(done, opss[j], ("spaces", i), held, part)
+        parts: list[_Part] = []
+        columns: list[list[Any]] = []  # per part: each row's key before, then after
+        for i, player in enumerate(state.players):
+            if player.player_id in dirty.players:
+                sees = self._sees_for(player.player_id, rows)
+                columns += (sees, sees)
+                parts.append(_Part(("players", i), player, before_players[player.player_id]))
+        for i, space in enumerate(state.spaces.values()):
+            if space.space_id in dirty.spaces:
+                cache, owners = before_spaces[space.space_id]
+                columns.append([None] * len(rows) if owners is None else self._keys_for(owners, rows))
+                columns.append(self._keys_for(self._space_owners(space), rows))
+                parts.append(_Part(("spaces", i), space, cache))
+        common: list[Op] | None = []
         if dirty.common:
-            common = self._common_parts()
-            for key in ("active", "meta", "result"):
-                if key not in dirty.common:
-                    continue
-                done = {}
-                part = common.get(key)
-                for j in rows:
-                    old, new = olds[j], news[j]
-                    if part is None:
-                        if key in old:
-                            del new[key]
-                            opss[j].append(["del", [key]])
-                    elif key not in old:
-                        new[key] = part
-                        opss[j].append(["set", [key], part])
-                    else:
-                        new[key] = part
-                        self._extend(done, opss[j], (key,), old[key], part)
-        for j in rows:
-            views[perspectives[j]] = news[j]
-        return dict(zip(perspectives, opss, strict=True))
+            common = None if before_common is None else _common_ops(before_common, self._common_parts(), dirty.common)
+        shared: dict[tuple[Any, ...], list[Op] | None] = {}
+        patches: dict[Perspective, list[Op]] = {}
+        signatures = zip(*columns, strict=True) if columns else [()] * len(rows)
+        for perspective, signature in zip(rows, signatures, strict=True):
+            if signature in shared:
+                patch = shared[signature]
+            else:
+                patch = shared[signature] = self._patch(perspective, signature, parts, common)
+            if patch is not None:
+                patches[perspective] = patch
+        return patches
 
-    def _extend(
-        self, done: dict[tuple[int, int], list[Op]], ops: list[Op], path: tuple[Any, ...], old: Any, new: Any
-    ) -> None:
-        """Appends the ops turning one part `old` into `new` at `path`, computed once per pair of parts.
+    def _keys_for(self, owners: tuple[PlayerId, ...], rows: list[Perspective]) -> list[Key]:
+        keys = self._keys.get(owners)
+        if keys is None:
+            keys = self._keys[owners] = [visibility(perspective, owners) for perspective in rows]
+        return keys
 
-        `done` is keyed by the parts' ids: the caller keeps both alive while it is in use.
-        """
-        if old is new:
-            return
-        key = (id(old), id(new))
-        found = done.get(key)
-        if found is None:
-            derived = self._ops.get(id(new))
-            relative = derived[1] if derived is not None and derived[0] is old else diff(old, new)
-            found = done[key] = [[op[0], [*path, *op[1]], *op[2:]] for op in relative]
-        ops.extend(found)
+    def _sees_for(self, player: PlayerId, rows: list[Perspective]) -> list[bool]:
+        sees = self._sees.get(player)
+        if sees is None:
+            sees = self._sees[player] = [perspective.sees(player) for perspective in rows]
+        return sees
+
+    def _patch(
+        self,
+        perspective: Perspective,
+        signature: tuple[Any, ...],
+        parts: list[_Part],
+        common: list[Op] | None,
+    ) -> list[Op] | None:
+        """Returns the patch of a perspective seeing the dirty parts as `signature` says, or None."""
+        ops: list[Op] = []
+        for n, part in enumerate(parts):
+            before, after = signature[2 * n], signature[2 * n + 1]
+            found = part.ops.get((before, after))
+            if found is None:
+                if part.before is None or before not in part.before:
+                    return None
+                old = part.before[before][1]
+                if part.path[0] == "players":
+                    new = self._player_part(part.model, after)[1]  # type: ignore[arg-type]
+                else:
+                    new = self._space_part(perspective, part.model, after)[1]  # type: ignore[arg-type]
+                if old is new:
+                    found = []
+                else:
+                    derived = self._ops.get(id(new))
+                    relative = derived[1] if derived is not None and derived[0] is old else diff(old, new)
+                    path = part.path
+                    found = [[op[0], [*path, *op[1]], *op[2:]] for op in relative]
+                part.ops[(before, after)] = found
+            ops += found
+        if common is None:
+            return None
+        return ops + common if common else ops
+
+
+class _Part:
+    """A dirty part of the views: where it lies, its model, its parts before by key, its ops by keys."""
+
+    __slots__ = ("before", "model", "ops", "path")
+
+    def __init__(self, path: tuple[str, int], model: Player | Space, before: dict[Any, tuple[Any, Wire]] | None):
+        self.path = path
+        self.model = model
+        self.before = before
+        self.ops: dict[tuple[Any, Any], list[Op]] = {}
+
+
+def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
+    """Returns the ops turning the views' common parts `old` into `new` for the dirty ones among `keys`."""
+    ops: list[Op] = []
+    for key in ("active", "meta", "result"):
+        if key not in keys:
+            continue
+        if key not in new:
+            if key in old:
+                ops.append(["del", [key]])
+        elif key not in old:
+            ops.append(["set", [key], new[key]])
+        else:
+            ops += [[op[0], [key, *op[1]], *op[2:]] for op in diff(old[key], new[key])]
+    return ops
 
 
 def _derive(
