@@ -8,7 +8,6 @@ from typing import Any
 from .messages import Message
 from .model import GameResult, Piece, Player, PlayerId, Space, TableState
 
-
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
