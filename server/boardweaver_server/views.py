@@ -12,6 +12,7 @@ The wire form equals `state_to_wire(project_state(state, perspective))` exactly 
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from boardweaver import Perspective, Table
@@ -32,6 +33,7 @@ from boardweaver.view import copy_json, project_piece, project_space
 from boardweaver.wire import piece_to_wire, space_to_wire
 
 Wire = dict[str, Any]
+_owner_of = attrgetter("owner")
 Op = list[Any]
 ALL = "*"
 
@@ -146,7 +148,7 @@ class RoomViews:
     def _space_owners(self, space: Space) -> tuple[PlayerId, ...]:
         owners = self._owners.get(space.space_id)
         if owners is None:
-            found: set[PlayerId | None] = {piece.owner for piece in space.pieces}
+            found: set[PlayerId | None] = set(map(_owner_of, space.pieces))
             found.discard(None)
             if space.owner is not None:
                 found.add(space.owner)
@@ -246,9 +248,16 @@ class RoomViews:
         """
         state = self.table.state
         result = state.result
+        spaces: dict[str, Space] = {}
+        cached, owners = self._spaces, self._owners
+        for space_id, space in state.spaces.items():
+            try:
+                spaces[space_id] = cached[space_id][visibility(perspective, owners[space_id])][0]
+            except KeyError:
+                spaces[space_id] = self._space(perspective, space)[0]
         view = TableState(
             [self._player(perspective, player)[0] for player in state.players],
-            {space_id: self._space(perspective, space)[0] for space_id, space in state.spaces.items()},
+            spaces,
             list(state.active_player_ids),
             copy_json(state.meta_data),
             [],
@@ -462,7 +471,7 @@ def _derive(
     if space.is_collection and not full:
         for piece in source:
             if (owner if piece.owner is None else piece.owner) not in key:
-                return None
+                return _derive_hidden(space, key, old, steps)
         for piece in old[0].pieces:
             if (owner if piece.owner is None else piece.owner) not in key:
                 return None
@@ -536,3 +545,39 @@ def _derive(
             elif size > kept:
                 ops.append(append_op(["pieces"], wires[kept:]))
     return (projected_space, wire), ops
+
+
+def _derive_hidden(
+    space: Space, key: Key, old: tuple[Space, Wire], steps: list[Step]
+) -> tuple[tuple[Space, Wire], list[Op] | None] | None:
+    """Returns the part of a collection `key` sees none of, whose pieces look alike (a hand of card backs
+    seen from outside), or None for any other collection.
+
+    Such a part is as many copies of one hidden piece as the collection holds: the part before when it
+    was that already (the usual case: a card played, a card drawn), else made anew.
+    """
+    source = space.pieces
+    if not source or any(step == STATE for step, _ in steps):
+        return None
+    first = source[0]
+    kind, piece_owner = first.public_kind, first.owner
+    for piece in source:
+        if (
+            piece.public_kind != kind
+            or piece.public_state
+            or piece.owner != piece_owner
+            or (space.owner if piece_owner is None else piece_owner) in key
+        ):
+            return None
+    wire: Wire = {"kind": kind} if piece_owner is None else {"kind": kind, "owner": piece_owner}
+    old_space, old_wire = old
+    old_wires = old_wire["pieces"]
+    if len(old_wires) == len(source) and old_wires.count(wire) == len(source):
+        return old, []
+    pieces = [project_piece(first, False) for _ in source]
+    projected = Space(
+        space.space_id, space.kind, pieces, space.owner, True, old_space.public_state, old_space.private_state
+    )
+    new_wire = dict(old_wire)
+    new_wire["pieces"] = [piece_to_wire(piece) for piece in pieces]
+    return (projected, new_wire), None
