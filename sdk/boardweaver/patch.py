@@ -18,18 +18,21 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
-    if type(old) is not type(new):
+    kind = type(old)
+    if kind is not type(new):
         ops.append(["set", path, new])
-    elif isinstance(old, dict):
+    elif kind is dict or isinstance(old, dict):
         for key in old:
             if key not in new:
                 ops.append(["del", [*path, key]])
         for key, value in new.items():
             if key not in old:
                 ops.append(["set", [*path, key], value])
-            elif old[key] != value:
-                _diff(old[key], value, [*path, key], ops)
-    elif isinstance(old, list):
+            else:
+                before = old[key]
+                if before is not value and before != value:  # parts shared between views are often the same
+                    _diff(before, value, [*path, key], ops)
+    elif kind is list or isinstance(old, list):
         _diff_list(old, new, path, ops)
     elif old != new:
         ops.append(["set", path, new])

@@ -27,7 +27,7 @@ from boardweaver.changes import (
     PieceRemoved,
     StateSet,
 )
-from boardweaver.model import GameResult, Player, PlayerId, Space, TableState
+from boardweaver.model import GameResult, Piece, Player, PlayerId, Space, TableState
 from boardweaver.patch import append_op, diff
 from boardweaver.view import copy_json, project_piece, project_space
 from boardweaver.wire import piece_to_wire, space_to_wire
@@ -477,46 +477,33 @@ def _derive(
                 return None
     old_space, old_wire = old
     old_wires = old_wire["pieces"]
-    pieces: list[Any] = list(old_space.pieces)
-    wires: list[Any] = list(old_wires)
-    state = False
-    marked = 0  # how many pieces are to be projected again
-    kept = len(wires)  # the pieces below this index are the old ones in place
-    try:
-        for step, index in steps:
-            if index < kept:
-                kept = index
-            if step == OUT:
-                del pieces[index]
-                if wires.pop(index) is None:
-                    marked -= 1
-            elif step == IN:
-                pieces.insert(index, None)
-                wires.insert(index, None)
-                marked += 1
-            elif step == TOUCH:
-                pieces[index] = None
-                if wires[index] is not None:
-                    wires[index] = None
-                    marked += 1
-            else:
-                state = True
-    except IndexError:
-        return None  # not the part before these steps: project it
     size = len(source)
-    if len(pieces) != size:
-        return None  # not the part before these steps: project it
-    if marked:
-        at = -1
-        while True:
-            try:
-                at = wires.index(None, at + 1)
-            except ValueError:
-                break
-            piece = source[at]
+    replayed = _replay_on_top(steps, len(old_wires), size)
+    if replayed is not None:  # pieces only taken off and put on top: the old ones below `kept`, then new ones
+        kept, state = replayed
+        pieces: list[Any] = old_space.pieces[:kept]
+        wires: list[Any] = old_wires[:kept]
+        for piece in source[kept:]:
             projected = project_piece(piece, full or (owner if piece.owner is None else piece.owner) in key)
-            pieces[at] = projected
-            wires[at] = piece_to_wire(projected)
+            pieces.append(projected)
+            wires.append(piece_to_wire(projected))
+        marked = size - kept
+    else:
+        replayed_anywhere = _replay(steps, old_space.pieces, old_wires, size)
+        if replayed_anywhere is None:
+            return None  # not the part before these steps: project it
+        pieces, wires, kept, marked, state = replayed_anywhere
+        if marked:
+            at = -1
+            while True:
+                try:
+                    at = wires.index(None, at + 1)
+                except ValueError:
+                    break
+                piece = source[at]
+                projected = project_piece(piece, full or (owner if piece.owner is None else piece.owner) in key)
+                pieces[at] = projected
+                wires[at] = piece_to_wire(projected)
     if state:
         public = copy_json(space.public_state)
         private = copy_json(space.private_state) if full or owner in key else {}
@@ -545,6 +532,71 @@ def _derive(
             elif size > kept:
                 ops.append(append_op(["pieces"], wires[kept:]))
     return (projected_space, wire), ops
+
+
+def _replay_on_top(steps: list[Step], size: int, final: int) -> tuple[int, bool] | None:
+    """Returns how many pieces at the bottom the steps left in place, and whether the space's state changed,
+    when they only took pieces off the top, put pieces on it, or changed pieces there; else None."""
+    kept = size
+    state = False
+    for step, index in steps:
+        if step == OUT:
+            if index != size - 1:
+                return None
+            size -= 1
+            if size < kept:
+                kept = size
+        elif step == IN:
+            if index != size:
+                return None
+            size += 1
+        elif step == TOUCH:
+            if index >= size:
+                return None
+            if index < kept:
+                kept = index
+        else:
+            state = True
+    return (kept, state) if size == final else None
+
+
+def _replay(
+    steps: list[Step], old_pieces: list[Piece], old_wires: list[Wire], final: int
+) -> tuple[list[Any], list[Any], int, int, bool] | None:
+    """Replays `steps` on copies of a part's pieces: None marks a piece to project again.
+
+    Returns the pieces, their wires, how many at the bottom are the old ones in place, how many are
+    marked, and whether the space's state changed; None when the steps do not fit the pieces.
+    """
+    pieces: list[Any] = list(old_pieces)
+    wires: list[Any] = list(old_wires)
+    state = False
+    marked = 0  # how many pieces are to be projected again
+    kept = len(wires)  # the pieces below this index are the old ones in place
+    try:
+        for step, index in steps:
+            if index < kept and step != STATE:
+                kept = index
+            if step == OUT:
+                del pieces[index]
+                if wires.pop(index) is None:
+                    marked -= 1
+            elif step == IN:
+                pieces.insert(index, None)
+                wires.insert(index, None)
+                marked += 1
+            elif step == TOUCH:
+                pieces[index] = None
+                if wires[index] is not None:
+                    wires[index] = None
+                    marked += 1
+            else:
+                state = True
+    except IndexError:
+        return None
+    if len(pieces) != final:
+        return None
+    return pieces, wires, kept, marked, state
 
 
 def _derive_hidden(
