@@ -36,6 +36,7 @@ Wire = dict[str, Any]
 _owner_of = attrgetter("owner")
 Op = list[Any]
 ALL = "*"
+MISSING: Any = object()
 
 
 OUT, IN, TOUCH, STATE = range(4)  # what a change did to a space: see `Dirty.steps`
@@ -54,6 +55,7 @@ class Dirty:
         self.spaces: set[str] = set()
         self.steps: dict[str, list[Step]] = {}
         self.players: set[PlayerId] = set()
+        self.player_keys: dict[PlayerId, list[tuple[str, str]]] = {}  # each player's wire field and key set
         self.common: set[str] = set()  # "active", "meta", "result"
         self.everything = False
 
@@ -85,6 +87,8 @@ class Dirty:
                     dirty.common.add("meta")
                 elif target.player_id is not None:
                     dirty.players.add(target.player_id)
+                    field = "state" if target.part == "player_public" else "private_state"
+                    dirty.player_keys.setdefault(target.player_id, []).append((field, change.key))  # type: ignore[attr-defined]
                 elif target.index is not None:
                     step(target.space_id, TOUCH, target.index)
                 else:
@@ -359,6 +363,7 @@ class RoomViews:
                 sees = self._sees_for(player.player_id, rows)
                 columns += (sees, sees)
                 parts.append(_Part(("players", i), player, before_players[player.player_id]))
+                parts[-1].keys = dirty.player_keys.get(player.player_id, [])
         for i, space in enumerate(state.spaces.values()):
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
@@ -370,11 +375,11 @@ class RoomViews:
             common = None if before_common is None else _common_ops(before_common, self._common_parts(), dirty.common)
         shared: dict[tuple[Any, ...], list[Op] | None] = {}
         patches: dict[Perspective, list[Op]] = {}
-        signatures = zip(*columns, strict=True) if columns else [()] * len(rows)
-        for perspective, signature in zip(rows, signatures, strict=True):
-            if signature in shared:
-                patch = shared[signature]
-            else:
+        for perspective, signature in zip(
+            rows, zip(*columns, strict=True) if columns else [()] * len(rows), strict=True
+        ):
+            patch = shared.get(signature, MISSING)
+            if patch is MISSING:
                 patch = shared[signature] = self._patch(perspective, signature, parts, common)
             if patch is not None:
                 patches[perspective] = patch
@@ -401,8 +406,8 @@ class RoomViews:
     ) -> list[Op] | None:
         """Returns the patch of a perspective seeing the dirty parts as `signature` says, or None."""
         ops: list[Op] = []
-        for n, part in enumerate(parts):
-            before, after = signature[2 * n], signature[2 * n + 1]
+        keys = iter(signature)
+        for part, before, after in zip(parts, keys, keys, strict=False):
             found = part.ops.get((before, after))
             if found is None:
                 if part.before is None or before not in part.before:
@@ -416,7 +421,12 @@ class RoomViews:
                     found = []
                 else:
                     derived = self._ops.get(id(new))
-                    relative = derived[1] if derived is not None and derived[0] is old else diff(old, new)
+                    if derived is not None and derived[0] is old:
+                        relative = derived[1]
+                    elif part.keys is not None:
+                        relative = _player_ops(old, new, part.keys)
+                    else:
+                        relative = diff(old, new)
                     path = part.path
                     found = [[op[0], [*path, *op[1]], *op[2:]] for op in relative]
                 part.ops[(before, after)] = found
@@ -429,13 +439,44 @@ class RoomViews:
 class _Part:
     """A dirty part of the views: where it lies, its model, its parts before by key, its ops by keys."""
 
-    __slots__ = ("before", "model", "ops", "path")
+    __slots__ = ("before", "keys", "model", "ops", "path")
 
     def __init__(self, path: tuple[str, int], model: Player | Space, before: dict[Any, tuple[Any, Wire]] | None):
         self.path = path
         self.model = model
         self.before = before
         self.ops: dict[tuple[Any, Any], list[Op]] = {}
+        self.keys: list[tuple[str, str]] | None = None  # a player's: the state keys the changes set
+
+
+def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]]) -> list[Op]:
+    """Returns the ops turning a player's part `old` into `new` when only `keys` of its state maps were set.
+
+    They are the ops `diff` returns (its other keys are equal), found without walking the whole maps.
+    """
+    ops: list[Op] = []
+    for field in ("state", "private_state"):
+        before, after = old.get(field), new.get(field)
+        if before is None or after is None:
+            if after is not None:
+                ops.append(["set", [field], after])
+            elif before is not None:
+                ops.append(["del", [field]])
+            continue
+        done = set()
+        for changed, key in keys:
+            if changed != field or key in done:
+                continue
+            done.add(key)
+            value, was = after.get(key, MISSING), before.get(key, MISSING)
+            if value is MISSING:
+                if was is not MISSING:
+                    ops.append(["del", [field, key]])
+            elif was is MISSING:
+                ops.append(["set", [field, key], value])
+            elif was != value:
+                ops += [[op[0], [field, key, *op[1]], *op[2:]] for op in diff(was, value)]
+    return ops
 
 
 def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
