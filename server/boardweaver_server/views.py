@@ -59,28 +59,22 @@ class Dirty:
         self.common: set[str] = set()  # "active", "meta", "result"
         self.everything = False
 
-    def _step(self, space_id: str, step: int, index: int) -> None:
-        steps = self.steps.get(space_id)
-        if steps is None:
-            self.spaces.add(space_id)
-            steps = self.steps[space_id] = []
-        steps.append((step, index))
-
     @classmethod
     def of(cls, changes: list[Change]) -> Dirty:
         dirty = cls()
-        step = dirty._step
+        steps = dirty.steps
         for change in changes:
             kind = type(change)
             if kind is PieceMoved:
-                step(change.source.space_id, OUT, change.source_index)  # type: ignore[attr-defined]
-                step(change.target.space_id, IN, change.target_index)  # type: ignore[attr-defined]
+                source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
+                steps.setdefault(source, []).append((OUT, change.source_index))  # type: ignore[attr-defined]
+                steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
             elif kind is KindSet:
-                step(change.space.space_id, TOUCH, change.index)  # type: ignore[attr-defined]
+                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
             elif kind is PieceAdded:
-                step(change.space.space_id, IN, change.index)  # type: ignore[attr-defined]
+                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
             elif kind is PieceRemoved:
-                step(change.space.space_id, OUT, change.index)  # type: ignore[attr-defined]
+                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
             elif kind is StateSet:
                 target = change.target  # type: ignore[attr-defined]
                 if target.part == "meta":
@@ -89,10 +83,9 @@ class Dirty:
                     dirty.players.add(target.player_id)
                     field = "state" if target.part == "player_public" else "private_state"
                     dirty.player_keys.setdefault(target.player_id, []).append((field, change.key))  # type: ignore[attr-defined]
-                elif target.index is not None:
-                    step(target.space_id, TOUCH, target.index)
                 else:
-                    step(target.space_id, STATE, 0)
+                    at = target.index
+                    steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
             elif kind is ActivePlayersSet:
                 dirty.common.add("active")
             elif kind is GameEnded:
@@ -101,6 +94,7 @@ class Dirty:
                 continue  # a view carries no log
             else:  # a space added, or a change this module does not know: build every view again
                 dirty.everything = True
+        dirty.spaces.update(steps)
         return dirty
 
 
