@@ -17,7 +17,7 @@ class Intent(enum.Enum):
     CANCEL = "cancel"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Action:
     """A click on a piece or a space, or a named command with arguments."""
 
@@ -26,6 +26,23 @@ class Action:
     index: int | None = None
     name: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(
+        self,
+        type: str,
+        space_id: str | None = None,
+        index: int | None = None,
+        name: str | None = None,
+        args: tuple[tuple[str, Any], ...] = (),
+    ) -> None:
+        # Fills the fields in place: a frozen dataclass's own __init__ calls object.__setattr__ per field,
+        # twice as slow, and actions and offers are made for every offer and step the server checks.
+        fields = self.__dict__
+        fields["type"] = type
+        fields["space_id"] = space_id
+        fields["index"] = index
+        fields["name"] = name
+        fields["args"] = args
 
     @classmethod
     def piece_click(cls, space_id: str, index: int) -> Action:
@@ -92,7 +109,7 @@ class Action:
         return f"command {self.name!r}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Offer:
     """An action offered to a seat, with its intent; build with `.label(msg(...))` and `.revealing()`."""
 
@@ -100,6 +117,15 @@ class Offer:
     intent: Intent
     label_message: Message | None = None
     reveals: bool = False
+
+    def __init__(
+        self, action: Action, intent: Intent, label_message: Message | None = None, reveals: bool = False
+    ) -> None:
+        fields = self.__dict__  # in place, as Action does
+        fields["action"] = action
+        fields["intent"] = intent
+        fields["label_message"] = label_message
+        fields["reveals"] = reveals
 
     def label(self, message: Message) -> Offer:
         """Returns this offer with a label; only the seat offered reads it, so it may name its secrets."""
