@@ -1,13 +1,19 @@
 """Each socket's view of a room, kept up to date per decision from the decision's recorded changes.
 
 A decision touches a few parts of the table (its changes name them: spaces, players, meta data, the active
-players, the result). Only those parts are projected again, and each part once per *visibility*, not once
-per socket: a space looks the same to every perspective that sees the same owners among its pieces (the
-deck, whose pieces are ownerless, looks the same to every seat; a hand looks one way to its owner and one
-way to everyone else). Perspectives that share a part share its wire form and its patch operations.
+players, the result). Only those parts are made again, and each part once per *visibility*, not once per
+socket: a space looks the same to every perspective that sees the same owners among its pieces (the deck,
+whose pieces are ownerless, looks the same to every seat; a hand looks one way to its owner and one way to
+everyone else). A dirty space's new part is derived from its part before the decision by replaying the
+changes on it: only the pieces they put in or changed are projected again, and pieces taken off or put on
+the top give their `trunc` / `append` ops directly. A collection seen partly hidden shows its hidden pieces
+grouped, not in true order: it is projected again (a hand of backs seen from outside is just counted).
+
+The cache must hold the parts as they were before a decision's changes until `patches` has run: nothing
+may read the views between applying a decision and patching them (the room does both under its lock).
 
 The wire form equals `state_to_wire(project_state(state, perspective))` exactly (a view carries no log);
-`tests/server/test_views.py` checks it after every decision of every example game.
+`tests/server/test_views.py` checks it after every decision of every example game and of random ones.
 """
 
 from __future__ import annotations
@@ -193,11 +199,11 @@ class RoomViews:
                 copy_json(player.public_state),
                 copy_json(player.private_state) if sees else {},
             )
-            wire: Wire = {"id": player.player_id}
+            wire: Wire = {"id": player.player_id}  # its maps shared with the model, as a space's pieces' are
             if projected.public_state:
-                wire["state"] = copy_json(projected.public_state)
+                wire["state"] = projected.public_state
             if projected.private_state:
-                wire["private_state"] = copy_json(projected.private_state)
+                wire["private_state"] = projected.private_state
             part = cache[sees] = (projected, wire)
         return part
 
