@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 Path = list[Any]
@@ -10,10 +11,10 @@ Op = list[Any]
 FILL_FROM = 3  # appending this many copies of one item or more is sent as ["fill", path, count, item]
 
 
-def diff(old: Any, new: Any) -> list[Op]:
-    """Returns the operations that turn `old` into `new` (both plain JSON data)."""
+def diff(old: Any, new: Any, at: Sequence[Any] = ()) -> list[Op]:
+    """Returns the operations that turn `old` into `new` (both plain JSON data), found at path `at`."""
     ops: list[Op] = []
-    _diff(old, new, [], ops)
+    _diff(old, new, list(at), ops)
     return ops
 
 

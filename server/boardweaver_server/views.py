@@ -417,18 +417,17 @@ class RoomViews:
                     new = self._player_part(part.model, after)[1]  # type: ignore[arg-type]
                 else:
                     new = self._space_part(perspective, part.model, after)[1]  # type: ignore[arg-type]
+                path = part.path
                 if old is new:
                     found = []
+                elif part.keys is not None:
+                    found = _player_ops(old, new, part.keys, path)
                 else:
                     derived = self._ops.get(id(new))
                     if derived is not None and derived[0] is old:
-                        relative = derived[1]
-                    elif part.keys is not None:
-                        relative = _player_ops(old, new, part.keys)
+                        found = [[op[0], [*path, *op[1]], *op[2:]] for op in derived[1]]
                     else:
-                        relative = diff(old, new)
-                    path = part.path
-                    found = [[op[0], [*path, *op[1]], *op[2:]] for op in relative]
+                        found = diff(old, new, path)
                 part.ops[(before, after)] = found
             ops += found
         if common is None:
@@ -449,7 +448,7 @@ class _Part:
         self.keys: list[tuple[str, str]] | None = None  # a player's: the state keys the changes set
 
 
-def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]]) -> list[Op]:
+def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]], path: tuple[Any, ...]) -> list[Op]:
     """Returns the ops turning a player's part `old` into `new` when only `keys` of its state maps were set.
 
     They are the ops `diff` returns (its other keys are equal), found without walking the whole maps.
@@ -459,9 +458,9 @@ def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]]) -> list[Op]:
         before, after = old.get(field), new.get(field)
         if before is None or after is None:
             if after is not None:
-                ops.append(["set", [field], after])
+                ops.append(["set", [*path, field], after])
             elif before is not None:
-                ops.append(["del", [field]])
+                ops.append(["del", [*path, field]])
             continue
         done = set()
         for changed, key in keys:
@@ -471,11 +470,11 @@ def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]]) -> list[Op]:
             value, was = after.get(key, MISSING), before.get(key, MISSING)
             if value is MISSING:
                 if was is not MISSING:
-                    ops.append(["del", [field, key]])
+                    ops.append(["del", [*path, field, key]])
             elif was is MISSING:
-                ops.append(["set", [field, key], value])
+                ops.append(["set", [*path, field, key], value])
             elif was != value:
-                ops += [[op[0], [field, key, *op[1]], *op[2:]] for op in diff(was, value)]
+                ops += diff(was, value, [*path, field, key])
     return ops
 
 
@@ -491,7 +490,7 @@ def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
         elif key not in old:
             ops.append(["set", [key], new[key]])
         else:
-            ops += [[op[0], [key, *op[1]], *op[2:]] for op in diff(old[key], new[key])]
+            ops += diff(old[key], new[key], [key])
     return ops
 
 

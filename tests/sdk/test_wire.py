@@ -175,3 +175,17 @@ def test_one_item_replaced_in_a_list_is_patched_alone() -> None:
 
     assert ops == [["set", ["active", 0], 1]]
     assert apply({"active": [0]}, ops) == {"active": [1]}
+
+
+def test_items_taken_off_or_put_on_a_lists_end_are_a_trunc_or_an_append_found_at_the_path_given() -> None:
+    back, card = {"kind": "back"}, {"kind": "c5"}
+    deck = [dict(back) for _ in range(5)]
+
+    drawn = diff({"pieces": deck}, {"pieces": deck[:4]}, ["spaces", 0])
+    played = diff({"pieces": [card]}, {"pieces": [card, {"kind": "c7"}]}, ("spaces", 1))
+    same = diff({"pieces": deck}, {"pieces": [dict(back) for _ in range(5)]}, ["spaces", 0])
+
+    assert drawn == [["trunc", ["spaces", 0, "pieces"], 4]]
+    assert played == [["append", ["spaces", 1, "pieces"], [{"kind": "c7"}]]]
+    assert same == []
+    assert apply({"spaces": [{"pieces": deck}]}, drawn) == {"spaces": [{"pieces": deck[:4]}]}
