@@ -182,14 +182,14 @@ def verify_commit(
                 raise StepOrderError(f"step {number}: the decision ended at step {number - 1} ({ended_by})")
             if number > 1:
                 _check_can_act(table, player)
-            step_ended, pick = _verify_step(
+            step_ended, pick, view = _verify_step(
                 game,
                 table,
                 player,
                 number,
                 action,
                 None if picks is None else picks[number - 1],
-                view if number == 1 else None,
+                view,
                 offers if number == 1 and view is not None else None,
             )
             applied.extend(table.take_changes())
@@ -241,7 +241,9 @@ def _verify_step(
     recorded_pick: int | None,
     view: Table | None = None,
     offers: list[Offer] | None = None,
-) -> tuple[str, int | None]:
+) -> tuple[str, int | None, Table | None]:
+    """Verifies and applies one step; returns how it ended the decision, its pick, and the seat's view after it
+    when the commute check made one (the next step's view: the table does not change in between)."""
     before = view if view is not None else table.view(seat(player))
     offer = find_offer(offers if offers is not None else game.offers(before, player), action)
     if offer is None:
@@ -250,12 +252,12 @@ def _verify_step(
     rng_before = table.rng_counter
     game.apply_action(table, player, true_action)
     if table.rng_counter != rng_before:
-        return ENDED_BY_RNG, pick
+        return ENDED_BY_RNG, pick, None
     if offer.reveals:
-        return ENDED_BY_REVEAL, pick
-    if offer.intent is not Intent.CONFIRM:
-        _check_commutes(game, table, before, player, number, action)
-    return (ENDED_BY_CONFIRM if offer.intent is Intent.CONFIRM else ""), pick
+        return ENDED_BY_REVEAL, pick, None
+    if offer.intent is Intent.CONFIRM:
+        return ENDED_BY_CONFIRM, pick, None
+    return "", pick, _check_commutes(game, table, before, player, number, action)
 
 
 def _to_true_action(
@@ -276,8 +278,11 @@ def _to_true_action(
     return action.with_index(picked), picked
 
 
-def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action) -> None:
-    """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step, log lines included."""
+def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action) -> Table:
+    """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step, log lines included.
+
+    Returns view(apply(full)), the seat's view after the step.
+    """
     try:
         game.apply_action(before, player, action)
     except NeedsServerError:
@@ -288,13 +293,14 @@ def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, n
         raise UnmarkedRevealError(
             f"{game.name}: step {number} ({action.describe()}) fails on the view: {type(error).__name__}"
         ) from None
+    after = table.view(seat(player))
     drafted = state_to_wire(before.view(seat(player)).state)
-    actual = state_to_wire(table.view(seat(player)).state)
-    if drafted != actual or _logged(before.changes) != _logged(table.changes):
+    if drafted != state_to_wire(after.state) or _logged(before.changes) != _logged(table.changes):
         raise UnmarkedRevealError(
             f"{game.name}: step {number} ({action.describe()}) is a Choice or Cancel whose "
             "result depends on a hidden part; mark its offer .revealing()"
         )
+    return after
 
 
 def _logged(changes: list[Change]) -> list[Message]:

@@ -7,6 +7,7 @@ from boardweaver import (
     IllegalStepError,
     NotActiveError,
     RuleError,
+    StateOf,
     StepOrderError,
     UnmarkedRevealError,
     canonical_json,
@@ -234,3 +235,23 @@ def test_verify_commit_checks_the_first_step_against_the_offers_it_is_given() ->
     result = verify_commit(game, table, 1, [Action.command("done")], view=table.view(1), offers=done)
 
     assert result.ended_by
+
+
+def test_each_later_step_is_checked_on_the_view_the_step_before_left() -> None:
+    game = Probe()
+    table = start(game, [1, 2], seed=5)
+    before = snapshot(table)
+
+    with pytest.raises(IllegalStepError, match="step 2"):
+        verify_commit(game, table, 1, [Action.command("mark", n=0), Action.command("mark", n=0)])
+    assert snapshot(table) == before
+    with pytest.raises(UnmarkedRevealError, match="step 3"):
+        steps = [Action.command("mark", n=0), Action.command("mark", n=1), Action.command("peek")]
+        verify_commit(game, table, 1, [*steps, Action.command("done")])
+    assert snapshot(table) == before
+    result = verify_commit(
+        game, table, 1, [Action.command("mark", n=0), Action.command("mark", n=1), Action.command("done")]
+    )
+
+    assert result.ended_by == "confirm"
+    assert [table.get(StateOf.player_public(1), f"mark-{n}", False) for n in range(3)] == [True, True, False]
