@@ -13,7 +13,14 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 PACKAGES = {
     "sdk/boardweaver": {"boardweaver"},
     "games/boardweaver_games": {"boardweaver", "boardweaver_games"},
-    "server/boardweaver_server": {"boardweaver", "boardweaver_games", "boardweaver_server", "starlette", "uvicorn", "websockets"},
+    "server/boardweaver_server": {
+        "boardweaver",
+        "boardweaver_games",
+        "boardweaver_server",
+        "starlette",
+        "uvicorn",
+        "websockets",
+    },
 }
 
 
