@@ -243,16 +243,16 @@ class Room:
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
         moved = [change for change in changes if type(change) is PieceMoved]
-        encoded_moves: dict[tuple[bool, ...], str] = {}
-        encoded_patches: dict[tuple[int, ...], str] = {}
+        encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
+        encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
-            if patch is None:
-                patch = [["set", [], self.views.snapshot(perspective)]]
-            key = tuple(map(id, patch))
-            patch_text = encoded_patches.get(key)
-            if patch_text is None:
-                patch_text = encoded_patches[key] = canonical_json(patch)
+            if patch is None:  # a perspective the views do not hold (yet): its whole view, encoded for it alone
+                patch_text = canonical_json([["set", [], self.views.snapshot(perspective)]])
+            else:
+                patch_text = encoded_patches.get(id(patch))
+                if patch_text is None:
+                    patch_text = encoded_patches[id(patch)] = canonical_json(patch)
             seen = [change.visible_to(perspective) for change in moved]
             mask = tuple(wire is not None for wire in seen)
             moves_text = encoded_moves.get(mask)
