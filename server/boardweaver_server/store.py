@@ -132,7 +132,7 @@ def shard_paths(path: str | Path, index: int, count: int) -> list[str]:
     return [shard_path(path, k) for k in [index, *others]]
 
 
-_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 """Encodes JSON canonically (one encoder made once: `json.dumps` with options builds one per call)."""
 
 

@@ -189,3 +189,11 @@ def test_items_taken_off_or_put_on_a_lists_end_are_a_trunc_or_an_append_found_at
     assert played == [["append", ["spaces", 1, "pieces"], [{"kind": "c7"}]]]
     assert same == []
     assert apply({"spaces": [{"pieces": deck}]}, drawn) == {"spaces": [{"pieces": deck[:4]}]}
+
+
+def test_canonical_json_refuses_a_cycle_instead_of_looping() -> None:
+    looped: list[object] = []
+    looped.append(looped)
+
+    with pytest.raises((RecursionError, ValueError)):
+        canonical_json(looped)
