@@ -14,8 +14,10 @@
 // answers at once this costs ~35–50 µs of CPU per move (4 frames in, 1 out) where the Python (websockets,
 // asyncio) driver costs ~135–250 (bench/README.md, "The driver").
 
+import { createHash, randomBytes, randomFillSync } from "node:crypto";
 import { readFileSync, openSync, writeSync, closeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { connect as tcpConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
@@ -122,6 +124,241 @@ function inflateInline() {
     }
 }
 
+// The sockets. Without --deflate each seat's socket is a RawLink: a minimal RFC 6455 client on a net.Socket
+// (the upgrade handshake, then the server's frames parsed straight from what the socket reads), because ws's
+// per-frame machinery (a Writable stream per receiver, events, a Buffer per read) cost about as much as the
+// driver's own work on a frame. With --deflate (or a wss:// URL) it is a WsLink: ws, as before. Both give the
+// seat the same calls: open(), message(text, payloadBytes), failed(error), closed(code); and `read`, the
+// bytes taken from the TCP socket so far (the wire figure).
+const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+class WsLink {
+    constructor(url, seat) {
+        const ws = new WebSocket(url, {
+            perMessageDeflate: config.deflate, // offered like a browser (client_max_window_bits) or not at all
+            maxPayload: 0,
+            skipUTF8Validation: true,
+        });
+        this.ws = ws;
+        ws.on("open", () => seat.open());
+        ws.on("message", (data) => seat.message(data.toString(), data.length));
+        ws.on("error", (error) => seat.failed(error));
+        ws.on("close", (code) => seat.closed(code));
+    }
+    get read() {
+        return this.ws._socket.bytesRead;
+    }
+    // A Buffer: ws frames it into one write, not two. Never compressed (permessage-deflate allows that per
+    // message): ws would deflate every commit on the thread pool; a browser deflates its own.
+    send(text) {
+        this.ws.send(Buffer.from(text), { binary: false, compress: false });
+    }
+    terminate() {
+        this.ws.terminate();
+    }
+}
+
+// Every socket reads into this one buffer (net's `onread`: no Buffer, no stream push per read); a read is
+// parsed before the next one starts, and a frame cut by the end of a read is copied out (`rest`).
+const READ_BUFFER = Buffer.allocUnsafe(1 << 16);
+// Masks come from a pool of random bytes, refilled when used up (as ws does).
+const MASKS = Buffer.allocUnsafe(8192);
+let maskAt = MASKS.length;
+
+class RawLink {
+    constructor(url, seat) {
+        const { hostname, port, pathname, search } = new URL(url);
+        this.seat = seat;
+        this.read = 0; // the bytes of every frame parsed so far (headers included); the handshake not counted
+        this.rest = null; // the start of a frame that a read cut
+        this.fragments = null; // the payloads of a message sent in fragments so far
+        this.handshaken = false;
+        this.closeCode = null; // the code of the server's close frame
+        this.ended = false;
+        this.key = randomBytes(16).toString("base64");
+        const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+        const socket = tcpConnect({
+            host,
+            port: Number(port || 80),
+            noDelay: true,
+            onread: { buffer: READ_BUFFER, callback: (length, buffer) => this.take(buffer, length) },
+        });
+        this.socket = socket;
+        socket.on("connect", () => {
+            socket.write(
+                `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\n` +
+                    `Connection: Upgrade\r\nSec-WebSocket-Key: ${this.key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+            );
+        });
+        socket.on("error", (error) => seat.failed(error));
+        socket.on("close", () => {
+            this.ended = true;
+            seat.closed(this.closeCode ?? 1006);
+        });
+    }
+
+    // One read of `length` bytes at the start of `buffer` (the shared READ_BUFFER: copy what must outlive it).
+    take(buffer, length) {
+        if (this.ended) return;
+        let data = buffer;
+        let end = length;
+        if (this.rest !== null) {
+            data = Buffer.concat([this.rest, buffer.subarray(0, length)]);
+            end = data.length;
+            this.rest = null;
+        }
+        let at = 0;
+        if (!this.handshaken) {
+            at = this.handshake(data, end);
+            if (at < 0) return;
+        }
+        while (at < end && !this.ended) {
+            const used = this.frame(data, at, end);
+            if (used === 0) break;
+            at += used;
+        }
+        if (at < end && !this.ended) this.rest = Buffer.from(data.subarray(at, end));
+    }
+
+    // The response to the upgrade: returns where the frames start, or -1 (waiting for more, or failed).
+    handshake(data, end) {
+        const stop = data.subarray(0, end).indexOf("\r\n\r\n");
+        if (stop < 0) {
+            if (end > 16384) return this.fail("the server's upgrade response is too long");
+            this.rest = Buffer.from(data.subarray(0, end));
+            return -1;
+        }
+        const lines = data.toString("latin1", 0, stop).split("\r\n");
+        const status = lines[0].split(" ")[1];
+        if (status !== "101") return this.fail(`Unexpected server response: ${status}`);
+        const headers = {};
+        for (const line of lines.slice(1)) {
+            const colon = line.indexOf(":");
+            if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+        }
+        const accept = createHash("sha1").update(this.key + WS_GUID).digest("base64");
+        if ((headers.upgrade ?? "").toLowerCase() !== "websocket") return this.fail("Invalid Upgrade header");
+        if (headers["sec-websocket-accept"] !== accept) return this.fail("Invalid Sec-WebSocket-Accept header");
+        if (headers["sec-websocket-extensions"] !== undefined || headers["sec-websocket-protocol"] !== undefined) {
+            return this.fail("the server chose an extension or subprotocol that was not offered");
+        }
+        this.handshaken = true;
+        this.seat.open();
+        return stop + 4;
+    }
+
+    // Parses the frame at data[at...end): returns its length, or 0 when it is not all there yet.
+    frame(data, at, end) {
+        if (end - at < 2) return 0;
+        const first = data[at];
+        const second = data[at + 1];
+        if (second & 0x80) return this.fail("the server masked a frame", 1002);
+        if (first & 0x70) return this.fail("a frame with RSV bits set (no extension was negotiated)", 1002);
+        let length = second & 0x7f;
+        let head = 2;
+        if (length === 126) {
+            if (end - at < 4) return 0;
+            length = data.readUInt16BE(at + 2);
+            head = 4;
+        } else if (length === 127) {
+            if (end - at < 10) return 0;
+            length = data.readUInt32BE(at + 2) * 2 ** 32 + data.readUInt32BE(at + 6);
+            head = 10;
+        }
+        if (end - at < head + length) return 0;
+        this.read += head + length;
+        const start = at + head;
+        const stop = start + length;
+        const opcode = first & 0x0f;
+        const fin = (first & 0x80) !== 0;
+        if (opcode === 0x1 || opcode === 0x2) {
+            if (this.fragments !== null) return this.fail("a new message inside a fragmented one", 1002);
+            if (fin) this.seat.message(data.toString("utf8", start, stop), length);
+            else this.fragments = [Buffer.from(data.subarray(start, stop))];
+        } else if (opcode === 0x0) {
+            if (this.fragments === null) return this.fail("a continuation frame outside a message", 1002);
+            this.fragments.push(Buffer.from(data.subarray(start, stop)));
+            if (fin) {
+                const whole = Buffer.concat(this.fragments);
+                this.fragments = null;
+                this.seat.message(whole.toString("utf8"), whole.length);
+            }
+        } else if (opcode === 0x8) {
+            this.closeCode = length >= 2 ? data.readUInt16BE(start) : 1005;
+            this.control(0x8, data.subarray(start, Math.min(stop, start + 2))); // echo the code, as ws does
+            this.ended = true;
+            this.socket.end();
+        } else if (opcode === 0x9) {
+            this.control(0xa, data.subarray(start, stop)); // pong with the ping's payload
+        } else if (opcode !== 0xa) {
+            return this.fail(`a frame with opcode ${opcode}`, 1002);
+        }
+        return head + length;
+    }
+
+    fail(message, code = null) {
+        if (code !== null && !this.ended) this.control(0x8, Buffer.from([code >> 8, code & 0xff]));
+        this.closeCode = code;
+        this.ended = true;
+        this.seat.failed(new Error(message));
+        this.socket.destroy();
+        return code === null ? -1 : 0;
+    }
+
+    // A masked frame (a client masks every frame with a fresh random key, RFC 6455 5.3), in one write.
+    sendFrame(opcode, payload) {
+        const length = payload.length;
+        const head = length < 126 ? 2 : length < 65536 ? 4 : 10;
+        const frame = Buffer.allocUnsafe(head + 4 + length);
+        frame[0] = 0x80 | opcode;
+        if (head === 2) frame[1] = 0x80 | length;
+        else if (head === 4) {
+            frame[1] = 0x80 | 126;
+            frame.writeUInt16BE(length, 2);
+        } else {
+            frame[1] = 0x80 | 127;
+            frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+            frame.writeUInt32BE(length >>> 0, 6);
+        }
+        if (maskAt + 4 > MASKS.length) {
+            randomFillSync(MASKS);
+            maskAt = 0;
+        }
+        const m0 = MASKS[maskAt];
+        const m1 = MASKS[maskAt + 1];
+        const m2 = MASKS[maskAt + 2];
+        const m3 = MASKS[maskAt + 3];
+        maskAt += 4;
+        frame[head] = m0;
+        frame[head + 1] = m1;
+        frame[head + 2] = m2;
+        frame[head + 3] = m3;
+        const at = head + 4;
+        let i = 0;
+        for (; i + 3 < length; i += 4) {
+            frame[at + i] = payload[i] ^ m0;
+            frame[at + i + 1] = payload[i + 1] ^ m1;
+            frame[at + i + 2] = payload[i + 2] ^ m2;
+            frame[at + i + 3] = payload[i + 3] ^ m3;
+        }
+        for (; i < length; i++) frame[at + i] = payload[i] ^ MASKS[maskAt - 4 + (i & 3)];
+        this.socket.write(frame);
+    }
+
+    control(opcode, payload) {
+        if (!this.socket.destroyed && this.socket.writable) this.sendFrame(opcode, payload);
+    }
+
+    send(text) {
+        if (!this.ended) this.sendFrame(0x1, Buffer.from(text));
+    }
+
+    terminate() {
+        this.ended = true;
+        this.socket.destroy();
+    }
+}
+
 // Applies the patch ops that touch the view's `active` list to `turn` ({active: [...]}), as a client would.
 function applyActive(turn, ops) {
     for (const op of ops) {
@@ -204,40 +441,39 @@ class Seat {
 
     connect() {
         return new Promise((resolve, reject) => {
-            const ws = new WebSocket(`${config.url}/ws/rooms/${this.room}`, {
-                perMessageDeflate: config.deflate, // offered like a browser (client_max_window_bits) or not at all
-                maxPayload: 0,
-                skipUTF8Validation: true,
-            });
-            this.ws = ws;
-            ws.on("open", () => {
-                const hello = { type: "hello", role: "seat", seat: this.seat, token: this.token };
-                ws.send(JSON.stringify(hello), { compress: false });
-            });
-            ws.on("message", (data) => {
-                if (!this.ready) {
-                    this.ready = true;
-                    this.wireMark = ws._socket.bytesRead;
-                    const text = data.toString();
-                    if (this.sampled) record(this, text);
-                    this.snapshot(JSON.parse(text));
-                    resolve();
-                    return;
-                }
-                this.receive(data);
-            });
-            ws.on("error", (error) => {
-                if (!this.ready) reject(error);
-                else failures.push(`${this.room}/${this.seat}: ${error}`);
-            });
-            ws.on("close", (code) => {
-                if (!this.ready) reject(new Error(`closed with ${code} before the snapshot`));
-                else if (!this.done) {
-                    failures.push(`${this.room}/${this.seat}: closed with ${code}`);
-                    this.finish();
-                }
-            });
+            this.connected = { resolve, reject };
+            const url = `${config.url}/ws/rooms/${this.room}`;
+            this.link = config.deflate || !url.startsWith("ws:") ? new WsLink(url, this) : new RawLink(url, this);
         });
+    }
+
+    open() {
+        this.link.send(JSON.stringify({ type: "hello", role: "seat", seat: this.seat, token: this.token }));
+    }
+
+    message(text, length) {
+        if (!this.ready) {
+            this.ready = true;
+            this.wireMark = this.link.read;
+            if (this.sampled) record(this, text);
+            this.snapshot(JSON.parse(text));
+            this.connected.resolve();
+            return;
+        }
+        this.receive(text, length);
+    }
+
+    failed(error) {
+        if (!this.ready) this.connected.reject(error);
+        else failures.push(`${this.room}/${this.seat}: ${error}`);
+    }
+
+    closed(code) {
+        if (!this.ready) this.connected.reject(new Error(`closed with ${code} before the snapshot`));
+        else if (!this.done) {
+            failures.push(`${this.room}/${this.seat}: closed with ${code}`);
+            this.finish();
+        }
     }
 
     snapshot(frame) {
@@ -248,16 +484,15 @@ class Seat {
         this.pending = null;
     }
 
-    receive(data) {
+    receive(text, length) {
         const now = performance.now();
-        const read = this.ws._socket.bytesRead;
+        const read = this.link.read;
         if (now >= windowStart && now < windowStop) {
-            bytes += data.length;
+            bytes += length;
             wire += read - this.wireMark;
             frames += 1;
         }
         this.wireMark = read;
-        const text = data.toString();
         let event = null;
         let frame = null;
         if (this.sampled) {
@@ -299,7 +534,7 @@ class Seat {
             if (code === "frame/rate-limited" && this.pending !== null) {
                 const pending = this.pending;
                 setTimeout(() => {
-                    if (this.pending === pending && !this.done) this.ws.send(pending.text, { compress: false });
+                    if (this.pending === pending && !this.done) this.link.send(pending.text);
                 }, 50);
             } else if (this.pending !== null && frame.commitId != null) {
                 this.pending = null;
@@ -321,9 +556,7 @@ class Seat {
         const text = `{"type":"commit","baseSeq":${this.seq},"steps":[{"type":"command","name":"play","args":{"index":0}}],"commitId":"${cid}"}`;
         this.pending = { cid, text, sent: performance.now() };
         this.offered = false;
-        // A Buffer: ws frames it into one write, not two. Never compressed (permessage-deflate allows that per
-        // message): ws would deflate every commit on the thread pool; a browser deflates its own.
-        this.ws.send(Buffer.from(text), { binary: false, compress: false });
+        this.link.send(text);
     }
 
     finish() {
@@ -338,7 +571,7 @@ let finished = 0;
 let cpuStart = null;
 
 function end() {
-    for (const seat of seats) seat.ws.terminate();
+    for (const seat of seats) seat.link?.terminate();
     flushFrames();
     closeSync(framesFd);
     const cpu = cpuStart === null ? { user: 0, system: 0 } : process.cpuUsage(cpuStart);
