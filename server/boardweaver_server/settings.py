@@ -22,10 +22,11 @@ def default_db_path() -> str:
 
 # The cyclic garbage collector's thresholds for a serving process. Steady play makes no reference cycles
 # (every object is freed by its count: none was found over a whole load run), yet at Python's defaults
-# (700, 10, 10) the collector took ~11 % of a worker's CPU at M=100, with full collections of ~50 ms
-# every second or so, each stalling every room of the worker. Collecting young objects after 10,000 net
-# allocations instead of 700 took the collector to ~2 % (bench/README.md, "The garbage collector").
-GC_THRESHOLDS = (10_000, 20, 10)
+# (700, 10, 10) the collector took ~11 % of a worker's CPU at M=100, with full collections of ~50 ms every
+# second or so, each stalling every room of the worker. With start-up frozen, a collection comes once
+# 100,000 more container objects were made than freed since the last: none came in 15 s of load at M=100
+# (one then takes ~30-45 ms: the worker's ~60,000 objects); garbage made faster brings it sooner.
+GC_THRESHOLDS = (100_000, 10, 10)
 
 
 def tune_collector() -> None:
