@@ -8,11 +8,9 @@ from typing import Any
 from .messages import Message
 from .model import GameResult, Piece, Player, PlayerId, Space, TableState
 
-# Without the check for circular references (~20 % of encoding a patch): wire data are trees made from JSON
-# values, and a cycle still fails, with RecursionError instead of ValueError.
-_ENCODE = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, check_circular=False
-).encode
+# With the check for circular references: without it a cycle overflows Pyodide's stack (a fatal error)
+# before Python's recursion limit is reached. The server encodes its frames without it (`protocol.encode`).
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def canonical_json(data: Any) -> str:

@@ -32,7 +32,7 @@ from boardweaver.changes import Change, Logged, PieceMoved, revert_all
 from boardweaver.offers import find_offer
 
 from . import store as ops
-from .protocol import Commit, ProtocolError
+from .protocol import Commit, ProtocolError, encode
 from .store import EventRecord, RoomRecord, Snapshot, Store
 from .tokens import token_matches
 from .views import RoomViews
@@ -238,7 +238,7 @@ class Room:
         encoded JSON: each frame is put together from canonical parts in sorted key order.
         """
         logged = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
-        head = f'"log":{canonical_json(logged)},' if logged else ""
+        head = f'"log":{encode(logged)},' if logged else ""
         tail = f'"seq":{self.seq},"type":"event"}}'
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
@@ -248,26 +248,26 @@ class Room:
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
             if patch is None:  # a perspective the views do not hold (yet): its whole view, encoded for it alone
-                patch_text = canonical_json([["set", [], self.views.snapshot(perspective)]])
+                patch_text = encode([["set", [], self.views.snapshot(perspective)]])
             else:
                 patch_text = encoded_patches.get(id(patch))
                 if patch_text is None:
-                    patch_text = encoded_patches[id(patch)] = canonical_json(patch)
+                    patch_text = encoded_patches[id(patch)] = encode(patch)
             seen = [change.visible_to(perspective) for change in moved]
             mask = tuple(wire is not None for wire in seen)
             moves_text = encoded_moves.get(mask)
             if moves_text is None:
                 moves = [_move(wire) for wire in seen if wire is not None]
-                moves_text = encoded_moves[mask] = f'"moves":{canonical_json(moves)},' if moves else ""
+                moves_text = encoded_moves[mask] = f'"moves":{encode(moves)},' if moves else ""
             bodies: dict[bool, str] = {}  # without and with the offers, each made once if a socket needs it
             for listener in group:
                 wants = listener.wants_offers
                 text = bodies.get(wants)
                 if text is None:
-                    offers = f'"offers":{canonical_json(self.offers_for(perspective))},' if wants else ""
+                    offers = f'"offers":{encode(self.offers_for(perspective))},' if wants else ""
                     text = bodies[wants] = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
                 if listener is origin:
-                    text = f'{{"ack":{canonical_json(cid)},{text}'
+                    text = f'{{"ack":{encode(cid)},{text}'
                 else:
                     text = "{" + text
                 listener.send(text)
