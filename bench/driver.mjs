@@ -11,8 +11,9 @@
 // acks in flight, prints one JSON line of figures and exits. Every frame a seat of a sampled room receives
 // is written raw to FILE as `room seat frame-text` lines in arrival order: load.py checks them for secrets.
 // Written in Node because a load generator must cost less than the server it loads: against a server that
-// answers at once this costs ~35–50 µs of CPU per move (4 frames in, 1 out) where the Python (websockets,
-// asyncio) driver costs ~135–250 (bench/README.md, "The driver").
+// answers at once this costs ~35 µs of CPU per move (4 frames in, 1 out) where the Python (websockets,
+// asyncio) driver costs ~135–250, and ~60 against the real server (bench/README.md, "The driver"). Without
+// --deflate its sockets are its own minimal WebSocket client (RawLink below), with it the `ws` package.
 
 import { createHash, randomBytes, randomFillSync } from "node:crypto";
 import { readFileSync, openSync, writeSync, closeSync } from "node:fs";
@@ -305,11 +306,14 @@ class RawLink {
         return code === null ? -1 : 0;
     }
 
-    // A masked frame (a client masks every frame with a fresh random key, RFC 6455 5.3), in one write.
+    // A masked frame (a client masks every frame with a fresh random key, RFC 6455 5.3) built in one Buffer
+    // and sent in one write; `payload` a Buffer or a string (written as UTF-8 straight into the frame).
     sendFrame(opcode, payload) {
-        const length = payload.length;
+        const text = typeof payload === "string";
+        const length = text ? Buffer.byteLength(payload) : payload.length;
         const head = length < 126 ? 2 : length < 65536 ? 4 : 10;
-        const frame = Buffer.allocUnsafe(head + 4 + length);
+        const at = head + 4;
+        const frame = Buffer.allocUnsafe(at + length);
         frame[0] = 0x80 | opcode;
         if (head === 2) frame[1] = 0x80 | length;
         else if (head === 4) {
@@ -333,15 +337,17 @@ class RawLink {
         frame[head + 1] = m1;
         frame[head + 2] = m2;
         frame[head + 3] = m3;
-        const at = head + 4;
-        let i = 0;
-        for (; i + 3 < length; i += 4) {
-            frame[at + i] = payload[i] ^ m0;
-            frame[at + i + 1] = payload[i + 1] ^ m1;
-            frame[at + i + 2] = payload[i + 2] ^ m2;
-            frame[at + i + 3] = payload[i + 3] ^ m3;
+        if (text) frame.write(payload, at);
+        else payload.copy(frame, at);
+        let i = at;
+        const stop = at + length;
+        for (; i + 3 < stop; i += 4) {
+            frame[i] ^= m0;
+            frame[i + 1] ^= m1;
+            frame[i + 2] ^= m2;
+            frame[i + 3] ^= m3;
         }
-        for (; i < length; i++) frame[at + i] = payload[i] ^ MASKS[maskAt - 4 + (i & 3)];
+        for (let k = 0; i < stop; i++, k++) frame[i] ^= frame[head + k];
         this.socket.write(frame);
     }
 
@@ -350,7 +356,7 @@ class RawLink {
     }
 
     send(text) {
-        if (!this.ended) this.sendFrame(0x1, Buffer.from(text));
+        if (!this.ended) this.sendFrame(0x1, text);
     }
 
     terminate() {
