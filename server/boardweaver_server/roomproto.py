@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import re
 import struct
+from typing import Any
 from urllib.parse import unquote
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.frames import Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from .rooms import Rooms
 from .sockets import TRY_AGAIN_LATER, RoomSocket, SocketLimits, serve_room_socket
@@ -34,12 +38,32 @@ LIMITS_STATE = "boardweaver.socket_limits"
 ROOM_PATH = re.compile(r"/ws/rooms/([^/?]+)")
 INBOX_PAUSE = 64  # messages waiting for the session before the transport stops reading
 INBOX_RESUME = 8
+# permessage-deflate's compressor per socket: a 2 KiB window and memLevel 4 take ~16 KiB less than uvicorn's
+# 4 KiB and 5; at M=100 with every socket compressing (as browsers ask): 35 bytes on the wire per move per
+# seat instead of 34, server RSS 144 MiB instead of 150 (bench/README.md).
+DEFLATE_WINDOW_BITS = 11
+DEFLATE_MEM_LEVEL = 4
 
 
 class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, with the room sockets of this process served without ASGI."""
 
     room_socket: FastSocket | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:  # a smaller compressor than uvicorn's (window 2**12, memLevel 5)
+            self.conn = ServerProtocol(
+                extensions=[
+                    ServerPerMessageDeflateFactory(
+                        server_max_window_bits=DEFLATE_WINDOW_BITS,
+                        client_max_window_bits=12,
+                        compress_settings={"memLevel": DEFLATE_MEM_LEVEL},
+                    )
+                ],
+                max_size=self.config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
+            )
 
     def handle_connect(self, event: Request) -> None:
         target = self._room_target(event)

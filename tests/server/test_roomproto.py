@@ -237,3 +237,20 @@ def test_a_closed_socket_leaves_the_room_and_the_server_stops_with_sockets_open(
 
     assert code == 1012
     assert not server.thread.is_alive()
+
+
+def test_permessage_deflate_is_agreed_with_the_smaller_compressor(served: tuple[LiveServer, list[Any]]) -> None:
+    server, _ = served
+    room = _draw_discard(server)
+
+    async def scenario() -> tuple[str, dict[str, Any]]:
+        async with connect(server.ws(room["room"]), compression="deflate") as ws:
+            await ws.send(_hello(room, 0))
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions", "") if ws.response else ""
+            return agreed, await _recv(ws)
+
+    agreed, snapshot = asyncio.run(scenario())
+
+    assert "permessage-deflate" in agreed
+    assert f"server_max_window_bits={roomproto.DEFLATE_WINDOW_BITS}" in agreed
+    assert snapshot["type"] == "snapshot"
