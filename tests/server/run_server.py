@@ -18,7 +18,7 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.01)
     options = parser.parse_args()
     app = make_app(options.db, bot_delay=options.bot_delay)
-    uvicorn.run(app, host="127.0.0.1", port=options.port, log_level="warning", **UVICORN_OPTIONS)  # type: ignore[arg-type]
+    uvicorn.run(app, host="127.0.0.1", port=options.port, log_level="warning", **UVICORN_OPTIONS)
 
 
 if __name__ == "__main__":
