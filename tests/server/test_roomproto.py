@@ -145,28 +145,29 @@ def test_invalid_utf8_in_a_text_frame_closes_the_socket_with_1007(served: tuple[
         async with connect(server.ws(room["room"]), compression=None) as ws:
             await ws.send(_hello(room, 0))
             await _recv(ws)
-            await ws.protocol_send_raw_text(b"\xff\xfe")  # type: ignore[attr-defined]
-            try:
-                await asyncio.wait_for(ws.recv(), 10)
-            except ConnectionClosed as closed:
-                return closed.rcvd.code if closed.rcvd else None
-        return None
+            await _send_raw_text(ws, b"\xff\xfe")
+            return await _close_code(ws)
 
-    ClientConnection.protocol_send_raw_text = _send_raw_text  # type: ignore[attr-defined]
-    try:
-        code = asyncio.run(scenario())
-    finally:
-        del ClientConnection.protocol_send_raw_text  # type: ignore[attr-defined]
+    code = asyncio.run(scenario())
 
     assert code == 1007
 
 
-async def _send_raw_text(self: ClientConnection, data: bytes) -> None:
+async def _send_raw_text(ws: ClientConnection, data: bytes) -> None:
     """Sends a text frame whose payload is not checked as UTF-8 (what a broken client might send)."""
     from websockets.frames import Frame, Opcode
 
-    async with self.send_context():
-        self.protocol.send_frame(Frame(Opcode.TEXT, data))
+    async with ws.send_context():
+        ws.protocol.send_frame(Frame(Opcode.TEXT, data))
+
+
+async def _close_code(ws: ClientConnection) -> int | None:
+    """Returns the close code the server ends the socket with next (None if a frame comes instead)."""
+    try:
+        await asyncio.wait_for(ws.recv(), 10)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+    return None
 
 
 def test_a_ping_is_answered_and_a_socket_without_a_hello_is_closed_with_1008(
@@ -179,11 +180,7 @@ def test_a_ping_is_answered_and_a_socket_without_a_hello_is_closed_with_1008(
         async with connect(server.ws(room["room"]), compression=None) as ws:
             latency = await asyncio.wait_for(await ws.ping(), 10)
             await ws.send('{"type":"resync"}')  # not a hello
-            try:
-                await asyncio.wait_for(ws.recv(), 10)
-            except ConnectionClosed as closed:
-                return latency, closed.rcvd.code if closed.rcvd else None
-        return latency, None
+            return latency, await _close_code(ws)
 
     latency, code = asyncio.run(scenario())
 
@@ -196,11 +193,7 @@ def test_a_room_this_process_does_not_hold_goes_through_the_app(served: tuple[Li
     async def scenario() -> int | None:
         async with connect(server.ws("no-such-room"), compression=None) as ws:
             await ws.send('{"type":"hello","role":"spectator"}')
-            try:
-                await asyncio.wait_for(ws.recv(), 10)
-            except ConnectionClosed as closed:
-                return closed.rcvd.code if closed.rcvd else None
-        return None
+            return await _close_code(ws)
 
     code = asyncio.run(scenario())
 
@@ -227,11 +220,7 @@ def test_a_closed_socket_leaves_the_room_and_the_server_stops_with_sockets_open(
                 await asyncio.sleep(0.02)
             assert sum(len(group) for group in live.listeners.values()) == 1
             server.server.should_exit = True  # the server stops with a socket open: it is closed with 1012
-            try:
-                await asyncio.wait_for(second.recv(), 10)
-            except ConnectionClosed as closed:
-                return closed.rcvd.code if closed.rcvd else None
-            return None
+            return await _close_code(second)
 
         code = asyncio.run(scenario())
 
