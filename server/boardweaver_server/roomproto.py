@@ -71,16 +71,12 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
             super().handle_connect(event)
             return
         rooms, limits, room_id = target
-        self.request = event
-        self.response = self.conn.accept(event)
-        self.handshake_initiated = True
-        self.handshake_complete = True
-        if self.response.status_code != 101:
-            self.close_sent = True
-            self.conn.send_response(self.response)
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.transport.close()
+        response = self.conn.accept(event)
+        if response.status_code != 101:  # a refused handshake: uvicorn answers it
+            super().handle_connect(event)
             return
+        self.request, self.response = event, response
+        self.handshake_initiated = self.handshake_complete = True
         del self.response.headers["Date"]
         self.response.headers.update(
             [(name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in self.default_headers]
@@ -170,8 +166,11 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         self.conn.send_close(code, reason)
         self.transport.write(b"".join(self.conn.data_to_send()))
         self.close_sent = True
-        if self.read_paused:
+        socket = self.room_socket
+        if self.read_paused or (socket is not None and socket.paused_reading):  # to read the peer's close
             self.read_paused = False
+            if socket is not None:
+                socket.paused_reading = False
             self.transport.resume_reading()
         self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
 

@@ -284,16 +284,7 @@ class _StoreThread:
             except BaseException as caught:  # delivered to the caller, as an executor would
                 result, error = None, caught
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-                loop.call_soon_threadsafe(_resolve, future, result, error)
-
-
-def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
-        return
-    if error is None:
-        future.set_result(result)
-    else:
-        future.set_exception(error)
+                loop.call_soon_threadsafe(_settle, future, error, result)
 
 
 def _run_batch(
@@ -308,8 +299,7 @@ def _run_batch(
     conn.execute("BEGIN IMMEDIATE")
     try:
         for ops, _ in batch:
-            for op in ops:
-                op(conn)
+            _apply(conn, ops)
     except Exception:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -320,8 +310,7 @@ def _run_batch(
     for ops, future in batch:
         conn.execute("SAVEPOINT write")
         try:
-            for op in ops:
-                op(conn)
+            _apply(conn, ops)
         except Exception as error:  # one bad write fails only its caller
             conn.execute("ROLLBACK TO write")
             conn.execute("RELEASE write")
@@ -332,11 +321,16 @@ def _run_batch(
     return written
 
 
-def _settle(future: asyncio.Future[Any], error: BaseException | None) -> None:
-    if future.done():
+def _apply(conn: sqlite3.Connection, ops: tuple[Op, ...]) -> None:
+    for op in ops:
+        op(conn)
+
+
+def _settle(future: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
+    if future.done():  # cancelled by a caller that stopped waiting
         return
     if error is None:
-        future.set_result(None)
+        future.set_result(result)
     else:
         future.set_exception(error)
 
