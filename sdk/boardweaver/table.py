@@ -127,13 +127,10 @@ class Table:
 
     def move_piece(self, from_space: str, index: int, to_space: str, to_index: int | None = None) -> int:
         """Moves a piece to another space (at its end, or at `to_index`) and returns its new index."""
-        state = self._state
-        try:
-            source, target = state.spaces[from_space], state.spaces[to_space]
-        except KeyError:
-            source, target = state.space(from_space), state.space(to_space)  # raises, naming the space
+        source = self._state.space(from_space)
+        target = self._state.space(to_space)
         if not 0 <= index < len(source.pieces):
-            state.piece(from_space, index)  # raises, naming the index
+            self._state.piece(from_space, index)  # raises, naming the index
         piece = source.pieces.pop(index)
         at = len(target.pieces) if to_index is None else to_index
         if not 0 <= at <= len(target.pieces):
