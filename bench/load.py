@@ -443,7 +443,6 @@ class NodeDriver:
             [node, str(BENCH / "driver.mjs"), str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         self.pid = self.proc.pid
-        schedule_driver(self.pid, config.get("sched", "normal"))
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -546,8 +545,7 @@ def start_python_drivers(ws_url: str, rooms: list[dict[str, Any]], sampled: set[
     ]
     for p in procs:
         p.start()
-        if p.pid:
-            schedule_driver(p.pid, args.driver_sched)
+        schedule_driver(p.pid or 0, args.driver_sched)
     timing.value = time.monotonic() + 0.5 + 0.01 * len(rooms)  # filled in before the barrier opens
     barrier.wait(timeout=120 + len(rooms))
     timing.value = max(timing.value, time.monotonic() + 0.1)
@@ -570,11 +568,12 @@ def start_node_drivers(ws_url: str, rooms: list[dict[str, Any]], sampled: set[st
     node = ensure_node_driver()
     count = max(1, min(args.drivers, len(rooms)))
     config = {"url": ws_url, "sampled": sorted(sampled), "warmup": args.warmup, "seconds": args.seconds}
-    config |= {"deflate": args.deflate, "readyTimeout": 120 + len(rooms), "sched": args.driver_sched}
+    config |= {"deflate": args.deflate, "readyTimeout": 120 + len(rooms)}
     procs: list[NodeDriver] = []
     try:
         for i in range(count):
             procs.append(NodeDriver(node, {**config, "rooms": rooms[i::count]}, folder, i))
+            schedule_driver(procs[-1].pid, args.driver_sched)
         deadline = time.monotonic() + 120 + len(rooms)
         for p in procs:
             if (line := p.line(deadline).strip()) != "ready":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import mimetypes
 import os
 from pathlib import Path
@@ -79,15 +81,25 @@ HEAD_MARK = "<!-- boardweaver:head -->"
 
 def page_html(path: Path) -> str:
     """Returns a page with the head every page shares (`pages/head.html`: styles, the loader, preloads) in
-    place of its mark, preloading the page's own main module (`room.html` -> `room_main.py`)."""
-    head = (path.parent / "head.html").read_text(encoding="utf-8").replace("@MAIN@", f"{path.stem}_main.py")
+    place of its mark, preloading the page's own main module (`room.html` -> `room_main.py`) and every
+    client module the loader writes into Python's files (`pyscript.json`'s `bw_files`)."""
+    config = path.parent.parent / "static" / "py" / "pyscript.json"
+    modules = json.loads(config.read_text(encoding="utf-8"))["bw_files"]
+    preloads = "\n".join(f'  <link rel="preload" href="{url}" as="fetch" crossorigin>' for url in modules)
+    head = (path.parent / "head.html").read_text(encoding="utf-8")
+    head = head.replace("@MAIN@", f"{path.stem}_main.py").replace("  @CLIENT@", preloads)
     return path.read_text(encoding="utf-8").replace(HEAD_MARK, head.rstrip("\n"))
 
 
 def _page(path: Path) -> Any:
     async def serve(request: Request) -> Response:
         if path.is_file():
-            return HTMLResponse(page_html(path), headers={"Cache-Control": "no-cache"})
+            html = page_html(path)
+            etag = f'"{hashlib.sha256(html.encode("utf-8")).hexdigest()[:20]}"'
+            headers = {"Cache-Control": "no-cache", "ETag": etag}
+            if request.headers.get("if-none-match") == etag:  # the revalidation `no-cache` asks for
+                return Response(status_code=304, headers=headers)
+            return HTMLResponse(html, headers=headers)
         return HTMLResponse(f"<!doctype html><title>Boardweaver</title><p>{path.name} is not built yet.</p>")
 
     return serve

@@ -3,14 +3,10 @@ compiled bytecode for PyScript's own package."""
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from boardweaver_server.static import PAGES, page_html
 
 from .conftest import seat_url, wait_state
 
@@ -79,13 +75,3 @@ def test_a_snapshot_that_does_not_start_is_dropped_and_made_again(server: str, a
     page.reload()
     wait_state(page, "ready")
     assert "bw:modules-from-snapshot" in page.evaluate(MARKS)
-
-
-def test_the_pages_preload_every_client_module_the_loader_writes() -> None:
-    web = Path(__file__).resolve().parents[2] / "web"
-    files = set(json.loads((web / "static" / "py" / "pyscript.json").read_text())["bw_files"])
-    for name in PAGES.values():
-        html = page_html(web / "pages" / name)
-        preloaded = set(re.findall(r'<link rel="preload" href="(/static/py/boardweaver_web/[^"]+)"', html))
-        assert preloaded == files, name
-        assert f'<link rel="preload" href="/static/py/{name[: -len(".html")]}_main.py"' in html, name

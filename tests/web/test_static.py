@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import json
+import re
 from pathlib import Path
 
-from boardweaver_server.static import ImmutableFiles, register_types
+from boardweaver_server.static import PAGES, ImmutableFiles, page_html, register_types, static_routes
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.testclient import TestClient
@@ -69,3 +71,25 @@ def test_unversioned_client_files_are_always_revalidated(tmp_path: Path) -> None
     again = client.get("/static/room.py", headers={"If-None-Match": first.headers["etag"]})
 
     assert first.headers["cache-control"] == "no-cache" and again.status_code == 304
+
+
+def test_the_pages_preload_every_client_module_the_loader_writes() -> None:
+    web = Path(__file__).resolve().parents[2] / "web"
+    files = set(json.loads((web / "static" / "py" / "pyscript.json").read_text())["bw_files"])
+    for name in PAGES.values():
+        html = page_html(web / "pages" / name)
+        preloaded = set(re.findall(r'<link rel="preload" href="(/static/py/boardweaver_web/[^"]+)"', html))
+        assert preloaded == files, name
+        assert f'<link rel="preload" href="/static/py/{name[: -len(".html")]}_main.py"' in html, name
+        assert "@MAIN@" not in html and "@CLIENT@" not in html, name
+
+
+def test_a_page_is_revalidated_by_its_etag(tmp_path: Path) -> None:
+    web = Path(__file__).resolve().parents[2] / "web"
+    client = TestClient(Starlette(routes=static_routes(web, [])))
+
+    first = client.get("/")
+    again = client.get("/", headers={"If-None-Match": first.headers["etag"]})
+
+    assert first.status_code == 200 and first.headers["cache-control"] == "no-cache"
+    assert again.status_code == 304 and again.content == b""
