@@ -51,11 +51,7 @@ def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> Non
     prefix = 0
     while prefix < common and old[prefix] == new[prefix]:
         prefix += 1
-    if prefix == common:
-        if len(new) > len(old):
-            ops.append(append_op(path, new[common:]))
-        elif len(old) > len(new):
-            ops.append(["trunc", path, len(new)])
+    if prefix == common:  # equal: a list that only grew or shrank at its end was handled above
         return
     changed = [i for i in range(prefix, common) if old[i] != new[i]] if len(old) == len(new) else []
     if len(changed) == 1:  # one item replaced (the active player passing on): patch just that item

@@ -287,11 +287,14 @@ class RoomViews:
     def invalidate(self, changes: list[Change]) -> Dirty:
         """Drops the cached parts `changes` touched (call it after they are applied or reverted).
 
-        The held views are then the ones before: a perspective the room does not send a snapshot gets
-        one with the next decision's patches (see `patches`).
+        No perspective is held any more: the views its sockets hold are the ones before, so each gets a
+        snapshot (the room's `resync_all`, or its next decision's frame) before patches again.
         """
         dirty = Dirty.of(changes)
         self._drop(dirty)
+        self.held.clear()
+        self._keys.clear()
+        self._sees.clear()
         return dirty
 
     def _drop(self, dirty: Dirty) -> None:
