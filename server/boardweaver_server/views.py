@@ -5,8 +5,9 @@ players, the result). Only those parts are made again, and each part once per *v
 socket: a space looks the same to every perspective that sees the same owners among its pieces (the deck,
 whose pieces are ownerless, looks the same to every seat; a hand looks one way to its owner and one way to
 everyone else). A dirty space's new part is derived from its part before the decision by replaying the
-changes on it: only the pieces they put in or changed are projected again, and pieces taken off or put on
-the top give their `trunc` / `append` ops directly. A collection seen partly hidden shows its hidden pieces
+changes on it: only the pieces they put in or changed are projected again, and `patch.diff` finds the ops
+quickly (the pieces kept are the same objects; pieces taken off or put on the end are one slice compare).
+A collection seen partly hidden shows its hidden pieces
 grouped, not in true order: it is projected again (a hand of backs seen from outside is just counted).
 
 The cache must hold the parts as they were before a decision's changes until `patches` has run: nothing
@@ -34,7 +35,7 @@ from boardweaver.changes import (
     StateSet,
 )
 from boardweaver.model import GameResult, Piece, Player, PlayerId, Space, TableState
-from boardweaver.patch import append_op, diff
+from boardweaver.patch import diff
 from boardweaver.view import copy_json, project_piece, project_space
 from boardweaver.wire import piece_to_wire, space_to_wire
 
@@ -61,7 +62,6 @@ class Dirty:
         self.spaces: set[str] = set()
         self.steps: dict[str, list[Step]] = {}
         self.players: set[PlayerId] = set()
-        self.player_keys: dict[PlayerId, list[tuple[str, str]]] = {}  # each player's wire field and key set
         self.common: set[str] = set()  # "active", "meta", "result"
         self.everything = False
 
@@ -87,8 +87,6 @@ class Dirty:
                     dirty.common.add("meta")
                 elif target.player_id is not None:
                     dirty.players.add(target.player_id)
-                    field = "state" if target.part == "player_public" else "private_state"
-                    dirty.player_keys.setdefault(target.player_id, []).append((field, change.key))  # type: ignore[attr-defined]
                 else:
                     at = target.index
                     steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
@@ -145,7 +143,6 @@ class RoomViews:
         # while `patches` runs: the dirty spaces' parts as they were before the decision, and its steps
         self._before: dict[str, dict[Key, tuple[Space, Wire]]] = {}
         self._steps: dict[str, list[Step]] = {}
-        self._ops: dict[int, tuple[Wire, list[Op]]] = {}  # a derived wire's id: the wire before, the ops
 
     # -- building ------------------------------------------------------------------------------------
 
@@ -172,11 +169,7 @@ class RoomViews:
             before = self._before.get(space.space_id)
             old = None if before is None else before.get(key)
             if old is not None:
-                derived = _derive(space, key, old, self._steps[space.space_id])
-                if derived is not None:
-                    part, ops = derived
-                    if ops is not None:
-                        self._ops[id(part[1])] = (old[1], ops)
+                part = _derive(space, key, old, self._steps[space.space_id])
             if part is None:
                 projected = project_space(perspective, space)
                 part = (projected, space_to_wire(projected))
@@ -348,7 +341,6 @@ class RoomViews:
         finally:
             self._before = {}
             self._steps = {}
-            self._ops = {}
 
     def _patches(
         self,
@@ -366,7 +358,6 @@ class RoomViews:
                 sees = self._sees_for(player.player_id, rows)
                 columns += (sees, sees)
                 parts.append(_Part(("players", i), player, before_players[player.player_id]))
-                parts[-1].keys = dirty.player_keys.get(player.player_id, [])
         for i, space in enumerate(state.spaces.values()):
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
@@ -421,16 +412,7 @@ class RoomViews:
                 else:
                     new = self._space_part(perspective, part.model, after)[1]  # type: ignore[arg-type]
                 path = part.path
-                if old is new:
-                    found = []
-                elif part.keys is not None:
-                    found = _player_ops(old, new, part.keys, path)
-                else:
-                    derived = self._ops.get(id(new))
-                    if derived is not None and derived[0] is old:
-                        found = [[op[0], [*path, *op[1]], *op[2:]] for op in derived[1]]
-                    else:
-                        found = diff(old, new, path)
+                found = [] if old is new else diff(old, new, path)
                 part.ops[(before, after)] = found
             ops += found
         if common is None:
@@ -441,44 +423,13 @@ class RoomViews:
 class _Part:
     """A dirty part of the views: where it lies, its model, its parts before by key, its ops by keys."""
 
-    __slots__ = ("before", "keys", "model", "ops", "path")
+    __slots__ = ("before", "model", "ops", "path")
 
     def __init__(self, path: tuple[str, int], model: Player | Space, before: dict[Any, tuple[Any, Wire]] | None):
         self.path = path
         self.model = model
         self.before = before
         self.ops: dict[tuple[Any, Any], list[Op]] = {}
-        self.keys: list[tuple[str, str]] | None = None  # a player's: the state keys the changes set
-
-
-def _player_ops(old: Wire, new: Wire, keys: list[tuple[str, str]], path: tuple[Any, ...]) -> list[Op]:
-    """Returns the ops turning a player's part `old` into `new` when only `keys` of its state maps were set.
-
-    They are the ops `diff` returns (its other keys are equal), found without walking the whole maps.
-    """
-    ops: list[Op] = []
-    for field in ("state", "private_state"):
-        before, after = old.get(field), new.get(field)
-        if before is None or after is None:
-            if after is not None:
-                ops.append(["set", [*path, field], after])
-            elif before is not None:
-                ops.append(["del", [*path, field]])
-            continue
-        done = set()
-        for changed, key in keys:
-            if changed != field or key in done:
-                continue
-            done.add(key)
-            value, was = after.get(key, MISSING), before.get(key, MISSING)
-            if value is MISSING:
-                if was is not MISSING:
-                    ops.append(["del", [*path, field, key]])
-            elif was is MISSING:
-                ops.append(["set", [*path, field, key], value])
-            elif was != value:
-                ops += diff(was, value, [*path, field, key])
-    return ops
 
 
 def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
@@ -499,14 +450,13 @@ def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
 
 def _derive(
     space: Space, key: tuple[Any, ...], old: tuple[Space, Wire], steps: list[Step]
-) -> tuple[tuple[Space, Wire], list[Op] | None] | None:
+) -> tuple[Space, Wire] | None:
     """Returns `space`'s part for visibility `key` derived from its part `old` before `steps`, or None.
 
     Only the pieces the steps put in or changed are projected again; the others keep their projection
     (a piece's projection depends only on the piece and on whether `key` holds its owner). A collection
     some of whose pieces `key` does not see shows them grouped, not in true order: None (project it).
-    With the part come the ops turning `old`'s wire into it when they are plain (what `diff` returns
-    when pieces were only taken off and put on the end), else None.
+    The ops from `old` are `diff`'s, cheap here: the pieces kept are the same objects as before.
     """
     full = key == FULL_KEY
     owner = space.owner
@@ -530,7 +480,6 @@ def _derive(
             projected = project_piece(piece, full or (owner if piece.owner is None else piece.owner) in key)
             pieces.append(projected)
             wires.append(piece_to_wire(projected))
-        marked = size - kept
     else:
         replayed_anywhere = _replay(steps, old_space.pieces, old_wires, size)
         if replayed_anywhere is None:
@@ -562,19 +511,7 @@ def _derive(
         wire["state"] = public
     if private:
         wire["private_state"] = private
-    ops = None
-    if not state and size - marked == kept:  # the old pieces below `kept`, then new ones: trunc and append
-        old_size = len(old_wires)
-        common = min(size, old_size)
-        while kept < common and wires[kept] == old_wires[kept]:
-            kept += 1
-        if kept == common:
-            ops = []
-            if old_size > kept:
-                ops.append(["trunc", ["pieces"], kept])
-            elif size > kept:
-                ops.append(append_op(["pieces"], wires[kept:]))
-    return (projected_space, wire), ops
+    return projected_space, wire
 
 
 def _replay_on_top(steps: list[Step], size: int, final: int) -> tuple[int, bool] | None:
@@ -642,9 +579,7 @@ def _replay(
     return pieces, wires, kept, marked, state
 
 
-def _derive_hidden(
-    space: Space, key: Key, old: tuple[Space, Wire], steps: list[Step]
-) -> tuple[tuple[Space, Wire], list[Op] | None] | None:
+def _derive_hidden(space: Space, key: Key, old: tuple[Space, Wire], steps: list[Step]) -> tuple[Space, Wire] | None:
     """Returns the part of a collection `key` sees none of, whose pieces look alike (a hand of card backs
     seen from outside), or None for any other collection.
 
@@ -668,11 +603,11 @@ def _derive_hidden(
     old_space, old_wire = old
     old_wires = old_wire["pieces"]
     if len(old_wires) == len(source) and old_wires.count(wire) == len(source):
-        return old, []
+        return old
     pieces = [project_piece(first, False) for _ in source]
     projected = Space(
         space.space_id, space.kind, pieces, space.owner, True, old_space.public_state, old_space.private_state
     )
     new_wire = dict(old_wire)
     new_wire["pieces"] = [piece_to_wire(piece) for piece in pieces]
-    return (projected, new_wire), None
+    return projected, new_wire
