@@ -11,6 +11,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import queue
 import re
 import sqlite3
@@ -24,6 +25,8 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
+SCHEMA_VERSION = 1  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -108,6 +111,54 @@ class Snapshot:
     pick_counter: int
 
 
+class StoreError(RuntimeError):
+    """A store file that cannot be served: unreadable, not a store, of an unknown schema, or not writable."""
+
+
+def check_store_file(path: str | Path) -> None:
+    """Raises StoreError, naming the file, unless `path` is absent (a new store) or a store this code serves.
+
+    Opens nothing for writing and creates nothing: a server checks its store before any shard file is made
+    beside it.
+    """
+    name = str(path)
+    if name == ":memory:" or not os.path.exists(name):
+        return
+    if os.path.getsize(name) == 0:
+        raise StoreError(f"{name}: the file is empty (0 bytes), not a Boardweaver store; remove it to start anew")
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.access(name, os.W_OK) or not os.access(folder, os.W_OK):  # SQLite's WAL needs both
+        raise StoreError(f"{name}: the store is read-only (the file or its folder); the server must write it")
+    try:
+        conn = sqlite3.connect(f"{Path(name).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            _check_version(name, conn)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{name}: not a readable SQLite store ({error})") from None
+
+
+def _check_version(name: str, conn: sqlite3.Connection) -> int:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{name}: the store has schema version {version}, written by a newer Boardweaver; this one "
+            f"reads versions up to {SCHEMA_VERSION} (upgrade Boardweaver, or serve another file)"
+        )
+    if version < 0:
+        raise StoreError(f"{name}: unknown store schema version {version}")
+    return version
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Returns True for SQLite's "database or disk is full" (SQLITE_FULL)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.OperationalError) and (
+        code == getattr(sqlite3, "SQLITE_FULL", 13) or "disk is full" in str(error)
+    )
+
+
 def shard_path(path: str | Path, shard: int) -> str:
     """Returns the file of store shard `shard`: shard 0 is `path` itself, shard k is `<path>.shard<k>` beside it."""
     if str(path) == ":memory:" or shard == 0:
@@ -158,6 +209,7 @@ class Store:
         self._flushing: asyncio.Task[None] | None = None
         self._open = False
         self.batches = 0
+        self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
 
     # -- lifecycle -----------------------------------------------------------------------------------
 
@@ -166,14 +218,43 @@ class Store:
         self._open = True
 
     def _connect(self) -> None:
+        check_store_file(self.path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        conn.executescript(SCHEMA)
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot open the store ({error})") from None
+        try:
+            self._prepare(conn)
+        except sqlite3.Error as error:
+            conn.close()
+            if isinstance(error, sqlite3.OperationalError) and "readonly" in str(error):
+                raise StoreError(f"{self.path}: the store is read-only; the server must be able to write it") from None
+            raise StoreError(f"{self.path}: cannot use the store ({error})") from None
+        except StoreError:
+            conn.close()
+            raise
         self._conn = conn
         self._reader = conn if self.path == ":memory:" else sqlite3.connect(self.path, check_same_thread=False)
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Sets the connection up, checks the schema version and proves the file writable (a write is tried)."""
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+        _check_version(self.path, conn)
+        conn.execute("BEGIN IMMEDIATE")  # fails at once on a read-only file, directory or mount
+        try:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     async def close(self) -> None:
         self._open = False
@@ -241,10 +322,28 @@ class Store:
                 _settle(future, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
             if not isinstance(error, Exception):
                 raise
+            self._failed(error, len(batch))
             return
         self.batches += 1
+        if self.failed_writes:
+            logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
+            self.failed_writes = 0
         for future in written:
             _settle(future, None)
+
+    def _failed(self, error: Exception, writes: int) -> None:
+        """Logs a failing store once per episode (not once per write), and frees the WAL on a full disk."""
+        if not self.failed_writes:
+            logger.error(
+                "store %s: writes fail (%s: %s); failing writes are counted until one succeeds",
+                self.path,
+                type(error).__name__,
+                error,
+            )
+        self.failed_writes += writes
+        if is_disk_full(error):
+            with contextlib.suppress(sqlite3.Error):  # moves what the WAL holds into the file and cuts it back
+                self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 _ThreadCall = tuple[Callable[[], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]
