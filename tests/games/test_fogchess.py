@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from typing import Any
 
-import pytest
+import chess
 from boardweaver import (
     Action,
     Draft,
@@ -40,7 +40,7 @@ from boardweaver_games.fogchess.rules import (
 )
 
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
-from .test_fogchess_rules import expected_moves, expected_visible
+from .test_fogchess_reference import reference_moves, reference_visible
 
 GAMES = int(os.environ.get("BOARDWEAVER_GAMES", "200"))
 PIECE_CODE = re.compile(r'"([wb][PNBRQK])"')
@@ -245,11 +245,9 @@ def test_a_seat_sees_the_opponents_piece_vanish_only_where_it_looks() -> None:
 # --- each seat's view against python-chess ----------------------------------------------
 
 
-def shown_kinds(board: Any, color: Color) -> dict[str, str]:
-    """What python-chess says `color` should be shown on each square: piece code, "empty" or "fog"."""
-    import chess
-
-    visible = expected_visible(board, color)
+def shown_kinds(board: chess.Board, color: Color) -> dict[str, str]:
+    """What the python-chess reference says `color` is shown on each square: piece code, "empty" or "fog"."""
+    visible = reference_visible(board, color)
     kinds = {}
     for name in SQUARES:
         piece = board.piece_at(chess.parse_square(name))
@@ -259,7 +257,6 @@ def shown_kinds(board: Any, color: Color) -> dict[str, str]:
 
 
 def test_views_show_the_sight_and_moves_python_chess_computes_in_bot_games() -> None:
-    chess = pytest.importorskip("chess")
     game = FogChess()
     positions = 0
     ends: Counter[str] = Counter()
@@ -275,7 +272,7 @@ def test_views_show_the_sight_and_moves_python_chess_computes_in_bot_games() -> 
                 color = color_of_seat(seat)
                 assert sight_in_view(view, seat) == shown_kinds(board, color), (board.fen(), seat)
                 mover = board.turn == (color == "w")
-                assert moves_in_view(view, seat) == (expected_moves(board) if mover else set()), board.fen()
+                assert moves_in_view(view, seat) == (reference_moves(board) if mover else set()), board.fen()
             seat = table.state.active_player_ids[0]
             moves = moves_in_view(views[seat], seat)
             steps = bots[PlayerId(seat)].decide(game, views[seat], seat)

@@ -1,21 +1,27 @@
 """Chess rules for fog-of-war chess: full movement, no check rules, capturing the king wins.
 
-Moves may leave or put one's own king in check, and castling needs only its rights
-(king and rook unmoved) and empty squares between king and rook: attacked squares do
-not matter. A side whose king is gone has lost. A side with no legal move while both
-kings stand is stalemated, which is a draw.
+Moves are pseudo-legal: there is no check. A king may move into attack, and castling needs
+only its rights (king and rook unmoved) and empty squares between king and rook: it is
+allowed in, through and into check. A side whose king is gone has lost. A side with no
+legal move while both kings stand is stalemated, which is a draw.
 
-Visibility (`visible_squares`) for a color is every square one of its pieces stands
-on, plus the squares its pieces reach:
+Visibility (`visible_squares`) follows Mistboard (chess.com's fog of war): a side sees the
+squares its own pieces stand on and the destination of every move it could make if it
+were its turn (`moves_for`), and nothing else:
 
-- a knight or king sees all its target squares, a bishop, rook or queen sees along
-  each ray up to and including the first occupied square;
-- a pawn sees straight ahead up to and including the first occupied square, one
-  square deep, or two from its starting rank; diagonally it sees a square only when
-  an enemy piece stands there or it is the en-passant square (the latter only for
-  the side to move, because only that side may capture en passant);
-- the king sees its castling destination (g1/c1, g8/c8) when castling is legal
-  (the rook always sees it too, so this adds nothing today but states the rule).
+- a bishop, rook or queen sees along each ray up to the first occupied square, and that
+  square too when an enemy stands there;
+- a knight or king sees its target squares that are empty or hold an enemy;
+- a pawn sees its single-push square only when it is empty, its double-push square only
+  from its start rank when both squares are empty, and a diagonal only when an enemy
+  stands there or it is the en-passant square; so a pawn never sees the piece that
+  blocks it;
+- the king sees its castling destination (g1/c1, g8/c8) when castling is legal; castling
+  needs the squares between king and rook empty, so the rook sees that square too;
+- the side to move that can take en passant also sees the pawn it would take. The side
+  not to move is judged as if it were to move, but without any en-passant right.
+
+A piece that gives check is not shown unless these rules reach it.
 
 Standard library only; runs on CPython 3.11+ and Pyodide.
 """
@@ -224,10 +230,26 @@ def _check_position(pos: Position) -> None:
         raise InvalidPositionError(f"expected turn 'w' or 'b', got {pos.turn!r}")
     if pos.castling != "".join(r for r in "KQkq" if r in pos.castling):
         raise InvalidPositionError(f"expected castling rights in 'KQkq' order, got {pos.castling!r}")
-    if pos.ep is not None and (pos.ep not in SQUARES or pos.ep[1] not in "36"):
-        raise InvalidPositionError(f"expected an en-passant square on rank 3 or 6, got {pos.ep!r}")
+    if pos.ep is not None:
+        _check_en_passant(pos, pos.ep)
     if pos.halfmove < 0 or pos.fullmove < 1:
         raise InvalidPositionError(f"expected clocks >= 0 and >= 1, got {pos.halfmove}, {pos.fullmove}")
+
+
+def _check_en_passant(pos: Position, ep: str) -> None:
+    """Checks that `ep` is the square a pawn of the side not to move just passed on a double push.
+
+    So the en-passant square always has a pawn to take, as after a real double push.
+    """
+    rank = "6" if pos.turn == "w" else "3"
+    if ep not in SQUARES or ep[1] != rank:
+        raise InvalidPositionError(f"expected an en-passant square on rank {rank} for {pos.turn!r} to move, got {ep!r}")
+    forward = _pawn_forward(pos.turn)
+    pushed, origin = f"{ep[0]}{int(ep[1]) - forward}", f"{ep[0]}{int(ep[1]) + forward}"
+    if ep in pos.board or origin in pos.board or pos.board.get(pushed) != opponent(pos.turn) + "P":
+        raise InvalidPositionError(
+            f"expected en-passant square {ep!r} and {origin!r} empty and a pawn that just pushed on {pushed!r}"
+        )
 
 
 def _ray_squares(board: Board, square: str, rays: tuple[Step, ...]) -> Iterator[str]:
@@ -242,7 +264,7 @@ def _ray_squares(board: Board, square: str, rays: tuple[Step, ...]) -> Iterator[
 
 
 def _reach(board: Board, square: str, piece: str) -> Iterator[str]:
-    """Yields the squares a knight, bishop, rook, queen or king moves to, captures on or is blocked by."""
+    """Yields the squares a knight, bishop, rook, queen or king attacks, own pieces' squares included."""
     kind = piece[1]
     if kind in SLIDER_RAYS:
         return _ray_squares(board, square, SLIDER_RAYS[kind])
@@ -254,15 +276,17 @@ def _pawn_forward(color: Color) -> int:
     return 1 if color == "w" else -1
 
 
-def _pawn_sight_ahead(board: Board, square: str, color: Color) -> list[str]:
-    """Returns the squares straight ahead up to the first occupied one, two deep from the start rank.
+def _pawn_pushes(board: Board, square: str, color: Color) -> list[str]:
+    """Returns the squares a pawn may push to: one ahead if empty, two from the start rank if both are.
 
     Pawns never stand on the last rank, so the squares ahead are on the board.
     """
     rank, step = int(square[1]), _pawn_forward(color)
     one, two = f"{square[0]}{rank + step}", f"{square[0]}{rank + 2 * step}"
+    if one in board:
+        return []
     on_start_rank = rank == (2 if color == "w" else 7)
-    return [one, two] if on_start_rank and one not in board else [one]
+    return [one, two] if on_start_rank and two not in board else [one]
 
 
 def _pawn_captures(pos: Position, square: str, color: Color) -> list[str]:
@@ -275,16 +299,9 @@ def _pawn_captures(pos: Position, square: str, color: Color) -> list[str]:
         piece = pos.board.get(target)
         if piece is not None and color_of(piece) != color:
             targets.append(target)
-        elif piece is None and _is_en_passant_target(pos, target, color):
-            targets.append(target)
+        elif target == pos.ep and color == pos.turn:
+            targets.append(target)  # a valid `ep` always has the pawn to take behind it
     return targets
-
-
-def _is_en_passant_target(pos: Position, target: str, color: Color) -> bool:
-    if target != pos.ep or color != pos.turn:
-        return False
-    passed_pawn = shift(target, (0, -_pawn_forward(color)))
-    return passed_pawn is not None and pos.board.get(passed_pawn) == opponent(color) + "P"
 
 
 def can_castle(pos: Position, rule: CastlingRule) -> bool:
@@ -306,31 +323,36 @@ def _castling_rules(pos: Position, color: Color) -> list[CastlingRule]:
     return [rule for rule in own_rules if can_castle(pos, rule)]
 
 
-def moves_for(pos: Position, color: Color) -> list[Move]:
-    """Returns the moves `color` could make if it were its turn (en passant only on its real turn)."""
-    moves: list[Move] = []
-    for square, piece in sorted(pos.board.items()):
+def _destinations(pos: Position, color: Color) -> Iterator[tuple[str, str]]:
+    """Yields (from, to) for every move `color` could make if it were its turn, promotions folded."""
+    for square, piece in pos.board.items():
         if color_of(piece) != color:
             continue
         if piece[1] == "P":
-            moves.extend(_pawn_moves(pos, square, color))
+            for target in _pawn_pushes(pos.board, square, color) + _pawn_captures(pos, square, color):
+                yield square, target
             continue
         for target in _reach(pos.board, square, piece):
             occupant = pos.board.get(target)
             if occupant is None or color_of(occupant) != color:
-                moves.append(Move(square, target))
-    moves.extend(Move(rule.king_from, rule.king_to) for rule in _castling_rules(pos, color))
-    return moves
+                yield square, target
+    for rule in _castling_rules(pos, color):
+        yield rule.king_from, rule.king_to
 
 
-def _pawn_moves(pos: Position, square: str, color: Color) -> Iterator[Move]:
+def moves_for(pos: Position, color: Color) -> list[Move]:
+    """Returns the moves `color` could make if it were its turn (en passant only on its real turn).
+
+    Castling is the king's move ("e1g1"); a pawn reaching the last rank promotes to q, r, b or n.
+    """
     last_rank = "8" if color == "w" else "1"
-    pushes = [target for target in _pawn_sight_ahead(pos.board, square, color) if target not in pos.board]
-    for target in pushes + _pawn_captures(pos, square, color):
-        if target[1] == last_rank:
-            yield from (Move(square, target, piece) for piece in PROMOTION_PIECES)
+    moves: list[Move] = []
+    for from_sq, to_sq in sorted(_destinations(pos, color)):
+        if to_sq[1] == last_rank and pos.board[from_sq][1] == "P":
+            moves.extend(Move(from_sq, to_sq, piece) for piece in PROMOTION_PIECES)
         else:
-            yield Move(square, target)
+            moves.append(Move(from_sq, to_sq))
+    return moves
 
 
 def legal_moves(pos: Position) -> list[Move]:
@@ -405,16 +427,13 @@ def is_over(pos: Position) -> bool:
 
 
 def visible_squares(pos: Position, color: Color) -> set[str]:
-    """Returns the squares `color` sees: its pieces' squares and the squares they reach (see module doc)."""
-    visible: set[str] = set()
-    for square, piece in pos.board.items():
-        if color_of(piece) != color:
-            continue
-        visible.add(square)
-        if piece[1] == "P":
-            visible.update(_pawn_sight_ahead(pos.board, square, color))
-            visible.update(_pawn_captures(pos, square, color))
-        else:
-            visible.update(_reach(pos.board, square, piece))
-    visible.update(rule.king_to for rule in _castling_rules(pos, color))
+    """Returns the squares `color` sees: its pieces' squares and its moves' destinations (see module doc).
+
+    The side to move that can take en passant also sees the pawn it would take.
+    """
+    visible = {square for square, piece in pos.board.items() if color_of(piece) == color}
+    for from_sq, to_sq in _destinations(pos, color):
+        visible.add(to_sq)
+        if to_sq == pos.ep and color == pos.turn and pos.board[from_sq][1] == "P" and from_sq[0] != to_sq[0]:
+            visible.add(f"{to_sq[0]}{from_sq[1]}")
     return visible
