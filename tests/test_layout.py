@@ -17,6 +17,7 @@ PACKAGES = {
         "boardweaver",
         "boardweaver_games",
         "boardweaver_server",
+        "prometheus_client",  # /metrics
         "starlette",
         "uvicorn",
         "websockets",
@@ -66,3 +67,18 @@ def test_the_sdk_public_api_is_what_its_init_exports() -> None:
         "verify_commit",
     } <= exported
     assert all(hasattr(boardweaver, name) for name in exported)
+
+
+def test_games_have_one_registry_the_entry_points_in_pyproject() -> None:
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    registered = meta["project"]["entry-points"]["boardweaver.games"]
+    packages = {path.parent.name for path in (ROOT / "games" / "boardweaver_games").glob("*/rules.py")}
+    named = {target.split(".")[1] for target in registered.values()}
+    sources = [*ROOT.glob("sdk/**/*.py"), *ROOT.glob("server/**/*.py"), *ROOT.glob("web/static/**/*.py")]
+    sources += [*ROOT.glob("web/static/*.mjs")]
+
+    assert named == packages  # every example game's package is registered, and nothing else
+    assert not (ROOT / "games" / "boardweaver_games" / "registry.py").exists()
+    assert [str(p) for p in sources if "boardweaver_games.registry" in p.read_text(encoding="utf-8")] == []

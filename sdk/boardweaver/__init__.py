@@ -11,7 +11,8 @@ from .errors import (
     StepOrderError,
     UnmarkedRevealError,
 )
-from .game import Game, start
+from .frozen import ReadOnlyError
+from .game import Game, InstanceStateError, start
 from .messages import Catalog, Message, msg
 from .model import GameResult, Json, Piece, Player, PlayerId, Space, TableState
 from .offers import Action, Intent, Offer
@@ -19,6 +20,7 @@ from .rng import Rng, seed_commitment
 from .state_of import StateOf
 from .table import Table
 from .view import FULL, REFEREE, SPECTATOR, Perspective, true_to_view, view_to_true
+from .views import Views
 from .wire import canonical_bytes, canonical_json, state_from_wire, state_to_wire
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "GameOverError",
     "GameResult",
     "IllegalStepError",
+    "InstanceStateError",
     "Intent",
     "Json",
     "Message",
@@ -47,6 +50,7 @@ __all__ = [
     "Player",
     "PlayerId",
     "RandomBot",
+    "ReadOnlyError",
     "Rng",
     "RuleError",
     "Space",
@@ -55,6 +59,7 @@ __all__ = [
     "Table",
     "TableState",
     "UnmarkedRevealError",
+    "Views",
     "canonical_bytes",
     "canonical_json",
     "msg",

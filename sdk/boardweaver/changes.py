@@ -8,7 +8,7 @@ from typing import Any
 from .messages import Message
 from .model import GameResult, JsonMap, Piece, PlayerId, Space, TableState
 from .state_of import StateOf
-from .view import Perspective, copy_json, project_piece, sees_piece
+from .view import NOT_SHOWN, Perspective, copy_json, project_piece, sees_piece
 
 MISSING: Any = object()
 
@@ -90,6 +90,7 @@ class KindSet(Change):
     old: str | None
     new: str | None
     visible_for: Any = field(default=None)  # the piece's owner when the kind was set
+    shown_to: frozenset[PlayerId] = NOT_SHOWN  # the seats the piece was shown to then
 
     def revert(self, state: TableState) -> None:
         piece = state.spaces[self.space.space_id].pieces[self.index]
@@ -99,7 +100,7 @@ class KindSet(Change):
             piece.public_kind = self.old or ""
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
-        if self.private and not perspective.sees(self.visible_for):
+        if self.private and not (perspective.sees(self.visible_for) or perspective.sees_shown(self.shown_to)):
             return None
         wire: dict[str, Any] = {
             "type": "private-kind-set" if self.private else "public-kind-set",
@@ -112,6 +113,32 @@ class KindSet(Change):
 
 
 @dataclass
+class ShownSet(Change):
+    """The seats a piece is shown to changed (`Table.show`, `unshow`, or the piece moving on).
+
+    Only a perspective that sees the piece by the look sees the change: nobody else learns a look happened.
+    """
+
+    space: Space
+    index: int
+    old: frozenset[PlayerId]
+    new: frozenset[PlayerId]
+
+    def revert(self, state: TableState) -> None:
+        state.spaces[self.space.space_id].pieces[self.index].shown_to = self.old
+
+    def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
+        if not (perspective.sees_shown(self.old) or perspective.sees_shown(self.new)):
+            return None
+        shown = perspective.sees_shown(self.new)
+        return {
+            "type": "piece-shown" if shown else "piece-unshown",
+            "space": self.space.space_id,
+            **_at(self.space, self.index),
+        }
+
+
+@dataclass
 class StateSet(Change):
     target: StateOf
     key: str
@@ -120,6 +147,7 @@ class StateSet(Change):
     owner: PlayerId | None  # whose secret the map is, for private maps
     map_ref: JsonMap
     in_collection: bool = False  # a piece's map in a collection, whose true index no viewer may learn
+    shown_to: frozenset[PlayerId] = NOT_SHOWN  # for a piece's private map: the seats the piece was shown to
 
     def revert(self, state: TableState) -> None:
         if self.old is MISSING:
@@ -128,7 +156,7 @@ class StateSet(Change):
             self.map_ref[self.key] = self.old
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
-        if self.target.is_private() and not perspective.sees(self.owner):
+        if self.target.is_private() and not (perspective.sees(self.owner) or perspective.sees_shown(self.shown_to)):
             return None
         target = self.target.to_wire()
         if self.in_collection:
@@ -208,6 +236,7 @@ __all__ = [
     "PieceAdded",
     "PieceMoved",
     "PieceRemoved",
+    "ShownSet",
     "SpaceAdded",
     "StateSet",
     "copy_json",

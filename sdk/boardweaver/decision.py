@@ -7,9 +7,21 @@ reveal; the step is a Confirm. Only the last step of a decision may draw or reve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .changes import Change, Logged, revert_all
+from .changes import (
+    ActivePlayersSet,
+    Change,
+    GameEnded,
+    KindSet,
+    Logged,
+    PieceAdded,
+    PieceMoved,
+    PieceRemoved,
+    ShownSet,
+    StateSet,
+    revert_all,
+)
 from .errors import (
     IllegalStepError,
     NeedsServerError,
@@ -17,13 +29,15 @@ from .errors import (
     StepOrderError,
     UnmarkedRevealError,
 )
+from .frozen import ReadOnlyError, thaw_json
 from .game import Game
 from .messages import Message
-from .model import PlayerId
+from .model import GameResult, Player, PlayerId, Space, TableState
 from .offers import Action, Intent, Offer, find_offer
 from .table import Table
-from .view import HiddenGroup, pick_hidden, seat, view_to_true
-from .wire import state_to_wire
+from .view import HiddenGroup, Perspective, copy_json, pick_hidden, project_space, project_state, view_to_true
+from .view import seat as seat_perspective
+from .wire import canonical_json, space_to_wire, state_to_wire
 
 ENDED_BY_RNG = "rng"
 ENDED_BY_REVEAL = "reveal"
@@ -141,6 +155,18 @@ class CommitResult:
     rng_before: int = 0
     pick_rng_before: int = 0
     notes: dict[str, Any] = field(default_factory=dict)
+    unmarked_reveal: int | None = None  # the step whose result the seat could not compute, offered unmarked
+
+
+class SeatViews(Protocol):
+    """The platform's projection of a table (`boardweaver.views.Views`): read-only views and their offers."""
+
+    @property
+    def table(self) -> Table: ...
+
+    def table_view(self, perspective: Perspective) -> Table: ...
+
+    def offers(self, game: Game, seat: int) -> list[Offer]: ...
 
 
 def verify_commit(
@@ -149,22 +175,23 @@ def verify_commit(
     seat: int,
     steps: list[Action],
     picks: list[int | None] | None = None,
-    view: Table | None = None,
-    offers: list[Offer] | None = None,
+    views: SeatViews | None = None,
 ) -> CommitResult:
     """Replays a seat's drafted steps on the full state, verifying each; applies them all or none.
 
-    `picks` replays recorded hidden-click picks; without it the platform draws them. `view` may be the
-    seat's current view of `table` (equal to `table.view(seat)` now, e.g. the one its offers were computed
-    on): the first step then reads it instead of projecting the state again; it may be changed. `offers`
-    may be the offers `game.offers(view, seat)` made on that view, so they are not computed again. Raises a
-    GameError subclass whose text names the step and the rule broken, and nothing the seat may not see.
+    `picks` replays recorded hidden-click picks; without it the platform draws them. `views` may be the
+    platform's projection of this same `table`: the first step then reads the seat's view and offers it
+    holds instead of projecting the state again. Every step is checked against the seat's view: a step
+    whose result the seat could not compute from its view is a reveal; it ends the decision and cannot
+    be undone, and when its offer was not marked `.revealing()` the result names it (`unmarked_reveal`).
+    Raises a GameError subclass whose text names the step and the rule broken, and nothing the seat may
+    not see.
     """
     if table.is_view:
         raise RuleError("verify_commit needs the full state")
     player = PlayerId(seat)
-    if view is not None and (not view.is_view or view.viewer != player):
-        raise RuleError(f"expected seat {seat!r}'s view, got a view of {view.perspective.label()}")
+    if views is not None and views.table is not table:
+        raise RuleError("verify_commit was given the views of another table")
     _check_can_act(table, player)
     if not steps:
         raise StepOrderError("a commit needs at least one step")
@@ -174,15 +201,26 @@ def verify_commit(
     table.undo_allowed = False
     applied: list[Change] = []
     chosen: list[int | None] = []
+    view: Table | None = None
+    offers: list[Offer] | None = None
+    if views is not None:
+        view = views.table_view(seat_perspective(player))
+        offers = views.offers(game, player)
+    unmarked: int | None = None
     try:
         ended_by = ""
         revealed = False
         for number, action in enumerate(steps, start=1):
             if ended_by:
+                if unmarked == number - 1:
+                    raise UnmarkedRevealError(
+                        f"{game.name}: step {unmarked} ({steps[unmarked - 1].describe()}) is a Choice or Cancel "
+                        "whose result depends on a hidden part; mark its offer .revealing()"
+                    )
                 raise StepOrderError(f"step {number}: the decision ended at step {number - 1} ({ended_by})")
             if number > 1:
                 _check_can_act(table, player)
-            step_ended, pick, view = _verify_step(
+            outcome = _verify_step(
                 game,
                 table,
                 player,
@@ -190,12 +228,15 @@ def verify_commit(
                 action,
                 None if picks is None else picks[number - 1],
                 view,
-                offers if number == 1 and view is not None else None,
+                offers if number == 1 else None,
             )
+            view = outcome.view_after
             applied.extend(table.take_changes())
-            chosen.append(pick)
-            ended_by = step_ended
-            revealed = revealed or step_ended == ENDED_BY_REVEAL
+            chosen.append(outcome.pick)
+            ended_by = outcome.ended_by
+            revealed = revealed or ended_by == ENDED_BY_REVEAL
+            if outcome.unmarked:
+                unmarked = number
         if not ended_by:
             raise StepOrderError(f"step {len(steps)}: the decision is still open (no Confirm, reveal or draw)")
     except BaseException:
@@ -204,7 +245,7 @@ def verify_commit(
         _rewind(table, rng_before, pick_before)
         raise
     drew = table.rng_counter != rng_before
-    return CommitResult(
+    result = CommitResult(
         player,
         list(steps),
         chosen,
@@ -215,7 +256,14 @@ def verify_commit(
         table.undo_allowed and not drew and not revealed,
         rng_before,
         pick_before,
+        unmarked_reveal=unmarked,
     )
+    if unmarked is not None:
+        result.notes["unmarked_reveal"] = (
+            f"{game.name}: step {unmarked} ({steps[unmarked - 1].describe()}) has a result the seat could not "
+            "compute from its view; mark its offer .revealing()"
+        )
+    return result
 
 
 def undo_commit(table: Table, result: CommitResult) -> None:
@@ -232,6 +280,16 @@ def _check_can_act(table: Table, player: PlayerId) -> None:
         raise NotActiveError(f"seat {player} is not active now")
 
 
+@dataclass
+class StepOutcome:
+    """How a verified step ended the decision, its hidden pick, and the seat's view after it (if known)."""
+
+    ended_by: str
+    pick: int | None
+    view_after: Table | None = None
+    unmarked: bool = False
+
+
 def _verify_step(
     game: Game,
     table: Table,
@@ -241,10 +299,10 @@ def _verify_step(
     recorded_pick: int | None,
     view: Table | None = None,
     offers: list[Offer] | None = None,
-) -> tuple[str, int | None, Table | None]:
-    """Verifies and applies one step; returns how it ended the decision, its pick, and the seat's view after it
-    when the commute check made one (the next step's view: the table does not change in between)."""
-    before = view if view is not None else table.view(seat(player))
+) -> StepOutcome:
+    """Verifies and applies one step, checking it against the seat's view before it (see `_seen_result`)."""
+    perspective = seat_perspective(player)
+    before = view if view is not None else table.view(perspective)
     offer = find_offer(offers if offers is not None else game.offers(before, player), action)
     if offer is None:
         raise IllegalStepError(f"step {number}: {action.describe()} is not offered")
@@ -252,12 +310,15 @@ def _verify_step(
     rng_before = table.rng_counter
     game.apply_action(table, player, true_action)
     if table.rng_counter != rng_before:
-        return ENDED_BY_RNG, pick, None
+        return StepOutcome(ENDED_BY_RNG, pick)
     if offer.reveals:
-        return ENDED_BY_REVEAL, pick, None
+        return StepOutcome(ENDED_BY_REVEAL, pick)
+    after = _seen_result(game, table, before, player, action)
+    if after is None:
+        return StepOutcome(ENDED_BY_REVEAL, pick, None, True)
     if offer.intent is Intent.CONFIRM:
-        return ENDED_BY_CONFIRM, pick, None
-    return "", pick, _check_commutes(game, table, before, player, number, action)
+        return StepOutcome(ENDED_BY_CONFIRM, pick)
+    return StepOutcome("", pick, after)
 
 
 def _to_true_action(
@@ -265,7 +326,7 @@ def _to_true_action(
 ) -> tuple[Action, int | None]:
     if action.type != "piece" or action.space_id is None or action.index is None:
         return action, None
-    target = view_to_true(table.state, seat(player), action.space_id, action.index)
+    target = view_to_true(table.state, seat_perspective(player), action.space_id, action.index)
     if not isinstance(target, HiddenGroup):
         return action.with_index(target), None
     if recorded_pick is not None:
@@ -278,29 +339,152 @@ def _to_true_action(
     return action.with_index(picked), picked
 
 
-def _check_commutes(game: Game, table: Table, before: Table, player: PlayerId, number: int, action: Action) -> Table:
-    """Checks view(apply(full)) == apply(view(full)) for a Choice or Cancel step, log lines included.
+def _seen_result(game: Game, table: Table, before: Table, player: PlayerId, action: Action) -> Table | None:
+    """Returns the seat's view after a step just applied to `table`, or None when the step is a reveal.
 
-    Returns view(apply(full)), the seat's view after the step.
+    The step is applied to the seat's view before it; when the projection of that result differs from
+    the projection of the full state after it (log lines included), or the step fails on the view (a
+    part it needs is missing there, or it draws randomness), the seat could not have computed the
+    result: it is a reveal. Only the parts either application touched are compared; the others are the
+    same in both by construction. The view is never changed: the parts the step writes are copied first
+    (a shared, read-only part that it writes unexpectedly makes it run again on a whole copy).
     """
-    try:
-        game.apply_action(before, player, action)
-    except NeedsServerError:
-        raise UnmarkedRevealError(
-            f"{game.name}: step {number} ({action.describe()}) draws randomness on the view only"
-        ) from None
-    except Exception as error:
-        raise UnmarkedRevealError(
-            f"{game.name}: step {number} ({action.describe()}) fails on the view: {type(error).__name__}"
-        ) from None
-    after = table.view(seat(player))
-    drafted = state_to_wire(before.view(seat(player)).state)
-    if drafted != state_to_wire(after.state) or _logged(before.changes) != _logged(table.changes):
-        raise UnmarkedRevealError(
-            f"{game.name}: step {number} ({action.describe()}) is a Choice or Cancel whose "
-            "result depends on a hidden part; mark its offer .revealing()"
+    perspective = before.perspective
+    full_changes = table.changes
+    touched = Touched.of(full_changes)
+    for whole in (False, True):
+        draft = Table(_writable(before.state, touched, whole), perspective)
+        try:
+            game.apply_action(draft, player, action)
+        except ReadOnlyError:
+            if whole:
+                return None
+            continue
+        except Exception:
+            return None
+        return _compare(table, draft, perspective, touched.join(Touched.of(draft.changes)), full_changes)
+    return None
+
+
+def _compare(
+    table: Table, draft: Table, perspective: Perspective, touched: Touched, full_changes: list[Change]
+) -> Table | None:
+    """Returns the seat's view after the step when `draft` projects as the full state does, else None."""
+    if _logged(draft.changes) != _logged(full_changes):
+        return None
+    full, drafted = table.state, draft.state
+    if touched.everything:
+        seen = project_state(full, perspective)
+        return (
+            Table(seen, perspective)
+            if state_to_wire(project_state(drafted, perspective)) == state_to_wire(seen)
+            else None
         )
-    return after
+    if list(full.spaces) != list(drafted.spaces) or full.active_player_ids != drafted.active_player_ids:
+        return None
+    if _result_wire(full) != _result_wire(drafted) or (
+        touched.meta and canonical_json(full.meta_data) != canonical_json(drafted.meta_data)
+    ):
+        return None
+    spaces = dict(drafted.spaces)
+    for space_id in touched.spaces:
+        seen_space = project_space(perspective, full.spaces[space_id])
+        if space_to_wire(project_space(perspective, drafted.spaces[space_id])) != space_to_wire(seen_space):
+            return None
+        spaces[space_id] = seen_space
+    players = list(drafted.players)
+    for i, player in enumerate(full.players):
+        if player.player_id in touched.players:
+            seen_player = _seen_player(perspective, player)
+            if _seen_player(perspective, drafted.players[i]) != seen_player:
+                return None
+            players[i] = seen_player
+    return Table(
+        TableState(players, spaces, list(full.active_player_ids), drafted.meta_data, [], drafted.result),
+        perspective,
+    )
+
+
+@dataclass
+class Touched:
+    """The parts of a table a step's changes touched (the active players and the result: always compared)."""
+
+    spaces: set[str] = field(default_factory=set)
+    players: set[PlayerId] = field(default_factory=set)
+    meta: bool = False
+    everything: bool = False
+
+    @classmethod
+    def of(cls, changes: list[Change]) -> Touched:
+        touched = cls()
+        for change in changes:
+            if isinstance(change, PieceMoved):
+                touched.spaces.update((change.source.space_id, change.target.space_id))
+            elif isinstance(change, (PieceAdded, PieceRemoved, KindSet, ShownSet)):
+                touched.spaces.add(change.space.space_id)
+            elif isinstance(change, StateSet):
+                target = change.target
+                if target.part == "meta":
+                    touched.meta = True
+                elif target.player_id is not None:
+                    touched.players.add(target.player_id)
+                else:
+                    touched.spaces.add(str(target.space_id))
+            elif not isinstance(change, (Logged, ActivePlayersSet, GameEnded)):
+                touched.everything = True  # a space added, or a change kind this check does not know
+        return touched
+
+    def join(self, other: Touched) -> Touched:
+        return Touched(
+            self.spaces | other.spaces,
+            self.players | other.players,
+            self.meta or other.meta,
+            self.everything or other.everything,
+        )
+
+
+def _writable(state: TableState, touched: Touched, whole: bool) -> TableState:
+    """Returns a state to apply a step on: `state`'s parts, with writable copies of the touched ones."""
+    if whole or touched.everything:
+        return state.copy()
+    spaces = dict(state.spaces)
+    for space_id in touched.spaces:
+        space = spaces.get(space_id)
+        if space is not None:  # its pieces are copied by the table when the step changes one (frozen)
+            spaces[space_id] = Space(
+                space.space_id,
+                space.kind,
+                list(space.pieces),
+                space.owner,
+                space.is_collection,
+                thaw_json(space.public_state),
+                thaw_json(space.private_state),
+            )
+    players = [
+        Player(p.player_id, thaw_json(p.public_state), thaw_json(p.private_state))
+        if p.player_id in touched.players
+        else p
+        for p in state.players
+    ]
+    result = state.result
+    return TableState(
+        players,
+        spaces,
+        list(state.active_player_ids),
+        thaw_json(state.meta_data) if touched.meta else state.meta_data,
+        [],
+        None if result is None else GameResult(list(result.winners), dict(result.scores)),
+    )
+
+
+def _seen_player(perspective: Perspective, player: Player) -> Player:
+    sees = perspective.sees(player.player_id)
+    return Player(player.player_id, copy_json(player.public_state), copy_json(player.private_state) if sees else {})
+
+
+def _result_wire(state: TableState) -> Any:
+    result = state.result
+    return None if result is None else (list(result.winners), sorted(result.scores.items()))
 
 
 def _logged(changes: list[Change]) -> list[Message]:

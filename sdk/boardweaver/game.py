@@ -2,21 +2,48 @@
 
 from __future__ import annotations
 
-import importlib.resources
+import types
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from .errors import RuleError
+from .locales import find_catalogs
 from .messages import Catalog
 from .model import Json
 from .offers import Action, Offer
 from .table import Table
 
 
-class Game:
+class InstanceStateError(RuleError, AttributeError):
+    """Rule code set or deleted an attribute of a Game after construction: rules keep state on the table only."""
+
+    code = "game/instance-state"
+
+
+class _GameType(type):
+    """Freezes every Game once its `__init__` returns: rules may read only the table and the room's options."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        instance = super().__call__(*args, **kwargs)
+        object.__setattr__(instance, "_frozen", True)
+        return instance
+
+
+class Game(metaclass=_GameType):
     """A game's rules: `setup` on the full state, `offers` and `apply_action` on the full state and on views.
 
     Subclasses set `name`, `min_players`, `max_players`, and may declare `option_defaults` (options chosen
     at room creation, such as Memory match's mode) and `look` (how the client draws spaces and pieces).
     Message catalogs are the `locales/<locale>.po` files of the game's package.
+
+    A Game holds no state of its own: once constructed its attributes are frozen (setting one raises
+    `InstanceStateError`) and `options` is read-only. The same rules run on the server, in every seat's
+    browser and in the doctor's twin worlds, each with its own instance; whatever a game kept on itself
+    would differ between them (and could carry what a seat may not see). Keep state on the table.
+
+    A game that may never end (a benchmark, a sandbox) says so with `endless = True`, or by naming in
+    `endless_option` a boolean option (default "endless") that makes it endless when true; the doctor
+    reports any other game that does not end under bots.
     """
 
     name: ClassVar[str] = ""
@@ -26,6 +53,9 @@ class Game:
     max_players: ClassVar[int] = 1
     option_defaults: ClassVar[dict[str, Json]] = {}
     look: ClassVar[dict[str, Any]] = {}
+    endless: ClassVar[bool] = False
+    endless_option: ClassVar[str] = "endless"
+    options: Mapping[str, Json]
 
     def __init__(self, options: dict[str, Json] | None = None) -> None:
         given = dict(options or {})
@@ -38,7 +68,30 @@ class Game:
             default = self.option_defaults[key]
             if default is not None and type(value) is not type(default):
                 raise ValueError(f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}")
-        self.options: dict[str, Json] = {**self.option_defaults, **given}
+        self.options = types.MappingProxyType({**self.option_defaults, **given})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise InstanceStateError(
+                f"{self.name}: rule code set the game's attribute {name!r}; a Game holds no state of its "
+                "own (the server, every browser and the doctor's twin worlds each run their own instance): "
+                "keep it on the table (table.set(StateOf..., ...)) or derive it from self.options"
+            )
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self.__dict__.get("_frozen"):
+            raise InstanceStateError(
+                f"{self.name}: rule code deleted the game's attribute {name!r}; a Game holds no state of its "
+                "own: keep state on the table"
+            )
+        object.__delattr__(self, name)
+
+    def is_endless(self) -> bool:
+        """Returns True when this game may go on for ever: `endless`, or its `endless_option` set true."""
+        return self.endless or (
+            self.endless_option in self.option_defaults and self.options.get(self.endless_option) is True
+        )
 
     def setup(self, table: Table, players: list[int]) -> None:
         """Lays out the table for `players`; runs on the full state and may use `table.rng`."""
@@ -51,6 +104,20 @@ class Game:
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
         """Applies an offered action: on the seat's view in a draft, on the full state on the server."""
         raise NotImplementedError
+
+    def validate_options(self) -> None:
+        """Raises ValueError when the room's options cannot make a game (a bad position, a value out of range).
+
+        The server calls it before a room exists, so a bad option is refused (400) instead of failing the
+        game later; the types were checked already against `option_defaults`. The default accepts all.
+        """
+
+    def flag_fall(self, table: Table, player_id: int) -> None:
+        """Decides a flag fall: `player_id`'s clock reached zero (full state; the server and replay call it).
+
+        The default ends the game: the flagged seat loses and every other seat wins.
+        """
+        table.end_game(winners=[p.player_id for p in table.state.players if p.player_id != player_id])
 
     def piece_look(self, kind: str) -> dict[str, str]:
         """Returns how the client draws a piece of public kind `kind`.
@@ -79,21 +146,11 @@ class Game:
 
     @classmethod
     def catalogs(cls) -> dict[str, Catalog]:
-        """Returns the game's message catalogs by locale, read from its package's `locales/*.po`."""
+        """Returns the game's message catalogs by locale: the `locales/*.po` beside its module and its bases'."""
         cached: dict[str, Catalog] | None = cls.__dict__.get("_catalogs")
         if cached is not None:
             return cached
-        catalogs: dict[str, Catalog] = {}
-        package = cls.__module__.rpartition(".")[0] or cls.__module__
-        try:
-            folder = importlib.resources.files(package).joinpath("locales")
-            entries = list(folder.iterdir()) if folder.is_dir() else []
-        except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # TypeError: not a package
-            entries = []
-        for entry in sorted(entries, key=lambda e: e.name):
-            if entry.name.endswith(".po"):
-                locale = entry.name[:-3]
-                catalogs[locale] = Catalog.from_po(locale, entry.read_text(encoding="utf-8"))
+        catalogs = find_catalogs(cls)
         cls._catalogs = catalogs  # type: ignore[attr-defined]
         return catalogs
 

@@ -14,13 +14,21 @@ JsonMap = dict[str, Json]
 
 @dataclass(slots=True)
 class Piece:
-    """A piece: a public kind everyone sees, and optionally a private kind and state that are hidden."""
+    """A piece: a public kind everyone sees, and optionally a private kind and state that are hidden.
+
+    `hidden` is True only on a view's piece whose private parts the projection removed: re-projecting
+    the view (or a draft on it) still treats it as hidden, though it has no private part left.
+    `shown_to` names the seats the piece is shown to (`Table.show`): they see its private parts too, until
+    it moves or leaves its place, or is hidden again. A view carries only its own seat in it.
+    """
 
     public_kind: str
     private_kind: str | None = None
     public_state: JsonMap = field(default_factory=dict)
     private_state: JsonMap = field(default_factory=dict)
     owner: PlayerId | None = None
+    hidden: bool = False
+    shown_to: frozenset[PlayerId] = frozenset()
 
     def hiding(self, private_kind: str) -> Piece:
         """Returns this piece with `private_kind` as its hidden face."""
@@ -47,6 +55,8 @@ class Piece:
             copy.deepcopy(self.public_state),
             copy.deepcopy(self.private_state),
             self.owner,
+            self.hidden,
+            self.shown_to,
         )
 
 

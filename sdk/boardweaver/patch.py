@@ -20,7 +20,7 @@ def diff(old: Any, new: Any, at: Sequence[Any] = ()) -> list[Op]:
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
     kind = type(old)
-    if kind is not type(new):
+    if kind is not type(new) and not _alike(old, new):
         ops.append(["set", path, new])
     elif kind is dict or isinstance(old, dict):
         for key in old:
@@ -37,6 +37,11 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
         _diff_list(old, new, path, ops)
     elif old != new:
         ops.append(["set", path, new])
+
+
+def _alike(old: Any, new: Any) -> bool:
+    """Returns True for two maps or two lists of different classes (a read-only map and a plain one)."""
+    return (isinstance(old, dict) and isinstance(new, dict)) or (isinstance(old, list) and isinstance(new, list))
 
 
 def _diff_list(old: list[Any], new: list[Any], path: Path, ops: list[Op]) -> None:

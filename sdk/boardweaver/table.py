@@ -17,10 +17,12 @@ from .changes import (
     PieceAdded,
     PieceMoved,
     PieceRemoved,
+    ShownSet,
     SpaceAdded,
     StateSet,
 )
 from .errors import NeedsServerError, RuleError
+from .frozen import FrozenPiece
 from .messages import Message
 from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
@@ -118,24 +120,29 @@ class Table:
         return at
 
     def remove_piece(self, space_id: str, index: int) -> Piece:
-        """Removes and returns the piece at `index` of a space."""
+        """Removes and returns the piece at `index` of a space (no longer shown to anyone)."""
         space = self._state.space(space_id)
         self._state.piece(space_id, index)
+        self._end_look(space_id, index)
         piece = space.pieces.pop(index)
         self.changes.append(PieceRemoved(space, index, piece))
         return piece
 
     def move_piece(self, from_space: str, index: int, to_space: str, to_index: int | None = None) -> int:
-        """Moves a piece to another space (at its end, or at `to_index`) and returns its new index."""
+        """Moves a piece to another space (at its end, or at `to_index`) and returns its new index.
+
+        A piece shown to seats (`show`) is hidden from them again: a look lasts while the piece stays put.
+        """
         source = self._state.space(from_space)
         target = self._state.space(to_space)
         if not 0 <= index < len(source.pieces):
             self._state.piece(from_space, index)  # raises, naming the index
-        piece = source.pieces.pop(index)
-        at = len(target.pieces) if to_index is None else to_index
-        if not 0 <= at <= len(target.pieces):
-            source.pieces.insert(index, piece)
+        size = len(target.pieces) - (source is target)  # the target's size once the piece is taken out
+        at = size if to_index is None else to_index
+        if not 0 <= at <= size:
             raise RuleError(f"cannot move a piece to index {at!r} in space {to_space!r}")
+        self._end_look(from_space, index)
+        piece = source.pieces.pop(index)
         target.pieces.insert(at, piece)
         self.changes.append(PieceMoved(source, index, target, at))
         return at
@@ -150,11 +157,42 @@ class Table:
         """Sets (or clears, with None) the hidden kind of a piece."""
         space, piece = self._space_and_piece(space_id, index)
         old, piece.private_kind = piece.private_kind, kind
-        self.changes.append(KindSet(space, index, True, old, kind, piece_owner(space, piece)))
+        self.changes.append(KindSet(space, index, True, old, kind, piece_owner(space, piece), piece.shown_to))
+
+    def show(self, space_id: str, index: int, to: int) -> None:
+        """Shows a piece's private parts to seat `to` too (a spy, a peek), until it moves or leaves its place,
+        or `unshow` hides it again.
+
+        Nobody else learns of the look from the platform (the piece looks the same to them); a log line
+        may say it. The step is a reveal for `to`: mark its offer `.revealing()`.
+        """
+        seat = self._state.player(to).player_id
+        space, piece = self._space_and_piece(space_id, index)
+        if seat not in piece.shown_to:
+            self._shown(space, index, piece, piece.shown_to | {seat})
+
+    def unshow(self, space_id: str, index: int, seat: int | None = None) -> None:
+        """Hides a shown piece's private parts again from `seat`, or from every seat it was shown to (None)."""
+        space, piece = self._space_and_piece(space_id, index)
+        if seat is None:
+            new: frozenset[PlayerId] = frozenset()
+        else:
+            new = piece.shown_to - {self._state.player(seat).player_id}
+        if new != piece.shown_to:
+            self._shown(space, index, piece, new)
+
+    def _end_look(self, space_id: str, index: int) -> None:
+        if self._state.space(space_id).pieces[index].shown_to:
+            space, piece = self._space_and_piece(space_id, index)
+            self._shown(space, index, piece, frozenset())
+
+    def _shown(self, space: Space, index: int, piece: Piece, new: frozenset[PlayerId]) -> None:
+        old, piece.shown_to = piece.shown_to, new
+        self.changes.append(ShownSet(space, index, old, new))
 
     def set(self, target: StateOf, key: str, value: Json) -> None:
         """Sets `key` in a state map; None removes it."""
-        data = self._map(target)
+        data = self._map(target, to_change=True)
         old = data.get(key, MISSING)
         if value is None:
             data.pop(key, None)
@@ -162,7 +200,12 @@ class Table:
             data[key] = value
         in_collection = target.space_id is not None and target.index is not None
         in_collection = in_collection and self._state.space(str(target.space_id)).is_collection
-        self.changes.append(StateSet(target, key, old, value, self._owner_of(target), data, in_collection))
+        shown = (
+            self._state.piece(str(target.space_id), target.index).shown_to
+            if target.part == "piece_private" and target.index is not None
+            else frozenset()
+        )
+        self.changes.append(StateSet(target, key, old, value, self._owner_of(target), data, in_collection, shown))
 
     def set_active_players(self, players: Iterable[int]) -> None:
         """Sets whose decision the game now waits for."""
@@ -202,13 +245,18 @@ class Table:
         return changes
 
     def _space_and_piece(self, space_id: str, index: int) -> tuple[Space, Piece]:
+        """Returns a space and its piece at `index`, to change (a shared read-only piece in a writable list,
+        as a step checked on a seat's view has them, is copied first)."""
         space = self._state.space(space_id)
         pieces = space.pieces
         if not 0 <= index < len(pieces):
             self._state.piece(space_id, index)  # raises, naming the index
-        return space, pieces[index]
+        piece = pieces[index]
+        if type(piece) is FrozenPiece and type(pieces) is list:
+            piece = pieces[index] = piece.copy()
+        return space, piece
 
-    def _map(self, target: StateOf) -> JsonMap:
+    def _map(self, target: StateOf, to_change: bool = False) -> JsonMap:
         state = self._state
         part = target.part
         if part == "meta":
@@ -220,7 +268,8 @@ class Table:
         if part in ("space_public", "space_private"):
             space = state.space(space_id)
             return space.public_state if part == "space_public" else space.private_state
-        piece = state.piece(space_id, _need(target.index, target))
+        index = _need(target.index, target)
+        piece = self._space_and_piece(space_id, index)[1] if to_change else state.piece(space_id, index)
         return piece.public_state if part == "piece_public" else piece.private_state
 
     def _owner_of(self, target: StateOf) -> PlayerId | None:

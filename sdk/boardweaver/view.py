@@ -28,6 +28,14 @@ class Perspective:
             return owner == self.seat
         return self.kind == "referee"
 
+    def sees_shown(self, shown_to: frozenset[PlayerId]) -> bool:
+        """Returns True when this perspective sees a piece shown to `shown_to` (a seat in it; referee, full)."""
+        if not shown_to:
+            return False
+        if self.kind == "seat":
+            return self.seat in shown_to
+        return self.kind != "spectator"
+
     def is_full(self) -> bool:
         return self.kind == "full"
 
@@ -59,7 +67,38 @@ def piece_owner(space: Space, piece: Piece) -> PlayerId | None:
 
 
 def sees_piece(perspective: Perspective, space: Space, piece: Piece) -> bool:
-    return perspective.sees(piece_owner(space, piece))
+    """Returns True when `perspective` sees the private parts of `piece`, which lies in `space`.
+
+    Those are its owner's (the piece's, else the space's), and the seats it is shown to see them too.
+    """
+    return perspective.sees(piece_owner(space, piece)) or perspective.sees_shown(piece.shown_to)
+
+
+NOT_SHOWN: frozenset[PlayerId] = frozenset()
+
+
+def shown_for(perspective: Perspective, piece: Piece) -> frozenset[PlayerId]:
+    """Returns whom `perspective`'s view says `piece` is shown to: only itself, for a seat (nobody else's look)."""
+    shown = piece.shown_to
+    if not shown or perspective.kind == "spectator":
+        return NOT_SHOWN
+    if perspective.kind == "seat":
+        return frozenset((perspective.seat,)) if perspective.seat in shown else NOT_SHOWN
+    return shown
+
+
+def has_no_secret(piece: Piece) -> bool:
+    """Returns True for a piece with no private part, which is not a hidden piece of a view either."""
+    return not piece.hidden and piece.private_kind is None and not piece.private_state
+
+
+def sees_in_order(perspective: Perspective, space: Space, piece: Piece) -> bool:
+    """Returns True when a collection shows `perspective` this piece in its true relative order.
+
+    Those are the pieces it can see: the ones whose private parts it sees, and the ones with no private
+    part (wherever they lie). The others are hidden: grouped by public part after them.
+    """
+    return sees_piece(perspective, space, piece) or has_no_secret(piece)
 
 
 def copy_json(data: JsonMap) -> JsonMap:
@@ -81,7 +120,12 @@ def group_key(piece: Piece) -> GroupKey:
     return (piece.public_kind, state, -1 if piece.owner is None else piece.owner)
 
 
-def project_piece(piece: Piece, visible: bool) -> Piece:
+def project_piece(piece: Piece, visible: bool, shown: frozenset[PlayerId] = NOT_SHOWN) -> Piece:
+    """Returns `piece` as a viewer sees it: whole when `visible` (shown to `shown`), else without its private parts.
+
+    A piece whose private parts are removed is marked `hidden`, so re-projecting the view keeps it hidden;
+    it carries nobody it is shown to. `shown` is `shown_for` the viewer.
+    """
     public = piece.public_state
     if visible:
         private = piece.private_state
@@ -91,59 +135,93 @@ def project_piece(piece: Piece, visible: bool) -> Piece:
             copy_json(public) if public else {},
             copy_json(private) if private else {},
             piece.owner,
+            piece.hidden,
+            shown,
         )
-    return Piece(piece.public_kind, None, copy_json(public) if public else {}, {}, piece.owner)
+    hidden = piece.private_kind is not None or piece.hidden or bool(piece.private_state)
+    return Piece(piece.public_kind, None, copy_json(public) if public else {}, {}, piece.owner, hidden)
 
 
-def _visible_flags(perspective: Perspective, space: Space) -> list[bool]:
+def visible_flags(perspective: Perspective, space: Space) -> list[bool]:
     """Returns, for each piece of `space` in true order, whether `perspective` sees its private parts."""
-    owner = space.owner
-    kind = perspective.kind
-    if kind == "full":
-        return [True] * len(space.pieces)
-    if kind == "seat":
-        seat = perspective.seat
-        return [(owner if piece.owner is None else piece.owner) == seat for piece in space.pieces]
-    if kind == "referee":
-        return [piece.owner is not None or owner is not None for piece in space.pieces]
-    return [False] * len(space.pieces)
+    sees, sees_shown = perspective.sees, perspective.sees_shown
+    space_sees = sees(space.owner)
+    # `sees_piece` inlined (a piece's owner, else its space's; or shown to): this runs for every piece of every view
+    return [
+        (space_sees if piece.owner is None else sees(piece.owner))
+        or (sees_shown(piece.shown_to) if piece.shown_to else False)
+        for piece in space.pieces
+    ]
 
 
 def collection_order(perspective: Perspective, space: Space) -> list[int]:
     """Returns the true indices of a collection in the order `perspective` is shown them.
 
-    Visible pieces come first in true order; hidden pieces follow grouped by public part, groups in the
-    order of their keys, so the order carries nothing about where a hidden piece truly lies.
+    The pieces it can see (`sees_in_order`) come first in true order; hidden pieces follow grouped by
+    public part, groups in the order of their keys, so the order carries nothing about where a hidden
+    piece truly lies.
     """
-    return _order(space, _visible_flags(perspective, space))
+    return shown_order(space, visible_flags(perspective, space))
 
 
-def _order(space: Space, flags: list[bool]) -> list[int]:
-    visible: list[int] = []
+def shown_order(space: Space, flags: list[bool]) -> list[int]:
+    """Returns `collection_order` from the pieces' `visible_flags` (the same rule, given the flags)."""
+    shown: list[int] = []
     groups: dict[GroupKey, list[int]] = {}
     pieces = space.pieces
     for index, seen in enumerate(flags):
-        if seen:
-            visible.append(index)
+        piece = pieces[index]
+        # `sees_in_order` given whether the perspective sees the owner (`has_no_secret` inlined: every view runs it)
+        if seen or (piece.private_kind is None and not piece.hidden and not piece.private_state):
+            shown.append(index)
         else:
-            groups.setdefault(group_key(pieces[index]), []).append(index)
+            groups.setdefault(group_key(piece), []).append(index)
     for key in sorted(groups):
-        visible.extend(groups[key])
-    return visible
+        shown.extend(groups[key])
+    return shown
+
+
+def projected_pieces(perspective: Perspective, space: Space) -> list[Piece]:
+    """Returns the pieces of `space` as `perspective` sees them, in the order it is shown them.
+
+    `project_piece` for each, inlined: every view of every frame runs this for every piece.
+    """
+    source = space.pieces
+    flags = visible_flags(perspective, space)
+    if space.is_collection and not all(flags):
+        order = shown_order(space, flags)
+        source = [source[index] for index in order]
+        flags = [flags[index] for index in order]
+    pieces: list[Piece] = []
+    append = pieces.append
+    for piece, seen in zip(source, flags, strict=True):
+        public = piece.public_state
+        if seen:
+            private = piece.private_state
+            append(
+                Piece(
+                    piece.public_kind,
+                    piece.private_kind,
+                    copy_json(public) if public else {},
+                    copy_json(private) if private else {},
+                    piece.owner,
+                    piece.hidden,
+                    shown_for(perspective, piece) if piece.shown_to else NOT_SHOWN,
+                )
+            )
+        else:
+            hidden = piece.private_kind is not None or piece.hidden or bool(piece.private_state)
+            append(Piece(piece.public_kind, None, copy_json(public) if public else {}, {}, piece.owner, hidden))
+    return pieces
 
 
 def project_space(perspective: Perspective, space: Space) -> Space:
+    """Returns what `perspective` may see of `space` (a collection's pieces in the order it is shown them)."""
     owner = space.owner
-    source = space.pieces
-    flags = _visible_flags(perspective, space)
-    if space.is_collection and perspective.kind != "full" and not all(flags):
-        order = _order(space, flags)
-        source = [source[index] for index in order]
-        flags = [flags[index] for index in order]
     return Space(
         space.space_id,
         space.kind,
-        [project_piece(piece, seen) for piece, seen in zip(source, flags, strict=True)],
+        projected_pieces(perspective, space),
         owner,
         space.is_collection,
         copy_json(space.public_state),
@@ -193,14 +271,14 @@ def view_to_true(state: TableState, perspective: Perspective, space_id: str, vie
         raise RuleError(f"no piece at index {view_index!r} in space {space_id!r} ({len(order)} pieces)")
     true_index = order[view_index]
     piece = space.pieces[true_index]
-    if sees_piece(perspective, space, piece):
+    if sees_in_order(perspective, space, piece):
         return true_index
     key = group_key(piece)
     return HiddenGroup(
         tuple(
             i
             for i in order
-            if not sees_piece(perspective, space, space.pieces[i]) and group_key(space.pieces[i]) == key
+            if not sees_in_order(perspective, space, space.pieces[i]) and group_key(space.pieces[i]) == key
         )
     )
 
@@ -213,12 +291,12 @@ def true_to_view(state: TableState, perspective: Perspective, space_id: str, tru
         return true_index
     order = collection_order(perspective, space)
     piece = space.pieces[true_index]
-    if sees_piece(perspective, space, piece):
+    if sees_in_order(perspective, space, piece):
         return order.index(true_index)
     key = group_key(piece)
     for view_index, index in enumerate(order):
         other = space.pieces[index]
-        if not sees_piece(perspective, space, other) and group_key(other) == key:
+        if not sees_in_order(perspective, space, other) and group_key(other) == key:
             return view_index
     raise AssertionError("a hidden piece belongs to its own group")
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from .messages import Message
-from .model import GameResult, Piece, Player, PlayerId, Space, TableState
+from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableState
 
 # With the check for circular references: without it a cycle overflows Pyodide's stack (a fatal error)
 # before Python's recursion limit is reached. The server encodes its frames without it (`protocol.encode`).
@@ -22,7 +23,12 @@ def canonical_bytes(data: Any) -> bytes:
     return canonical_json(data).encode("utf-8")
 
 
-def piece_to_wire(piece: Piece) -> dict[str, Any]:
+def piece_to_wire(piece: Piece, in_collection: bool = False) -> dict[str, Any]:
+    """Returns a piece as wire data; `hidden` only on a piece of a collection (see `space_to_wire`).
+
+    `shown_to` lists the seats the piece is shown to: all of them in the full state, in a seat's view at most
+    that seat (`view.shown_for`).
+    """
     wire: dict[str, Any] = {"kind": piece.public_kind}
     if piece.private_kind is not None:
         wire["private_kind"] = piece.private_kind
@@ -32,6 +38,10 @@ def piece_to_wire(piece: Piece) -> dict[str, Any]:
         wire["private_state"] = piece.private_state
     if piece.owner is not None:
         wire["owner"] = piece.owner
+    if in_collection and piece.hidden:
+        wire["hidden"] = True
+    if piece.shown_to:
+        wire["shown_to"] = sorted(piece.shown_to)
     return wire
 
 
@@ -43,15 +53,28 @@ def piece_from_wire(wire: dict[str, Any]) -> Piece:
         dict(wire.get("state", {})),
         dict(wire.get("private_state", {})),
         None if owner is None else PlayerId(owner),
+        wire.get("hidden") is True,
+        frozenset(PlayerId(p) for p in wire.get("shown_to", ())),
     )
 
 
 def space_to_wire(space: Space) -> dict[str, Any]:
+    """Returns a space as wire data.
+
+    A collection's hidden pieces carry `"hidden": true` (its grouping shows which they are already); an
+    ordered space's never do: there the mark would tell a face-down piece from one with nothing to hide.
+    """
+    collection = space.is_collection
     wire: dict[str, Any] = {
         "id": space.space_id,
         "kind": space.kind,
-        "pieces": [piece_to_wire(piece) for piece in space.pieces],
+        "pieces": [piece_to_wire(piece, collection) for piece in space.pieces],
     }
+    return space_wire_parts(space, wire)
+
+
+def space_wire_parts(space: Space, wire: dict[str, Any]) -> dict[str, Any]:
+    """Adds a space's owner, collection mark and state maps to `wire` (its id, kind and pieces) and returns it."""
     if space.owner is not None:
         wire["owner"] = space.owner
     if space.is_collection:
@@ -76,49 +99,56 @@ def space_from_wire(wire: dict[str, Any]) -> Space:
     )
 
 
+def player_to_wire(player: Player) -> dict[str, Any]:
+    """Returns a player as wire data; its maps are shared with the model, not copied."""
+    wire: dict[str, Any] = {"id": player.player_id}
+    if player.public_state:
+        wire["state"] = player.public_state
+    if player.private_state:
+        wire["private_state"] = player.private_state
+    return wire
+
+
+def player_from_wire(wire: dict[str, Any]) -> Player:
+    return Player(PlayerId(wire["id"]), dict(wire.get("state", {})), dict(wire.get("private_state", {})))
+
+
+def result_to_wire(result: GameResult) -> dict[str, Any]:
+    """Returns a game's result as wire data (the scores keyed by the player id's text: JSON keys are strings)."""
+    return {"winners": list(result.winners), "scores": {str(p): s for p, s in result.scores.items()}}
+
+
+def result_from_wire(wire: dict[str, Any]) -> GameResult:
+    return GameResult([PlayerId(p) for p in wire["winners"]], {PlayerId(int(p)): s for p, s in wire["scores"].items()})
+
+
+def common_to_wire(active: Iterable[PlayerId], meta: JsonMap, result: GameResult | None) -> dict[str, Any]:
+    """Returns the parts of a state's wire form every perspective sees alike: active players, meta, result."""
+    wire: dict[str, Any] = {"active": list(active), "meta": meta}
+    if result is not None:
+        wire["result"] = result_to_wire(result)
+    return wire
+
+
 def state_to_wire(state: TableState) -> dict[str, Any]:
     """Returns the state as plain JSON data; absent private parts are absent keys."""
-    players = []
-    for player in state.players:
-        entry: dict[str, Any] = {"id": player.player_id}
-        if player.public_state:
-            entry["state"] = player.public_state
-        if player.private_state:
-            entry["private_state"] = player.private_state
-        players.append(entry)
     wire: dict[str, Any] = {
-        "players": players,
+        "players": [player_to_wire(player) for player in state.players],
         "spaces": [space_to_wire(space) for space in state.spaces.values()],
-        "active": list(state.active_player_ids),
-        "meta": state.meta_data,
     }
+    wire.update(common_to_wire(state.active_player_ids, state.meta_data, state.result))
     if state.log:
         wire["log"] = [message.to_wire() for message in state.log]
-    if state.result is not None:
-        wire["result"] = {
-            "winners": list(state.result.winners),
-            "scores": {str(p): s for p, s in state.result.scores.items()},
-        }
     return wire
 
 
 def state_from_wire(wire: dict[str, Any]) -> TableState:
     """Parses a state (or a view) from its wire form."""
-    players = [
-        Player(PlayerId(p["id"]), dict(p.get("state", {})), dict(p.get("private_state", {}))) for p in wire["players"]
-    ]
-    spaces = {s["id"]: space_from_wire(s) for s in wire["spaces"]}
-    result = None
-    if "result" in wire:
-        result = GameResult(
-            [PlayerId(p) for p in wire["result"]["winners"]],
-            {PlayerId(int(p)): s for p, s in wire["result"]["scores"].items()},
-        )
     return TableState(
-        players,
-        spaces,
+        [player_from_wire(p) for p in wire["players"]],
+        {s["id"]: space_from_wire(s) for s in wire["spaces"]},
         [PlayerId(p) for p in wire["active"]],
         dict(wire.get("meta", {})),
         [Message.from_wire(m) for m in wire.get("log", [])],
-        result,
+        result_from_wire(wire["result"]) if "result" in wire else None,
     )

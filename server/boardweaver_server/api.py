@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import collections
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardweaver import canonical_bytes
@@ -14,12 +16,37 @@ from starlette.schemas import SchemaGenerator
 
 from . import store as ops
 from .games import describe
+from .protocol import is_well_formed, loads
 from .replay import replay, state_digest
 from .room import Room
 from .rooms import RoomError, Rooms, RoomSpec
+from .settings import BODY_TIMEOUT, MAX_BODY_BYTES, ROOMS_PER_CLIENT_PER_MINUTE
 from .tokens import bearer
 
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_BODY_BYTES
+
+
+@dataclass
+class HttpLimits:
+    """What one HTTP request may send and how often one client may create rooms (settings.py's defaults)."""
+
+    max_body: int = MAX_BODY_BYTES
+    body_timeout: float = BODY_TIMEOUT
+    rooms_per_minute: int = ROOMS_PER_CLIENT_PER_MINUTE
+    created: dict[str, collections.deque[float]] = field(default_factory=dict)  # client -> its recent creations
+
+    def allow_room(self, client: str, now: float) -> bool:
+        """Counts a room creation by `client` unless it made `rooms_per_minute` in the last 60 s."""
+        if len(self.created) > 10_000:  # forget clients that made nothing lately
+            self.created = {c: s for c, s in self.created.items() if s and s[-1] > now - 60}
+        recent = self.created.setdefault(client, collections.deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= self.rooms_per_minute:
+            return False
+        recent.append(now)
+        return True
+
 
 schemas = SchemaGenerator({"openapi": "3.0.0", "info": {"title": "Boardweaver", "version": "0.1.0"}})
 
@@ -42,16 +69,43 @@ def _rooms(request: Request) -> Rooms:
     return rooms
 
 
+def _limits(request: Request) -> HttpLimits:
+    limits: HttpLimits = request.app.state.http_limits
+    return limits
+
+
+async def _read_body(request: Request, limits: HttpLimits) -> bytes:
+    """Reads the body, refusing it (413) as soon as it passes the limit, declared or not, chunked or not."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isascii() or not declared.isdigit()):
+        raise RoomError(400, "expected a Content-Length of digits")
+    if declared is not None and int(declared) > limits.max_body:
+        raise RoomError(413, f"expected a body of at most {limits.max_body} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(limits.body_timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limits.max_body:
+                    raise RoomError(413, f"expected a body of at most {limits.max_body} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise RoomError(408, f"expected the whole body within {limits.body_timeout:g} s") from None
+    return b"".join(chunks)
+
+
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise RoomError(413, "request body too large")
+    raw = await _read_body(request, _limits(request))
     if not raw:
         return {}
     try:
-        return json.loads(raw)
-    except ValueError:
+        data = loads(raw)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, NaN, or nested deeper than the parser goes
         raise RoomError(400, "expected a JSON body") from None
+    if b"\\u" in raw and not is_well_formed(data):
+        raise RoomError(400, "expected a JSON body without lone surrogates")
+    return data
 
 
 def _room(request: Request) -> Room:
@@ -94,19 +148,19 @@ async def list_rooms(request: Request) -> Response:
     """
     responses:
       200:
-        description: The rooms on this server (every worker's), with their public status, oldest first.
+        description: The public rooms on this server (every worker's), with their status, oldest first.
     """
     rooms = _rooms(request)
     if rooms.cluster is None:
-        return _json([room.status() for room in rooms.rooms.values()])
+        return _json([status for _, status in local_statuses(rooms)])
     listed = [*local_statuses(rooms), *await rooms.cluster.lobby()]
     listed.sort(key=lambda item: item[0])
     return _json([status for _, status in listed])
 
 
 def local_statuses(rooms: Rooms) -> list[tuple[float, dict[str, Any]]]:
-    """Returns (created, status) of every room this process holds."""
-    return [(room.record.created, room.status()) for room in rooms.rooms.values()]
+    """Returns (created, status) of every public room this process holds (a private room is unlisted)."""
+    return [(room.record.created, rooms.status(room)) for room in rooms.rooms.values() if not rooms.is_private(room)]
 
 
 async def create_room(request: Request) -> Response:
@@ -124,23 +178,32 @@ async def create_room(request: Request) -> Response:
               options: {type: object}
               spectators: {type: string, enum: [allow, deny]}
               referee: {type: boolean}
+              visibility: {type: string, enum: [public, private]}
+              clock: {type: object, description: "each seat's time control in seconds: {initial, increment}"}
     responses:
       201:
-        description: The room, its host token (given once) and the SHA-256 commitment to its seed.
+        description: The room, its host token and (private room) invite secret, given once, and the SHA-256
+          commitment to its seed.
       400:
-        description: An unknown game or a bad option.
+        description: An unknown game, a seat count outside its range, or a bad option.
+      429:
+        description: This client created too many rooms in the last minute.
     """
+    client = request.client.host if request.client else ""
+    if not _limits(request).allow_room(client, time.monotonic()):
+        raise RoomError(429, "too many rooms created from this address; wait a minute")
     spec = RoomSpec.from_json(await _body(request))
-    room, host_token = await _rooms(request).create(spec)
-    return _json(
-        {
-            "room": room.room_id,
-            "host_token": host_token,
-            "seed_commitment": room.record.seed_commitment,
-            "seats": [room.seat_status(s) for s in room.record.players],
-        },
-        201,
-    )
+    room, host_token, invite_secret = await _rooms(request).open_room(spec)
+    created = {
+        "room": room.room_id,
+        "host_token": host_token,
+        "seed_commitment": room.record.seed_commitment,
+        "seats": [room.seat_status(s) for s in room.record.players],
+        "visibility": spec.visibility,
+    }
+    if invite_secret is not None:
+        created["invite_secret"] = invite_secret
+    return _json(created, 201)
 
 
 async def room_status(request: Request) -> Response:
@@ -151,7 +214,7 @@ async def room_status(request: Request) -> Response:
       404:
         description: No such room.
     """
-    return _json(_room(request).status())
+    return _json(_rooms(request).status(_room(request)))
 
 
 async def claim_seat(request: Request) -> Response:
@@ -159,12 +222,14 @@ async def claim_seat(request: Request) -> Response:
     responses:
       200:
         description: The seat's bearer token, given once.
+      403:
+        description: "A private room, and no `Authorization: Bearer <invite_secret>`."
       409:
         description: The seat is taken.
     """
     room = _room(request)
     seat = _seat(request)
-    token = await _rooms(request).claim(room, seat)
+    token = await _rooms(request).claim(room, seat, bearer(request.headers.get("authorization")))
     return _json({"seat": seat, "token": token})
 
 
@@ -172,15 +237,35 @@ async def invite_seat(request: Request) -> Response:
     """
     responses:
       200:
-        description: A fresh token for a human seat, for the host's invite link (host token required).
+        description: The token of an open human seat, for the host's invite link (host token required).
       403:
         description: Not the host.
+      409:
+        description: The seat is claimed already (replace its player instead).
     """
     room = _room(request)
     _host(request, room)
     seat = _seat(request)
     token = await _rooms(request).invite(room, seat)
     return _json({"seat": seat, "token": token})
+
+
+async def replace_player(request: Request) -> Response:
+    """
+    responses:
+      200:
+        description: A new token for a claimed seat; the old one is revoked and its sockets closed with 4003
+          (host token required).
+      403:
+        description: Not the host.
+      409:
+        description: The seat is open (invite a player instead).
+    """
+    room = _room(request)
+    _host(request, room)
+    seat = _seat(request)
+    token = await _rooms(request).replace_player(room, seat)
+    return _json({"seat": seat, "token": token, "replaced": True})
 
 
 async def start_room(request: Request) -> Response:
@@ -192,7 +277,7 @@ async def start_room(request: Request) -> Response:
     room = _room(request)
     _host(request, room)
     await _rooms(request).start_game(room)
-    return _json(room.status())
+    return _json(_rooms(request).status(room))
 
 
 async def add_bot(request: Request) -> Response:
@@ -212,7 +297,7 @@ async def add_bot(request: Request) -> Response:
     if type(seat) is not int:
         raise RoomError(400, "expected {'seat': integer}")
     await _rooms(request).add_bot(room, seat)
-    return _json(room.status())
+    return _json(_rooms(request).status(room))
 
 
 async def end_room(request: Request) -> Response:
@@ -224,7 +309,7 @@ async def end_room(request: Request) -> Response:
     room = _room(request)
     _host(request, room)
     await _rooms(request).end(room)
-    return _json(room.status())
+    return _json(_rooms(request).status(room))
 
 
 async def room_events(request: Request) -> Response:
@@ -301,6 +386,9 @@ def _guarded(endpoint: Any) -> Any:
             response: Response = await endpoint(request)
             return response
         except RoomError as error:
+            metrics = getattr(request.app.state, "metrics", None)
+            if metrics is not None:
+                metrics.count_error(f"http/{error.status}")
             return _error(error.status, error.message)
 
     run.__doc__ = endpoint.__doc__
@@ -318,6 +406,7 @@ def api_routes() -> list[Route]:
         ("/api/rooms/{room_id}", room_status, ["GET"]),
         ("/api/rooms/{room_id}/seats/{seat}/claim", claim_seat, ["POST"]),
         ("/api/rooms/{room_id}/invite/{seat}", invite_seat, ["POST"]),
+        ("/api/rooms/{room_id}/seats/{seat}/replace", replace_player, ["POST"]),
         ("/api/rooms/{room_id}/start", start_room, ["POST"]),
         ("/api/rooms/{room_id}/bots", add_bot, ["POST"]),
         ("/api/rooms/{room_id}/end", end_room, ["POST"]),

@@ -12,11 +12,13 @@ from boardweaver import Game
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 
-from .api import api_routes
-from .games import load_games
+from .api import HttpLimits, api_routes
+from .games import load_games, served_targets
+from .health import health_routes
+from .metrics import Metrics, metrics_routes
 from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Rooms
-from .rules_wheel import build_rules_wheel
+from .rules_wheel import build_rules_wheel, rule_sources
 from .settings import default_db_path, tune_collector
 from .sockets import SocketLimits, room_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
@@ -37,6 +39,7 @@ def create_app(
     shard: tuple[int, int] = (0, 1),
     cluster: Cluster | None = None,
     tune_gc: bool = False,
+    http_limits: HttpLimits | None = None,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
@@ -45,7 +48,9 @@ def create_app(
     worker writes its new rooms to its own shard file and serves the rooms of the shards it is given
     (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`). `tune_gc` tunes the
     process's garbage collector once the rooms are back (`settings.tune_collector`; serving processes only).
+    `http_limits` bounds HTTP bodies and room creation per client (defaults in `settings.py`).
     """
+    metrics = Metrics()
     web = web_dir if web_dir is not None else default_web_dir()
     wheel_dirs: list[Path] = []
     index, count = shard
@@ -58,18 +63,24 @@ def create_app(
         register_types()
         with contextlib.ExitStack() as stack:
             out = wheel_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="boardweaver-")))
-            wheel, fingerprint = build_rules_wheel(out)
+            registry = games if games is not None else load_games()
+            targets = served_targets(registry)  # what the tab imports, by the names the server uses
+            wheel, fingerprint = build_rules_wheel(out, rule_sources(targets), targets)
             wheel_dirs[:] = [out, web / "dist" / "wheels"]
             app.state.client_config = {
                 "fingerprint": fingerprint,
                 "rules_wheel": f"/wheels/{wheel.name}",
                 "pyodide": f"/pyodide/{PYODIDE_VERSION}/pyodide.mjs",
+                "games": targets,
             }
             for each in stores:
                 await each.open()
-            registry = games if games is not None else load_games()
             rooms = Rooms(store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster)
             app.state.rooms = rooms
+            metrics.rooms = rooms
+            rooms.count_error = metrics.count_error
+            for each in stores:
+                metrics.time_writes(each)
             app.state.store = store
             await rooms.recover()
             if tune_gc:
@@ -83,7 +94,15 @@ def create_app(
                 for each in stores:
                     await each.close()
 
-    routes = [*api_routes(), WebSocketRoute("/ws/rooms/{room_id}", room_socket), *static_routes(web, wheel_dirs)]
+    routes = [
+        *api_routes(),
+        *health_routes(),
+        *metrics_routes(metrics),
+        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+        *static_routes(web, wheel_dirs),
+    ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.socket_limits = socket_limits or SocketLimits()
+    app.state.http_limits = http_limits or HttpLimits()
+    app.state.metrics = metrics
     return app

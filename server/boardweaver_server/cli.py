@@ -1,4 +1,5 @@
-"""The `boardweaver` command: `serve` the game server, `check` games (the doctor), `replay` a finished game."""
+"""The `boardweaver` command: `serve` the game server, `check` games (the doctor), `replay` a finished game,
+`new` game package."""
 
 from __future__ import annotations
 
@@ -8,11 +9,17 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardweaver import Game
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if os.getcwd() not in sys.path and "" not in sys.path:  # `module:Class` names a module here, as `python -m` would
+        sys.path.append(os.getcwd())
     if args and args[0] == "check":
         from boardweaver.doctor.cli import main as doctor_main
 
@@ -38,6 +45,23 @@ def main(argv: list[str] | None = None) -> int:
         default=usable_cores(),
         help="worker processes sharing the port, each holding its own rooms (default: one per core; 1: one process)",
     )
+    serve.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="NAME=MODULE:CLASS",
+        help="also serve this game, by its module and class (repeatable; the module imports from here or PYTHONPATH)",
+    )
+    serve.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="serve only these games (repeatable; installed ones or --game ones; default: every installed game)",
+    )
+    new = commands.add_parser("new", help="write a new game package (rules, catalogs, tests, pyproject) in a folder")
+    new.add_argument("name", help="the game's name: lower-case letters, digits and dashes, e.g. goofspiel")
+    new.add_argument("--dir", type=Path, default=Path("."), help="where to create the NAME folder (default: here)")
     commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
     replay = commands.add_parser("replay", help="re-run a finished game from its published seed and log")
     replay.add_argument("--events", required=True, type=Path, help="the JSON body of GET /api/rooms/{id}/events")
@@ -51,7 +75,17 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(args)
     if options.command == "serve":
         return _serve(options)
+    if options.command == "new":
+        return _new(options.name, options.dir)
     return _replay(options.events, options.game)
+
+
+def served_games(only: list[str] | None, extra: list[str]) -> dict[str, type[Game]]:
+    """Returns the games `serve --only ... --game ...` names; raises with what to do on a bad name."""
+    from .games import load_games, parse_game_option
+
+    added = dict(parse_game_option(text) for text in extra)
+    return load_games(only=only, extra=added)
 
 
 def usable_cores() -> int:
@@ -71,32 +105,76 @@ def _serve(options: argparse.Namespace) -> int:
     if options.workers < 1:
         print("boardweaver serve: expected --workers 1 or more", file=sys.stderr)
         return 2
+    from .games import look_problems, served_targets
+
+    try:
+        games = served_games(options.only, options.game)
+    except (ImportError, LookupError, TypeError, ValueError) as error:
+        hint = (
+            "; serve a game that is not installed with --game NAME=module:Class" if isinstance(error, KeyError) else ""
+        )
+        print(f"boardweaver serve: {error}{hint}", file=sys.stderr)
+        return 2
+    if not games:
+        print(
+            "boardweaver serve: no game to serve; install one or name one with --game NAME=module:Class",
+            file=sys.stderr,
+        )
+        return 2
+    from .store import StoreError, check_store_files
+
+    try:  # before any worker starts: a broken store is named, and no shard file is made beside it
+        check_store_files(db)
+    except StoreError as error:
+        print(f"boardweaver serve: {error}", file=sys.stderr)
+        return 2
+    for name, cls in games.items():
+        for problem in look_problems(name, cls):
+            logging.getLogger("boardweaver.server").warning("%s", problem)
     if options.workers > 1:
         from .supervisor import run
 
-        config = {"db": db, "bot_delay": [low, high], "log_level": options.log_level, "uvicorn": UVICORN_OPTIONS}
+        config = {
+            "db": db,
+            "bot_delay": [low, high],
+            "log_level": options.log_level,
+            "uvicorn": UVICORN_OPTIONS,
+            "games": served_targets(games),
+        }
         return run(options.host, options.port, options.workers, config)
 
     import uvicorn
 
     from .app import create_app
 
-    app = create_app(db, bot_delay=(low, high), tune_gc=True)
+    app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True)
     uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     return 0
 
 
-def _replay(path: Path, extra: list[str]) -> int:
-    import importlib
+def _new(name: str, folder: Path) -> int:
+    from boardweaver.scaffold import ScaffoldError, write_game
 
-    from .games import load_games
+    try:
+        project = write_game(name, folder)
+    except ScaffoldError as error:
+        print(f"boardweaver new: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {project}/; next:")
+    print(f"  cd {project} && pip install -e .    # into the server's environment: registers the entry point")
+    print(f"  boardweaver check {name} && python -m pytest -q tests")
+    print(f"  boardweaver serve --only {name}     # then open http://127.0.0.1:8000/")
+    return 0
+
+
+def _replay(path: Path, extra: list[str]) -> int:
     from .replay import ReplayError, verify_log
 
-    games = load_games()
-    for entry in extra:
-        name, _, target = entry.partition("=")
-        module, _, attribute = target.partition(":")
-        games[name] = getattr(importlib.import_module(module), attribute)
+    try:
+        games = served_games(None, extra)
+    except (ImportError, LookupError, TypeError, ValueError) as error:
+        print(f"boardweaver replay: {error}", file=sys.stderr)
+        return 2
     log = json.loads(path.read_text(encoding="utf-8"))
     try:
         summary = verify_log(games, log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -45,17 +46,50 @@ class Commit:
     commit_id: str
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {text[:32]!r}")
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"expected a JSON number, got {text!r}")
+
+
+def loads(text: str | bytes) -> Any:
+    """Parses JSON as the wire allows it: no NaN or infinity (`NaN`, `1e999`); raises ValueError or RecursionError."""
+    return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+
+
 def parse_frame(text: str) -> dict[str, Any]:
     """Parses a client frame into a JSON object with a string `type`."""
-    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES:
         raise ProtocolError("frame/too-large", f"expected a frame of at most {MAX_FRAME_BYTES} bytes")
     try:
-        frame = json.loads(text)
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate: only an ASGI server that does not check UTF-8 passes one
+        raise ProtocolError("frame/malformed", "expected UTF-8 text") from None
+    if size > MAX_FRAME_BYTES:
+        raise ProtocolError("frame/too-large", f"expected a frame of at most {MAX_FRAME_BYTES} bytes")
+    try:
+        frame = loads(text)
     except (ValueError, RecursionError):
         raise ProtocolError("frame/malformed", "expected a JSON object") from None
+    if "\\u" in text and not is_well_formed(frame):
+        raise ProtocolError("frame/malformed", "expected text without lone surrogates")
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("frame/malformed", "expected a JSON object with a string 'type'")
     return frame
+
+
+def is_well_formed(value: Any) -> bool:
+    """Tells whether parsed JSON can be written back as UTF-8: no lone surrogate (a `\\ud800` escape)."""
+    try:
+        encode(value).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def parse_commit(frame: dict[str, Any]) -> Commit:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,8 +24,11 @@ from boardweaver import (
     undo_commit,
     verify_commit,
 )
+from boardweaver.changes import Change, revert_all
 
 from .store import EventRecord, Snapshot
+
+logger = logging.getLogger("boardweaver.server")
 
 
 class ReplayError(ValueError):
@@ -39,6 +43,25 @@ class Replayed:
     seq: int = 0
     last_result: CommitResult | None = None
     states: list[dict[str, Any]] = field(default_factory=list)
+    flagged: list[int] = field(default_factory=list)
+
+
+def apply_flag(game: Game, table: Table, seat: int, name: str = "") -> list[Change]:
+    """Lets the game decide `seat`'s flag fall on the full table (`Game.flag_fall`); returns the changes.
+
+    A game whose `flag_fall` raises gets the platform's default (the flagged seat loses), the same on the
+    server and in every replay.
+    """
+    try:
+        game.flag_fall(table, seat)
+    except Exception as error:
+        logger.error("game bug in %s: flag_fall for seat %s raised %s: %s", name, seat, type(error).__name__, error)
+        revert_all(table.state, table.take_changes())
+        Game.flag_fall(game, table, seat)
+    if not table.state.is_over():
+        table.set_active_players([p for p in table.state.active_player_ids if p != seat])
+    table.undo_allowed = False
+    return table.take_changes()
 
 
 def table_from_snapshot(snapshot: Snapshot, seed: str) -> Table:
@@ -58,6 +81,11 @@ def apply_event(
         if last is None or last.seat != event.seat:
             raise ReplayError(f"seq {event.seq}: an undo with no decision of seat {event.seat} to undo")
         undo_commit(table, last)
+        return None
+    if event.kind == "flag":
+        apply_flag(game, table, event.seat)
+        if check_picks and (table.rng_counter, _pick_counter(table)) != (event.rng_counter, event.pick_counter):
+            raise ReplayError(f"seq {event.seq}: rng counters differ from the recorded ones")
         return None
     if event.kind != "commit":
         raise ReplayError(f"seq {event.seq}: unknown event kind {event.kind!r}")
@@ -91,6 +119,8 @@ def replay(
             raise ReplayError(f"expected event seq {done.seq + 1}, got {event.seq}")
         done.last_result = apply_event(game, table, event, done.last_result, check_picks)
         done.seq = event.seq
+        if event.kind == "flag":
+            done.flagged.append(event.seat)
         if keep_states:
             done.states.append(_frozen(table))
     return done

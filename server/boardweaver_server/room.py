@@ -16,8 +16,6 @@ from boardweaver import (
     CommitResult,
     Game,
     GameError,
-    Intent,
-    Offer,
     Perspective,
     PlayerId,
     RandomBot,
@@ -29,13 +27,14 @@ from boardweaver import (
     verify_commit,
 )
 from boardweaver.changes import Change, Logged, PieceMoved, revert_all
-from boardweaver.offers import find_offer
+from boardweaver.views import Views
 
 from . import store as ops
+from .clock import Clock, TimeControl
 from .protocol import Commit, ProtocolError, encode
+from .replay import apply_flag
 from .store import EventRecord, RoomRecord, Snapshot, Store
 from .tokens import token_matches
-from .views import RoomViews
 
 logger = logging.getLogger("boardweaver.server")
 GAME_BUG = "the game could not apply this decision; your view was sent again"
@@ -85,11 +84,12 @@ class Room:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.listeners: dict[Perspective, set[Listener]] = {}
-        self.views = RoomViews(table)  # each perspective's view as its sockets hold it
-        # (seq, view, offers): the active seat's view (shared parts: read only) and the offers made on it
-        self.seat_view: tuple[int, Table, list[Offer]] | None = None
+        self.views = Views(table)  # each perspective's view as its sockets hold it, and the seats' offers
         self.commit_ids: dict[tuple[int, str], int] = {}
         self.review_cache: bytes | None = None
+        self.clock: Clock | None = None  # the seats' clocks when the room has a time control
+        self._clock_wake = asyncio.Event()
+        self._clock_task: asyncio.Task[None] | None = None
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -131,6 +131,8 @@ class Room:
         }
         if self.is_over:
             status["seed"] = self.record.seed
+        if self.clock is not None:
+            status["clock"] = self.clock.to_wire()
         return status
 
     def authorize(self, hello: dict[str, Any]) -> Perspective | None:
@@ -154,7 +156,7 @@ class Room:
     def offers_for(self, perspective: Perspective) -> list[dict[str, Any]]:
         """Returns the offers (with labels) for a seat, computed on its view; other roles have none.
 
-        The view is kept for the seat's next commit (`verify_commit(view=...)`) while the seq stays.
+        The views keep them for the seat's next commit (`verify_commit(views=...)`) until the table changes.
         """
         player = perspective.seat
         if (
@@ -165,11 +167,8 @@ class Room:
             or player not in self.table.state.active_player_ids
         ):
             return []
-        view = self.views.table_view(perspective)
         try:
-            offers = self.game.offers(view, player)
-            self.seat_view = (self.seq, view, offers)
-            return [offer.to_wire() for offer in offers]
+            return [offer.to_wire() for offer in self.views.offers(self.game, player)]
         except Exception as error:
             logger.error(
                 "game bug in %s (room %s): offers for seat %s raised %s: %s",
@@ -203,7 +202,16 @@ class Room:
         }
         if offers:
             frame["offers"] = self.offers_for(perspective)
+        if self.clock is not None:
+            frame["clock"] = self.clock.to_wire()
+        if self._can_undo(perspective.seat):
+            frame["undoable"] = True
         return canonical_json(frame)
+
+    def _can_undo(self, seat: int | None) -> bool:
+        """Tells whether `seat` may take back the room's last decision now (it is the seat's, and undoable)."""
+        last = self.last_result
+        return seat is not None and last is not None and last.seat == seat and last.undoable and not self.is_over
 
     def attach(self, listener: Listener) -> None:
         """Adds a socket and sends it a snapshot; the caller holds the lock."""
@@ -219,6 +227,13 @@ class Room:
             del self.listeners[listener.perspective]
             self.views.forget(listener.perspective)
 
+    def drop_seat(self, seat: int) -> list[Listener]:
+        """Detaches every socket of `seat` (the host gave it to someone else) and returns them to be closed."""
+        perspective = seat_perspective(seat)
+        dropped = list(self.listeners.pop(perspective, ()))
+        self.views.forget(perspective)
+        return dropped
+
     def resync_all(self) -> None:
         """Sends every socket a fresh snapshot (after a start or an end); the caller holds the lock."""
         for perspective, group in self.listeners.items():
@@ -230,15 +245,18 @@ class Room:
                     text = texts[wants] = self.snapshot_frame(perspective, wants)
                 listener.send(text)
 
-    def _broadcast(self, changes: list[Change], origin: Listener | None, cid: str) -> None:
+    def _broadcast(self, changes: list[Change], origin: Listener | None, cid: str, undoable: bool = False) -> None:
         """Sends every socket the decision's `event` frame: its view's patch, the piece moves it may see,
-        new log lines, and the offers to a socket that asked; the committing socket's frame carries its ack.
+        new log lines, and the offers to a socket that asked; the committing socket's frame carries its ack
+        (and `"undoable": true` when the seat may take the decision back).
 
         Perspectives that see the same moves, or get the same patch (built from shared parts), share their
         encoded JSON: each frame is put together from canonical parts in sorted key order.
         """
         logged = [change.message.to_wire() for change in changes if isinstance(change, Logged)]
         head = f'"log":{encode(logged)},' if logged else ""
+        if self.clock is not None:  # the same for every perspective: clocks are public
+            head = f'"clock":{encode(self.clock.to_wire())},{head}'
         tail = f'"seq":{self.seq},"type":"event"}}'
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
@@ -268,6 +286,8 @@ class Room:
                     text = bodies[wants] = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
                 if listener is origin:
                     text = f'{{"ack":{encode(cid)},{text}'
+                    if undoable:
+                        text = f'{text[:-1]},"undoable":true}}'
                 else:
                     text = "{" + text
                 listener.send(text)
@@ -287,6 +307,9 @@ class Room:
             return
         if not self.is_started:
             raise ProtocolError("room/not-started", "the game has not started yet", cid)
+        await self._settle_clock()
+        if self.clock is not None and seat in self.clock.flagged:
+            raise ProtocolError("clock/flag-fallen", "your time ran out before this decision arrived", cid)
         if self.is_over:
             raise ProtocolError("step/game-over", "the game is over", cid)
         if commit.base_seq != self.seq:
@@ -297,6 +320,9 @@ class Room:
             raise ProtocolError("frame/malformed", str(error), cid) from None
         result = self._verify(seat, steps, cid, origin)
         self.seq += 1
+        clock_before = self._clock_state()
+        if self.clock is not None:
+            self.clock.complete(seat, () if self.is_over else self.table.state.active_player_ids)
         event = EventRecord(
             self.seq,
             "commit",
@@ -307,6 +333,7 @@ class Room:
             result.ended_by,
             self.table.rng_counter,
             _pick_counter(self.table),
+            self._clock_times(),
         )
         writes = [ops.insert_event(self.room_id, event)]
         self.since_snapshot += 1
@@ -330,20 +357,33 @@ class Room:
             if self.table.pick_rng is not None:
                 self.table.pick_rng.counter = result.pick_rng_before
             self.seq -= 1
+            self._restore_clock(clock_before)
             raise ProtocolError("server/store", "the decision could not be stored; send it again", cid) from None
         if len(writes) > 1 and not self.table.state.is_over():
             self.since_snapshot = 0
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
-        self._broadcast(result.changes, origin, cid)  # the committing socket's frame carries the ack
+        self._broadcast(
+            result.changes, origin, cid, self._can_undo(seat)
+        )  # the committing socket's frame carries the ack
         self.changed.set()
+        self._clock_wake.set()
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
-        held = self._held_view(seat, steps)
-        view, offers = (None, None) if held is None else held
         try:
-            return verify_commit(self.game, self.table, seat, steps, view=view, offers=offers)
+            result = verify_commit(self.game, self.table, seat, steps, views=self.views)
+            if result.unmarked_reveal is not None:  # applied as the reveal it is; the game must mark it
+                logger.error(
+                    "game bug in %s (room %s, seat %s, seq %s, steps %s): unmarked reveal: %s",
+                    self.record.game,
+                    self.room_id,
+                    seat,
+                    self.seq,
+                    [s.describe() for s in steps],
+                    result.notes.get("unmarked_reveal", ""),
+                )
+            return result
         except UnmarkedRevealError as error:
             self._game_bug(seat, steps, error, origin)
         except GameError as error:
@@ -353,26 +393,6 @@ class Room:
         except Exception as error:
             self._game_bug(seat, steps, error, origin)
         raise ProtocolError("game/bug", GAME_BUG, cid)
-
-    def _held_view(self, seat: int, steps: list[Action]) -> tuple[Table, list[Offer]] | None:
-        """Returns the seat's view and the offers made on it, when verify_commit may read them for the first step.
-
-        verify_commit changes the view it is given only to check a Choice or Cancel step; the held view
-        shares cached parts, so it is given only when the first step is an offered Confirm or reveal.
-        """
-        held, self.seat_view = self.seat_view, None
-        if not steps:
-            return None
-        if held is None or held[0] != self.seq or held[1].viewer != seat:
-            view = self.views.table_view(seat_perspective(seat))  # no socket asked for offers: make them here
-            try:
-                held = (self.seq, view, self.game.offers(view, seat))
-            except Exception:
-                return None  # verify_commit meets the same bug on its own view and reports it
-        offer = find_offer(held[2], steps[0])
-        if offer is None or not (offer.reveals or offer.intent is Intent.CONFIRM):
-            return None
-        return held[1], held[2]
 
     def _game_bug(self, seat: int, steps: list[Action], error: BaseException, origin: Listener | None) -> None:
         logger.error(
@@ -405,10 +425,20 @@ class Room:
                 raise ProtocolError("undo/not-allowed", "there is no decision of yours to undo now", cid)
             undo_commit(self.table, last)
             self.views.invalidate(last.changes)
-            self.seat_view = None
             self.seq += 1
+            if self.clock is not None:  # the clocks run on; the undoing seat is to act again
+                self.clock.run(self.table.state.active_player_ids)
             event = EventRecord(
-                self.seq, "undo", seat, [], [], cid, "", self.table.rng_counter, _pick_counter(self.table)
+                self.seq,
+                "undo",
+                seat,
+                [],
+                [],
+                cid,
+                "",
+                self.table.rng_counter,
+                _pick_counter(self.table),
+                self._clock_times(),
             )
             try:
                 await self.store.write(ops.insert_event(self.room_id, event))
@@ -417,12 +447,122 @@ class Room:
                 self.seq -= 1
                 self.last_result = verify_commit(self.game, self.table, seat, last.steps, picks=last.picks)
                 self.views.invalidate(self.last_result.changes)
+                if self.clock is not None:
+                    self.clock.run(self.table.state.active_player_ids)
                 raise ProtocolError("server/store", "the undo could not be stored; send it again", cid) from None
             self._remember(seat, cid)
             self.last_result = None
             _ack(origin, cid, self.seq)
             self.resync_all()  # an undo removes log lines: every socket starts again from a snapshot
             self.changed.set()
+            self._clock_wake.set()
+
+    # -- clocks --------------------------------------------------------------------------------------
+
+    def _clock_times(self) -> str:
+        """Returns the seats' remaining times to store with an event ("" in a room without clocks)."""
+        return "" if self.clock is None else self.clock.stored()
+
+    def use_clock(self, control: TimeControl, stored: str | None = None, flagged: list[int] | None = None) -> None:
+        """Gives the room its seats' clocks: fresh, or as stored with its latest event (after a restart).
+
+        After a restart the running clocks go on from the stored times: the time the server was down is
+        not charged to anyone.
+        """
+        self.clock = Clock(control, self.record.players)
+        if stored is not None:
+            self.clock.restore(stored)
+        for seat in flagged or []:
+            self.clock.flag(seat)
+        self.start_clock()
+
+    def start_clock(self) -> None:
+        """Runs the active seats' clocks once the game has started, and watches for a flag fall."""
+        if self.clock is None or not self.is_started:
+            return
+        self.clock.run(() if self.is_over else self.table.state.active_player_ids)
+        if self._clock_task is None and not self.is_over:
+            self._clock_task = asyncio.create_task(self._watch_clock(), name=f"clock-{self.room_id}")
+        self._clock_wake.set()
+
+    def stop_clock_task(self) -> asyncio.Task[None] | None:
+        """Cancels the task watching for flag falls; returns it so the caller may await it."""
+        task, self._clock_task = self._clock_task, None
+        if task is not None:
+            task.cancel()
+        return task
+
+    async def _watch_clock(self) -> None:
+        while self.clock is not None and not self.is_over:
+            self._clock_wake.clear()
+            delay = self.clock.next_fall()
+            try:
+                if delay is None:
+                    await self._clock_wake.wait()
+                else:
+                    await asyncio.wait_for(self._clock_wake.wait(), delay + 0.005)
+            except TimeoutError:
+                pass
+            async with self.lock:
+                try:
+                    await self._settle_clock()
+                except ProtocolError:
+                    await asyncio.sleep(0.5)  # the store failed; try again soon
+
+    async def _settle_clock(self) -> None:
+        """Records the flag fall of every running seat whose time is up; the caller holds the lock."""
+        if self.clock is None or self.is_over or not self.is_started:
+            return
+        for seat in self.clock.fallen():
+            if self.is_over:
+                break
+            await self._flag(seat)
+
+    async def _flag(self, seat: int) -> None:
+        """Logs `seat`'s flag fall as an event and lets the game decide it (`Game.flag_fall`)."""
+        assert self.clock is not None
+        clock_before = self._clock_state()
+        rng_before = self.table.rng.counter
+        changes = apply_flag(self.game, self.table, seat, self.record.game)
+        self.clock.flag(seat)
+        self.clock.run(() if self.table.state.is_over() else self.table.state.active_player_ids)
+        self.seq += 1
+        event = EventRecord(
+            self.seq,
+            "flag",
+            seat,
+            [],
+            [],
+            f"flag/{seat}",
+            "flag",
+            self.table.rng_counter,
+            _pick_counter(self.table),
+            self._clock_times(),
+        )
+        writes = [ops.insert_event(self.room_id, event)]
+        if self.table.state.is_over():
+            writes.append(ops.update_room(self.room_id, over=True))
+        try:
+            await self.store.write(*writes)
+        except Exception:
+            logger.exception("room %s: storing the flag fall at seq %s failed", self.room_id, self.seq)
+            revert_all(self.table.state, changes)
+            self.table.rng.counter = rng_before
+            self.seq -= 1
+            self._restore_clock(clock_before)
+            raise ProtocolError("server/store", "the flag fall could not be stored", None) from None
+        self.record.over = self.table.state.is_over()
+        self.last_result = None
+        self._broadcast(changes, None, "")
+        self.changed.set()
+
+    def _clock_state(self) -> tuple[dict[int, float], list[int], float, list[int]] | None:
+        clock = self.clock
+        return None if clock is None else (dict(clock.remaining), list(clock.running), clock.since, list(clock.flagged))
+
+    def _restore_clock(self, state: tuple[dict[int, float], list[int], float, list[int]] | None) -> None:
+        if self.clock is not None and state is not None:
+            self.clock.remaining, self.clock.running, self.clock.since, self.clock.flagged = state
 
     # -- bots ----------------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from .rooms import Rooms
+from .settings import SEND_QUEUE_BYTES
 from .sockets import TRY_AGAIN_LATER, RoomSocket, SocketLimits, serve_room_socket
 
 ROOMS_STATE = "boardweaver.rooms"  # the lifespan state keys `create_app` yields
@@ -86,7 +87,8 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         self.start_keepalive()
         client = f"{self.client[0]}:{self.client[1]}" if self.client else ""
         self.logger.info('%s - "WebSocket %s" [accepted]', client, event.path)
-        socket = self.room_socket = FastSocket(self, limits.max_queue)
+        socket = self.room_socket = FastSocket(self, limits.max_queue, limits.max_queue_bytes)
+        socket.client = self.client[0] if self.client else ""
         task = self.loop.create_task(self._serve_room(socket, rooms, limits, room_id))
         task.add_done_callback(self.on_task_complete)
         self.tasks.add(task)
@@ -178,9 +180,13 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
 class FastSocket(RoomSocket):
     """A room socket written straight to its transport; frames wait in order only while it is paused."""
 
-    def __init__(self, protocol: RoomWebSocketProtocol, max_queue: int) -> None:
+    def __init__(
+        self, protocol: RoomWebSocketProtocol, max_queue: int, max_queue_bytes: int = SEND_QUEUE_BYTES
+    ) -> None:
         self.protocol = protocol
         self.max_queue = max_queue
+        self.max_queue_bytes = max_queue_bytes
+        self.waiting_bytes = 0
         self.inbox: collections.deque[str | bytes] = collections.deque()
         self.reader: asyncio.Future[None] | None = None
         self.waiting: collections.deque[bytes] = collections.deque()
@@ -200,6 +206,7 @@ class FastSocket(RoomSocket):
     def end(self) -> None:
         self.ended = self.closed = True
         self.waiting.clear()
+        self.waiting_bytes = 0
         self._wake()
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
@@ -231,12 +238,15 @@ class FastSocket(RoomSocket):
         if self.waiting or not self.protocol.can_write():
             if self.protocol.close_sent or self.protocol.conn.state is not State.OPEN:
                 return
-            if len(self.waiting) >= self.max_queue:  # a reader this slow cannot keep up: drop it
+            data = text.encode()
+            self.waiting_bytes += len(data)
+            if len(self.waiting) >= self.max_queue or self.waiting_bytes > self.max_queue_bytes:  # cannot keep up
                 self.closed = True
                 self.waiting.clear()
+                self.waiting_bytes = 0
                 self.protocol.close_with(TRY_AGAIN_LATER, "too slow")
                 return
-            self.waiting.append(text.encode())
+            self.waiting.append(data)
             return
         self.protocol.write_text(text.encode())
 
@@ -244,7 +254,9 @@ class FastSocket(RoomSocket):
         """Writes the frames waiting, while the transport takes them (called when it resumes writing)."""
         waiting = self.waiting
         while waiting and self.protocol.can_write():
-            self.protocol.write_text(waiting.popleft())
+            data = waiting.popleft()
+            self.waiting_bytes -= len(data)
+            self.protocol.write_text(data)
         if not waiting and self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
 

@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from boardweaver import Game, RandomBot, seed_commitment, start
+from boardweaver import Game, RandomBot, canonical_bytes, seed_commitment, start
 
 from . import store as ops
+from .clock import TimeControl
 from .replay import replay
 from .room import Room
+from .settings import MAX_OPTION_INT, MAX_OPTION_TEXT, MAX_SEATS
 from .store import RoomRecord, Store
 from .tokens import new_token, token_hash, token_matches
 
 logger = logging.getLogger("boardweaver.server")
 BotDelay = float | tuple[float, float]
+# Who may sit is kept in `seat_tokens` beside the seats' tokens, under seats no player has (no schema change):
+SEAT_REPLACED = 4003  # the close code of a seat's sockets when the host gives the seat to someone else
+MAX_GAME_NAME = 64
 
 
 class RoomError(ValueError):
@@ -58,27 +64,65 @@ class RoomSpec:
     options: dict[str, Any]
     spectators: str = "allow"
     referee: bool = False
+    clock: TimeControl | None = None
+    visibility: str = "public"
 
     @classmethod
     def from_json(cls, data: Any) -> RoomSpec:
+        """Reads a room request, checking every field's type and size before anything grows with it."""
         if not isinstance(data, dict):
             raise RoomError(400, "expected a JSON object")
         game, seats = data.get("game"), data.get("seats")
         bots, options = data.get("bots", []), data.get("options", {})
         spectators, referee = data.get("spectators", "allow"), data.get("referee", False)
-        if not isinstance(game, str):
-            raise RoomError(400, "expected 'game' to be a game name")
-        if type(seats) is not int:
-            raise RoomError(400, "expected 'seats' to be an integer")
-        if not isinstance(bots, list) or not all(type(b) is int and 0 <= b < seats for b in bots):
+        visibility = data.get("visibility", "public")
+        if not isinstance(game, str) or not 0 < len(game) <= MAX_GAME_NAME:
+            raise RoomError(400, f"expected 'game' to be a game name of at most {MAX_GAME_NAME} characters")
+        if type(seats) is not int or not 1 <= seats <= MAX_SEATS:
+            raise RoomError(400, f"expected 'seats' to be an integer from 1 to {MAX_SEATS}")
+        if not isinstance(bots, list) or len(bots) > seats or not all(type(b) is int and 0 <= b < seats for b in bots):
             raise RoomError(400, f"expected 'bots' to be a list of seats 0..{seats - 1}")
+        if visibility not in ("public", "private"):
+            raise RoomError(400, "expected 'visibility' to be 'public' or 'private'")
         if not isinstance(options, dict):
             raise RoomError(400, "expected 'options' to be an object")
         if spectators not in ("allow", "deny"):
             raise RoomError(400, "expected 'spectators' to be 'allow' or 'deny'")
         if not isinstance(referee, bool):
             raise RoomError(400, "expected 'referee' to be true or false")
-        return cls(game, seats, sorted(set(bots)), options, spectators, referee)
+        try:
+            clock = None if data.get("clock") is None else TimeControl.from_json(data["clock"])
+        except ValueError as error:
+            raise RoomError(400, str(error)) from None
+        return cls(game, seats, sorted(set(bots)), options, spectators, referee, clock, visibility)
+
+
+def check_options(game: type[Game], options: dict[str, Any]) -> None:
+    """Refuses options the game does not declare, of another type than its default, or out of bounds."""
+    unknown = sorted(str(key)[:MAX_GAME_NAME] for key in options if key not in game.option_defaults)
+    if unknown:
+        raise RoomError(400, f"unknown options {unknown!r}; expected some of {sorted(game.option_defaults)!r}")
+    for key, value in options.items():
+        default = game.option_defaults[key]
+        if default is not None and type(value) is not type(default):
+            raise RoomError(400, f"option {key!r} expects {type(default).__name__}, got {type(value).__name__}")
+        if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+            raise RoomError(400, f"option {key!r} expects at most {MAX_OPTION_TEXT} characters")
+        if type(value) is int and abs(value) > MAX_OPTION_INT:
+            raise RoomError(400, f"option {key!r} expects an integer from {-MAX_OPTION_INT} to {MAX_OPTION_INT}")
+    try:
+        canonical_bytes(options)  # no NaN or infinity, no lone surrogate: what is stored can be sent back
+    except (ValueError, RecursionError):
+        raise RoomError(400, "expected options of finite numbers and well-formed text") from None
+
+
+@runtime_checkable
+class Closable(Protocol):
+    """A listener that can be closed (every room socket)."""
+
+    closed: bool
+
+    async def close(self, code: int, reason: str) -> None: ...
 
 
 class Rooms:
@@ -103,6 +147,9 @@ class Rooms:
         self.snapshot_every = snapshot_every
         self.rooms: dict[str, Room] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._closing: set[asyncio.Task[None]] = set()  # the sockets of replaced seats, closing
+        self.sockets_by_client: collections.Counter[str] = collections.Counter()  # open room sockets per address
+        self.count_error: Callable[[str], None] = lambda code: None  # the app's metrics count refusals by code
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
@@ -117,22 +164,39 @@ class Rooms:
 
     async def create(self, spec: RoomSpec) -> tuple[Room, str]:
         """Creates a room and returns it with its host token."""
+        room, host_token, _ = await self.open_room(spec)
+        return room, host_token
+
+    async def open_room(self, spec: RoomSpec) -> tuple[Room, str, str | None]:
+        """Creates a room and returns it with its host token and, for a private room, its invite secret.
+
+        Options are checked against the game's declared defaults, then the game sets up: an option it
+        refuses there (a bad position, a negative count) is a 400 too, and nothing is stored.
+        """
         cls = self.games.get(spec.game)
         if cls is None:
             raise RoomError(400, f"no game {spec.game!r}; expected one of {sorted(self.games)!r}")
+        if not cls.min_players <= spec.seats <= cls.max_players:
+            wanted = f"{cls.min_players} to {cls.max_players}"
+            raise RoomError(400, f"{spec.game}: expected {wanted} seats, got {spec.seats}")
+        check_options(cls, spec.options)
         try:
             game = cls(spec.options)
             game.check_players(list(range(spec.seats)))
         except ValueError as error:
-            raise RoomError(400, str(error)) from None
+            raise RoomError(400, str(error)[:200]) from None
         seed = secrets.token_hex(16)
         players = list(range(spec.seats))
         try:
+            game.validate_options()  # then setup itself: an error there with these options is refused too
             table = start(game, players, seed)
+        except (ValueError, TypeError, KeyError, IndexError) as error:  # the game refused its options
+            raise RoomError(400, f"{spec.game}: the options were refused: {str(error)[:200]}") from None
         except Exception as error:
             logger.error("game bug in %s: setup raised %s: %s", spec.game, type(error).__name__, error)
-            raise RoomError(500, "the game failed to set up") from None
+            raise RoomError(400, f"{spec.game}: the game could not set up with these options") from None
         host_token = new_token()
+        invite_secret = new_token() if spec.visibility == "private" else None
         record = RoomRecord(
             secrets.token_urlsafe(9),
             spec.game,
@@ -146,10 +210,16 @@ class Rooms:
             token_hash(host_token),
             started=len(spec.bots) == spec.seats,
             created=time.time(),
+            visibility=spec.visibility,
+            invite_hash="" if invite_secret is None else token_hash(invite_secret),
+            clock=None if spec.clock is None else spec.clock.to_json(),
         )
-        await self.store.write(ops.insert_room(record))
+        writes = [ops.insert_room(record)]
+        await self.store.write(*writes)
         room = Room(record, game, table, self.store, self.fingerprint, snapshot_every=self.snapshot_every)
         self.rooms[record.room_id] = room
+        if spec.clock is not None:
+            room.use_clock(spec.clock)
         self._start_bots(room)
         if self.cluster is not None:
             try:
@@ -158,23 +228,70 @@ class Rooms:
                 logger.error(
                     "room %s: the supervisor was not told (%s: %s)", record.room_id, type(error).__name__, error
                 )
-        return room, host_token
+        return room, host_token, invite_secret
 
-    async def claim(self, room: Room, seat: int) -> str:
-        """Gives the caller seat `seat` and returns its token (once); starts the game when all are seated."""
+    def is_private(self, room: Room) -> bool:
+        """Tells whether the room is unlisted and its seats are claimed only with its invite secret."""
+        return room.record.visibility == "private"
+
+    def status(self, room: Room) -> dict[str, Any]:
+        """Returns the room's public status, with who may sit and how often the host replaced each seat."""
+        replaced = {str(s): room.record.replaced.get(s, 0) for s in room.record.players}
+        return {
+            **room.status(),
+            "visibility": "private" if self.is_private(room) else "public",
+            "replaced": {seat: count for seat, count in replaced.items() if count},
+        }
+
+    async def claim(self, room: Room, seat: int, secret: str | None = None) -> str:
+        """Gives the caller seat `seat` and returns its token (once); starts the game when all are seated.
+
+        A private room's seat needs the room's invite secret (or the host token).
+        """
         async with room.lock:
             if seat not in room.record.players:
                 raise RoomError(404, "no such seat")
+            if self.is_private(room) and not (
+                token_matches(secret, [room.record.invite_hash]) or self.is_host(room, secret)
+            ):
+                raise RoomError(403, "this room is private: claiming a seat needs its invite secret")
             if room.seat_status(seat) != "open":
                 raise RoomError(409, "this seat is taken")
             return await self._seat(room, seat)
 
     async def invite(self, room: Room, seat: int) -> str:
-        """Returns a fresh token for a human seat (the host's invite link)."""
+        """Returns the token of an open human seat for the host's invite link; the seat is claimed by it."""
         async with room.lock:
             if seat not in room.record.players or seat in room.record.bots:
                 raise RoomError(404, "no such human seat")
+            if room.seat_status(seat) != "open":
+                raise RoomError(409, "this seat is claimed; to give it to someone else, replace its player")
             return await self._seat(room, seat)
+
+    async def replace_player(self, room: Room, seat: int) -> str:
+        """Gives a claimed seat to someone else: revokes its tokens, closes its sockets, returns the new token."""
+        async with room.lock:
+            if seat not in room.record.players or seat in room.record.bots:
+                raise RoomError(404, "no such human seat")
+            if room.seat_status(seat) != "claimed":
+                raise RoomError(409, "this seat is open; invite a player instead")
+            token = new_token()
+            digest = token_hash(token)
+            replaced = {**room.record.replaced, seat: room.record.replaced.get(seat, 0) + 1}
+            await room.store.write(
+                ops.delete_seat_tokens(room.room_id, seat),
+                ops.insert_seat_token(room.room_id, seat, digest),
+                ops.update_room(room.room_id, replaced=replaced),
+            )
+            room.record.seat_hashes[seat] = [digest]
+            room.record.replaced = replaced
+            self._closing = {task for task in self._closing if not task.done()}
+            for listener in room.drop_seat(seat):
+                if isinstance(listener, Closable):
+                    listener.closed = True  # it sends and commits nothing more
+                    self._closing.add(asyncio.create_task(listener.close(SEAT_REPLACED, "seat replaced")))
+            logger.info("room %s: the host replaced the player of seat %s", room.room_id, seat)
+            return token
 
     async def _seat(self, room: Room, seat: int) -> str:
         token = new_token()
@@ -233,6 +350,7 @@ class Rooms:
 
     def _mark_started(self, room: Room) -> None:
         room.record.started = True
+        room.start_clock()
         room.resync_all()
         room.changed.set()
 
@@ -256,13 +374,14 @@ class Rooms:
             for record in known:
                 snapshot = ops.latest_snapshot(conn, record.room_id)
                 events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
-                logs[record.room_id] = (snapshot, events, ops.recent_commit_ids(conn, record.room_id))
+                commits = ops.recent_commit_ids(conn, record.room_id)
+                logs[record.room_id] = (snapshot, events, commits, ops.latest_clock(conn, record.room_id))
             return logs
 
         logs = await store.read(read_all)
         for record in known:
             cls = self.games[record.game]
-            snapshot, events, commits = logs.pop(record.room_id)
+            snapshot, events, commits, times = logs.pop(record.room_id)
             try:
                 game = cls(record.options)
                 done = replay(game, record.players, record.seed, events, snapshot)
@@ -282,6 +401,8 @@ class Rooms:
             for seat, cid, seq in reversed(commits):
                 room.commit_ids[(seat, cid)] = seq
             self.rooms[record.room_id] = room
+            if record.clock is not None:
+                room.use_clock(TimeControl.from_json(record.clock), times or None, done.flagged)
             self._start_bots(room)
 
     # -- bots ----------------------------------------------------------------------------------------
@@ -324,6 +445,7 @@ class Rooms:
 
     async def close(self) -> None:
         tasks = list(self._bot_tasks.values())
+        tasks += [task for room in self.rooms.values() if (task := room.stop_clock_task()) is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,18 +1,22 @@
-"""Builds the rules wheel: `boardweaver` + `boardweaver_games` as one deterministic py3-none-any wheel.
+"""Builds the rules wheel: the SDK and every served game's package as one deterministic py3-none-any wheel.
 
 The browser tab installs this wheel into Pyodide, so the tab and the server run the same rule code.
-The same sources always give the same bytes (fixed timestamps and modes, sorted entries), so the
-fingerprint names the rules: two servers with equal fingerprints run equal rules.
+The wheel holds `boardweaver` and the top-level package (or module) of every served game, whole (modules,
+catalogs, look assets), the version of the distribution each comes from, and the served games as its
+`boardweaver.games` entry points. The same sources always give the same bytes (fixed timestamps and modes,
+sorted entries), so the fingerprint names the rules: two servers with equal fingerprints run equal rules.
 
-The fingerprint is the first 16 hex digits of a sha256 over the packaged files (their paths and
-bytes), not over the wheel, because it is also the wheel's local version: the file name changes
-whenever a rule byte does, which lets the wheel be cached forever under its name.
+The fingerprint is the first 16 hex digits of a sha256 over the packaged files (their paths and bytes),
+the package versions and the served games, not over the wheel, because it is also the wheel's local
+version: the file name changes whenever a rule byte does, which lets the wheel be cached forever under
+its name.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import tempfile
@@ -22,28 +26,40 @@ from pathlib import Path
 
 DIST_NAME = "boardweaver_rules"
 BASE_VERSION = "0.1.0"
-PACKAGES = ("boardweaver", "boardweaver_games")
+SDK = "boardweaver"
+PACKAGES = (SDK, "boardweaver_games")  # what the default (installed) games need
+GROUP = "boardweaver.games"
 _REPO_DIRS = {"boardweaver": Path("sdk/boardweaver"), "boardweaver_games": Path("games/boardweaver_games")}
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 _SKIPPED_DIRS = {"__pycache__"}
 _SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
 
 
-def build_rules_wheel(out_dir: Path, sources: Mapping[str, Path] | None = None) -> tuple[Path, str]:
+class RulesSourceError(LookupError):
+    """A served game whose package cannot be found as a folder or a module file to put in the wheel."""
+
+
+def build_rules_wheel(
+    out_dir: Path, sources: Mapping[str, Path] | None = None, games: Mapping[str, str] | None = None
+) -> tuple[Path, str]:
     """Writes the rules wheel into `out_dir` and returns its path and the rules fingerprint.
 
-    `sources` maps each package name in PACKAGES to its folder; by default the folders the
-    running interpreter imports them from. Older rules wheels in `out_dir` are removed.
+    `games` maps each served game's name to its `module:Class` (default: the installed entry points);
+    `sources` maps each top-level package to its folder (or a module to its file), by default those the
+    running interpreter imports the SDK and the games' packages from. Older rules wheels in `out_dir` are
+    removed.
     """
-    folders = dict(sources) if sources is not None else default_sources()
-    if set(folders) != set(PACKAGES):
-        raise ValueError(f"expected sources for {sorted(PACKAGES)!r}, got {sorted(folders)!r}")
+    served = dict(sorted((games if games is not None else installed_targets()).items()))
+    folders = dict(sources) if sources is not None else rule_sources(served)
+    if SDK not in folders:
+        raise ValueError(f"expected sources for {SDK!r} among {sorted(folders)!r}")
     payload = sorted(_payload(folders))
-    fingerprint = _fingerprint(payload)
+    versions = package_versions(folders)
+    fingerprint = _fingerprint(payload, versions, served)
     version = f"{BASE_VERSION}+{fingerprint}"
     out_dir.mkdir(parents=True, exist_ok=True)
     wheel_path = out_dir / f"{DIST_NAME}-{version}-py3-none-any.whl"
-    data = _wheel_bytes(payload, version)
+    data = _wheel_bytes(payload, version, versions, served)
     if not (wheel_path.is_file() and wheel_path.read_bytes() == data):
         _write_atomically(wheel_path, data)
     for old in out_dir.glob(f"{DIST_NAME}-*.whl"):
@@ -52,21 +68,70 @@ def build_rules_wheel(out_dir: Path, sources: Mapping[str, Path] | None = None) 
     return wheel_path, fingerprint
 
 
+def installed_targets() -> dict[str, str]:
+    """Returns name -> `module:Class` of every installed `boardweaver.games` entry point."""
+    return {e.name: e.value for e in importlib.metadata.entry_points(group=GROUP)}
+
+
+def rule_sources(games: Mapping[str, str]) -> dict[str, Path]:
+    """Returns the SDK's folder and the folder (or module file) of each served game's top-level package."""
+    names = {SDK, *(target.partition(":")[0].partition(".")[0] for target in games.values())}
+    return {name: source_of(name) for name in sorted(names)}
+
+
 def default_sources() -> dict[str, Path]:
-    """Returns the folders of the importable rule packages, else those of the source tree."""
-    folders = {}
+    """Returns the folders of the SDK and our example games: the importable ones, else the source tree's."""
+    return {name: source_of(name) for name in PACKAGES}
+
+
+def source_of(name: str) -> Path:
+    """Returns the folder of top-level package `name` (or the file of a top-level module) as imported here."""
     repo = Path(__file__).resolve().parents[2]
-    for name in PACKAGES:
-        spec = importlib.util.find_spec(name)
-        locations = list(spec.submodule_search_locations or []) if spec is not None else []
-        folders[name] = Path(locations[0]) if locations else repo / _REPO_DIRS[name]
-        if not folders[name].is_dir():
-            raise FileNotFoundError(f"rules package {name!r} not found at {str(folders[name])!r}")
-    return folders
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.submodule_search_locations:
+        found = Path(next(iter(spec.submodule_search_locations)))
+    elif spec is not None and spec.origin and spec.origin.endswith(".py"):
+        found = Path(spec.origin)
+    elif name in _REPO_DIRS:
+        found = repo / _REPO_DIRS[name]
+    else:
+        raise RulesSourceError(
+            f"cannot find the package {name!r} to send to the browser tab: install it (pip install -e FOLDER) "
+            "or run the server from the folder holding it"
+        )
+    if not (found.is_dir() or found.is_file()):
+        raise RulesSourceError(f"rules package {name!r} not found at {str(found)!r}")
+    return found
+
+
+def package_versions(folders: Mapping[str, Path]) -> dict[str, str]:
+    """Returns each top-level package's distribution and version ("name version"); "" when not installed.
+
+    A package's distribution is the one whose `boardweaver.games` entry points name it, or the one named
+    like it (cheaper than `packages_distributions`, which reads every installed record, and right for
+    editable installs, whose record names no package).
+    """
+    owners: dict[str, set[str]] = {}
+    for entry in importlib.metadata.entry_points(group=GROUP):
+        if entry.dist is not None:
+            owners.setdefault(entry.value.partition(".")[0].partition(":")[0], set()).add(entry.dist.name)
+    versions = {}
+    for name in sorted(folders):
+        found = set()
+        for dist in owners.get(name, set()) | {name, name.replace("_", "-")}:
+            try:
+                found.add(f"{dist} {importlib.metadata.version(dist)}")
+            except importlib.metadata.PackageNotFoundError:
+                continue
+        versions[name] = ", ".join(sorted(found))
+    return versions
 
 
 def _payload(folders: Mapping[str, Path]) -> Iterator[tuple[str, bytes]]:
     for name, folder in folders.items():
+        if folder.is_file():  # a top-level module
+            yield f"{name}.py", folder.read_bytes()
+            continue
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = [d for d in dirnames if d not in _SKIPPED_DIRS and not d.startswith(".")]
             for filename in filenames:
@@ -76,26 +141,39 @@ def _payload(folders: Mapping[str, Path]) -> Iterator[tuple[str, bytes]]:
                 yield f"{name}/{path.relative_to(folder).as_posix()}", path.read_bytes()
 
 
-def _fingerprint(payload: list[tuple[str, bytes]]) -> str:
+def _fingerprint(payload: list[tuple[str, bytes]], versions: Mapping[str, str], games: Mapping[str, str]) -> str:
     digest = hashlib.sha256()
     for arcname, data in payload:
         digest.update(f"{arcname}\0{len(data)}\0".encode())
         digest.update(data)
+    digest.update(_versions_text(versions).encode() + b"\0" + _entry_points(games).encode())
     return digest.hexdigest()[:16]
 
 
-def _wheel_bytes(payload: list[tuple[str, bytes]], version: str) -> bytes:
+def _versions_text(versions: Mapping[str, str]) -> str:
+    return "".join(f"{name}: {version or 'not installed'}\n" for name, version in sorted(versions.items()))
+
+
+def _entry_points(games: Mapping[str, str]) -> str:
+    return f"[{GROUP}]\n" + "".join(f"{name} = {target}\n" for name, target in sorted(games.items()))
+
+
+def _wheel_bytes(
+    payload: list[tuple[str, bytes]], version: str, versions: Mapping[str, str], games: Mapping[str, str]
+) -> bytes:
     dist_info = f"{DIST_NAME}-{version}.dist-info"
     metadata = (
         f"Metadata-Version: 2.1\nName: {DIST_NAME}\nVersion: {version}\nRequires-Python: >=3.11\n"
-        "Summary: Boardweaver rules: the SDK and the games, for the server and the browser tab.\n"
+        "Summary: Boardweaver rules: the SDK and the served games, for the server and the browser tab.\n"
+        f"\nBundled packages (distribution and version):\n\n{_versions_text(versions)}"
     )
     wheel = "Wheel-Version: 1.0\nGenerator: boardweaver_server.rules_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     entries = [
         *payload,
         (f"{dist_info}/METADATA", metadata.encode()),
         (f"{dist_info}/WHEEL", wheel.encode()),
-        (f"{dist_info}/top_level.txt", "".join(f"{name}\n" for name in PACKAGES).encode()),
+        (f"{dist_info}/entry_points.txt", _entry_points(games).encode()),
+        (f"{dist_info}/top_level.txt", "".join(f"{name}\n" for name in sorted(versions)).encode()),
     ]
     record_lines = [f"{arcname},sha256={_urlsafe_sha256(data)},{len(data)}" for arcname, data in entries]
     record_lines.append(f"{dist_info}/RECORD,,")

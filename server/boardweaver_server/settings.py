@@ -13,7 +13,28 @@ DEFAULT_DB = "boardweaver.db"
 # permessage-deflate stays on (it takes a decision's frames from ~1 KB of JSON to under 100 bytes on the
 # wire); frames up to 1 MiB (the protocol refuses commits over 64 KiB).
 ROOM_PROTOCOL = "boardweaver_server.roomproto:RoomWebSocketProtocol"
-UVICORN_OPTIONS: dict[str, object] = {"ws": ROOM_PROTOCOL, "ws_max_size": 1 << 20}
+# Headers: at most 16 KiB of a request's head is buffered (h11; httptools has no such option), and a
+# kept-alive connection idle for 5 s is closed. uvicorn has no deadline for a head sent slowly.
+MAX_HEADER_BYTES = 16 * 1024
+KEEP_ALIVE_TIMEOUT = 5.0
+UVICORN_OPTIONS: dict[str, object] = {
+    "ws": ROOM_PROTOCOL,
+    "ws_max_size": 1 << 20,
+    "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+    "timeout_keep_alive": KEEP_ALIVE_TIMEOUT,
+}
+
+# What one client (one IP address) may ask of one process, and what one request may hold; every value is
+# documented in server/PROTOCOL.md ("Limits").
+MAX_BODY_BYTES = 64 * 1024  # an HTTP body, counted while it is read (413 as soon as it passes)
+BODY_TIMEOUT = 10.0  # seconds to receive a whole HTTP body (408 after)
+ROOMS_PER_CLIENT_PER_MINUTE = 30  # POST /api/rooms (429 after)
+SOCKETS_PER_CLIENT = 64  # open room sockets of one client in one worker (close code 4029 after)
+SEND_QUEUE_BYTES = 8 * 1024 * 1024  # frames waiting to be written to one socket (close code 1013 after)
+SEND_QUEUE_FRAMES = 4096  # the same, counted in frames
+MAX_SEATS = 64  # seats of a room, checked before anything is built for them
+MAX_OPTION_TEXT = 1024  # characters of a string option
+MAX_OPTION_INT = 10**9  # magnitude of an integer option
 
 
 def default_db_path() -> str:

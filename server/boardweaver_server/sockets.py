@@ -18,22 +18,27 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
 from .rooms import Rooms
+from .settings import SEND_QUEUE_BYTES, SEND_QUEUE_FRAMES, SOCKETS_PER_CLIENT
 
 POLICY_VIOLATION = 1008
 RULES_OUTDATED = 4001
 TRY_AGAIN_LATER = 1013
+TOO_MANY_SOCKETS = 4029  # the client (its IP address) holds `SocketLimits.per_client` room sockets already
+MAX_HELLO = 4096
 FRAME_TYPES = ("commit", "undo", "resync", "ping")
 PONG = canonical_json({"type": "pong"})
 
 
 @dataclass
 class SocketLimits:
-    """Per-socket limits: the hello deadline, the flood limit and the outgoing queue."""
+    """Per-socket limits: the hello deadline, the flood limit, the outgoing queue; and sockets per client."""
 
     hello_timeout: float = 10.0
     rate: float = 20.0
     burst: float = 40.0
-    max_queue: int = 4096
+    max_queue: int = SEND_QUEUE_FRAMES
+    max_queue_bytes: int = SEND_QUEUE_BYTES
+    per_client: int = SOCKETS_PER_CLIENT
 
 
 class RoomSocket(abc.ABC):
@@ -48,6 +53,7 @@ class RoomSocket(abc.ABC):
     perspective: Perspective
     wants_offers: bool = False
     closed: bool = False
+    client: str = ""  # the peer's address, for the per-client socket limit
 
     @abc.abstractmethod
     async def receive(self) -> str | bytes | None:
@@ -69,9 +75,12 @@ class RoomSocket(abc.ABC):
 class AsgiSocket(RoomSocket):
     """A room socket over an ASGI WebSocket: a blocked send is finished by a task, later frames queue."""
 
-    def __init__(self, websocket: WebSocket, max_queue: int) -> None:
+    def __init__(self, websocket: WebSocket, max_queue: int, max_queue_bytes: int = SEND_QUEUE_BYTES) -> None:
         self.websocket = websocket
         self.max_queue = max_queue
+        self.max_queue_bytes = max_queue_bytes
+        self.waiting_bytes = 0
+        self.client = websocket.client.host if websocket.client else ""
         self.waiting: collections.deque[str] = collections.deque()
         self.sending: asyncio.Task[None] | None = None
         self.too_slow = False
@@ -90,7 +99,8 @@ class AsgiSocket(RoomSocket):
         if self.closed:
             return
         if self.sending is not None:
-            if len(self.waiting) >= self.max_queue:  # a reader this slow cannot keep up: drop it
+            self.waiting_bytes += len(text)
+            if len(self.waiting) >= self.max_queue or self.waiting_bytes > self.max_queue_bytes:  # cannot keep up
                 self.closed = self.too_slow = True
                 return
             self.waiting.append(text)
@@ -109,13 +119,16 @@ class AsgiSocket(RoomSocket):
         try:
             await _resume(coroutine, blocked_on)
             while self.waiting and not self.closed:
-                await self.websocket.send_text(self.waiting.popleft())
+                text = self.waiting.popleft()
+                self.waiting_bytes -= len(text)
+                await self.websocket.send_text(text)
             if self.too_slow:
                 await self.websocket.close(TRY_AGAIN_LATER, "too slow")
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
         finally:
             self.waiting.clear()
+            self.waiting_bytes = 0
             self.sending = None
 
     async def close(self, code: int, reason: str) -> None:
@@ -154,7 +167,7 @@ async def room_socket(websocket: WebSocket) -> None:
     limits: SocketLimits = websocket.app.state.socket_limits
     await websocket.accept()
     await serve_room_socket(
-        AsgiSocket(websocket, limits.max_queue),
+        AsgiSocket(websocket, limits.max_queue, limits.max_queue_bytes),
         websocket.app.state.rooms,
         limits,
         websocket.path_params.get("room_id", ""),
@@ -163,8 +176,24 @@ async def room_socket(websocket: WebSocket) -> None:
 
 async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     """Runs one room socket from its hello to its end: a socket that does not prove a role is closed with 1008."""
+    held = rooms.sockets_by_client
+    if held[socket.client] >= limits.per_client:
+        rooms.count_error("socket/too-many")
+        await socket.close(TOO_MANY_SOCKETS, "too many sockets from this client")
+        return
+    held[socket.client] += 1
+    try:
+        await _run_session(socket, rooms, limits, room_id)
+    finally:
+        held[socket.client] -= 1
+        if held[socket.client] <= 0:
+            del held[socket.client]
+
+
+async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     greeted = await _greet(socket, rooms, limits, room_id)
     if greeted is None:
+        rooms.count_error("hello/refused")
         await socket.close(POLICY_VIOLATION, "prove a seat or role first")
         return
     room, perspective, hello = greeted
@@ -178,7 +207,7 @@ async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimi
     try:
         async with room.lock:
             room.attach(socket)
-        await _serve(socket, room, TokenBucket(limits.rate, limits.burst))
+        await _serve(socket, room, TokenBucket(limits.rate, limits.burst), rooms)
     finally:
         room.detach(socket)
         await socket.stop()
@@ -191,11 +220,11 @@ async def _greet(
         text = await asyncio.wait_for(socket.receive(), limits.hello_timeout)
     except TimeoutError:
         return None
-    if not isinstance(text, str) or len(text) > 4096:
+    if not isinstance(text, str) or len(text) > MAX_HELLO:
         return None
     try:
         hello = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         return None
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         return None
@@ -206,10 +235,10 @@ async def _greet(
     return None if perspective is None else (room, perspective, hello)
 
 
-async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket) -> None:
+async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket, rooms: Rooms) -> None:
     while not socket.closed:
         message = await socket.receive()
-        if message is None:
+        if message is None or socket.closed:  # closed: the host gave the seat to someone else
             return
         if not bucket.take():
             socket.send(ProtocolError("frame/rate-limited", "too many frames; slow down").to_frame())
@@ -221,6 +250,7 @@ async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket) -> None:
         try:
             await _handle(room, socket, parse_frame(message))
         except ProtocolError as error:
+            rooms.count_error(error.code)
             socket.send(error.to_frame())
 
 

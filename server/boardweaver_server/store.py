@@ -25,15 +25,27 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
-SCHEMA_VERSION = 1  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+SCHEMA_VERSION = 2  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
+# columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks)
+ADDED_COLUMNS = {
+    "rooms": [
+        ("visibility", "TEXT NOT NULL DEFAULT 'public'"),
+        ("invite_hash", "TEXT NOT NULL DEFAULT ''"),
+        ("replaced", "TEXT NOT NULL DEFAULT '{}'"),
+        ("clock", "TEXT NOT NULL DEFAULT ''"),
+    ],
+    "events": [("clock", "TEXT NOT NULL DEFAULT ''")],
+}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, seed TEXT NOT NULL,
     seed_commitment TEXT NOT NULL, players TEXT NOT NULL, bots TEXT NOT NULL, spectators TEXT NOT NULL,
     referee INTEGER NOT NULL, host_hash TEXT NOT NULL, started INTEGER NOT NULL DEFAULT 0,
-    ended INTEGER NOT NULL DEFAULT 0, over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL
+    ended INTEGER NOT NULL DEFAULT 0, over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL,
+    visibility TEXT NOT NULL DEFAULT 'public', invite_hash TEXT NOT NULL DEFAULT '',
+    replaced TEXT NOT NULL DEFAULT '{}', clock TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seat_tokens (
     room TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL
@@ -42,7 +54,7 @@ CREATE INDEX IF NOT EXISTS seat_tokens_room ON seat_tokens (room);
 CREATE TABLE IF NOT EXISTS events (
     room TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL,
     steps TEXT NOT NULL, picks TEXT NOT NULL, commit_id TEXT NOT NULL, ended_by TEXT NOT NULL,
-    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
+    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL, clock TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -72,6 +84,10 @@ class RoomRecord:
     over: bool = False
     created: float = 0.0
     seat_hashes: dict[int, list[str]] = field(default_factory=dict)
+    visibility: str = "public"  # "public": listed, anyone may sit; "private": unlisted, a seat needs the invite
+    invite_hash: str = ""  # a private room's invite secret, as its SHA-256
+    replaced: dict[int, int] = field(default_factory=dict)  # how often the host replaced each seat's player
+    clock: dict[str, Any] | None = None  # the room's time control (`clock.TimeControl.to_json`), if it has one
 
 
 @dataclass
@@ -87,6 +103,7 @@ class EventRecord:
     ended_by: str
     rng_counter: int
     pick_counter: int
+    clock: str = ""  # the seats' remaining times after it, in a room with clocks (`clock.Clock.stored`)
 
     def to_public(self) -> dict[str, Any]:
         return {
@@ -137,6 +154,12 @@ def check_store_file(path: str | Path) -> None:
             conn.close()
     except sqlite3.DatabaseError as error:
         raise StoreError(f"{name}: not a readable SQLite store ({error})") from None
+
+
+def check_store_files(path: str | Path) -> None:
+    """Checks the store `path` and every shard file beside it (`check_store_file`), before any is opened."""
+    for shard in shard_paths(path, 0, 1):
+        check_store_file(shard)
 
 
 def _check_version(name: str, conn: sqlite3.Connection) -> int:
@@ -249,6 +272,11 @@ class Store:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            for table, columns in ADDED_COLUMNS.items():  # a store of an older version gets the new columns
+                present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                for name, definition in columns:
+                    if name not in present:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -441,7 +469,8 @@ def insert_room(record: RoomRecord) -> Op:
     def op(conn: sqlite3.Connection) -> None:
         conn.execute(
             "INSERT INTO rooms (id, game, options, seed, seed_commitment, players, bots, spectators, referee,"
-            " host_hash, started, ended, over, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " host_hash, started, ended, over, created, visibility, invite_hash, replaced, clock)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 record.room_id,
                 record.game,
@@ -457,6 +486,10 @@ def insert_room(record: RoomRecord) -> Op:
                 int(record.ended),
                 int(record.over),
                 record.created,
+                record.visibility,
+                record.invite_hash,
+                _dumps({str(seat): count for seat, count in record.replaced.items()}),
+                "" if record.clock is None else _dumps(record.clock),
             ),
         )
 
@@ -470,14 +503,26 @@ def insert_seat_token(room_id: str, seat: int, digest: str) -> Op:
     return op
 
 
+def delete_seat_tokens(room_id: str, seat: int) -> Op:
+    """Revokes every token of a seat (the host replaced its player)."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("DELETE FROM seat_tokens WHERE room = ? AND seat = ?", (room_id, seat))
+
+    return op
+
+
 def update_room(room_id: str, **fields: Any) -> Op:
-    allowed = {"started", "ended", "over", "bots"}
+    allowed = {"started", "ended", "over", "bots", "replaced"}
     if not set(fields) <= allowed:
         raise ValueError(f"expected fields among {sorted(allowed)!r}, got {sorted(fields)!r}")
 
     def op(conn: sqlite3.Connection) -> None:
         for name, value in fields.items():
-            stored = _dumps(value) if name == "bots" else int(value)
+            if name == "replaced":
+                stored: Any = _dumps({str(seat): count for seat, count in value.items()})
+            else:
+                stored = _dumps(value) if name == "bots" else int(value)
             conn.execute(f"UPDATE rooms SET {name} = ? WHERE id = ?", (stored, room_id))
 
     return op
@@ -487,7 +532,7 @@ def insert_event(room_id: str, event: EventRecord) -> Op:
     def op(conn: sqlite3.Connection) -> None:
         conn.execute(
             "INSERT INTO events (room, seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter,"
-            " pick_counter) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            " pick_counter, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
                 room_id,
                 event.seq,
@@ -499,6 +544,7 @@ def insert_event(room_id: str, event: EventRecord) -> Op:
                 event.ended_by,
                 event.rng_counter,
                 event.pick_counter,
+                event.clock,
             ),
         )
 
@@ -524,8 +570,8 @@ def load_rooms(conn: sqlite3.Connection) -> list[RoomRecord]:
     """Returns every stored room with its seat token hashes."""
     rooms: dict[str, RoomRecord] = {}
     for row in conn.execute(
-        "SELECT id, game, options, seed, seed_commitment, players, bots, spectators,"
-        " referee, host_hash, started, ended, over, created FROM rooms ORDER BY created"
+        "SELECT id, game, options, seed, seed_commitment, players, bots, spectators, referee, host_hash,"
+        " started, ended, over, created, visibility, invite_hash, replaced, clock FROM rooms ORDER BY created"
     ):
         rooms[row[0]] = RoomRecord(
             row[0],
@@ -542,6 +588,10 @@ def load_rooms(conn: sqlite3.Connection) -> list[RoomRecord]:
             bool(row[11]),
             bool(row[12]),
             row[13],
+            visibility=row[14],
+            invite_hash=row[15],
+            replaced={int(seat): count for seat, count in json.loads(row[16]).items()},
+            clock=json.loads(row[17]) if row[17] else None,
         )
     for room_id, seat, digest in conn.execute("SELECT room, seat, token_hash FROM seat_tokens"):
         if room_id in rooms:
@@ -560,11 +610,19 @@ def latest_snapshot(conn: sqlite3.Connection, room_id: str) -> Snapshot | None:
 def events_after(conn: sqlite3.Connection, room_id: str, seq: int = 0) -> list[EventRecord]:
     """Returns the room's events with a seq above `seq`, in order."""
     rows = conn.execute(
-        "SELECT seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter, pick_counter"
+        "SELECT seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter, pick_counter, clock"
         " FROM events WHERE room = ? AND seq > ? ORDER BY seq",
         (room_id, seq),
     )
-    return [EventRecord(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
+    return [
+        EventRecord(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8], r[9]) for r in rows
+    ]
+
+
+def latest_clock(conn: sqlite3.Connection, room_id: str) -> str:
+    """Returns the seats' remaining times stored with the room's latest event ("" for none)."""
+    row = conn.execute("SELECT clock FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1", (room_id,)).fetchone()
+    return "" if row is None else str(row[0])
 
 
 def recent_commit_ids(conn: sqlite3.Connection, room_id: str, limit: int = 256) -> list[tuple[int, str, int]]:

@@ -23,7 +23,10 @@ def token_matches(token: object, hashes: list[str]) -> bool:
     """Returns True when `token` hashes to one of `hashes`, comparing in constant time."""
     if not isinstance(token, str) or not token or len(token) > 256:
         return False
-    digest = token_hash(token)
+    try:
+        digest = token_hash(token)
+    except UnicodeEncodeError:  # a lone surrogate, from a JSON escape: no token has one
+        return False
     found = False
     for stored in hashes:
         found |= hmac.compare_digest(digest, stored)

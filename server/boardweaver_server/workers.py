@@ -169,6 +169,8 @@ class WorkerServer(uvicorn.Server):
 
 def main(argv: list[str] | None = None) -> None:
     """Runs one worker from the supervisor's JSON config."""
+    from boardweaver.installed import load_target
+
     from .app import create_app
     from .sockets import SocketLimits
 
@@ -180,8 +182,10 @@ def main(argv: list[str] | None = None) -> None:
     cluster = WorkerCluster(index)
     bot_delay = config.get("bot_delay", (0.05, 0.3))
     limits = SocketLimits(**config["socket_limits"]) if config.get("socket_limits") else None
+    targets = config.get("games")  # name -> module:Class, as `boardweaver serve` chose them
     app = create_app(
         config["db"],
+        games=None if targets is None else {name: load_target(target) for name, target in targets.items()},
         bot_delay=tuple(bot_delay) if isinstance(bot_delay, list) else bot_delay,
         socket_limits=limits,
         shard=(index, count),

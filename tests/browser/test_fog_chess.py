@@ -11,6 +11,7 @@ from .conftest import rebuilt_views, screenshot, seat_url, wait_state
 pytestmark = pytest.mark.browser
 
 BLACK_GLYPHS = "♚♛♜♝♞♟"
+WHITE_BOARD = '#board [data-space="board-0"]'  # white's own board: not the captured pieces drawn beside it
 
 
 def _space(view: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -38,9 +39,9 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
         page.locator(".mine .piece.offer.intent-choice").first.click()  # stage a piece
         page.locator(".mine .piece.offer.intent-confirm").first.click()  # move it: a reveal, sent
         page.wait_for_function("document.getElementById('page').dataset.state !== 'pending'")
-        drawn.append(page.inner_text("#board"))
+        drawn.append(page.inner_text(WHITE_BOARD))
     wait_state(page, "over", timeout=30_000)
-    drawn.append(page.inner_text("#board"))
+    drawn.append(page.inner_text(WHITE_BOARD))
     screenshot(page, "fog-chess")
 
     assert frames and not any('"position"' in text for text in frames)  # the true board never came

@@ -1,20 +1,24 @@
 """Every registered example game passes every doctor check over many explored seeded games.
 
-Locally each game plays 30 games (under a minute in all); in CI (CI=true) and with BOARDWEAVER_FULL=1 each
-plays the 500 games the doctor's issue asks of CI.
+Locally each game plays 30 games; in CI (CI=true) and with BOARDWEAVER_FULL=1 each plays the 500 games the
+doctor's issue asks of CI. The games are checked in one process per core, all at the first test's start.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import pytest
 from boardweaver import Json
 from boardweaver.doctor import check_game
 from boardweaver.doctor.cli import main
-from boardweaver_games.registry import GAMES as REGISTERED
-from boardweaver_games.registry import load
+from boardweaver.installed import installed_games
+from boardweaver.installed import load_game as load
+
+REGISTERED = installed_games()
 
 FULL = os.environ.get("BOARDWEAVER_FULL") == "1" or os.environ.get("CI") == "true"
 GAMES = 500 if FULL else 30
@@ -23,15 +27,36 @@ CASES: list[Any] = [pytest.param(name, None, id=name) for name in sorted(REGISTE
 CASES.append(pytest.param("draw-discard", {"endless": False}, id="draw-discard-not-endless"))
 
 
+def _check(name: str, options: dict[str, Json] | None) -> tuple[bool, str, int, int]:
+    report = check_game(load(name)(options), games=GAMES, seed=1000, max_decisions=200)
+    text = f"{report.summary()}\n{report.details()}"
+    return report.ok, text, report.games_played, report.games_finished + report.games_stopped
+
+
+@pytest.fixture(scope="module")
+def reports() -> Any:
+    """Starts every case's check at once, one process per core (each case's future, by name and options)."""
+    cores = max(1, min(2, len(os.sched_getaffinity(0))))
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
+    with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
+        futures: dict[str, Future[tuple[bool, str, int, int]]] = {}
+        for case in sorted(CASES, key=lambda c: c.id != "fog-chess"):  # the longest first
+            name, options = case.values
+            futures[case.id] = pool.submit(_check, name, options)  # type: ignore[arg-type]
+        yield futures
+
+
 @pytest.mark.parametrize(("name", "options"), CASES)
-def test_example_game_passes_every_doctor_check(name: str, options: dict[str, Json] | None) -> None:
-    game = load(name)(options)
+def test_example_game_passes_every_doctor_check(
+    name: str, options: dict[str, Json] | None, reports: Any, request: pytest.FixtureRequest
+) -> None:
+    case = request.node.callspec.id
 
-    report = check_game(game, games=GAMES, seed=1000, max_decisions=200)
+    ok, text, played, ended = reports[case].result()
 
-    assert report.ok, f"{report.summary()}\n{report.details()}"
-    assert report.games_played == GAMES
-    assert report.games_finished + report.games_stopped == GAMES
+    assert ok, text
+    assert played == GAMES
+    assert ended == GAMES
 
 
 def test_check_by_registered_name_with_an_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from boardweaver import Piece, Space, Table, true_to_view, view_to_true
+from boardweaver import Piece, Space, Table, state_to_wire, true_to_view, view_to_true
 from boardweaver.view import HiddenGroup, seat
 
 
@@ -102,3 +102,91 @@ def test_a_change_to_a_piece_in_a_collection_names_no_true_index() -> None:
     seen = visible_changes(table.take_changes(), seat(2))
 
     assert seen == [{"type": "state-set", "target": {"part": "piece_public", "space": "hand-1"}, "key": "marked"}]
+
+
+def mixed_pool() -> Table:
+    """Seat 1's collection: hidden cards and blank tokens (no private part), seen from seat 2."""
+    table = Table.new([1, 2], seed=3)
+    pieces = [
+        Piece("back").hiding("x"),
+        Piece("token"),
+        Piece("back").hiding("y"),
+        Piece("back"),
+        Piece("token").with_state(public={"n": 1}),
+    ]
+    table.add_space(Space("pool", "pool").collection().owned_by(1).with_pieces(pieces))
+    table.take_changes()
+    return table
+
+
+def test_a_piece_with_no_private_part_in_another_seats_collection_is_shown_first_in_true_order() -> None:
+    table = mixed_pool()
+
+    view = table.view(2).state.space("pool").pieces
+
+    assert [(p.public_kind, p.public_state, p.hidden) for p in view] == [
+        ("token", {}, False),
+        ("back", {}, False),
+        ("token", {"n": 1}, False),
+        ("back", {}, True),
+        ("back", {}, True),
+    ]
+    assert [p.private_kind for p in table.view(1).state.space("pool").pieces] == ["x", None, "y", None, None]
+
+
+def test_a_click_on_a_piece_with_no_private_part_is_that_piece_and_hidden_clicks_stay_grouped() -> None:
+    table = mixed_pool()
+
+    targets = [view_to_true(table.state, seat(2), "pool", index) for index in range(5)]
+
+    assert targets == [1, 3, 4, HiddenGroup((0, 2)), HiddenGroup((0, 2))]
+    assert [true_to_view(table.state, seat(2), "pool", index) for index in range(5)] == [3, 0, 3, 1, 2]
+
+
+def test_a_views_hidden_pieces_stay_hidden_when_the_view_is_projected_again() -> None:
+    table = mixed_pool()
+    view = table.view(2)
+
+    for on in (table, view):  # the same step on the full state and on the seat's view (a draft)
+        on.add_piece("pool", Piece("token").with_state(public={"n": 0}))
+
+    assert state_to_wire(view.view(2).state) == state_to_wire(table.view(2).state)
+    assert [p.hidden for p in view.view(2).state.space("pool").pieces] == [False] * 4 + [True] * 2
+
+
+def test_view_and_true_indices_agree_for_every_piece_of_a_mixed_collection() -> None:
+    table = mixed_pool()
+    pieces = table.state.space("pool").pieces
+
+    for true_index, piece in enumerate(pieces):
+        at = true_to_view(table.state, seat(2), "pool", true_index)
+        target = view_to_true(table.state, seat(2), "pool", at)
+
+        shown = table.view(2).state.space("pool").pieces[at]
+        assert (shown.public_kind, shown.public_state) == (piece.public_kind, piece.public_state)
+        assert target == true_index if isinstance(target, int) else true_index in target.indices
+
+
+def test_collection_order_follows_sees_in_order_for_every_perspective() -> None:
+    import random
+
+    from boardweaver import REFEREE, SPECTATOR
+    from boardweaver.view import collection_order, group_key, sees_in_order
+
+    rng = random.Random(5)
+    table = Table.new([1, 2], seed=3)
+    for number in range(20):
+        pieces = []
+        for _ in range(rng.randrange(8)):
+            piece = Piece(rng.choice(["a", "b"]), rng.choice([None, "x"])).owned_by(rng.choice([None, 1, 2]))
+            pieces.append(piece.with_state(private=rng.choice([None, {"m": 1}])))
+        space = Space(f"c{number}", "pool").collection().owned_by(rng.choice([None, 1, 2])).with_pieces(pieces)
+        table.add_space(space)
+
+    for perspective in (seat(1), seat(2), SPECTATOR, REFEREE):
+        for space in table.state.spaces.values():
+            shown = [i for i, p in enumerate(space.pieces) if sees_in_order(perspective, space, p)]
+            hidden = [i for i in range(len(space.pieces)) if i not in shown]
+            hidden.sort(key=lambda i: (group_key(space.pieces[i]), i))
+
+            assert collection_order(perspective, space) == shown + hidden, (perspective, space.space_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from boardweaver.doctor.cli import load_game, main
@@ -45,3 +46,29 @@ def test_progress_bar_goes_to_stderr_only_when_asked(capsys: pytest.CaptureFixtu
 
 def test_module_class_paths_load_the_class() -> None:
     assert load_game("tests.sdk.draft_game:MarketDraft") is MarketDraft
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["tests.sdk.fixtures_bid:LoggedBid", "tests.sdk.fixtures_bid:HandHint", "tests.sdk.fixtures_more:SortedHands"],
+)
+def test_the_printed_command_finds_each_violation_again(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    main([game, "--games", "20", "--json"])
+    violations = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+    for violation in violations:
+        program, sub, *argv = shlex.split(violation["command"])
+        code = main([*argv, "--json"])
+        again = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+        assert (program, sub, code) == ("boardweaver", "check", 1)
+        assert violation["title"] in {v["title"] for v in again}
+    assert violations
+
+
+def test_the_report_prints_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["tests.sdk.fixtures_bid:LoggedBid", "--games", "3"])
+
+    out = capsys.readouterr().out
+
+    assert "reproduce: boardweaver check tests.sdk.fixtures_bid:LoggedBid --seed " in out

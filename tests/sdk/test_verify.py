@@ -5,17 +5,22 @@ from boardweaver import (
     Action,
     Draft,
     IllegalStepError,
+    Intent,
     NotActiveError,
+    Offer,
     RuleError,
     StateOf,
     StepOrderError,
+    Table,
     UnmarkedRevealError,
+    Views,
     canonical_json,
     start,
     state_to_wire,
     undo_commit,
     verify_commit,
 )
+from boardweaver.view import seat as seat_perspective
 
 from .probe_game import Probe
 
@@ -207,34 +212,35 @@ def test_draft_undo_is_refused_once_the_decision_ended() -> None:
         draft.undo()
 
 
-def test_verify_commit_may_read_the_seat_view_it_is_given() -> None:
+def test_verify_commit_reads_the_seat_view_and_offers_the_platforms_views_hold() -> None:
     game = Probe()
-    with_view, without = start(game, [1, 2], seed=5), start(game, [1, 2], seed=5)
-    draft = Draft(game, with_view.view(1), 1)
+    with_views, without = start(game, [1, 2], seed=5), start(game, [1, 2], seed=5)
+    views = Views(with_views)
+    held = views.table_view(seat_perspective(1))
+    draft = Draft(game, with_views.view(1), 1)
     draft.take(Action.command("mark", n=0))
     draft.take(Action.command("done"))
 
-    given = verify_commit(game, with_view, 1, draft.steps, view=with_view.view(1))
+    given = verify_commit(game, with_views, 1, draft.steps, views=views)
     projected = verify_commit(game, without, 1, draft.steps)
 
-    assert snapshot(with_view) == snapshot(without)
+    assert snapshot(with_views) == snapshot(without)
     assert given.ended_by == projected.ended_by and given.picks == projected.picks
-    with pytest.raises(RuleError):
-        verify_commit(game, with_view, 2, [Action.command("done")], view=with_view.view(1))
+    assert "mark-0" not in held.state.player(1).public_state  # the held view is never written
+    with pytest.raises(RuleError, match="views of another table"):
+        verify_commit(game, with_views, 2, [Action.command("done")], views=Views(without))
 
 
-def test_verify_commit_checks_the_first_step_against_the_offers_it_is_given() -> None:
+def test_verify_commit_checks_the_first_step_against_the_offers_the_views_hold() -> None:
     game = Probe()
     table = start(game, [1, 2], seed=5)
-    view = table.view(1)
-    offers = game.offers(view, 1)
-    done = [o for o in offers if o.action == Action.command("done")]
+    views = Views(table)
 
-    with pytest.raises(IllegalStepError):
-        verify_commit(game, table, 1, [Action.command("done")], view=view, offers=[])
-    result = verify_commit(game, table, 1, [Action.command("done")], view=table.view(1), offers=done)
+    offered = views.offers(game, 1)
+    result = verify_commit(game, table, 1, [Action.command("done")], views=views)
 
-    assert result.ended_by
+    assert any(offer.action == Action.command("done") for offer in offered)
+    assert result.ended_by == "confirm"
 
 
 def test_each_later_step_is_checked_on_the_view_the_step_before_left() -> None:
@@ -252,3 +258,75 @@ def test_each_later_step_is_checked_on_the_view_the_step_before_left() -> None:
 
     assert result.ended_by == "confirm"
     assert [table.get(StateOf.player_public(1), f"mark-{n}", False) for n in range(3)] == [True, True, False]
+
+
+class RefillProbe(Probe):
+    """The probe with three unmarked steps whose results the seat cannot compute from its view: 'refill'
+    (an undoable Confirm that takes the deck's top card into the hand), 'guess' (a Confirm that fails on
+    the view, where the deck's faces are absent) and 'peek' as the last step."""
+
+    name = "refill-probe"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        return [
+            *super().offers(table, player_id),
+            Offer(Action.command("refill"), Intent.CONFIRM),
+            Offer(Action.command("guess"), Intent.CONFIRM),
+        ]
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        other = next(p for p in table.state.player_ids if p != player_id)
+        if action.name == "refill":
+            table.allow_undo()
+            table.move_piece("deck", len(table.state.space("deck").pieces) - 1, f"hand-{player_id}")
+            table.set_active_players([other])
+        elif action.name == "guess":
+            face = table.state.space("deck").pieces[-1].private_kind
+            table.set(StateOf.player_public(player_id), "guessed", len(face))  # type: ignore[arg-type]
+            table.set_active_players([other])
+        else:
+            super().apply_action(table, player_id, action)
+
+
+def test_an_unmarked_confirm_that_shows_the_seat_a_hidden_card_is_a_reveal_and_cannot_be_undone() -> None:
+    game = RefillProbe()
+    table = start(game, [1, 2], seed=5)
+
+    result = verify_commit(game, table, 1, [Action.command("mark", n=0), Action.command("refill")])
+
+    assert result.ended_by == "reveal" and result.revealed and not result.undoable
+    assert result.unmarked_reveal == 2
+    assert "step 2 (command 'refill')" in result.notes["unmarked_reveal"]
+    assert table.state.space("hand-1").pieces[0].private_kind is not None
+    with pytest.raises(IllegalStepError, match="cannot be undone"):
+        undo_commit(table, result)
+
+
+def test_a_confirm_that_fails_on_the_view_for_a_missing_part_is_a_reveal() -> None:
+    game = RefillProbe()
+    table = start(game, [1, 2], seed=5)
+
+    result = verify_commit(game, table, 1, [Action.command("guess")])
+
+    assert result.unmarked_reveal == 1 and result.revealed and not result.undoable
+    assert table.state.player(1).public_state["guessed"] == 1
+
+
+def test_a_choice_whose_result_the_seat_cannot_see_ends_the_decision_when_it_is_the_last_step() -> None:
+    game = RefillProbe()
+    table = start(game, [1, 2], seed=5)
+
+    result = verify_commit(game, table, 1, [Action.command("mark", n=0), Action.command("peek")])
+
+    assert result.ended_by == "reveal" and result.unmarked_reveal == 2 and not result.undoable
+    assert table.state.player(1).public_state["peeked"] == table.state.space("deck").pieces[-1].private_kind
+
+
+def test_a_confirm_the_seat_can_compute_stays_undoable_and_unmarked_reveals_are_none() -> None:
+    game = RefillProbe()
+    table = start(game, [1, 2], seed=5)
+
+    result = verify_commit(game, table, 1, [Action.command("mark", n=1), Action.command("done")])
+
+    assert result.ended_by == "confirm" and result.undoable and not result.revealed
+    assert result.unmarked_reveal is None and "unmarked_reveal" not in result.notes

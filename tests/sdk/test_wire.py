@@ -197,3 +197,39 @@ def test_canonical_json_refuses_a_cycle_instead_of_looping() -> None:
 
     with pytest.raises(ValueError, match="Circular"):
         canonical_json(looped)
+
+
+def test_hidden_pieces_are_marked_on_the_wire_in_collections_only() -> None:
+    table = make_table()  # hand-1 is an ordered space of seat 1's; the deck an ownerless collection
+
+    wire = state_to_wire(table.view(2).state)
+    spaces = {space["id"]: space for space in wire["spaces"]}
+
+    assert spaces["deck"]["pieces"] == [{"kind": "back", "hidden": True}] * 5
+    assert spaces["hand-1"]["pieces"] == [{"kind": "back"}]  # a face-down piece looks like a blank one here
+    assert all(piece.hidden for piece in state_from_wire(wire).space("deck").pieces)
+    assert '"hidden"' not in canonical_json(state_to_wire(table.state))
+
+
+def test_a_collections_blank_piece_carries_no_hidden_mark() -> None:
+    from boardweaver import Piece, Space
+
+    table = make_table()
+    table.add_space(Space("pool", "pool").collection().owned_by(1).with_pieces([Piece("x").hiding("y"), Piece("x")]))
+
+    pool = state_to_wire(table.view(2).state)["spaces"][-1]
+
+    assert pool["pieces"] == [{"kind": "x"}, {"kind": "x", "hidden": True}]
+
+
+def test_players_and_results_have_one_wire_form() -> None:
+    from boardweaver import GameResult, Player, PlayerId
+    from boardweaver.wire import player_from_wire, player_to_wire, result_from_wire, result_to_wire
+
+    player = Player(PlayerId(2), {"score": 1}, {"goal": "x"})
+    result = GameResult([PlayerId(2)], {PlayerId(1): 3, PlayerId(2): 5})
+
+    assert player_to_wire(player) == {"id": 2, "state": {"score": 1}, "private_state": {"goal": "x"}}
+    assert player_from_wire(player_to_wire(player)) == player
+    assert result_to_wire(result) == {"winners": [2], "scores": {"1": 3, "2": 5}}
+    assert result_from_wire(result_to_wire(result)) == result

@@ -46,3 +46,41 @@ def test_check_dispatches_to_the_doctor(capsys: pytest.CaptureFixture[str]) -> N
 
     assert done.value.code == 0
     assert "game" in capsys.readouterr().out
+
+
+def test_only_chooses_installed_games_and_extra_adds_a_module_and_class() -> None:
+    loaded = games.load_games(only=["bluff"], extra={"lanes-too": "boardweaver_games.three_lanes.rules:ThreeLanes"})
+
+    assert sorted(loaded) == ["bluff", "lanes-too"]
+    assert loaded["lanes-too"].name == "three-lanes"
+
+
+def test_a_chosen_game_that_fails_to_import_is_an_error_not_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "entry_points", lambda group: [FakeEntry("half-written", SyntaxError("bad"))])
+
+    with pytest.raises(SyntaxError):
+        games.load_games(only=["half-written"])
+
+
+def test_served_targets_name_each_game_by_module_and_class() -> None:
+    assert games.served_targets({"secret-draw": SecretDraw}) == {"secret-draw": "tests.server.secret_draw:SecretDraw"}
+
+
+def test_parse_game_option_reads_name_equals_module_colon_class() -> None:
+    assert games.parse_game_option("goofspiel=goofspiel.rules:Goofspiel") == ("goofspiel", "goofspiel.rules:Goofspiel")
+    with pytest.raises(ValueError, match="expected --game NAME=module:Class"):
+        games.parse_game_option("goofspiel.rules:Goofspiel")
+
+
+def test_every_example_games_look_names_kinds_its_bot_games_make() -> None:
+    problems = [line for name, cls in games.load_games().items() for line in games.look_problems(name, cls)]
+
+    assert problems == []
+
+
+def test_a_look_key_naming_no_kind_is_reported_with_the_kinds_there_are() -> None:
+    typo = type("Typo", (SecretDraw,), {"look": {"spaces": {"dekc": {"area": "table"}}}})
+
+    [problem] = games.look_problems("typo", typo)
+
+    assert "look['spaces'] names space kind 'dekc', which no space had in a bot game" in problem

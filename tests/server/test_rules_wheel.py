@@ -1,4 +1,5 @@
-"""The rules wheel is byte-reproducible, installable, and named by a fingerprint of its sources."""
+"""The rules wheel is byte-reproducible, installable, holds every served game's package, and is named by a
+fingerprint of its sources, their versions and the served games."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from boardweaver_server.rules_wheel import DIST_NAME, build_rules_wheel, default_sources
+from boardweaver_server.rules_wheel import (
+    DIST_NAME,
+    RulesSourceError,
+    build_rules_wheel,
+    default_sources,
+    rule_sources,
+)
 
 
 @pytest.fixture
@@ -112,3 +119,48 @@ def test_installed_wheel_imports_from_its_target(tmp_path: Path) -> None:
     assert Path(sdk_file).is_relative_to(target)
     assert Path(games_file).is_relative_to(target)
     assert version == f"0.1.0+{fingerprint}"
+
+
+def test_the_wheel_lists_the_served_games_as_entry_points_and_each_packages_version(tmp_path: Path) -> None:
+    wheel, fingerprint = build_rules_wheel(tmp_path)
+
+    with zipfile.ZipFile(wheel) as archive:
+        dist_info = f"{DIST_NAME}-0.1.0+{fingerprint}.dist-info"
+        entry_points = archive.read(f"{dist_info}/entry_points.txt").decode()
+        metadata = archive.read(f"{dist_info}/METADATA").decode()
+    assert entry_points.startswith("[boardweaver.games]\n")
+    assert "three-lanes = boardweaver_games.three_lanes.rules:ThreeLanes\n" in entry_points
+    assert "boardweaver: boardweaver 0.1.0\n" in metadata
+    assert "boardweaver_games: boardweaver 0.1.0\n" in metadata
+
+
+def test_serving_other_games_changes_the_fingerprint(tmp_path: Path, sources: dict[str, Path]) -> None:
+    one = {"three-lanes": "boardweaver_games.three_lanes.rules:ThreeLanes"}
+    two = {**one, "bluff": "boardweaver_games.bluff.rules:Bluff"}
+
+    _, first = build_rules_wheel(tmp_path / "a", sources, one)
+    _, second = build_rules_wheel(tmp_path / "b", sources, two)
+
+    assert first != second
+
+
+def test_a_game_in_a_top_level_module_goes_in_as_that_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "solo_rules.py").write_text("from boardweaver import Game\n\nclass Solo(Game):\n    name = 'solo'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games = {"solo": "solo_rules:Solo"}
+
+    wheel, _ = build_rules_wheel(tmp_path / "out", rule_sources(games), games)
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "solo_rules.py" in names and "boardweaver/game.py" in names
+    assert not [n for n in names if n.startswith("boardweaver_games/")]
+
+
+def test_a_game_whose_package_cannot_be_found_says_how_to_fix_it(tmp_path: Path) -> None:
+    with pytest.raises(RulesSourceError, match="install it \\(pip install -e FOLDER\\)"):
+        rule_sources({"ghost": "ghost_package_nowhere.rules:Ghost"})
+
+
+def test_sources_must_hold_the_sdk(tmp_path: Path, sources: dict[str, Path]) -> None:
+    with pytest.raises(ValueError, match="expected sources for 'boardweaver'"):
+        build_rules_wheel(tmp_path, {"boardweaver_games": sources["boardweaver_games"]})

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from boardweaver_server import store as ops
+from boardweaver_server.cli import main
 from boardweaver_server.store import SCHEMA_VERSION, EventRecord, Store, StoreError, check_store_file
 
 
@@ -169,3 +170,59 @@ def test_a_full_disk_is_logged_once_per_episode_and_writes_resume_once_space_is_
     assert len([m for m in messages if "writes fail" in m]) == 1
     assert any(m.endswith("writes succeed again, after 20 failed") for m in messages)
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_serve_refuses_a_broken_store_naming_it_and_makes_no_shard_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "broken.db"
+    db.write_bytes(b"")
+
+    code = main(["serve", "--db", str(db), "--workers", "2", "--port", "0"])
+
+    assert code == 2
+    assert f"{db}: the file is empty (0 bytes)" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.db"]
+
+
+V1_TABLES = """
+CREATE TABLE rooms (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL, players TEXT NOT NULL, bots TEXT NOT NULL, spectators TEXT NOT NULL,
+    referee INTEGER NOT NULL, host_hash TEXT NOT NULL, started INTEGER NOT NULL DEFAULT 0,
+    ended INTEGER NOT NULL DEFAULT 0, over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL
+);
+CREATE TABLE events (
+    room TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL,
+    steps TEXT NOT NULL, picks TEXT NOT NULL, commit_id TEXT NOT NULL, ended_by TEXT NOT NULL,
+    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL, PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+INSERT INTO rooms VALUES ('r1', 'secret-draw', '{}', 'seed', 'c', '[0,1]', '[]', 'allow', 0, 'h', 1, 0, 0, 1.0);
+INSERT INTO events VALUES ('r1', 1, 'commit', 0, '[]', '[]', 'c1', 'confirm', 3, 0);
+PRAGMA user_version=1;
+"""
+
+
+def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(tmp_path: Path) -> None:
+    db = tmp_path / "v1.db"
+    conn = sqlite3.connect(db)
+    conn.executescript(V1_TABLES)
+    conn.close()
+
+    open_store(db)
+
+    conn = sqlite3.connect(db)
+    try:
+        [room] = ops.load_rooms(conn)
+        [stored] = ops.events_after(conn, "r1")
+    finally:
+        conn.close()
+    assert user_version(db) == SCHEMA_VERSION == 2
+    assert (room.room_id, room.visibility, room.invite_hash, room.replaced, room.clock) == (
+        "r1",
+        "public",
+        "",
+        {},
+        None,
+    )
+    assert (stored.commit_id, stored.rng_counter, stored.clock) == ("c1", 3, "")

@@ -7,7 +7,7 @@ from boardweaver.view import perspective_of
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board, guess_moves, piece_keys
 from boardweaver_web.session import MemoryStore, Session
-from boardweaver_web.texts import Texts
+from boardweaver_web.texts import TEXTS, Texts
 
 
 def test_a_seat_sees_its_hand_and_only_backs_of_other_plans() -> None:
@@ -66,3 +66,68 @@ def test_an_owner_only_space_is_drawn_for_its_owner_the_referee_and_the_review_o
         for s in ("board-0", "board-1")
         if f'data-space="{s}"' in Board(game, table, None, [], None, Texts("en")).render()
     } == {"board-0", "board-1"}
+
+
+def test_every_piece_colour_of_every_game_gets_ink_that_reads_at_wcag_aa() -> None:
+    from boardweaver_server.games import load_games
+    from boardweaver_web.board import contrast, ink_for
+
+    colours = {
+        str(look["color"])
+        for game in load_games().values()
+        for look in game.look.get("pieces", {}).values()
+        if isinstance(look, dict) and look.get("color")
+    }
+    every_rgb = {f"#{r:x}{g:x}{b:x}" for r in range(16) for g in range(16) for b in range(16)}
+
+    for colour in colours | every_rgb | {"#f4ecd8", "#1d1d1d", "#b3261e"}:
+        ink = ink_for(colour)
+        assert ink is not None and contrast(colour if len(colour) == 7 else _long(colour), ink) >= 4.5, colour
+
+
+def _long(colour: str) -> str:
+    return "#" + "".join(c * 2 for c in colour[1:])
+
+
+def test_a_seats_own_hidden_cards_get_dark_ink_on_their_cream_face() -> None:
+    game = ThreeLanes({"hidden_hand": True})
+    table = start(game, [0, 1], seed=5)
+
+    html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+
+    mine = html[html.index('data-space="hand-0"') :]
+    assert "--piece-color:#f4ecd8;--piece-ink:#000000" in mine[: mine.index("</div></div>")]
+
+
+def test_what_the_seat_may_click_is_a_labelled_button_and_raw_state_is_not_shown() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("hand-0", 0))  # staged: the game keeps `staged` in the seat's private state
+
+    html = Board(game, draft.view, 0, draft.offers(), game.catalogs()["en"], Texts("en")).render()
+
+    assert html.count("<button") == html.count("data-offer=") == len(draft.offers()) == 3  # the three lanes
+    assert 'class="space-button" data-offer="0" data-for="lane-0" aria-label="Plan it on lane 1: Lane"' in html
+    assert 'data-fact="staged"' not in html and "staged:" not in html
+    assert 'data-fact="score"' in html  # a fact the game names (look.score) is shown
+
+
+def test_a_server_error_code_reads_as_a_sentence() -> None:
+    english, french = Texts("en"), Texts("fr")
+
+    assert english.error("undo/not-allowed") == "That move can no longer be taken back."
+    assert "/" not in english.error("no/such-code") and "/" not in french.error("undo/not-allowed")
+    assert {k for k in TEXTS["en"]} == {k for k in TEXTS["fr"]}
+
+
+def test_each_hex_is_named_by_its_row_and_column() -> None:
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+
+    html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+
+    assert 'aria-label="Hex, row 1, column 1, 0 piece(s)"' in html
+    assert html.count("row 1, column 1,") == 1

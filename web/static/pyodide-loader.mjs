@@ -310,9 +310,9 @@ ${packPages}
 const PREPARE = \`
 import importlib, sys
 sys.path.insert(0, HOME)
-from boardweaver_games.registry import GAMES, load
-for name in GAMES:
-    load(name).catalogs()
+from importlib.metadata import entry_points
+for entry in entry_points(group="boardweaver.games"):  # the served games, as the rules wheel lists them
+    entry.load().catalogs()
 for name in ("boot", "room", "lobby", "review"):
     importlib.import_module("boardweaver_web." + name)
 sys.path.remove(HOME)

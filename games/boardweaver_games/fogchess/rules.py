@@ -3,7 +3,12 @@
 Each side sees only the squares its pieces stand on or could move to (`chessrules.visible_squares`).
 The SDK's visibility does all the hiding; the rules never filter a view:
 
-- the true position is the private state of the ownerless space "truth": nobody sees it;
+- the true position is the private state of the ownerless space "truth": nobody sees it; the space
+  "board-true" shows it as 64 ownerless squares (private kinds nobody sees), drawn only where every
+  part is seen: the review, and a spectator once the game is over;
+- each board square may carry a private "mark": "last" on its side's own last move, "seen" on the
+  opponent's last move where the side saw those squares both before and after it; a player's public
+  "captured" lists the pieces it took;
 - seat 0 plays white, seat 1 black; each owns a board space ("board-0", "board-1") of 64 pieces whose
   public kind is always "square" (so the other seat and spectators see 64 identical squares, the same
   all game long) and whose private kind is what that side sees there: a piece code ("wP".."bK"),
@@ -49,6 +54,7 @@ from .chessrules import (
 )
 
 TRUTH = "truth"
+TRUE_BOARD = "board-true"  # the true position as 64 squares nobody sees: drawn in the review, after the end
 SQUARE = "square"
 EMPTY = "empty"
 FOG = "fog"
@@ -136,6 +142,34 @@ class Turn:
         return found
 
 
+def _captured(before: Position, after: Position) -> str | None:
+    """Returns the code of the piece a move took (en passant too), or None."""
+    lost = [code for code in before.board.values() if code[0] != before.turn]
+    kept = [code for code in after.board.values() if code[0] != before.turn]
+    for code in kept:
+        lost.remove(code)
+    return lost[0] if lost else None
+
+
+def _seen_squares(table: Table, seat: int) -> set[str]:
+    """Returns the squares `seat` sees now (its board's squares not in the fog)."""
+    pieces = table.state.space(board_id(seat)).pieces
+    return {BOARD_SQUARES[seat][i] for i, piece in enumerate(pieces) if piece.private_kind != FOG}
+
+
+def _mark(table: Table, seat: int, squares: set[str], mark: str) -> None:
+    """Marks `squares` on `seat`'s board with `mark` ("last": its own last move; "seen": the opponent's
+    last move where `seat` saw it), clearing that mark elsewhere; the board's owner alone sees marks."""
+    board = board_id(seat)
+    for index, piece in enumerate(table.state.space(board).pieces):
+        now = piece.private_state.get("mark")
+        square = BOARD_SQUARES[seat][index]
+        if square in squares and now != mark:
+            table.set(StateOf.piece_private(board, index), "mark", mark)
+        elif square not in squares and now == mark:
+            table.set(StateOf.piece_private(board, index), "mark", None)
+
+
 @dataclass
 class Clock:
     """The public count of plies played."""
@@ -178,12 +212,24 @@ class FogChess(Game):
     look: ClassVar[dict[str, Any]] = {
         "spaces": {
             TRUTH: {"hidden": True},
+            TRUE_BOARD: {
+                "area": "table",
+                "layout": "grid",
+                "columns": 8,
+                "title": "look.board-true",
+                "owner_only": True,
+                "checkered": True,
+                "coordinates": {"columns": "abcdefgh", "rows": "87654321"},
+            },
             BOARD_KINDS["w"]: {
                 "area": "seat",
                 "layout": "grid",
                 "columns": 8,
                 "title": "look.board-white",
                 "owner_only": True,
+                "checkered": True,
+                "coordinates": {"columns": "abcdefgh", "rows": "87654321"},
+                "pickers": {"cell": "to_sq", "choice": "piece", "faces": {"r": "♖", "b": "♗", "n": "♘"}},
             },
             BOARD_KINDS["b"]: {
                 "area": "seat",
@@ -191,16 +237,16 @@ class FogChess(Game):
                 "columns": 8,
                 "title": "look.board-black",
                 "owner_only": True,
+                "checkered": True,
+                "coordinates": {"columns": "hgfedcba", "rows": "12345678"},
+                "pickers": {"cell": "to_sq", "choice": "piece", "faces": {"r": "♜", "b": "♝", "n": "♞"}},
             },
         },
         "pieces": {
             SQUARE: {"text": "", "color": "#c9c2b4", "title": "look.square"},
-            EMPTY: {"text": "", "color": "#eeeed2", "title": "look.empty"},
+            EMPTY: {"text": "", "title": "look.empty"},  # light or dark: the board is checkered
             FOG: {"symbol": "☁", "color": "#7d8591", "title": "look.fog"},
-            **{
-                code: {"symbol": symbol, "color": "#eeeed2", "title": f"look.{code}"}
-                for code, symbol in SYMBOLS.items()
-            },
+            **{code: {"symbol": symbol, "title": f"look.{code}"} for code, symbol in SYMBOLS.items()},
         },
     }
 
@@ -212,6 +258,13 @@ class FogChess(Game):
             raise ValueError(f"fog-chess: max_plies must be a positive integer, got {value!r}")
         return value
 
+    def validate_options(self) -> None:
+        """Refuses a `max_plies` below 1 and a `fen` that is no position to start from."""
+        self.max_plies  # noqa: B018 (raises on a bad value)
+        fen = str(self.options["fen"])
+        if fen and not legal_moves(Position.from_fen(fen)):
+            raise ValueError(f"fog-chess cannot start from a finished position, got {fen!r}")
+
     # -- setup ---------------------------------------------------------------------------------------
 
     def setup(self, table: Table, players: list[int]) -> None:
@@ -222,6 +275,7 @@ class FogChess(Game):
         if not legal_moves(pos):
             raise ValueError(f"fog-chess cannot start from a finished position, got {fen!r}")
         table.add_space(Space(TRUTH, TRUTH).with_state(private={"position": pos.to_json()}))
+        table.add_space(Space(TRUE_BOARD, TRUE_BOARD).with_pieces([Piece(SQUARE) for _ in range(64)]))
         for seat in (0, 1):
             squares = [Piece(SQUARE) for _ in range(64)]
             board = Space(board_id(seat), BOARD_KINDS[color_of_seat(seat)]).owned_by(seat)
@@ -260,14 +314,23 @@ class FogChess(Game):
         data = table.get(StateOf.space_private(TRUTH), "position")
         if not isinstance(data, dict):
             raise RuleError("a move reads the hidden board: the server applies it")
-        pos = play(Position.from_json(data), move)
+        before = Position.from_json(data)
+        pos = play(before, move)
+        taken = _captured(before, pos)
+        if taken is not None:
+            got = table.get(StateOf.player_public(player_id), "captured", "")
+            table.set(StateOf.player_public(player_id), "captured", f"{got}{SYMBOLS[taken]}")
         plies = table.read(StateOf.meta(), Clock).plies + 1
         table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
         table.set(StateOf.meta(), "plies", plies)
         table.set(StateOf.player_private(player_id), "last_move", move.uci())
         table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved"))
         moves = legal_moves(pos)
+        other = 1 - player_id
+        seen_before = _seen_squares(table, other)
         self.show(table, pos, moves)
+        _mark(table, player_id, {move.from_sq, move.to_sq}, "last")
+        _mark(table, other, {move.from_sq, move.to_sq} & seen_before & _seen_squares(table, other), "seen")
         won = winner(pos)
         if won is not None:
             loser = COLOR_NAMES["b" if won == "w" else "w"]
@@ -282,8 +345,17 @@ class FogChess(Game):
         else:
             table.set_active_players([seat_of_color(pos.turn)])
 
+    def flag_fall(self, table: Table, player_id: int) -> None:
+        """The side whose time ran out loses."""
+        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-flagged"))
+        table.end_game(winners=[1 - player_id])
+
     def show(self, table: Table, pos: Position, moves: list[Move]) -> None:
         """Sets each board to its side's sight (only squares that changed) and the mover's legal moves."""
+        for index, piece in enumerate(table.state.space(TRUE_BOARD).pieces):
+            kind = pos.board.get(BOARD_SQUARES[0][index], EMPTY)
+            if piece.private_kind != kind:
+                table.set_private_kind(TRUE_BOARD, index, kind)
         for seat in (0, 1):
             color = color_of_seat(seat)
             seen = sight(pos, color)

@@ -1,17 +1,21 @@
-"""Check 6: every message key a game uses exists in each of its catalogs, with the same argument names."""
+"""Check 6: every message key a game uses exists in each of its catalogs, with the same argument names.
+
+The uses come from the explored games (keys with the arguments they had), the game's source and its
+`look` titles (keys whose arguments are not known there: only the key is checked).
+"""
 
 from __future__ import annotations
 
 from ..messages import Catalog, placeholders
 from .stepper import Finding
 
+Use = tuple[str, tuple[str, ...] | None]  # a key and its argument names (None: not known)
 
-def check_messages(
-    catalogs: dict[str, Catalog], used: set[tuple[str, tuple[str, ...]]]
-) -> list[tuple[Finding, tuple[str, tuple[str, ...]]]]:
+
+def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[Finding, Use]]:
     """Returns a Finding per message use a catalog lacks or renders with other argument names."""
-    found: list[tuple[Finding, tuple[str, tuple[str, ...]]]] = []
-    for key, args in sorted(used):
+    found: list[tuple[Finding, Use]] = []
+    for key, args in sorted(used, key=lambda use: (use[0], use[1] or ())):
         for locale, catalog in sorted(catalogs.items()):
             template = catalog.texts.get(key)
             if template is None:
@@ -20,14 +24,15 @@ def check_messages(
                         Finding(
                             6,
                             f"missing key {key!r} in catalog {locale!r}",
-                            f"message key {key!r} (arguments {list(args)}) is used but catalog {locale!r} lacks it",
+                            f"message key {key!r} (arguments {list(args or ())}) is used but catalog {locale!r} "
+                            "lacks it",
                         ),
                         (key, args),
                     )
                 )
                 continue
             wanted = placeholders(template)
-            if wanted != set(args):
+            if args is not None and wanted != set(args):
                 found.append(
                     (
                         Finding(

@@ -3,37 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.metadata
 import json
 import sys
 from typing import TextIO
 
+from .. import installed
 from ..game import Game
 from ..model import Json
 from .runner import check_game
 
-ENTRY_POINTS = "boardweaver.games"
-
 
 def load_game(name: str) -> type[Game]:
-    """Returns the game class for a registered name, or for a "module:Class" path."""
-    if ":" in name:
-        module, _, attribute = name.partition(":")
-        found = getattr(importlib.import_module(module), attribute)
-    else:
-        found = _registered(name)
-    if not (isinstance(found, type) and issubclass(found, Game)):
-        raise TypeError(f"{name!r} is not a Game class")
-    return found
-
-
-def _registered(name: str) -> object:
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
-        if entry.name == name:
-            return entry.load()
-    registry = importlib.import_module("boardweaver_games.registry")
-    return registry.load(name)
+    """Returns the game class for a registered name, or for a "module:Class" path (`installed.load_game`)."""
+    return installed.load_game(name)
 
 
 def _option(text: str) -> tuple[str, Json]:
@@ -111,6 +93,7 @@ def main(argv: list[str]) -> int:
         shrink=not args.no_shrink,
         options=options,
         max_decisions=args.max_decisions,
+        spec=args.game,
     )
     print(report.summary())
     if report.violations:

@@ -13,14 +13,17 @@ from ..offers import Intent
 from ..rng import Rng
 from ..table import Table
 from ..wire import canonical_bytes, state_to_wire
+from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, watch
-from .stepper import Counters, Decision, Finding, Stepper, short
+from .secrets import Patterns, copied_secrets, public_texts
+from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
 HARD_CAP = 2000  # steps of any kind in one decision before the doctor gives up on the game
 ESCAPES = 6  # Cancel and undo steps an exploring bot takes at most per decision
 TWIN_CHANCE = 20  # percent: chance to start a twin world for a seat at a decision, when it has none
 MAX_TWINS = 2  # twin worlds live at once
+TWIN_SPAN = 24  # decisions a twin world lives at most (then another may start): bounds the cost
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -50,6 +53,7 @@ class ExploredGame:
     broken: bool = False
     final: bytes = b""
     compared: int = 0  # check 4 comparisons
+    table: Table | None = None  # the full table at the end (a stopped game may be played on)
 
 
 def digest(table: Table) -> str:
@@ -67,24 +71,28 @@ class Explorer:
         counters: Counters,
         max_decisions: int = 500,
         interference: bool = True,
+        patterns: Patterns | None = None,
     ) -> None:
         self.game = game
         self.run = ExploredGame(seed, players)
         self.counters = counters
         self.max_decisions = max_decisions
         self.interference = interference
+        self.patterns = patterns if patterns is not None else Patterns()
         self.bot = Rng(f"{seed}", "doctor-bot")
         self.twins: dict[PlayerId, Twin] = {}
         self.logged = 0
+        self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
 
     def play(self) -> ExploredGame:
         run = self.run
         try:
             table = start(self.game, run.players, run.seed)
         except Exception as error:
-            self._hit(Finding(0, "setup raised", f"setup raised {short(error)}"), None)
+            self._hit(Finding(check_of(error, 0), "setup raised", f"setup raised {short(error)}"), None)
             run.broken = True
             return run
+        self._observe(table)
         self._note_log(table, 0)
         while not table.state.is_over() and not run.broken:
             if len(run.decisions) >= self.max_decisions:
@@ -99,12 +107,26 @@ class Explorer:
         run.finished = table.state.is_over() and not run.broken
         if run.finished or (run.stopped and not run.broken):
             run.final = canonical_bytes(state_to_wire(table.state))
+        run.table = table
         return run
+
+    def _observe(self, table: Table) -> None:
+        """Check 4 on the state after setup or a decision: no hidden text in what a seat reads."""
+        run = self.run
+        self.patterns.observe(table.state, run.seed, run.players)
+        log = table.state.log[self.logged :]
+        public = set(public_texts(table.state, log))
+        if public - self.public_seen or len(run.decisions) % CHECKPOINT == 0:  # new public texts, or now and then
+            self.public_seen |= public
+            for finding in copied_secrets(table.state, log):
+                self._hit(finding, None)
 
     def _decide(self, table: Table, seat: PlayerId) -> None:
         run = self.run
         index = len(run.decisions)
         if self.interference:
+            for old in [p for p, twin in self.twins.items() if index - twin.start >= TWIN_SPAN]:
+                del self.twins[old]
             self._start_twins(table, index)
         watching = list(self.twins.values())
         acting_sees = {twin.observer: sees_any(twin, table, seat) for twin in watching}
@@ -126,6 +148,7 @@ class Explorer:
         run.decisions.append(decision)
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
+        self._observe(table)
         self._note_log(table, index)
         changes: list[Change] = [change for record in stepper.records for change in record.changes]
         for twin in watching:
@@ -168,11 +191,13 @@ class Explorer:
                 return
 
     def _start_twins(self, table: Table, index: int) -> None:
+        """Starts twin worlds: always one right after setup, then at random decisions."""
+        chance = 100 if index == 0 else TWIN_CHANCE
         for player in table.state.player_ids:
-            if len(self.twins) >= MAX_TWINS or player in self.twins or self.bot.below(100) >= TWIN_CHANCE:
+            if len(self.twins) >= MAX_TWINS or player in self.twins or self.bot.below(100) >= chance:
                 continue
             try:
-                twin = make_twin(table, player, self.bot, index)
+                twin = make_twin(table, player, self.bot, index, fresh_game(self.game))
             except Exception:
                 twin = None
             if twin is not None:

@@ -5,12 +5,17 @@ For observer `o`, the twin swaps the private parts of two pieces `o` cannot see 
 cannot see whose shapes match. Both worlds then take the same decisions; after each one, everything sent
 to `o` must be byte-identical: its view (with the log), its offers and labels, the changes it is shown, and
 the error texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`:
-a swapped piece becomes visible to `o`, changes its public part or leaves the table; a swapped state map's
-decision reveals or draws; or a seat that sees the swapped parts acts (its choices may show its secrets).
+a changed piece becomes visible to `o`, changes its public part, or leaves the table in a decision that
+reveals or draws; a changed state map's decision reveals or draws, or a seat that sees it acts (its
+choices may show its secrets). Twins also change a single hidden piece or state value, and swap hidden
+pieces that do not look alike, so a lone face-down bid is covered too. A piece shown to `o` (`Table.show`)
+is one it sees: no twin changes it, and showing it a changed piece is a reveal for `o` that ends the window.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,11 +23,11 @@ from ..changes import Change, visible_changes
 from ..decision import _check_can_act, _to_true_action, verify_commit
 from ..errors import IllegalStepError
 from ..game import Game
-from ..model import Piece, PlayerId, Space, TableState
+from ..model import Piece, Player, PlayerId, Space, TableState
 from ..offers import Action, find_offer
 from ..rng import Rng
 from ..table import Table
-from ..view import FULL, GroupKey, Perspective, group_key, sees_piece
+from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 from .stepper import Decision, Finding, logged, short
@@ -30,17 +35,27 @@ from .stepper import Decision, Finding, logged, short
 
 @dataclass
 class Twin:
-    """A second world for `observer`, live from decision `start` until the next reveal for it."""
+    """A second world for `observer`, live from decision `start` until the next reveal for it.
+
+    `game` is a fresh instance of the game for the twin world: a game keeping state on itself would
+    otherwise carry one world's secrets into the other.
+    """
 
     observer: PlayerId
     world: Table
-    kind: str  # "pieces" | "players" | "spaces"
+    kind: str  # "pieces" (two pieces swap their private parts), "piece" (one changes) | "players" | "spaces"
     swap: dict[str, Any]
     start: int
+    game: Game | None = None
     tracked: list[tuple[Piece, Piece, str]] = field(default_factory=list)  # (true piece, twin piece, public)
-    owners: set[PlayerId | None] = field(default_factory=set)  # who sees the swapped parts
+    owners: set[PlayerId | None] = field(default_factory=set)  # who sees the changed parts
     exposed: bool = False
+    left: bool = False  # a changed piece left the table
     probed: bool = False
+
+    @property
+    def on_pieces(self) -> bool:
+        return self.kind in ("pieces", "piece")
 
 
 def shape(data: Any) -> Any:
@@ -56,28 +71,95 @@ def public_part(piece: Piece) -> str:
     return canonical_json([piece.public_kind, piece.public_state, piece.owner])
 
 
-def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int) -> Twin | None:
-    """Returns a twin world for `observer` differing in parts it cannot see, or None if there are none."""
+def other_value(value: Any, seen: list[Any], rng: Rng) -> Any:
+    """Returns a value of the same type as `value` but another one: one of `seen` if it can, else made up."""
+    others = [v for v in seen if v != value and type(v) is type(value)]
+    if others:
+        return rng.choice(others)
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return value + 0.5
+    if isinstance(value, str):
+        head = value.rstrip("0123456789")
+        digits = value[len(head) :]
+        return f"{head}{int(digits) + 1}" if digits else f"{value}~"
+    if isinstance(value, list) and len(value) > 1:
+        return list(reversed(value))
+    return None
+
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(data, dict):
+        return [leaf for key in sorted(data) for leaf in _leaves(data[key], (*path, key))]
+    return [(path, data)] if path and data is not None else []
+
+
+def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str] | None:
+    """Returns a copy of a state map with one leaf changed to another value of its type, and the leaf's path."""
+    leaves = [(path, value) for path, value in _leaves(data) if not isinstance(value, dict)]
+    if not leaves:
+        return None
+    path, value = rng.choice(leaves)
+    changed = other_value(value, [], rng)
+    if changed is None or changed == value:
+        return None
+    copied = copy.deepcopy(data)
+    target = copied
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = changed
+    return copied, ".".join(str(key) for key in path)
+
+
+def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int, game: Game | None = None) -> Twin | None:
+    """Returns a twin world for `observer` differing in parts it cannot see, or None if there are none.
+
+    The twin swaps the private parts of two pieces the observer cannot see (look-alikes of one space, or
+    any two), or changes one hidden piece's private kind, or swaps or changes the private states of
+    players or spaces the observer cannot see.
+    """
     perspective = seat_perspective(observer)
     options: list[tuple[str, Any]] = []
+    hidden: list[tuple[str, int]] = []
     for space in table.state.spaces.values():
         groups: dict[GroupKey, list[int]] = {}
+        # in a collection a piece with no private part is shown in order: it is no look-alike of hidden ones
+        sees = sees_in_order if space.is_collection else sees_piece
         for index, piece in enumerate(space.pieces):
-            if not sees_piece(perspective, space, piece):
+            if not sees(perspective, space, piece):
                 groups.setdefault(group_key(piece), []).append(index)
+                if piece.private_kind is not None or piece.private_state:
+                    hidden.append((space.space_id, index))
         for indices in groups.values():
             pairs = _differing_pairs([_private_of(space.pieces[i]) for i in indices])
             options.extend(("pieces", (space.space_id, indices[a], indices[b])) for a, b in pairs)
+    if hidden:
+        kinds = sorted({p.private_kind for s in table.state.spaces.values() for p in s.pieces if p.private_kind})
+        for _ in range(4):
+            space_id, index = rng.choice(hidden)
+            piece = table.state.space(space_id).pieces[index]
+            if piece.private_kind is not None:
+                options.append(("piece", (space_id, index, other_value(piece.private_kind, kinds, rng))))
+            other_space, other = rng.choice(hidden)
+            if _private_of(table.state.space(other_space).pieces[other]) != _private_of(piece):
+                options.append(("mixed", (space_id, index, other_space, other)))
     players = [p for p in table.state.players if p.player_id != observer and p.private_state]
     for a, b in _differing_pairs([p.private_state for p in players], same_shape=True):
         options.append(("players", (players[a].player_id, players[b].player_id)))
+    if players:
+        options.append(("player", rng.choice(players).player_id))
     spaces = [s for s in table.state.spaces.values() if not perspective.sees(s.owner) and s.private_state]
     for a, b in _differing_pairs([s.private_state for s in spaces], same_shape=True):
         options.append(("spaces", (spaces[a].space_id, spaces[b].space_id)))
+    if spaces:
+        options.append(("space", rng.choice(spaces).space_id))
     if not options:
         return None
-    kinds = sorted({kind for kind, _ in options})
-    kind = rng.choice(kinds)
+    kinds_offered = sorted({kind for kind, _ in options})
+    kind = rng.choice(kinds_offered)
     chosen = rng.choice([target for k, target in options if k == kind])
     world = Table(
         table.state.copy(),
@@ -86,37 +168,72 @@ def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int) -> Twin | 
         table.rng_counter,
         table.pick_rng.counter if table.pick_rng is not None else 0,
     )
-    twin = Twin(observer, world, kind, {}, start)
-    if kind == "pieces":
-        space_id, i, j = chosen
-        space, copied = table.state.space(space_id), world.state.space(space_id)
-        a, b = copied.pieces[i], copied.pieces[j]
+    twin = Twin(observer, world, "pieces" if kind == "mixed" else kind, {}, start, game)
+    if kind in ("pieces", "mixed"):
+        if kind == "pieces":
+            first_id, i, j = chosen
+            second_id = first_id
+        else:
+            first_id, i, second_id, j = chosen
+        a, b = world.state.space(first_id).pieces[i], world.state.space(second_id).pieces[j]
         a.private_kind, b.private_kind = b.private_kind, a.private_kind
         a.private_state, b.private_state = b.private_state, a.private_state
-        twin.swap = {"pieces": {"space": space_id, "indices": [i, j]}}
-        twin.tracked = [(space.pieces[i], a, public_part(a)), (space.pieces[j], b, public_part(b))]
+        if first_id == second_id:
+            twin.swap = {"pieces": {"space": first_id, "indices": [i, j]}}
+        else:
+            twin.swap = {"pieces": {"spaces": [first_id, second_id], "indices": [i, j]}}
+        twin.tracked = [
+            (table.state.space(first_id).pieces[i], a, public_part(a)),
+            (table.state.space(second_id).pieces[j], b, public_part(b)),
+        ]
+    elif kind == "piece":
+        space_id, index, value = chosen
+        piece = world.state.space(space_id).pieces[index]
+        piece.private_kind = value
+        twin.kind = "piece"
+        twin.swap = {"piece": {"space": space_id, "index": index, "private_kind": value}}
+        twin.tracked = [(table.state.space(space_id).pieces[index], piece, public_part(piece))]
     elif kind == "players":
         first, second = (world.state.player(p) for p in chosen)
         first.private_state, second.private_state = second.private_state, first.private_state
         twin.swap = {"player_private_states": list(chosen)}
         twin.owners = set(chosen)
-    else:
+    elif kind == "spaces":
         first_space, second_space = (world.state.space(s) for s in chosen)
         first_space.private_state, second_space.private_state = (second_space.private_state, first_space.private_state)
         twin.swap = {"space_private_states": list(chosen)}
         twin.owners = {first_space.owner, second_space.owner}
+    else:
+        holder: Player | Space = world.state.player(chosen) if kind == "player" else world.state.space(chosen)
+        changed = _changed(holder.private_state, rng)
+        if changed is None:
+            return None
+        holder.private_state, path = changed
+        if isinstance(holder, Player):
+            twin.swap = {"player_private_state": {"player": chosen, "key": path}}
+            twin.owners = {holder.player_id}
+        else:
+            twin.swap = {"space_private_state": {"space": chosen, "key": path}}
+            twin.owners = {holder.owner}
+        twin.kind = "players" if kind == "player" else "spaces"
     return twin
 
 
 def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
-    """Marks the twin exposed if, after a step, a swapped piece is shown to its observer in either world."""
-    if twin.kind != "pieces" or twin.exposed:
+    """Marks the twin exposed if, after a step, a changed piece is shown to its observer in either world.
+
+    A piece that leaves the table is only noted: nothing may show it afterwards unless the decision that
+    removed it was a reveal (it may have been turned into another piece).
+    """
+    if not twin.on_pieces or twin.exposed:
         return
     perspective = seat_perspective(twin.observer)
     for true_piece, twin_piece, public in twin.tracked:
         piece = twin_piece if in_twin else true_piece
         where = _locate(table.state, piece)
-        if where is None or public_part(piece) != public or sees_piece(perspective, where, piece):
+        if where is None:
+            twin.left = True
+        elif public_part(piece) != public or sees_piece(perspective, where, piece):
             twin.exposed = True
             return
 
@@ -126,14 +243,15 @@ def advance(
 ) -> Finding | bool | None:
     """Takes `decision` in the twin and compares; returns a Finding, True to go on, or False when it ends."""
     world = twin.world
+    twin_game = twin.game if twin.game is not None else game
     world.take_changes()
     try:
         for action, pick in zip(decision.steps, decision.picks, strict=True):
             _check_can_act(world, decision.seat)
             if decision.seat == twin.observer:
-                _check_offered(game, world, decision.seat, action)
+                _check_offered(twin_game, world, decision.seat, action)
             true_action, _ = _to_true_action(world, decision.seat, action, pick)
-            game.apply_action(world, decision.seat, true_action)
+            twin_game.apply_action(world, decision.seat, true_action)
     except Exception as error:
         world.take_changes()
         if decision.seat == twin.observer and isinstance(error, IllegalStepError):
@@ -148,11 +266,46 @@ def advance(
     watch(twin, twin.world, in_twin=True)
     if acting_sees or twin.exposed:
         return False
-    if twin.kind != "pieces" and decision.ended_by in ("reveal", "rng"):
+    if decision.ended_by in ("reveal", "rng") and (not twin.on_pieces or twin.left):
         return False
     probe = not twin.probed
     twin.probed = True
-    return compare(game, twin.observer, table, twin.world, changes, twin_changes, probe)
+    verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game)
+    if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
+        return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
+    if verdict is True and twin.on_pieces and _moved_apart(twin, table):
+        return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
+    return verdict
+
+
+def _kinds_shown(twin: Twin, table: Table) -> bool:
+    """Tells whether the observer now sees, on any piece of either world, a private kind the twins swapped."""
+    kinds = {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
+    perspective = seat_perspective(twin.observer)
+    for world in (table, twin.world):
+        for space in world.state.spaces.values():
+            for piece in space.pieces:
+                if piece.public_kind in kinds or (
+                    piece.private_kind in kinds and sees_piece(perspective, space, piece)
+                ):
+                    return True
+    return False
+
+
+def _moved_apart(twin: Twin, table: Table) -> bool:
+    """Returns True when a changed piece no longer lies at the same place in both worlds."""
+    return any(
+        _place(table.state, true_piece) != _place(twin.world.state, twin_piece)
+        for true_piece, twin_piece, _ in twin.tracked
+    )
+
+
+def _place(state: TableState, piece: Piece) -> tuple[str, int] | None:
+    for space in state.spaces.values():
+        for index, other in enumerate(space.pieces):
+            if other is piece:
+                return space.space_id, index
+    return None
 
 
 def compare(
@@ -163,8 +316,10 @@ def compare(
     true_changes: list[Change],
     twin_changes: list[Change],
     probe: bool = True,
+    twin_game: Game | None = None,
 ) -> Finding | bool:
     """Compares everything sent to `observer` in the two worlds; returns a Finding or True."""
+    other = twin_game if twin_game is not None else game
     perspective = seat_perspective(observer)
     if logged(true_changes) != logged(twin_changes):
         return Finding(
@@ -176,11 +331,11 @@ def compare(
     true_view, twin_view = true_table.view(perspective), twin_table.view(perspective)
     true_wire, twin_wire = state_to_wire(true_view.state), state_to_wire(twin_view.state)
     if true_wire != twin_wire:
+        where = first_difference(true_wire, twin_wire)
         return Finding(
             4,
-            f"seat's view depends on what it cannot see ({_first_difference(true_wire, twin_wire)})",
-            f"seat {observer}'s view differs between two worlds that differ only in parts it "
-            f"cannot see, at {_first_difference(true_wire, twin_wire)}",
+            f"seat's view depends on what it cannot see ({general(where)})",
+            f"seat {observer}'s view differs between two worlds that differ only in parts it cannot see, at {where}",
         )
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)
@@ -192,7 +347,7 @@ def compare(
         )
     if observer in true_view.state.active_player_ids and not true_view.state.is_over():
         offers_true = canonical_json([o.to_wire() for o in game.offers(true_view, observer)])
-        offers_twin = canonical_json([o.to_wire() for o in game.offers(twin_view, observer)])
+        offers_twin = canonical_json([o.to_wire() for o in other.offers(twin_view, observer)])
         if offers_true != offers_twin:
             return Finding(
                 4,
@@ -200,7 +355,7 @@ def compare(
                 f"seat {observer}'s offers or labels differ between the two worlds",
             )
         for probe_step in _probes(true_view.state) if probe else []:
-            texts = [_error_text(game, world, observer, probe_step) for world in (true_table, twin_table)]
+            texts = [_error_text(g, w, observer, probe_step) for g, w in ((game, true_table), (other, twin_table))]
             if texts[0] != texts[1]:
                 return Finding(
                     4,
@@ -232,16 +387,23 @@ def _error_text(game: Game, world: Table, observer: PlayerId, probe: Action) -> 
     return "accepted"
 
 
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
+def first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Returns where two wire states first differ: spaces and players named by id, not list position."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
             if a.get(key) != b.get(key):
-                return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
+                return first_difference(a.get(key), b.get(key), f"{path}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
-                return _first_difference(x, y, f"{path}[{index}]")
+                named = isinstance(x, dict) and "id" in x and path.rpartition(".")[2] in ("spaces", "players")
+                return first_difference(x, y, f"{path}[{x['id']!r}]" if named else f"{path}[{index}]")
     return path or "."
+
+
+def general(where: str) -> str:
+    """Returns a difference's place with seat numbers and indices blurred, so one bug is reported once."""
+    return re.sub(r"\d+", "#", where)
 
 
 def _private_of(piece: Piece) -> tuple[str | None, str]:
@@ -266,12 +428,12 @@ def _differing_pairs(items: list[Any], same_shape: bool = False) -> list[tuple[i
 
 
 def sees_any(twin: Twin, table: Table, seat: PlayerId) -> bool:
-    """Returns True when `seat` sees one of the swapped parts now (its choices may then show them)."""
+    """Returns True when `seat` sees one of the changed state maps now (its choices may then show them).
+
+    A twin of pieces goes on when a seat that sees them acts: what that seat does with them shows only
+    once a piece is shown, changes its public part or leaves in a reveal, and `watch` ends the window then.
+    """
     perspective: Perspective = seat_perspective(seat)
-    if twin.kind != "pieces":
-        return any(perspective.sees(owner) for owner in twin.owners)
-    for true_piece, _, _ in twin.tracked:
-        where = _locate(table.state, true_piece)
-        if where is not None and sees_piece(perspective, where, true_piece):
-            return True
-    return False
+    if twin.on_pieces:
+        return False
+    return any(perspective.sees(owner) for owner in twin.owners)

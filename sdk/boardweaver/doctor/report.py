@@ -11,10 +11,12 @@ CHECKS: dict[int, str] = {
     0: "rule code runs",
     1: "intent rule 1: a Choice or Confirm in every open state",
     2: "intent rule 2: no Choice returns to an earlier state; bots end",
-    3: "unmarked reveals: Choice/Cancel commute with the view, draw nothing",
+    3: "unmarked reveals: every step the seat could not compute is marked",
     4: "non-interference: a seat sees nothing of what it cannot see",
-    5: "determinism: replaying the log gives the same state",
-    6: "messages: every key in every catalog, same arguments",
+    5: "determinism: replays give the same state, in any process",
+    6: "messages and look: every key in every catalog, no dead look",
+    7: "no state on the game: instance and classes unchanged by play",
+    8: "the game ends under bots (or declares itself endless)",
 }
 
 
@@ -24,9 +26,12 @@ class Violation:
 
     Replay: `start(game, players, seed)`, commit each of `decisions` with `verify_commit(..., picks=...)`,
     then draft `steps` for `seat`. `extra["picks"]` holds the platform's hidden-click picks of `steps`.
-    Check 4: `extra` names the `observer` and the swap (`pieces`: two indices of a space, or
-    `player_private_states` / `space_private_states`) made before decision `swap_before_decision`; commit
-    `decisions` in the true world and in the swapped one, and compare what the observer is sent after the last.
+    Check 4: `extra` names the `observer` and the change made before decision `swap_before_decision`
+    (`pieces`: two pieces swap their private parts; `piece`: one takes another private kind;
+    `player_private_states` / `space_private_states`: two swap; `player_private_state` /
+    `space_private_state`: one leaf changes); commit `decisions` in the true world and in the changed one,
+    and compare what the observer is sent after the last. `command` runs the doctor so that it finds the
+    violation again.
     """
 
     check: int
@@ -40,6 +45,7 @@ class Violation:
     steps: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     count: int = 1
+    command: str = ""  # a `boardweaver check` command line that finds it again
 
     @property
     def size(self) -> int:
@@ -58,6 +64,7 @@ class Violation:
             "decisions": self.decisions,
             "steps": self.steps,
             "count": self.count,
+            "command": self.command,
         }
         if self.extra:
             wire["extra"] = self.extra
@@ -72,7 +79,11 @@ class Violation:
         replay: dict[str, Any] = {"decisions": self.decisions, "steps": self.steps}
         if self.extra:
             replay["extra"] = self.extra
-        return f"{head}\n  {self.detail}\n  replay: {canonical_json(replay)}"
+        lines = [head, f"  {self.detail}"]
+        if self.command:
+            lines.append(f"  reproduce: {self.command}")
+        lines.append(f"  replay: {canonical_json(replay)}")
+        return "\n".join(lines)
 
 
 @dataclass

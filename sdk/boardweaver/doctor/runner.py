@@ -6,37 +6,88 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..decision import verify_commit
 from ..game import Game
+from ..installed import installed_games
 from ..model import Json, PlayerId
 from ..offers import Action
-from .catalogs import check_messages
+from ..wire import canonical_json
+from .catalogs import Use, check_messages
+from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
+from .instance import changed, fresh_game, snapshot
+from .processes import Recorded, can_spawn, digests, game_spec, other_hash_seed, replay_elsewhere
 from .replay import check_determinism, replay
 from .report import Report, Violation
+from .secrets import Patterns
 from .shrink import shrink_steps
+from .sources import look_titles, source_uses, unused_look
 from .stepper import Counters, Decision, Finding
 
 Progress = Callable[[int, int, int], None]  # (games done, games in all, violations so far)
 
+ELSEWHERE = 3  # finished games replayed in another process (check 5)
+PLAYED_ON = 2  # stopped games played on to see them end (check 8)
+
 
 @dataclass
 class Candidate:
-    """The smallest occurrence so far of one distinct violation."""
+    """The smallest occurrence so far of one distinct violation; `whole_run` when it needs every game."""
 
     hit: Hit
     seed: int | str
     players: list[int]
     prefix: list[Decision]
     count: int = 1
+    whole_run: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
         return len(self.prefix), sum(len(d.steps) for d in self.hit.steps)
 
 
+@dataclass
+class Run:
+    """What `check_game` was asked: how to name the game and its options in a reproducing command."""
+
+    spec: str
+    options: dict[str, Json]
+    games: int
+    seed: int
+    players: int | None
+    max_decisions: int
+
+    def command(self, candidate: Candidate) -> str:
+        """Returns the `boardweaver check` command line that finds `candidate` again."""
+        if candidate.whole_run:
+            parts = ["--seed", str(self.seed), "--games", str(self.games)]
+            if self.players is not None:
+                parts += ["--players", str(self.players)]
+        else:
+            parts = ["--seed", str(candidate.seed), "--games", "1", "--players", str(len(candidate.players))]
+        for key, value in sorted(self.options.items()):
+            parts += ["--option", f"{key}={canonical_json(value)}"]
+        if self.max_decisions != 500:
+            parts += ["--max-decisions", str(self.max_decisions)]
+        return " ".join(["boardweaver check", self.spec, *(_quoted(part) for part in parts)])
+
+
+def _quoted(part: str) -> str:
+    return part if all(c.isalnum() or c in "-_.:=/," for c in part) else "'" + part.replace("'", "'\\''") + "'"
+
+
 def player_counts(game: Game) -> list[int]:
     """Returns the player counts the doctor cycles through: every count the game takes, up to six."""
     return list(range(game.min_players, min(game.max_players, game.min_players + 5) + 1))
+
+
+def spec_of(game: Game) -> str:
+    """Returns the name `boardweaver check` loads the game by: its entry point's, else "module:Class"."""
+    spec = game_spec(game) or type(game).__qualname__
+    for name, target in installed_games().items():
+        if target.replace(" ", "") == spec:
+            return name
+    return spec
 
 
 def check_game(
@@ -49,54 +100,74 @@ def check_game(
     shrink: bool = True,
     max_decisions: int = 500,
     options: dict[str, Json] | None = None,
+    spec: str | None = None,
 ) -> Report:
-    """Plays `games` seeded games of `game` with exploring bots and runs the six checks; returns the Report.
+    """Plays `games` seeded games of `game` with exploring bots and runs every check; returns the Report.
 
     Game `i` uses seed `seed + i` and cycles through the player counts the game takes (or `players`).
+    `spec` names the game in the reproducing commands (by default its entry point or "module:Class").
     """
     if isinstance(game, type):
         game = game(options)
     began = time.perf_counter()
+    chosen = {k: v for k, v in game.options.items() if k not in game.option_defaults or game.option_defaults[k] != v}
+    run = Run(spec or spec_of(game), chosen, games, seed, players, max_decisions)
     report = Report(game.name)
     counters = Counters()
     counts = [players] if players is not None else player_counts(game)
     found: dict[tuple[int, str], Candidate] = {}
-    used: dict[tuple[str, tuple[str, ...]], tuple[int | str, list[int], list[Decision]]] = {}
+    used: dict[Use, tuple[int | str, list[int], list[Decision]]] = {}
+    patterns = Patterns()
+    catalogs = game.catalogs()
+    before = snapshot(game)
+    recorded: list[tuple[Recorded, ExploredGame]] = []
+    stopped: list[ExploredGame] = []
     compared = replayed = 0
     for number in range(games):
         game_seed = seed + number
         seats = list(range(counts[number % len(counts)]))
-        run = Explorer(game, seats, game_seed, counters, max_decisions, interference).play()
+        explored = Explorer(game, seats, game_seed, counters, max_decisions, interference, patterns).play()
         report.games_played += 1
-        report.games_finished += run.finished
-        compared += run.compared
-        for hit in run.hits:
-            _keep(found, Candidate(hit, game_seed, seats, run.decisions[: hit.decision_index]))
-        report.games_stopped += run.stopped
-        if run.finished or (run.stopped and not run.broken):
-            replayed += len(run.decisions)
-            failure = check_determinism(game, run)
+        report.games_finished += explored.finished
+        compared += explored.compared
+        for hit in explored.hits:
+            _keep(found, Candidate(hit, game_seed, seats, explored.decisions[: hit.decision_index]))
+        report.games_stopped += explored.stopped
+        if explored.finished or (explored.stopped and not explored.broken):
+            replayed += len(explored.decisions)
+            failure = check_determinism(fresh_game(game), explored)
             if failure is not None:
                 finding, needed = failure
-                _keep(found, Candidate(Hit(finding, None, needed), game_seed, seats, run.decisions[:needed]))
-        _note_uses(used, run)
+                _keep(found, Candidate(Hit(finding, None, needed), game_seed, seats, explored.decisions[:needed]))
+            elif explored.finished and len(recorded) < ELSEWHERE:
+                recorded.append((Recorded(seats, game_seed, explored.decisions), explored))
+        if explored.stopped and not explored.broken and len(stopped) < PLAYED_ON:
+            stopped.append(explored)  # keeps its table, to be played on
+        else:
+            explored.table = None
+        before = _check_instance(game, before, found, explored)
+        _note_uses(used, explored)
         if progress is not None:
             progress(number + 1, games, len(found))
-    catalogs = game.catalogs()
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
-    for finding, use in check_messages(catalogs, set(used)):
-        use_seed, use_players, prefix = used[use]
-        _keep(found, Candidate(Hit(finding, None, len(prefix)), use_seed, use_players, prefix))
+    elsewhere = _check_elsewhere(game, recorded, found, report)
+    ended = _check_endings(game, stopped, found, max_decisions)
+    looked = _check_look(game, patterns, used, found, seed)
+    for finding, where in patterns.findings():
+        where_seed, where_players = patterns.where[where]
+        _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, [], whole_run=True))
     report.checked = {
         1: counters.states,
         2: counters.choices,
         3: counters.commutes,
-        4: compared,
-        5: replayed,
-        6: len(used) * len(catalogs),
+        4: compared + counters.offers,
+        5: replayed + elsewhere,
+        6: (len(used) + looked) * len(catalogs),
+        7: report.games_played,
+        8: report.games_finished + ended,
     }
-    report.violations = [_violation(game, candidate, shrink) for candidate in found.values()]
+    report.violations = [_violation(game, run, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
     report.seconds = time.perf_counter() - began
     return report
@@ -109,20 +180,116 @@ def _keep(found: dict[tuple[int, str], Candidate], candidate: Candidate) -> None
         found[key] = candidate
         return
     count = known.count + 1
-    if candidate.size < known.size:
+    if candidate.size < known.size and not known.whole_run:
         found[key] = candidate
     found[key].count = count
 
 
-def _note_uses(
-    used: dict[tuple[str, tuple[str, ...]], tuple[int | str, list[int], list[Decision]]], run: ExploredGame
-) -> None:
+def _check_instance(
+    game: Game, before: dict[str, object], found: dict[tuple[int, str], Candidate], explored: ExploredGame
+) -> dict[str, object]:
+    """Check 7 after one game: returns the snapshot to compare the next game with."""
+    after = snapshot(game)
+    for name in changed(before, after):
+        finding = Finding(
+            7,
+            f"the rules keep state on the game ({name})",
+            f"{name} changed while the doctor played seed {explored.seed!r}: a Game holds no state of its own "
+            "(each world, browser and server process runs its own instance); keep state on the table",
+        )
+        _keep(found, Candidate(Hit(finding, None, 0), explored.seed, explored.players, []))
+    return after
+
+
+def _check_elsewhere(
+    game: Game, recorded: list[tuple[Recorded, ExploredGame]], found: dict[tuple[int, str], Candidate], report: Report
+) -> int:
+    """Check 5 across processes: returns the number of decisions replayed in the other process."""
+    if not recorded:
+        return 0
+    if not can_spawn() or game_spec(game) is None:
+        report.notes.append("check 5 did not replay in another process (none can be started here)")
+        return 0
+    hash_seed = other_hash_seed()
+    try:
+        theirs = replay_elsewhere(game, [r for r, _ in recorded], hash_seed)
+    except Exception as error:
+        finding = Finding(5, "replay in another process fails", f"PYTHONHASHSEED={hash_seed}: {error}")
+        record, explored = recorded[0]
+        _keep(found, Candidate(Hit(finding, None, 0), record.seed, record.players, []))
+        return 0
+    for (record, explored), digested in zip(recorded, theirs, strict=True):
+        mine = digests(fresh_game(game), record)
+        if mine == digested:
+            continue
+        first = next((i for i, (a, b) in enumerate(zip(mine, digested, strict=False)) if a != b), len(mine) - 1)
+        when = "right after setup" if first == 0 else f"after decision {first}"
+        finding = Finding(
+            5,
+            "replay in another process gives another state",
+            f"replaying seed {record.seed!r} in a process with PYTHONHASHSEED={hash_seed} gives another full "
+            f"state {when}: the rules depend on the process (iterating a set, hash(), id()); "
+            "sort what you iterate",
+        )
+        _keep(found, Candidate(Hit(finding, None, first), record.seed, record.players, explored.decisions[:first]))
+    return sum(len(r.decisions) for r, _ in recorded)
+
+
+def _check_endings(game: Game, stopped: list[ExploredGame], found: dict[tuple[int, str], Candidate], cap: int) -> int:
+    """Check 8: plays stopped games on; returns how many of them ended."""
+    if game.is_endless():
+        return 0
+    ended = 0
+    for explored in stopped:
+        if explored.table is None:
+            continue
+        limit = max(FURTHER, 5 * cap)
+        finding = plays_to_an_end(fresh_game(game), explored.table, len(explored.decisions), limit, explored.seed)
+        explored.table = None
+        if finding is None:
+            ended += 1
+            continue
+        _keep(found, Candidate(Hit(finding, None, 0), explored.seed, explored.players, []))
+    return ended
+
+
+def _check_look(
+    game: Game,
+    patterns: Patterns,
+    used: dict[Use, tuple[int | str, list[int], list[Decision]]],
+    found: dict[tuple[int, str], Candidate],
+    seed: int,
+) -> int:
+    """Check 6 on the source's message keys and the `look`; returns how many uses it checked."""
+    players = list(range(game.min_players))
+    static: set[Use] = set(source_uses(type(game)))
+    static |= {(title, None) for title in look_titles(game, patterns.space_kinds, patterns.piece_kinds)}
+    runtime_keys = {key for key, _ in used}
+    static = {use for use in static if use not in used and not (use[1] is None and use[0] in runtime_keys)}
+    for finding, _ in check_messages(game.catalogs(), static):
+        _keep(found, Candidate(Hit(finding, None, 0), seed, players, []))
+    for finding, use in check_messages(game.catalogs(), set(used)):
+        use_seed, use_players, prefix = used[use]
+        _keep(found, Candidate(Hit(finding, None, len(prefix)), use_seed, use_players, prefix))
+    for part, kind in unused_look(game, patterns.space_kinds, patterns.piece_kinds):
+        what = "space" if part == "spaces" else "piece"
+        finding = Finding(
+            6,
+            f"look names a {what} kind never seen: {kind!r}",
+            f"look[{part!r}] has an entry for {kind!r}, but no {what} of that kind was ever on the table "
+            f"in the games played (a typo, or a kind the rules renamed)",
+        )
+        _keep(found, Candidate(Hit(finding, None, 0), seed, players, [], whole_run=True))
+    return len(static)
+
+
+def _note_uses(used: dict[Use, tuple[int | str, list[int], list[Decision]]], run: ExploredGame) -> None:
     for use, index in run.messages.items():
         if use not in used:
             used[use] = (run.seed, run.players, run.decisions[: index + 1])
 
 
-def _violation(game: Game, candidate: Candidate, shrink: bool) -> Violation:
+def _violation(game: Game, run: Run, candidate: Candidate, shrink: bool) -> Violation:
     hit, finding = candidate.hit, candidate.hit.finding
     steps = [(action, pick) for d in hit.steps for action, pick in zip(d.steps, d.picks, strict=True)]
     if shrink and steps and hit.seat is not None and finding.check in (1, 2, 3):
@@ -130,6 +297,10 @@ def _violation(game: Game, candidate: Candidate, shrink: bool) -> Violation:
     extra = dict(hit.extra)
     if any(pick is not None for _, pick in steps):
         extra["picks"] = [pick for _, pick in steps]
+    if finding.title == "unmarked reveal" and hit.seat is not None and steps:
+        step = _unmarked_step(game, candidate, hit.seat, steps)
+        if step is not None:
+            extra["unmarked_reveal_step"] = step
     return Violation(
         finding.check,
         finding.title,
@@ -142,7 +313,21 @@ def _violation(game: Game, candidate: Candidate, shrink: bool) -> Violation:
         [action.to_wire() for action, _ in steps],
         extra,
         candidate.count,
+        run.command(candidate),
     )
+
+
+def _unmarked_step(
+    game: Game, candidate: Candidate, seat: PlayerId, steps: list[tuple[Action, int | None]]
+) -> int | None:
+    """Returns the step `verify_commit` names as the unmarked reveal of the reproduced decision, if any."""
+    try:
+        table = replay(game, candidate.players, candidate.seed, candidate.prefix)
+        result = verify_commit(game, table, seat, [a for a, _ in steps], [p for _, p in steps])
+    except Exception:
+        return None
+    step: int | None = getattr(result, "unmarked_reveal", None)
+    return step
 
 
 def _shrunk(

@@ -16,11 +16,12 @@ from typing import Any
 from ..changes import Change, Logged, revert_all
 from ..decision import Draft, _to_true_action
 from ..errors import IllegalStepError, RuleError
-from ..game import Game
+from ..game import Game, InstanceStateError
 from ..messages import Message
-from ..model import PlayerId
-from ..offers import Action, Intent, Offer
+from ..model import PlayerId, TableState
+from ..offers import Action, Intent, Offer, find_offer
 from ..table import Table
+from ..view import FULL, HiddenGroup, Perspective, true_to_view, view_to_true
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 
@@ -72,11 +73,37 @@ def short(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[:200]}"
 
 
+def check_of(error: BaseException, check: int) -> int:
+    """Returns check 7 for state kept on the Game instance, else `check`."""
+    return 7 if isinstance(error, InstanceStateError) else check
+
+
+def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer], on_view: bool) -> list[str]:
+    """Returns `offers` as sorted canonical texts comparable between a seat's view and the full `state`.
+
+    A click on a piece of a collection names the first view position of its group (a hidden piece stands
+    for its whole group): the seat's view and the full state number a collection's pieces differently.
+    """
+    keys: list[str] = []
+    for offer in offers:
+        wire = offer.to_wire()
+        action = offer.action
+        if action.type == "piece" and action.space_id in state.spaces and action.index is not None:
+            space = state.spaces[action.space_id]
+            if space.is_collection and 0 <= action.index < len(space.pieces):
+                target = view_to_true(state, perspective, action.space_id, action.index) if on_view else action.index
+                true = target.indices[0] if isinstance(target, HiddenGroup) else target
+                wire["action"]["index"] = true_to_view(state, perspective, action.space_id, true)
+        keys.append(canonical_json(wire))
+    return sorted(keys)
+
+
 @dataclass
 class Counters:
     states: int = 0  # check 1
     choices: int = 0  # check 2
     commutes: int = 0  # check 3
+    offers: int = 0  # check 4: offers on the seat's view compared with those on the full state
 
 
 @dataclass
@@ -98,6 +125,7 @@ class Stepper:
         self.paths: list[Decision] = []  # the steps taken when each finding was made, for its reproduction
         self.broken = False  # the full state and the draft no longer agree: stop this game
         self.failed: Action | None = None  # a step that raised on the full state, kept for the reproduction
+        self.in_view_order = True  # the draft's view is still the projection of the full state
 
     @property
     def is_open(self) -> bool:
@@ -114,20 +142,42 @@ class Stepper:
         try:
             offers = self.draft.offers()
         except Exception as error:
-            self._break(0, "offers() raised", f"offers() on seat {self.seat}'s view raised {short(error)}")
+            self._break(
+                check_of(error, 0), "offers() raised", f"offers() on seat {self.seat}'s view raised {short(error)}"
+            )
             return []
         self.counters.states += 1
         self.labels.extend(o.label_message for o in offers if o.label_message is not None)
         if not any(o.intent is not Intent.CANCEL for o in offers):
             what = "only Cancel" if offers else "nothing"
-            self.note(
-                Finding(
-                    1,
-                    f"open decision offers {what}",
-                    f"seat {self.seat}'s open decision offers {what}: a bot cannot go on",
-                )
+            # A bot cannot go on from here: stop the game at once rather than wander among the Cancels.
+            self._break(
+                1, f"open decision offers {what}", f"seat {self.seat}'s open decision offers {what}: a bot cannot go on"
             )
+            return offers
+        if self.in_view_order:
+            self._compare_offers(offers)
         return offers
+
+    def _compare_offers(self, offers: list[Offer]) -> None:
+        """Check 4: the offers on the seat's view equal those the same rules make on the full state."""
+        try:
+            full = self.game.offers(self.table, self.seat)
+        except Exception:
+            return  # the full state is not what offers() runs on in a browser: no verdict
+        self.counters.offers += 1
+        state, perspective = self.table.state, seat_perspective(self.seat)
+        try:
+            same = offer_keys(state, perspective, offers, True) == offer_keys(state, perspective, full, False)
+        except RuleError:
+            same = False
+        if not same:
+            self._break(
+                4,
+                "offers or labels depend on what the seat cannot see",
+                f"seat {self.seat}'s offers (or their labels) on its view differ from those the same rules "
+                "make on the full state: offers() reads a part the seat cannot see",
+            )
 
     def can_undo(self) -> bool:
         return self.draft.can_undo()
@@ -139,6 +189,8 @@ class Stepper:
         revert_all(self.table.state, record.changes)
         self._rewind(record.rng_before, record.pick_before)
         self.chain = record.chain_before
+        actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
+        self.in_view_order = state_to_wire(self.draft.view.state) == actual
 
     def take(self, action: Action, recorded_pick: int | None = None) -> Offer | None:
         """Takes an offered step in the draft and on the full state; returns None if it is not offered."""
@@ -150,11 +202,7 @@ class Stepper:
         except IllegalStepError:
             return None
         except Exception as error:
-            self._break(
-                0,
-                "apply_action raised on the view",
-                f"{action.describe()} on seat {self.seat}'s view raised {short(error)}",
-            )
+            self._view_failed(action, error, recorded_pick)
             return None
         try:
             true_action, pick = _to_true_action(table, self.seat, action, recorded_pick)
@@ -166,7 +214,7 @@ class Stepper:
         except Exception as error:
             revert_all(table.state, table.take_changes())
             self._rewind(rng_before, pick_before)
-            check = 3 if self.draft.is_open else 0
+            check = check_of(error, 3 if self.draft.is_open else 0)
             self.failed = action
             self._break(
                 check,
@@ -179,6 +227,8 @@ class Stepper:
         drew = table.rng_counter != rng_before
         if self.draft.is_open:
             self._check_open_step(action, offer, drew)
+        elif self.draft.ended_by == "confirm" and not drew:
+            self._check_last_step(action)
         elif self.draft.ended_by == "rng" and not drew and not offer.reveals and offer.intent is not Intent.CONFIRM:
             self._break(
                 3,
@@ -188,6 +238,49 @@ class Stepper:
         if self.on_step is not None:
             self.on_step()
         return offer
+
+    def _view_failed(self, action: Action, error: Exception, recorded_pick: int | None) -> None:
+        """A step raised on the seat's view: an unmarked reveal if the full state can apply it, else a bug."""
+        offer = find_offer(self.draft.offers(), action)
+        works = False
+        if offer is not None and not isinstance(error, InstanceStateError):
+            table = self.table
+            picks = table.pick_rng.counter if table.pick_rng is not None else 0
+            trial = Table(table.state.copy(), FULL, table.seed, table.rng_counter, picks)
+            try:
+                true_action, _ = _to_true_action(trial, self.seat, action, recorded_pick)
+                self.game.apply_action(trial, self.seat, true_action)
+                works = True
+            except Exception:
+                works = False
+        self.failed = action
+        if works and offer is not None:
+            kind = offer.intent.value.capitalize()
+            self._break(
+                3,
+                "unmarked reveal",
+                f"{kind} step {action.describe()} raised {type(error).__name__} on seat {self.seat}'s view but "
+                "works on the full state: its result depends on a hidden part; mark its offer .revealing()",
+            )
+            return
+        self._break(
+            check_of(error, 0),
+            "apply_action raised on the view",
+            f"{action.describe()} on seat {self.seat}'s view raised {short(error)}",
+        )
+
+    def _check_last_step(self, action: Action) -> None:
+        """Check 3 for a decision's last, unmarked Confirm: the seat's draft must equal the projection."""
+        self.counters.commutes += 1
+        actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
+        drafted = state_to_wire(self.draft.view.view(self.seat).state)
+        if drafted != actual or logged(self.draft._applied[-1].changes) != logged(self.records[-1].changes):
+            self._break(
+                3,
+                "unmarked reveal",
+                f"Confirm step {action.describe()} gives seat {self.seat} a view it could not compute from its "
+                "own: view(apply(full)) != apply(view(full)); mark its offer .revealing()",
+            )
 
     def _check_open_step(self, action: Action, offer: Offer, drew: bool) -> None:
         self.counters.commutes += 1
@@ -202,6 +295,7 @@ class Stepper:
             return
         actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
         drafted = state_to_wire(self.draft.view.state)
+        self.in_view_order = drafted == actual
         if drafted != actual:  # a local step may leave a collection out of view order: project it again
             drafted = state_to_wire(self.draft.view.view(self.seat).state)
         if drafted != actual or logged(self.draft._applied[-1].changes) != logged(self.records[-1].changes):

@@ -1,7 +1,8 @@
 """Draws a table as HTML from the game's look: spaces, pieces, owned areas, players, offers.
 
 Pure Python: it returns markup text with `data-offer` numbers on what the seat may click, and
-`data-key` ("space/index") on every piece so moves can be animated.
+`data-key` ("space/index") on every piece so moves can be animated. What the seat may click is a real
+`<button>` whose label says what it is and what a click does; every other piece is an image with a label.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Board:
     chosen: set[tuple[str, int]] = field(default_factory=set)  # pieces the open draft clicked last
     piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
     space_offers: dict[str, int] = field(default_factory=dict)
+    places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
+    picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -94,19 +97,37 @@ class Board:
         return "".join(parts)
 
     def _hex_map(self, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
-        """Spaces with axial `q`/`r` public state, laid out as a hex board (pointy tops)."""
-        size = 44.0
-        cells = []
+        """Spaces with axial `q`/`r` public state, laid out as a hex board (pointy tops).
+
+        Positions are fractions of the map, so the map shrinks to fit a narrow screen and keeps its shape.
+        """
+        size, cell_w, cell_h = 44.0, 76.0, 88.0
         points = [_axial(space) for space in spaces]
         axial = [point for point in points if point is not None]
         xs = [size * (1.7320508 * q + 0.8660254 * r) for q, r in axial]
         ys = [size * 1.5 * r for _, r in axial]
         left, top = min(xs), min(ys)
+        width, height = max(xs) - left + cell_w, max(ys) - top + cell_h
+        rows = sorted({round(y) for y in ys})
+        for space, x, y in zip(spaces, xs, ys, strict=True):
+            row = [other_x for other_x, other_y in zip(xs, ys, strict=True) if round(other_y) == round(y)]
+            self.places[space.space_id] = self.texts.get(
+                "space.at",
+                space=self._space_title(space),
+                row=rows.index(round(y)) + 1,
+                column=sorted(row).index(x) + 1,
+            )
+        cells = []
         for space, x, y in zip(spaces, xs, ys, strict=True):
             cell = self._space(space, ghosts)
-            cells.append(f'<div class="hex-cell" style="left:{x - left:.1f}px;top:{y - top:.1f}px">{cell}</div>')
-        width, height = max(xs) - left + 2 * size * 0.8660254 * 2, max(ys) - top + 2 * size
-        return f'<div class="hex-map" style="width:{width:.0f}px;height:{height:.0f}px">{"".join(cells)}</div>'
+            place = f"left:{100 * (x - left) / width:.3f}%;top:{100 * (y - top) / height:.3f}%"
+            cells.append(f'<div class="hex-cell" style="{place}">{cell}</div>')
+        style = (
+            f"width:min(100%,{width:.0f}px);aspect-ratio:{width:.0f}/{height:.0f};"
+            f"--cell-w:{100 * cell_w / width:.3f}%;--cell-h:{100 * cell_h / height:.3f}%;"
+            f"--cell:{100 * cell_w / width:.3f}cqw"
+        )
+        return f'<div class="hex-map" style="{style}">{"".join(cells)}</div>'
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
@@ -130,39 +151,65 @@ class Board:
         items = [(k, v) for k, v in sorted(data.public_state.items())]
         if self.show_private:
             items += [(k, v) for k, v in sorted(data.private_state.items()) if not isinstance(v, (dict, list))]
+        named = [(self._fact_name(k), k, v) for k, v in items]
         return "".join(
-            f'<span class="fact" data-fact="{html.escape(k)}">{html.escape(self._fact_name(k))}: '
-            f"{html.escape(_plain(v))}</span>"
-            for k, v in items
+            f'<span class="fact" data-fact="{html.escape(k)}">{html.escape(name)}: {html.escape(_plain(v))}</span>'
+            for name, k, v in named
+            if name is not None
         )
 
-    def _fact_name(self, key: str) -> str:
+    def _fact_name(self, key: str) -> str | None:
+        """The fact's name in the game's catalog (`look.<key>`); None for state the game does not name."""
         text = self.say(f"look.{key}")
-        return key if text == f"look.{key}" else text
+        return None if text == f"look.{key}" else text
 
     # -- spaces and pieces ---------------------------------------------------------------------------
+
+    def _space_title(self, space: Space) -> str:
+        look = self.game.space_look(space.kind)
+        return self.say(look["title"]) if look.get("title") else space.space_id
+
+    def _where(self, space: Space) -> str:
+        """Names a space for a label: its title, with its owner's seat when it is someone's."""
+        title = self.places.get(space.space_id) or self._space_title(space)
+        if space.owner is None or self.game.space_look(space.kind).get("area") != "seat":
+            return title
+        seat = self.texts.get("seat.you" if space.owner == self.me else "seat", seat=space.owner)
+        return self.texts.get("space.of", seat=seat, space=title)
 
     def _space(self, space: Space, ghosts: dict[str, list[str]]) -> str:
         look = self.game.space_look(space.kind)
         layout = str(look.get("layout", "row"))
         offer = self.space_offers.get(space.space_id)
         classes = ["space", f"layout-{html.escape(layout)}", f"kind-{html.escape(space.kind)}"]
-        attributes = f' data-space="{html.escape(space.space_id)}"'
-        title = self.say(look["title"]) if look.get("title") else space.space_id
+        title = self._space_title(space)
+        where = self._where(space)
+        count = len(space.pieces)
+        name = self.texts.get("space.label", space=where, count=count)
+        attributes = f' data-space="{html.escape(space.space_id)}" role="group" aria-label="{html.escape(name)}"'
+        target = ""
         if offer is not None:
             classes.append(f"offer intent-{self.offers[offer].intent.value}")
-            attributes += f' data-offer="{offer}" title="{html.escape(self.label(self.offers[offer]))}"'
+            label = self.label(self.offers[offer])
+            attributes += f' title="{html.escape(label)}"'
+            spoken = self.texts.get("offer.on", action=label, what=where)
+            # The whole space is the button (drawn over it), so a click anywhere on the space takes the offer.
+            target = (
+                f'<button type="button" class="space-button" data-offer="{offer}" '
+                f'data-for="{html.escape(space.space_id)}" aria-label="{html.escape(spoken)}"></button>'
+            )
         style = ""
         if layout == "grid" and look.get("columns"):
             style = f' style="--columns:{int(look["columns"])}"'
         elif layout == "fan":
-            style = f' style="--n:{max(1, len(space.pieces))}"'
+            style = f' style="--n:{max(1, count)}"'
         pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
         pieces += "".join(ghosts.get(space.space_id, []))
-        count = f'<span class="count">{len(space.pieces)}</span>' if layout == "stack" else ""
+        pieces += self._coordinates(look) + self._pickers(space, look)
+        shown_count = f'<span class="count">{count}</span>' if layout == "stack" else ""
         return (
-            f'<div class="{" ".join(classes)}"{attributes}>'
-            f'<div class="space-title">{html.escape(title)}{count}</div>'
+            f'<div class="{" ".join(classes)}"{attributes}>{target}'
+            f'<div class="space-title" aria-hidden="true">{html.escape(title)}{shown_count}</div>'
             f'<div class="pieces"{style}>{pieces}</div></div>'
         )
 
@@ -174,6 +221,12 @@ class Board:
             classes.append("secret")
         if piece.private_kind is None and piece.public_kind in ("back", "hidden"):
             classes.append("back")
+        square_classes = "" if ghost else self._square(space, index)
+        if square_classes:
+            classes.append(square_classes)
+        mark = piece.private_state.get("mark") if self.show_private else None
+        if isinstance(mark, str) and mark.isidentifier():
+            classes.append(f"mark-{mark}")  # the game marks a square (e.g. a last move) for this perspective
         attributes = ""
         if ghost:
             classes.append("pending")
@@ -187,17 +240,95 @@ class Board:
             if offer is not None:
                 classes.append(f"offer intent-{self.offers[offer].intent.value}")
                 attributes += f' data-offer="{offer}"'
-        tip = self.say(look["title"]) if look.get("title") else shown_kind
+        what = self._piece_name(look, shown_kind)
+        spoken = self.texts.get(
+            "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
+        )
+        tip = what
         offer_number = None if ghost else self.piece_offers.get((space.space_id, index))
         if offer_number is not None:
             tip = self.label(self.offers[offer_number])
+            spoken = self.texts.get("offer.on", action=tip, what=spoken)
+        elif ghost:
+            spoken = self.texts.get("piece.planned", what=what)
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
         if isinstance(owner, int):
             classes.append(f"owner-{owner}")
-        style = f' style="--piece-color:{html.escape(look["color"])}"' if look.get("color") else ""
-        return (
-            f'<div class="{" ".join(classes)}"{attributes}{style} title="{html.escape(str(tip))}">{_face(look)}</div>'
+        style = ""
+        if look.get("color"):
+            colour = str(look["color"])
+            ink = ink_for(colour)
+            style = f' style="--piece-color:{html.escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
+        label = f' title="{html.escape(tip)}" aria-label="{html.escape(spoken)}"'
+        face = _face(look)
+        if offer_number is not None:
+            return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
+        return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _square(self, space: Space, index: int) -> str:
+        """A grid cell's square colour class: `"checkered": true` in the look colours cells light and dark."""
+        look = self.game.space_look(space.kind)
+        if look.get("layout") != "grid" or not look.get("columns") or not look.get("checkered"):
+            return ""
+        row, column = divmod(index, int(look["columns"]))
+        return "light" if (row + column) % 2 == 0 else "dark"
+
+    def _coordinates(self, look: dict[str, Any]) -> str:
+        """A grid's coordinates, drawn over its bottom row and first column (not inside the cells' buttons).
+
+        `"coordinates": {"columns": "abcdefgh", "rows": "87654321"}` in the look names them, top row first.
+        """
+        names = look.get("coordinates")
+        if look.get("layout") != "grid" or not look.get("columns") or not isinstance(names, dict):
+            return ""
+        columns, rows, width = str(names.get("columns", "")), str(names.get("rows", "")), int(look["columns"])
+        last = len(rows) - 1
+        marks = [(y, 0, "rank", name) for y, name in enumerate(rows)]
+        marks += [(last, x, "file", name) for x, name in enumerate(columns)]
+        return "".join(
+            f'<span class="coord {kind}" aria-hidden="true" style="--row:{y};--column:{x};--columns:{width}">'
+            f"{html.escape(name)}</span>"
+            for y, x, kind, name in marks
         )
+
+    def _pickers(self, space: Space, look: dict[str, Any]) -> str:
+        """Command offers that name a cell of this grid by its coordinates, as a small picker on that cell.
+
+        The look says which argument names the cell and which one the choice, with a face per choice:
+        `"pickers": {"cell": "to_sq", "choice": "piece", "faces": {"r": "♖", ...}}` (fog chess's promotions).
+        """
+        pickers, names = look.get("pickers"), look.get("coordinates")
+        if not isinstance(pickers, dict) or not isinstance(names, dict) or not look.get("columns"):
+            return ""
+        columns, rows, width = str(names.get("columns", "")), str(names.get("rows", "")), int(look["columns"])
+        cells = {f"{c}{r}": (y, x) for y, r in enumerate(rows) for x, c in enumerate(columns)}
+        faces = pickers.get("faces") or {}
+        found: dict[tuple[int, int], list[str]] = {}
+        for number, offer in enumerate(self.offers):
+            if offer.action.type != "command":
+                continue
+            arguments = offer.action.arguments
+            cell = cells.get(str(arguments.get(pickers.get("cell", ""))))
+            if cell is None:
+                continue
+            self.picked.add(number)
+            face = faces.get(str(arguments.get(pickers.get("choice", ""))), "?")
+            label = html.escape(self.label(offer))
+            found.setdefault(cell, []).append(
+                f'<button type="button" class="pick intent-{offer.intent.value}" data-offer="{number}" '
+                f'title="{label}" aria-label="{label}">{html.escape(str(face))}</button>'
+            )
+        return "".join(
+            f'<div class="picker" style="--row:{y};--column:{x};--columns:{width}">{"".join(buttons)}</div>'
+            for (y, x), buttons in sorted(found.items())
+        )
+
+    def _piece_name(self, look: dict[str, str], kind: str) -> str:
+        """What a piece is, in words: its look's title, else the text and symbol on it, else its kind."""
+        if look.get("title"):
+            return self.say(look["title"])
+        shown = " ".join(part for part in (look.get("text"), look.get("symbol")) if part)
+        return shown or kind
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
         if self.base is None or not self.base.state.has_space(space.space_id):
@@ -214,6 +345,40 @@ class Board:
                 if isinstance(target, str) and self.table.state.has_space(target):
                     ghosts.setdefault(target, []).append(self._piece(space, index, piece, ghost=True))
         return ghosts
+
+
+def _luminance(colour: str) -> float | None:
+    """The relative luminance (WCAG 2) of a `#rgb` or `#rrggbb` colour; None for any other CSS colour."""
+    digits = colour.strip().lstrip("#")
+    if not colour.strip().startswith("#") or len(digits) not in (3, 6):
+        return None
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    try:
+        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    except ValueError:
+        return None
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+DARK_INK, LIGHT_INK = "#000000", "#ffffff"
+
+
+def ink_for(colour: str) -> str | None:
+    """The ink (black or white) that reads best on a piece of `colour`: at least 4.58:1 for any colour."""
+    luminance = _luminance(colour)
+    if luminance is None:
+        return None
+    return LIGHT_INK if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 else DARK_INK
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21)."""
+    a, b = _luminance(first), _luminance(second)
+    if a is None or b is None:
+        raise ValueError(f"expected two #rgb or #rrggbb colours, got {first!r} and {second!r}")
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
 
 
 def _axial(space: Space) -> tuple[int, int] | None:
@@ -241,6 +406,44 @@ def _plain(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return "…"
     return str(value)
+
+
+def clock_text(milliseconds: float) -> str:
+    """Shows a remaining time: "m:ss", with tenths under 10 seconds ("0:07.3"); never below zero."""
+    left = max(0, int(milliseconds))
+    minutes, rest = divmod(left, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    if left < 10_000:
+        return f"{minutes}:{seconds:02d}.{millis // 100}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def clock_left(clock: dict[str, Any], seat: int, elapsed: float) -> float:
+    """Returns `seat`'s milliseconds left, `elapsed` milliseconds after the frame that carried `clock`."""
+    remaining = clock.get("remaining") or []
+    left = float(remaining[seat]) if 0 <= seat < len(remaining) else 0.0
+    return left - elapsed if seat in (clock.get("running") or []) else left
+
+
+def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, texts: Texts) -> str:
+    """Every seat's clock (`role="timer"`), counted down `elapsed` ms since the frame; "" without clocks.
+
+    Each time sits in `#clock-<seat>` so a ticker can update the text without drawing the board again.
+    """
+    if not clock:
+        return ""
+    running, flagged = clock.get("running") or [], clock.get("flagged") or []
+    items = []
+    for seat in range(len(clock.get("remaining") or [])):
+        name = texts.get("seat.you" if seat == me else "seat", seat=seat)
+        classes = "clock" + (" running" if seat in running else "") + (" flagged" if seat in flagged else "")
+        flag = ' <span class="flag" aria-hidden="true">⚑</span>' if seat in flagged else ""
+        items.append(
+            f'<div class="{classes}" data-seat="{seat}"><span class="clock-seat">{html.escape(name)}</span> '
+            f'<span class="clock-time" id="clock-{seat}" role="timer">'
+            f"{clock_text(clock_left(clock, seat, elapsed))}</span>{flag}</div>"
+        )
+    return f'<div class="clocks">{"".join(items)}</div>'
 
 
 def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) -> str:

@@ -12,9 +12,9 @@ from . import bytecode, dom
 
 CONFIG_KEY = "bw:client-config"
 BYTECODE_KEY = "/__bw__/bytecode.zip"  # a cache key, never requested
-PACKAGES = ["boardweaver", "boardweaver_games", "boardweaver_web"]
-COMPILED = [*PACKAGES, "pyscript"]  # whose bytecode is kept: ours and PyScript's own package
-RULES = ("boardweaver", "boardweaver_games")
+SDK = "boardweaver"
+CLIENT = "boardweaver_web"
+_rules: list[str] = [SDK]  # the rule packages of the config read: the SDK and each served game's top-level package
 _deferred_wheel: list[str] = []  # a wheel whose modules came with the snapshot, unpacked after drawing
 
 
@@ -45,11 +45,36 @@ def preloaded_wheel() -> str | None:
     return str(preloaded["wheel"]) if isinstance(preloaded, dict) and "wheel" in preloaded else None
 
 
+def rule_packages(config: dict[str, Any]) -> list[str]:
+    """The top-level packages the config's rules wheel holds: the SDK and those of the served games."""
+    games = config.get("games")
+    targets = [str(t) for t in games.values()] if isinstance(games, dict) else []
+    return sorted({SDK, *(target.partition(":")[0].partition(".")[0] for target in targets)})
+
+
+def game_class(config: dict[str, Any], name: str) -> Any:
+    """The Game class the server serves as `name`, imported from the rules wheel by its `module:Class`.
+
+    Only the game's own modules are imported: a snapshot's load has them already, before the wheel's files
+    are unpacked (see `prepare`).
+    """
+    games = config.get("games")
+    target = games.get(name) if isinstance(games, dict) else None
+    if not isinstance(target, str):
+        served = sorted(games) if isinstance(games, dict) else []
+        raise LookupError(f"the server does not send the game {name!r} to the tab (it sends {served!r}); reload")
+    module, _, attribute = target.partition(":")
+    found: Any = importlib.import_module(module)
+    for part in attribute.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def forget_rules() -> None:
     """Drops the snapshot's rule modules and the client modules built on them (not this start-up's own)."""
     keep = {f"{__package__}.{name}" for name in ("boot", "dom", "bytecode")} | {__package__}
     for name in list(sys.modules):
-        if name.partition(".")[0] in (*RULES, __package__) and name not in keep:
+        if name.partition(".")[0] in (*_rules, __package__) and name not in keep:
             del sys.modules[name]
     importlib.invalidate_caches()
 
@@ -60,6 +85,7 @@ async def prepare() -> dict[str, Any]:
     dom.register_service_worker()
     config = await client_config()
     dom.mark("config")
+    _rules[:] = rule_packages(config)
     wheel = str(config["rules_wheel"])
     url = dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}")
     preloaded = preloaded_wheel()
@@ -87,10 +113,10 @@ async def keep_bytecode() -> None:
     compiled from source, for the next load."""
     while _deferred_wheel:
         await dom.install_wheel(_deferred_wheel.pop())
-    import boardweaver  # noqa: F401  # the packages whose folders hold our modules
-    import boardweaver_games  # noqa: F401
-
-    data = await bytecode.harvest(bytecode.package_roots(COMPILED))
+    packages = [*_rules, CLIENT, "pyscript"]  # whose bytecode is kept: ours and PyScript's own package
+    for name in _rules:  # the packages whose folders hold our modules
+        importlib.import_module(name)
+    data = await bytecode.harvest(bytecode.package_roots(packages))
     if data is not None:
         await dom.cache_write(BYTECODE_KEY, data)
 

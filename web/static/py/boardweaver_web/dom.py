@@ -88,6 +88,40 @@ def on_window(event: str, handler: Callable[[Any], None]) -> None:
     js.window.addEventListener(event, proxy(handler))
 
 
+# What finds a control again after its root's HTML is drawn anew (the first attribute it carries wins).
+_FOCUS_KEYS = ("data-key", "data-for", "data-command", "data-undo", "data-take-back", "id")
+
+
+def focused_selector(root_ids: tuple[str, ...]) -> str | None:
+    """A selector for the focused control, to focus it again once its root is redrawn.
+
+    "" when nothing has focus (the body: a redraw took it away); None when focus is outside the roots.
+    """
+    active = _some(js.document.activeElement)
+    if active is None or bool(active.isSameNode(js.document.body)):
+        return ""
+    for root_id in root_ids:
+        root = element(root_id)
+        if root is None or not bool(root.contains(active)):
+            continue
+        for attribute in _FOCUS_KEYS:
+            value = _some(active.getAttribute(attribute))
+            if value is not None:
+                return f'#{root_id} [{attribute}="{js.CSS.escape(str(value))}"]'
+        return ""
+    return None
+
+
+def focus_first(selectors: list[str]) -> bool:
+    """Focuses the first enabled element matching one of `selectors`, in order; False when none matched."""
+    for selector in selectors:
+        node = _some(js.document.querySelector(selector))
+        if node is not None and not bool(getattr(node, "disabled", False)):
+            node.focus()
+            return True
+    return False
+
+
 def target_data(event: Any, attribute: str) -> str | None:
     """Returns `data-<attribute>` of the nearest element around the event's target carrying one."""
     target = event.target
@@ -153,6 +187,11 @@ def record_timing(name: str, milliseconds: float) -> None:
 
 def later(milliseconds: int, callback: Callable[[], None]) -> None:
     js.setTimeout(create_proxy_once(callback), milliseconds)
+
+
+def every(milliseconds: int, callback: Callable[[], None]) -> None:
+    """Calls `callback` every `milliseconds` for the page's lifetime (the clocks' ticker)."""
+    js.setInterval(proxy(lambda *_: callback()), milliseconds)
 
 
 def create_proxy_once(callback: Callable[[], None]) -> Any:
@@ -245,19 +284,22 @@ class Socket:
         on_close: Callable[[], None],
     ) -> None:
         self._closed = False
+        self.close_code: int | None = None  # the WebSocket close code, once closed (1008: no such room or seat)
         self._ws = js.WebSocket.new(url)
         self._handles = [
             create_proxy(lambda _e: on_open()),
             create_proxy(lambda e: on_message(str(e.data))),
-            create_proxy(lambda _e: self._closing(on_close)),
+            create_proxy(lambda e: self._closing(on_close, e)),
         ]
         self._ws.addEventListener("open", self._handles[0])
         self._ws.addEventListener("message", self._handles[1])
         self._ws.addEventListener("close", self._handles[2])
 
-    def _closing(self, on_close: Callable[[], None]) -> None:
+    def _closing(self, on_close: Callable[[], None], event: Any) -> None:
         if not self._closed:
             self._closed = True
+            code = _some(getattr(event, "code", None))
+            self.close_code = None if code is None else int(code)
             on_close()
 
     def is_open(self) -> bool:

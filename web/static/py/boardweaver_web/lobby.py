@@ -15,11 +15,11 @@ def render_games(games: list[dict[str, Any]]) -> str:
     cards = []
     for game in games:
         players = f"{game.get('min_players')} to {game.get('max_players')}"
-        cards.append(
-            f'<li class="game-card" data-game="{html.escape(game["name"])}">'
-            f"<h3>{html.escape(game.get('title') or game['name'])}</h3>"
-            f"<p>{html.escape(game.get('description') or '')}</p>"
-            f'<p class="players">{html.escape(players)} players</p></li>'
+        cards.append(  # the whole card is one button: a click, Enter or Space picks the game in the form
+            f'<li><button type="button" class="game-card" data-game="{html.escape(game["name"])}">'
+            f'<span class="game-title">{html.escape(game.get("title") or game["name"])}</span>'
+            f'<span class="game-text">{html.escape(game.get("description") or "")}</span>'
+            f'<span class="game-text players">{html.escape(players)} players</span></button></li>'
         )
     return "".join(cards)
 
@@ -101,6 +101,7 @@ class Lobby:
         if name is not None:
             dom.element("game").value = name
             self.game_changed()
+            dom.focus_first(["#game"])  # on to the form, where the room is made
 
     def game_changed(self) -> None:
         game = self.selected()

@@ -6,7 +6,6 @@ import html
 from typing import Any
 
 from boardweaver import FULL, Catalog, Game, Table, state_from_wire
-from boardweaver_games.registry import load
 
 from . import boot, dom
 from .board import Board, render_log, render_result
@@ -84,7 +83,7 @@ async def main(config: dict[str, Any]) -> None:
     if not states:
         dom.set_text("status", "This game has no recorded steps.")
         return
-    game = load(str(info["game"]))(dict(info.get("options") or {}))
+    game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
     dom.set_html("title", html.escape(game.title or game.name))
     Review(game, states, texts).start()
     dom.set_text("status", "")

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 from typing import Any
 from urllib.parse import parse_qsl
 
 from boardweaver import Action, Catalog, Game, Message, Offer
-from boardweaver_games.registry import load
 
 from . import boot, dom
-from .board import Board, guess_moves, piece_keys, render_log, render_result
+from .board import Board, clock_left, clock_text, guess_moves, piece_keys, render_clocks, render_log, render_result
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
@@ -34,8 +34,14 @@ def parse_fragment(fragment: str) -> dict[str, str]:
     return dict(parse_qsl(fragment.lstrip("#")))
 
 
-def load_game(name: str, options: dict[str, Any]) -> Game:
-    return load(name)(options)
+def game_loader(config: dict[str, Any]) -> Any:
+    """Loads a game by the name the server uses, from the `module:Class` its config gives for that name."""
+
+    def load_game(name: str, options: dict[str, Any]) -> Game:
+        game: Game = boot.game_class(config, name)(options)
+        return game
+
+    return load_game
 
 
 class RoomPage:
@@ -46,13 +52,20 @@ class RoomPage:
         self.token = fragment.get("token")
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
-        self.session = Session(room, role, seat, BrowserStore(), load_game)
+        self.session = Session(room, role, seat, BrowserStore(), game_loader(config))
         self.config = config
         self.socket: dom.Socket | None = None
         self.shown: list[Offer] = []
         self.catalog: Catalog | None = None
         self.reconnect_due = False
         self.drawn = False
+        self.keyboard = False  # the last input was a key (not a pointer): keep focus on the board across redraws
+        self.snapshot_seen = False
+        self.gone: str | None = None  # why the room cannot be shown (a text key), once known
+        self.undoable_commit: str | None = None  # our last commit's id when it may be taken back
+        self.tasks: set[asyncio.Future[None]] = set()
+        self.clock_at = 0.0  # when (page time, ms) the frame carrying the session's clocks arrived
+        self.truth_asked = False  # a finished game's spectator asked for its true final state
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -61,6 +74,9 @@ class RoomPage:
         dom.on("commands", "click", self.on_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
+        dom.on_window("keydown", lambda _e: setattr(self, "keyboard", True))
+        dom.on_window("pointerdown", lambda _e: setattr(self, "keyboard", False))
+        dom.every(200, self.tick_clocks)
         if self.session.restore_offline():
             self.render()
         if dom.is_online():
@@ -69,7 +85,7 @@ class RoomPage:
             self.render()
 
     def connect(self) -> None:
-        if self.socket is not None and self.socket.is_open():
+        if (self.socket is not None and self.socket.is_open()) or self.gone is not None:
             return
         self.reconnect_due = False
         dom.set_text("status", self.texts.get("status.connecting"))
@@ -91,22 +107,77 @@ class RoomPage:
 
     def on_message(self, text: str) -> None:
         frame = json.loads(text)
+        self.snapshot_seen = self.snapshot_seen or frame.get("type") == "snapshot"
+        if frame.get("type") == "event" and "ack" in frame and "undoable" in frame:  # the server's word wins
+            self.undoable_commit = str(frame["ack"]) if frame["undoable"] else None
         if frame.get("type") == "error" and frame.get("code") == "rules/outdated":
             self.session.notices.append(Notice("notice.outdated"))
             self.render()
             dom.later(1500, dom.location_reload)
             return
+        clock = self.session.clock
         for reply in self.session.receive(frame):
             self.send(reply)
+        if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
+            self.clock_at = dom.now()
+        if self.session.wants_truth() and not self.truth_asked:
+            self.truth_asked = True
+            task = asyncio.ensure_future(self.fetch_truth())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         self.render()
 
+    async def fetch_truth(self) -> None:
+        """A spectator of a finished game sees the true board: the review's last full state (public now)."""
+        status, review = await dom.fetch_json(f"/api/rooms/{self.session.room}/review")
+        if status == 200:
+            self.session.show_truth(review)
+            self.render()
+
     def on_close(self) -> None:
+        code = self.socket.close_code if self.socket is not None else None
         self.session.disconnected()
         self.socket = None
+        if code == 1008 or not self.snapshot_seen:  # no such room, or a link that proves no seat: find out which
+            task = asyncio.ensure_future(self.check_room(code))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         self.render()
         if dom.is_online() and not self.reconnect_due:
             self.reconnect_due = True
             dom.later(1000, self.connect)
+
+    async def check_room(self, code: int | None) -> None:
+        """Says in words why a link shows nothing: the room does not exist, or the link opens no seat."""
+        try:
+            status, _ = await dom.fetch_json(f"/api/rooms/{self.session.room}")
+        except Exception:  # no network: the offline message stands
+            return
+        if status == 404:
+            self.show_gone("room.missing")
+        elif status == 200 and code == 1008:
+            self.show_gone("room.bad-link")
+
+    def show_gone(self, key: str) -> None:
+        self.gone = key
+        texts = self.texts
+        dom.set_html(
+            "board",
+            f'<div class="room-gone" role="alert"><h2>{html.escape(texts.get(key))}</h2>'
+            f'<p><a href="/">{html.escape(texts.get("room.to-lobby"))}</a></p></div>',
+        )
+        for element_id in ("commands", "log", "result"):
+            dom.set_html(element_id, "")
+        for element_id in ("turn", "status", "notice"):
+            dom.set_text(element_id, "")
+        dom.set_attribute("status", "class", "")
+        dom.set_attribute("page", "data-state", "missing")
+
+    def sent_commit(self, frame: dict[str, Any]) -> None:
+        """Notes whether the commit just sent may be taken back: it ended by a Confirm the game let undo."""
+        draft = self.session.draft
+        undoable = draft is not None and draft.ended_by == "confirm" and bool(draft.view.undo_allowed)
+        self.undoable_commit = str(frame.get("commitId")) if undoable else None
 
     def send(self, frame: dict[str, Any]) -> None:
         if self.socket is not None and self.socket.is_open():
@@ -135,6 +206,7 @@ class RoomPage:
         rects = dom.capture_rects("board")
         frame = self.session.take(offer.action)
         if frame is not None:
+            self.sent_commit(frame)
             self.send(frame)
         self.render()
         if frame is None and not offer.ends_decision():
@@ -150,6 +222,7 @@ class RoomPage:
         """Takes a step as a click would (for scripted use from the console)."""
         frame = self.session.take(action)
         if frame is not None:
+            self.sent_commit(frame)
             self.send(frame)
         self.render()
 
@@ -158,6 +231,8 @@ class RoomPage:
     def render(self) -> None:
         session = self.session
         table = session.shown_table()
+        if self.gone is not None:
+            return
         if table is None or session.game is None:
             self.render_status()
             return
@@ -172,11 +247,14 @@ class RoomPage:
         board.chosen = last_click(session)
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
+        focused = dom.focused_selector(("board", "commands"))
         dom.set_html("board", board.render())
         for change in moves:
             self.animate(change, before, table)
         session.changes = []
-        dom.set_html("commands", self.render_commands(board))
+        clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
+        dom.set_html("commands", clocks + self.render_commands(board))
+        self.refocus(focused)
         dom.set_html("log", render_log(session.log_messages(), self.catalog))
         dom.scroll_to_end("log")
         dom.set_html("result", render_result(table, self.texts))
@@ -186,6 +264,15 @@ class RoomPage:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
+
+    def tick_clocks(self) -> None:
+        """Counts the running clocks down between frames (the server's frames set them again)."""
+        clock = self.session.clock
+        if not clock or self.session.over:
+            return
+        elapsed = dom.now() - self.clock_at
+        for seat in clock.get("running") or []:
+            dom.set_text(f"clock-{seat}", clock_text(clock_left(clock, seat, elapsed)))
 
     def step_text(self, step: Any) -> str:
         """Names a dropped step: its label in the player's language, else its description."""
@@ -206,10 +293,17 @@ class RoomPage:
             index = len(table.state.space(target["space"]).pieces) - 1
         dom.animate_from("board", f"{target['space']}/{index}", origin)
 
+    def refocus(self, focused: str | None) -> None:
+        """Gives focus back after a redraw (to keyboard players): the same control, else the first to click."""
+        if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
+            return
+        again = [f"{focused}:is(button, [tabindex])"] if focused else []
+        dom.focus_first([*again, "#board [data-offer]", "#commands button"])
+
     def render_commands(self, board: Board) -> str:
         buttons = []
         for number, offer in enumerate(self.shown):
-            if offer.action.type == "command":
+            if offer.action.type == "command" and number not in board.picked:  # a picker's: drawn on its cell
                 classes = f"command intent-{offer.intent.value}" + (" revealing" if offer.reveals else "")
                 buttons.append(
                     f'<button class="{classes}" data-offer="{number}" '
@@ -218,10 +312,15 @@ class RoomPage:
                 )
         if self.session.can_undo():
             buttons.append(f'<button class="undo" data-undo="1">{html.escape(self.texts.get("button.undo"))}</button>')
-        elif self.session.can_take_back():
+        elif self.can_take_back():
             label = html.escape(self.texts.get("button.take-back"))
             buttons.append(f'<button class="undo take-back" data-take-back="1">{label}</button>')
         return "".join(buttons)
+
+    def can_take_back(self) -> bool:
+        """Offers "take back" only where the server would grant it: our undoable decision is still the last."""
+        last = self.session.last_commit
+        return self.session.can_take_back() and last is not None and last[0] == self.undoable_commit
 
     def page_state(self) -> str:
         session = self.session
@@ -259,7 +358,10 @@ class RoomPage:
             args = dict(notice.args)
             if isinstance(args.get("steps"), list):
                 args["steps"] = "; ".join(self.step_text(step) for step in args["steps"])
-            dom.set_text("notice", texts.get(notice.key, **args))
+            if notice.key == "notice.server-error":  # a code is for the developer; the player reads a sentence
+                dom.set_text("notice", texts.error(str(args.get("code", ""))))
+            else:
+                dom.set_text("notice", texts.get(notice.key, **args))
             session.notices.clear()
         if session.over:
             dom.set_html(

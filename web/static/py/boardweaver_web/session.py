@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from boardweaver import Action, Draft, Game, GameError, Message, Offer, Table, state_from_wire
 from boardweaver import patch as patches
-from boardweaver.view import REFEREE, SPECTATOR, Perspective, perspective_of
+from boardweaver.view import FULL, REFEREE, SPECTATOR, Perspective, perspective_of
 
 
 class Store(Protocol):
@@ -76,6 +76,8 @@ class Session:
         self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
         self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
         self.undo_sent: str | None = None
+        self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
+        self.truth: dict[str, Any] | None = None  # a finished game's true final state, for its spectators
 
     # -- what the page shows -------------------------------------------------------------------------
 
@@ -91,9 +93,22 @@ class Session:
         """The table the page draws: the seat's draft view, else the last view from the server."""
         if self.draft is not None:
             return self.draft.view
+        if self.truth is not None and self.over:
+            return Table(state_from_wire(self.truth), FULL)
         if self.base is None:
             return None
         return Table(state_from_wire(self.base), self.perspective)
+
+    def wants_truth(self) -> bool:
+        """Tells whether the page should fetch the true final state: a spectator's, of a finished game."""
+        return self.role == "spectator" and self.over and self.truth is None
+
+    def show_truth(self, review: Any) -> None:
+        """Keeps the last full state of a finished game's review (`GET /api/rooms/{id}/review`) to draw."""
+        steps = review.get("steps") if isinstance(review, dict) else None
+        last = steps[-1] if isinstance(steps, list) and steps else None
+        if isinstance(last, dict) and isinstance(last.get("state"), dict):
+            self.truth = last["state"]
 
     def log_messages(self) -> list[Message]:
         return [Message.from_wire(line) for line in self.log]
@@ -193,6 +208,7 @@ class Session:
             self.game = self.load_game(self.game_name, self.options)
         self.base, self.seq, self.over = frame["view"], int(frame["seq"]), bool(frame.get("over"))
         self.started = bool(frame.get("started", True))
+        self.clock = frame.get("clock")
         self.log = list(frame.get("log") or self.base.get("log") or [])
         self.changes = []
         self._save_base()
@@ -216,6 +232,7 @@ class Session:
         except ValueError:
             return [{"type": "resync"}]
         self.seq = int(frame["seq"])
+        self.clock = frame.get("clock", self.clock)
         self.over = bool(self.base.get("result")) or bool(frame.get("over")) or self.over
         self.changes = [_moved(move) for move in frame.get("moves") or []]
         self.log.extend(frame.get("log") or [])

@@ -30,12 +30,33 @@ TEXTS: dict[str, dict[str, str]] = {
         "notice.dropped": "Other seats moved meanwhile: {count} drafted step(s) were dropped ({steps}).",
         "notice.queued": "Offline: your move will be sent when the connection is back.",
         "notice.step-refused": "That step is not possible now: {reason}",
-        "notice.server-error": "The server refused: {code}",
+        "notice.server-error": "The server could not accept that action.",
         "notice.outdated": "The rules changed on the server: reloading.",
         "role.spectator": "Watching as a spectator",
         "role.referee": "Watching as referee",
         "lobby.create": "Create a room",
         "review.step": "Step {step} of {total}",
+        "space.of": "{seat}: {space}",
+        "space.at": "{space}, row {row}, column {column}",
+        "space.label": "{space}, {count} piece(s)",
+        "piece.label": "{what} ({space}, {index} of {count})",
+        "piece.planned": "{what}, planned here (not played yet)",
+        "offer.on": "{action}: {what}",
+        "room.missing": "This room does not exist or has expired.",
+        "room.bad-link": "This link does not open a seat in this room: ask the host for a new link.",
+        "room.to-lobby": "Go to the lobby to start a new game",
+        "error.undo/not-allowed": "That move can no longer be taken back.",
+        "error.commit/stale": "Another player moved first: your move was checked again against the new position.",
+        "error.step/not-offered": "That move is not possible now.",
+        "error.step/not-active": "It is not your turn.",
+        "error.step/order": "That move was not complete, so it was not played.",
+        "error.step/game-over": "The game is over.",
+        "error.room/not-started": "The game has not started yet: it starts when every seat has joined.",
+        "error.role/not-a-seat": "Spectators and referees watch; they cannot play.",
+        "error.server/store": "The server could not save your move: please try again.",
+        "error.game/bug": "The game could not play that move (a bug in the game); it was not played.",
+        "error.frame/rate-limited": "Too many actions at once: please slow down.",
+        "error.other": "The server could not accept that action.",
     },
     "fr": {
         "seat": "Place {seat}",
@@ -62,12 +83,33 @@ TEXTS: dict[str, dict[str, str]] = {
         "notice.dropped": "D'autres ont joué entre-temps : {count} étape(s) abandonnée(s) ({steps}).",
         "notice.queued": "Hors ligne : votre coup partira au retour de la connexion.",
         "notice.step-refused": "Ce n'est pas possible maintenant : {reason}",
-        "notice.server-error": "Le serveur a refusé : {code}",
+        "notice.server-error": "Le serveur n'a pas pu accepter cette action.",
         "notice.outdated": "Les règles ont changé sur le serveur : rechargement.",
         "role.spectator": "Vous regardez en spectateur",
         "role.referee": "Vous regardez en arbitre",
         "lobby.create": "Créer une salle",
         "review.step": "Étape {step} sur {total}",
+        "space.of": "{seat} : {space}",
+        "space.at": "{space}, rangée {row}, colonne {column}",
+        "space.label": "{space}, {count} pièce(s)",
+        "piece.label": "{what} ({space}, {index} sur {count})",
+        "piece.planned": "{what}, prévu ici (pas encore joué)",
+        "offer.on": "{action} : {what}",
+        "room.missing": "Cette salle n'existe pas ou a expiré.",
+        "room.bad-link": "Ce lien n'ouvre aucune place de cette salle : demandez un nouveau lien à l'hôte.",
+        "room.to-lobby": "Aller à l'accueil pour lancer une nouvelle partie",
+        "error.undo/not-allowed": "Ce coup ne peut plus être repris.",
+        "error.commit/stale": "Un autre joueur a joué avant vous : votre coup a été revérifié.",
+        "error.step/not-offered": "Ce coup n'est pas possible maintenant.",
+        "error.step/not-active": "Ce n'est pas votre tour.",
+        "error.step/order": "Ce coup n'était pas complet : il n'a pas été joué.",
+        "error.step/game-over": "La partie est finie.",
+        "error.room/not-started": "La partie n'a pas commencé : elle commence quand toutes les places sont prises.",
+        "error.role/not-a-seat": "Spectateurs et arbitres regardent ; ils ne jouent pas.",
+        "error.server/store": "Le serveur n'a pas pu enregistrer votre coup : réessayez.",
+        "error.game/bug": "Le jeu n'a pas pu jouer ce coup (une erreur du jeu) ; il n'a pas été joué.",
+        "error.frame/rate-limited": "Trop d'actions à la fois : ralentissez un peu.",
+        "error.other": "Le serveur n'a pas pu accepter cette action.",
     },
 }
 
@@ -78,6 +120,14 @@ class Texts:
     def __init__(self, locale: str) -> None:
         self.locale = pick_locale(locale, list(TEXTS))
         self._texts = {**TEXTS["en"], **TEXTS[self.locale]}
+
+    def has(self, key: str) -> bool:
+        return key in self._texts
+
+    def error(self, code: str) -> str:
+        """A server error code (`undo/not-allowed`) as a sentence for the player; never the code itself."""
+        key = f"error.{code}"
+        return self.get(key if key in self._texts else "error.other")
 
     def get(self, key: str, **args: Any) -> str:
         template = self._texts.get(key, key)

@@ -1,0 +1,210 @@
+"""Check 4 beyond twin worlds: hidden text copied into a public part, and hidden order or identity that shows.
+
+`copied_secrets` looks at one state: a text that lies in a part a seat cannot see (a hidden piece's
+private kind or state, another seat's or a space's private state) must not also lie in a part every seat
+reads (meta data, any public state, log lines). Texts the seat sees anyway (kinds face up, space ids,
+its own secrets) do not count; numbers are left to the twins.
+
+`Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
+space whose hidden pieces always lie sorted by their hidden kind (a viewer follows them by position),
+and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
+game after game). It also records every space and piece kind seen, for the `look` check.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..messages import Message
+from ..model import PlayerId, Space, TableState
+from ..view import seat as seat_perspective
+from ..view import sees_piece
+from .stepper import Finding
+
+MIN_TEXT = 2  # shorter texts ("A", "w") coincide too easily
+ORDER_SAMPLES = 5  # distinct hidden orders of a space kind before its sortedness is judged
+ORDER_CHANCE = 1e-6  # below this chance of being sorted by luck, a kept order is a leak
+IDENTITY_GAMES = 2  # games in which one public state must go with one hidden kind
+
+
+def texts(data: Any) -> Iterator[str]:
+    """Yields the text values inside JSON data (not its keys)."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from texts(value)
+    elif isinstance(data, (list, tuple)):
+        for value in data:
+            yield from texts(value)
+
+
+def natural_key(kind: str) -> tuple[tuple[int, Any], ...]:
+    """Returns a sort key that orders "card-2" before "card-10"."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", kind) if part)
+
+
+def public_texts(state: TableState, log: list[Message]) -> dict[str, str]:
+    """Returns every text in the parts everyone reads, with where it lies."""
+    found: dict[str, str] = {}
+
+    def add(where: str, data: Any) -> None:
+        for text in texts(data):
+            if len(text) >= MIN_TEXT:
+                found.setdefault(text, where)
+
+    add("meta_data", state.meta_data)
+    for player in state.players:
+        add(f"player {player.player_id}'s public state", player.public_state)
+    for space in state.spaces.values():
+        add(f"space {space.space_id!r}'s public state", space.public_state)
+        for index, piece in enumerate(space.pieces):
+            if piece.public_state:
+                add(f"the public state of piece {index} of {space.space_id!r}", piece.public_state)
+    for message in log:
+        add(f"log line {message.key!r}", message.args)
+    return found
+
+
+def _hidden_and_seen(state: TableState, seat: PlayerId) -> tuple[set[str], set[str]]:
+    """Returns the texts `seat` cannot see (in hidden parts) and those it sees as kinds, ids or its secrets."""
+    perspective = seat_perspective(seat)
+    hidden: set[str] = set()
+    seen: set[str] = {str(p.player_id) for p in state.players}
+    for player in state.players:
+        (seen if player.player_id == seat else hidden).update(texts(player.private_state))
+    for space in state.spaces.values():
+        seen.update((space.space_id, space.kind))
+        (seen if perspective.sees(space.owner) else hidden).update(texts(space.private_state))
+        for piece in space.pieces:
+            seen.add(piece.public_kind)
+            into = seen if sees_piece(perspective, space, piece) else hidden
+            if piece.private_kind is not None:
+                into.add(piece.private_kind)
+            if piece.private_state:
+                into.update(texts(piece.private_state))
+    return hidden, seen
+
+
+def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
+    """Returns a Finding for the first seat that finds a text it cannot see copied into a part it reads.
+
+    (Offers and labels run on the seat's view, which holds no hidden text: check 4 compares them with
+    those the rules make on the full state instead.)
+    """
+    public = public_texts(state, log)
+    if not public:
+        return []
+    for seat in state.player_ids:
+        hidden, seen = _hidden_and_seen(state, seat)
+        copied = sorted((hidden - seen) & set(public))
+        if copied:
+            where = public[copied[0]]
+            return [
+                Finding(
+                    4,
+                    f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}",
+                    f"{copied[0]!r} lies in a part seat {seat} cannot see, and also in {where}, which it reads",
+                )
+            ]
+    return []
+
+
+def _sorted_chance(kinds: tuple[str, ...]) -> float:
+    """Returns the chance that `kinds` in a random order come out sorted one way or the other."""
+    ties = math.prod(math.factorial(count) for count in Counter(kinds).values())
+    return min(1.0, 2 * ties / math.factorial(len(kinds)))
+
+
+def _is_sorted(kinds: tuple[str, ...]) -> bool:
+    keys = [natural_key(kind) for kind in kinds]
+    pairs = list(itertools.pairwise(keys))
+    return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
+
+
+@dataclass
+class Patterns:
+    """What the explored games show over many states: hidden orders, hidden identities, kinds seen."""
+
+    orders: dict[str, dict[tuple[int | str, str, tuple[str, ...]], None]] = field(default_factory=dict)
+    identities: dict[tuple[str, str], dict[str, dict[str, set[int | str]]]] = field(default_factory=dict)
+    where: dict[str, tuple[int | str, list[int]]] = field(default_factory=dict)  # a game showing each pattern
+    space_kinds: set[str] = field(default_factory=set)
+    piece_kinds: set[str] = field(default_factory=set)
+
+    def observe(self, state: TableState, game: int | str, players: list[int]) -> None:
+        """Records one state of game `game`."""
+        for space in state.spaces.values():
+            self.space_kinds.add(space.kind)
+            hidden: list[str] = []
+            for piece in space.pieces:
+                self.piece_kinds.add(piece.public_kind)
+                face = piece.private_kind
+                if face is None:
+                    continue
+                self.piece_kinds.add(face)
+                if face == piece.public_kind or piece.owner is not None:
+                    continue
+                hidden.append(face)
+                if piece.public_state:
+                    self._identity(space, piece.public_kind, piece.public_state, face, game, players)
+            if not space.is_collection and len(set(hidden)) >= 3:
+                samples = self.orders.setdefault(space.kind, {})
+                if len(samples) < 400:
+                    samples[(game, space.space_id, tuple(hidden))] = None
+                    self.where.setdefault(f"order {space.kind}", (game, players))
+
+    def _identity(
+        self, space: Space, kind: str, public: dict[str, Any], face: str, game: int | str, players: list[int]
+    ) -> None:
+        groups = self.identities.setdefault((space.kind, kind), {})
+        games = groups.setdefault(json.dumps(public, sort_keys=True), {}).setdefault(face, set())
+        if len(games) < IDENTITY_GAMES:
+            games.add(game)
+        self.where.setdefault(f"identity {space.kind} {kind}", (game, players))
+
+    def findings(self) -> list[tuple[Finding, str]]:
+        """Returns each pattern that leaks, with the key of `where` naming a game that shows it."""
+        found: list[tuple[Finding, str]] = []
+        for kind, samples in sorted(self.orders.items()):
+            orders = [kinds for _, _, kinds in samples]
+            kept = [kinds for kinds in orders if _is_sorted(kinds)]
+            chance = sum(math.log(_sorted_chance(kinds)) for kinds in kept)
+            if len(orders) >= ORDER_SAMPLES and len(kept) >= 0.95 * len(orders) and chance < math.log(ORDER_CHANCE):
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"hidden pieces of {kind!r} spaces lie sorted by their hidden kind",
+                            f"in {len(kept)} of {len(orders)} states seen, the face-down pieces of a {kind!r} "
+                            "space (an ordered space) lie sorted by their hidden kind: their positions tell "
+                            "them apart; make it a .collection() or keep the order free of the hidden kinds",
+                        ),
+                        f"order {kind}",
+                    )
+                )
+        for (space_kind, kind), groups in sorted(self.identities.items()):
+            single = all(len(faces) == 1 for faces in groups.values())
+            faces = {face for group in groups.values() for face in group}
+            repeated = sum(1 for group in groups.values() for games in group.values() if len(games) >= IDENTITY_GAMES)
+            if single and len(groups) >= 3 and len(faces) >= 3 and repeated >= 2:
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"the public state of face-down {kind!r} pieces tells their hidden kind",
+                            f"face-down {kind!r} pieces in {space_kind!r} spaces carry public states that each "
+                            f"go with one hidden kind, game after game ({len(groups)} public states): anyone can "
+                            "follow them; keep what tells them apart in their private parts",
+                        ),
+                        f"identity {space_kind} {kind}",
+                    )
+                )
+        return found

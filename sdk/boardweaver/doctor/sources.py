@@ -1,0 +1,150 @@
+"""Check 6 beyond the explored games: message keys found in the game's source, and the game's `look`.
+
+Bots reach only the messages of the options and paths they play; the source names them all. The scan
+reads the source of the game's classes (its own and its bases', not the SDK's), the other top-level
+code of their modules, and the modules of the same package those import, and finds every
+`msg("literal", ...)` call (a literal, a conditional between literals, or a local name bound to them).
+`look` titles are message keys too, and a `look` entry for a kind no space or piece ever has is dead.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ..game import Game
+
+Use = tuple[str, tuple[str, ...] | None]  # a key and its argument names (None: not known from the source)
+
+
+def _literals(node: ast.expr, names: dict[str, list[str]]) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _literals(node.body, names) + _literals(node.orelse, names)
+    if isinstance(node, ast.Name):
+        return names.get(node.id, [])
+    return []
+
+
+def _bound_names(tree: ast.AST) -> dict[str, list[str]]:
+    """Returns the names bound to a text literal (or a conditional between literals) anywhere in `tree`."""
+    names: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found = _literals(node.value, {})
+            if found:
+                names.setdefault(node.targets[0].id, []).extend(found)
+    return names
+
+
+def message_uses(tree: ast.AST) -> set[Use]:
+    """Returns the keys of every `msg(...)` call in `tree` whose key is known, with their argument names.
+
+    A key reached through a local name gets no argument names: one name may be bound to several keys.
+    """
+    uses: set[Use] = set()
+    names = _bound_names(tree)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if called != "msg":
+            continue
+        direct = not isinstance(node.args[0], ast.Name)
+        spread = any(keyword.arg is None for keyword in node.keywords)
+        args = tuple(sorted(str(keyword.arg) for keyword in node.keywords)) if direct and not spread else None
+        for key in _literals(node.args[0], names):
+            uses.add((key, args))
+    return uses
+
+
+def _module_tree(name: str) -> ast.Module | None:
+    module = sys.modules.get(name)
+    try:
+        source = inspect.getsource(module) if module is not None else None
+    except (OSError, TypeError):
+        return None
+    return ast.parse(source) if source else None
+
+
+def _sources(game_class: type[Game]) -> Iterator[ast.AST]:
+    """Yields the syntax trees the scan reads for `game_class` (see the module's docstring)."""
+    classes = [c for c in game_class.__mro__ if c.__module__.partition(".")[0] not in ("boardweaver", "builtins")]
+    modules: dict[str, set[str]] = {}
+    for cls in classes:
+        modules.setdefault(cls.__module__, set()).add(cls.__qualname__)
+    seen: set[str] = set()
+    for name, wanted in modules.items():
+        tree = _module_tree(name)
+        if tree is None:
+            continue
+        package = name.rpartition(".")[0]
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                if node.name in wanted:
+                    yield node
+                continue
+            yield node
+            for imported in _siblings(node, package):
+                if imported not in seen and imported not in modules:
+                    seen.add(imported)
+                    sibling = _module_tree(imported)
+                    if sibling is not None:
+                        yield sibling
+
+
+def _siblings(node: ast.stmt, package: str) -> list[str]:
+    if not isinstance(node, ast.ImportFrom) or not package:
+        return []
+    if node.level == 1 and node.module:
+        target = f"{package}.{node.module}"
+    elif node.level == 0 and node.module and node.module.startswith(package + "."):
+        target = node.module
+    else:
+        return []
+    try:
+        importlib.import_module(target)
+    except ImportError:
+        return []
+    return [target]
+
+
+def source_uses(game_class: type[Game]) -> set[Use]:
+    """Returns every message use the scan finds in the game's source."""
+    uses: set[Use] = set()
+    for tree in _sources(game_class):
+        uses |= message_uses(tree)
+    return uses
+
+
+def look_titles(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set[str]:
+    """Returns the message keys of the game's `look` titles, and of `piece_look`/`space_look` for kinds seen."""
+    titles: set[str] = set()
+    look: dict[str, Any] = game.look
+    for part in ("spaces", "pieces"):
+        for entry in dict(look.get(part, {})).values():
+            if isinstance(entry, dict) and isinstance(entry.get("title"), str):
+                titles.add(entry["title"])
+    for kind in sorted(piece_kinds):
+        title = game.piece_look(kind).get("title")
+        if isinstance(title, str):
+            titles.add(title)
+    for kind in sorted(space_kinds):
+        title = game.space_look(kind).get("title")
+        if isinstance(title, str):
+            titles.add(title)
+    return titles
+
+
+def unused_look(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> list[tuple[str, str]]:
+    """Returns the (part, kind) of each `look` entry naming a kind never seen on the table."""
+    look: dict[str, Any] = game.look
+    unused = [("spaces", kind) for kind in sorted(dict(look.get("spaces", {}))) if kind not in space_kinds]
+    unused += [("pieces", kind) for kind in sorted(dict(look.get("pieces", {}))) if kind not in piece_kinds]
+    return unused

@@ -1,0 +1,137 @@
+"""axe-core finds no serious or critical violation on the lobby, a room of every game, and the review.
+
+axe comes from web/node_modules (npm `axe-core`, pinned in web/package.json), injected into the page by
+Playwright: nothing is fetched from elsewhere. A bad or expired room link says so in words.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import REPO, RequestLog, screenshot, seat_url, wait_state
+from .test_mobile import LAYOUT_PROBLEMS
+
+pytestmark = pytest.mark.browser
+
+AXE = REPO / "web" / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any) -> Iterator[Any]:
+    """One desktop page for the module (the runtime stays warm between games)."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed in web/node_modules (scripts/install runs npm ci)")
+    requests = RequestLog()
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    requests.watch(context)
+    page = context.new_page()
+    page.on("pageerror", lambda error: print("[pageerror]", error))
+    yield page
+    context.close()
+    assert requests.foreign() == [], "the page reached another host than 127.0.0.1"
+
+
+def serious_violations(page: Any) -> list[dict[str, Any]]:
+    """Runs axe on the page as it is; returns its serious and critical violations, each with a few nodes."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))  # inlined by Playwright from the local file
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {
+            "id": violation["id"],
+            "impact": violation["impact"],
+            "help": violation["help"],
+            "nodes": [(node["target"], node.get("failureSummary", "")[:300]) for node in violation["nodes"][:4]],
+        }
+        for violation in results["violations"]
+        if violation["impact"] in BLOCKING
+    ]
+
+
+def games(server: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(server + "/api/games") as response:
+        found: list[dict[str, Any]] = json.load(response)
+    return found
+
+
+def test_the_lobby_has_no_serious_accessibility_violation(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    wait_state(page, "ready")
+    before = serious_violations(page)
+    page.locator('#games [data-game="old-maid"]').press("Enter")  # a game card is a button
+    assert page.input_value("#game") == "old-maid"
+    page.click("#create")
+    wait_state(page, "created")
+
+    after = serious_violations(page)
+
+    assert before == [] and after == [], json.dumps(before + after, indent=1)
+
+
+def test_a_room_of_every_game_has_no_serious_accessibility_violation(server: str, api: Any, page: Any) -> None:
+    found: dict[str, list[dict[str, Any]]] = {}
+    for game in games(server):
+        name, seats = game["name"], game["min_players"]
+        room = api.room(name, seats=seats, bots=list(range(1, seats)), options=OPTIONS.get(name))
+        page.goto(seat_url(server, room, 0))
+        wait_state(page, "ready", "over")
+        page.wait_for_timeout(300)  # a bot that moves first: let its move be drawn
+
+        found[name] = serious_violations(page)
+        layout = page.evaluate(LAYOUT_PROBLEMS)
+        screenshot(page, f"{name}-desktop")
+        controls = page.evaluate(
+            """() => [...document.querySelectorAll('#board [data-offer]')].map(e => ({
+                tag: e.tagName, label: e.getAttribute('aria-label') || e.textContent.trim()}))"""
+        )
+        assert all(c["tag"] == "BUTTON" and c["label"] for c in controls), (name, controls)
+        assert layout == [], (name, layout)
+
+    assert all(not v for v in found.values()), json.dumps({k: v for k, v in found.items() if v}, indent=1)
+
+
+def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any, page: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[0, 1])  # bots only: it plays itself to the end
+    deadline = time.monotonic() + 60
+    while not api.call(f"/api/rooms/{room['room']}")["over"]:
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    page.goto(f"{server}/game/{room['room']}")
+    wait_state(page, "ready")
+    at_end = serious_violations(page)
+    page.locator("#first").press("Enter")
+
+    at_start = serious_violations(page)
+
+    assert page.get_attribute("#page", "data-step") == "0"
+    assert at_end == [] and at_start == [], json.dumps(at_end + at_start, indent=1)
+    screenshot(page, "review-desktop")
+
+
+def test_an_unknown_room_link_says_so_and_leads_to_the_lobby(server: str, page: Any) -> None:
+    page.goto(f"{server}/room/no-such-room#seat=0&token=nothing")
+
+    wait_state(page, "missing", timeout=60_000)
+
+    assert "does not exist or has expired" in page.inner_text("#board")
+    assert "Offline" not in page.inner_text("#page")
+    assert page.get_attribute("#board .room-gone a", "href") == "/"
+    assert serious_violations(page) == []
+    screenshot(page, "room-missing")
+
+
+def test_a_link_with_a_wrong_token_says_it_opens_no_seat(server: str, api: Any, page: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[1])
+    page.goto(f"{server}/room/{room['room']}#seat=0&token=not-the-token")
+
+    wait_state(page, "missing", timeout=60_000)
+
+    assert "does not open a seat" in page.inner_text("#board")

@@ -1,0 +1,147 @@
+"""A third party's game in the tab: `boardweaver new`, installed (or named with `serve --game`), served,
+listed by the lobby and played to its end by two people at two browsers."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import CHROMIUM, REPO, Api, _free_port, screenshot, seat_url, wait_state
+from .driver import play_until_over
+
+pytestmark = pytest.mark.browser
+
+BIN = Path(sys.executable).parent
+
+
+def _need_browser() -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
+    if not (REPO / "web" / "dist" / "pyodide").is_dir():
+        pytest.skip("web/dist is not built (scripts/install)")
+
+
+def _new_game(name: str, folder: Path) -> Path:
+    done = subprocess.run([BIN / "boardweaver", "new", name], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return folder / name
+
+
+@contextlib.contextmanager
+def _serve(folder: Path, args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """Runs `boardweaver serve ARGS` from `folder` on a free port; yields its base URL."""
+    port = _free_port()
+    log_path = folder / "server.log"
+    with open(log_path, "wb") as log:
+        command = [
+            BIN / "boardweaver",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(folder / "rooms.db"),
+            "--workers",
+            "1",
+        ]
+        proc = subprocess.Popen(
+            [*command, "--bot-delay", "0.02", "0.05", "--log-level", "warning", *args],
+            cwd=folder,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the server exited with {proc.returncode}: {log_path.read_text()}")
+                try:
+                    urllib.request.urlopen(base + "/api/client-config", timeout=1)
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def _play_in_two_browsers(base: str, name: str, new_page: Any, shot: str) -> None:
+    api = Api(base)
+    config = api.call("/api/client-config")
+    assert list(config["games"]) == [name]
+    assert [game["name"] for game in api.call("/api/games")] == [name]
+    lobby = new_page(base + "/")
+    wait_state(lobby, "ready")
+    assert lobby.locator(f'#games [data-game="{name}"]').count() == 1
+    room = api.room(name, seats=2, bots=[])
+
+    first, second = new_page(seat_url(base, room, 0)), new_page(seat_url(base, room, 1), locale="fr-FR")
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+    assert first.locator("#board .mine .offer").count() == 3  # the seat's own hand, each card offered
+    screenshot(second, shot)
+    play_until_over([first, second])
+
+    for page in (first, second):
+        assert page.locator("#result table.scores tr").count() == 3
+        assert page.locator("#log li").count() >= 20  # every card of the deck was played
+    assert "Game over" in first.inner_text("#result")
+    assert "Pile" in first.inner_text("#board") and "Défausse" in second.inner_text("#board")
+    assert api.call(f"/api/rooms/{room['room']}")["over"] is True
+
+
+@pytest.fixture
+def installed_game(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A game made by `boardweaver new`, installed into this environment (pip install -e), uninstalled after."""
+    _need_browser()
+    name = "author-duel"
+    project = _new_game(name, tmp_path)
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", str(project)]
+    subprocess.run(pip, check=True, capture_output=True, timeout=300)
+    try:
+        yield name, project
+    finally:
+        subprocess.run([sys.executable, "-m", "pip", "uninstall", "-q", "-y", name], check=True, timeout=120)
+
+
+def test_a_game_made_by_boardweaver_new_and_installed_plays_to_its_end_in_the_tab(
+    installed_game: tuple[str, Path], new_page: Any
+) -> None:
+    name, project = installed_game
+    check = subprocess.run(
+        [BIN / "boardweaver", "check", name, "--games", "30"], cwd=project.parent, capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+    with _serve(project.parent, ["--only", name]) as base:
+        _play_in_two_browsers(base, name, new_page, "author-game")
+
+
+def test_a_game_named_with_serve_game_from_pythonpath_plays_to_its_end_in_the_tab(
+    tmp_path: Path, new_page: Any
+) -> None:
+    _need_browser()
+    project = _new_game("path-duel", tmp_path)
+    served = tmp_path / "served"
+    served.mkdir()
+    env = {"PYTHONPATH": str(project)}
+
+    with _serve(served, ["--game", "path-duel=path_duel.rules:PathDuel", "--only", "path-duel"], env) as base:
+        config = json.loads(urllib.request.urlopen(base + "/api/client-config", timeout=5).read())
+        assert config["games"] == {"path-duel": "path_duel.rules:PathDuel"}
+        _play_in_two_browsers(base, "path-duel", new_page, "serve-game")

@@ -1,0 +1,80 @@
+"""Fog chess as a chess board: coordinates, light and dark squares, the last move marked, and running clocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+
+def clocked_room(api: Any, clock: dict[str, float]) -> dict[str, Any]:
+    room: dict[str, Any] = api.call(
+        "/api/rooms", {"game": "fog-chess", "seats": 2, "bots": [1], "options": {"max_plies": 40}, "clock": clock}
+    )
+    room["tokens"] = {0: api.call(f"/api/rooms/{room['room']}/seats/0/claim", {})["token"]}
+    return room
+
+
+def test_the_clock_counts_down_beside_a_board_with_coordinates(server: str, api: Any, new_page: Any) -> None:
+    room = clocked_room(api, {"initial": 300, "increment": 2})
+    page = new_page()
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    board = page.locator('#board [data-space="board-0"]')
+
+    first = page.inner_text("#clock-0")
+    page.wait_for_timeout(1200)
+    later = page.inner_text("#clock-0")
+    files = board.locator(".coord.file").all_inner_texts()
+    ranks = board.locator(".coord.rank").all_inner_texts()
+    light, dark = board.locator(".piece.light").count(), board.locator(".piece.dark").count()
+    page.locator(".mine .piece.offer.intent-choice").first.click()
+    page.locator(".mine .piece.offer.intent-confirm").first.click()
+    page.wait_for_selector('#board [data-space="board-0"] .piece.mark-last', timeout=30_000)
+    screenshot(page, "fog-chess-board")
+
+    assert first != later and first.startswith(("5:00", "4:5")) and later.startswith("4:5")
+    assert page.inner_text("#clock-1") == "5:00" or page.locator(".clock.running").count() == 1
+    assert files == list("abcdefgh") and ranks == list("87654321")
+    assert light == dark == 32
+    assert board.locator(".piece.mark-last").count() == 2
+
+
+def test_a_flag_fall_ends_the_game_in_the_tab(server: str, api: Any, new_page: Any) -> None:
+    room = clocked_room(api, {"initial": 1.5, "increment": 0})
+    page = new_page()
+    page.goto(seat_url(server, room, 0))
+
+    wait_state(page, "over", timeout=30_000)
+    spectator = new_page(f"{server}/room/{room['room']}#role=spectator")
+    wait_state(spectator, "over")
+    review = new_page(f"{server}/game/{room['room']}")
+    review.wait_for_selector('#page[data-state="ready"]', timeout=30_000)
+
+    assert page.inner_text("#clock-0") == "0:00.0"
+    assert page.locator(".clock.flagged").count() == 1
+    assert "time ran out" in page.inner_text("#log")
+    assert page.locator('#board [data-space="board-true"]').count() == 0  # a seat keeps its own view
+    assert spectator.locator('#board [data-space="board-true"] .piece').count() == 64
+    for board in ("board-true", "board-0", "board-1"):  # the review: the true board beside both sides' sight
+        assert review.locator(f'#board [data-space="{board}"] .coord.file').count() == 8
+
+
+def test_a_promotion_is_picked_on_its_square(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("fog-chess", seats=2, bots=[1], options={"fen": "7k/P7/8/8/8/8/8/7K w - - 0 1"})
+    page = new_page()
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    page.locator('[data-space="board-0"] [data-key="board-0/8"]').click()  # a7: stage the pawn
+    picks = page.locator('[data-space="board-0"] .picker .pick')
+    faces = picks.all_inner_texts()
+    commands = page.locator("#commands [data-command='promote']").count()
+    picks.nth(2).click()  # the knight
+    page.wait_for_selector('[data-space="board-0"] [data-key="board-0/0"][aria-label*="knight" i]', timeout=30_000)
+
+    assert faces == ["♖", "♗", "♘"] and commands == 0

@@ -1,0 +1,113 @@
+"""A whole game by keyboard alone (Tab, Shift+Tab, Enter, Space); "take back" only where the server grants it."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+from .driver import take_one
+
+pytestmark = pytest.mark.browser
+
+# Where the focus is, against what a bot would pick: a Confirm first, then a Choice (board before commands).
+FOCUS = """() => {
+  const intent = e => ((e.classList.contains('space-button') ? e.parentElement : e).className.match(/intent-(\\w+)/)
+    || [])[1];
+  const offers = [...document.querySelectorAll('#board [data-offer], #commands [data-offer]')];
+  for (const want of ['confirm', 'choice']) {
+    const some = offers.filter(e => intent(e) === want);
+    if (some.length) return some.includes(document.activeElement) ? 'there' : 'elsewhere';
+  }
+  return 'nothing';
+}"""
+RING = """() => { const s = getComputedStyle(document.activeElement);
+  return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; }"""
+
+
+class Keyboard:
+    """Plays a page with its keyboard only: moves the focus with Tab (or Shift+Tab) and presses Enter or Space."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.presses = 0
+        self.rings: list[bool] = []
+
+    def tab_to(self, ready: str, backwards: bool = False, limit: int = 150) -> None:
+        """Presses Tab until `ready` (a JS function) answers true of the focus."""
+        for _ in range(limit):
+            if self.page.evaluate(ready):
+                return
+            self.page.keyboard.press("Shift+Tab" if backwards else "Tab")
+        raise AssertionError("Tab never reached the control")
+
+    def step(self) -> bool:
+        """Takes one offered step by keyboard; False when the seat has nothing to do now."""
+        if self.page.get_attribute("#page", "data-state") != "ready" or self.page.evaluate(FOCUS) == "nothing":
+            return False
+        self.tab_to(f"() => ({FOCUS})() !== 'elsewhere'", backwards=self.presses % 5 == 4)
+        if self.page.evaluate(FOCUS) != "there":
+            return False  # the offers changed under the focus (another seat moved): look again
+        self.rings.append(bool(self.page.evaluate(RING)))
+        self.page.keyboard.press("Enter" if self.presses % 2 else "Space")
+        self.presses += 1
+        return True
+
+
+def refuse_first_undo(page: Any, refused: list[dict[str, Any]]) -> None:
+    """Answers the page's first undo as the server does when it may not be granted (the race it can lose)."""
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "undo" and not refused:
+                refused.append(frame)
+                error = {"type": "error", "code": "undo/not-allowed", "message": "no", "commitId": frame["commitId"]}
+                socket.send(json.dumps(error))
+                return
+            server.send(message)
+
+        socket.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/ws/rooms/.*"), route)
+
+
+def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("three-lanes", seats=2, bots=[])
+    first = new_page()
+    refused: list[dict[str, Any]] = []
+    refuse_first_undo(first, refused)
+    first.goto(seat_url(server, room, 0))
+    second = new_page(seat_url(server, room, 1))  # the other player uses the mouse
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+    keys = Keyboard(first)
+    take_back = first.locator("#commands button.take-back")
+    checked: list[str] = []
+    deadline = time.monotonic() + 150
+
+    while not all(page.get_attribute("#page", "data-state") == "over" for page in (first, second)):
+        assert time.monotonic() < deadline, "the game did not end"
+        if take_back.count() and not refused:  # our plan is the room's last decision: we may take it back
+            keys.tab_to("() => document.activeElement.matches('#commands button.take-back')")
+            first.keyboard.press("Enter")
+            first.wait_for_function("document.getElementById('notice').textContent.length > 0")
+            checked.append(first.inner_text("#notice"))
+            assert take_back.count() == 0
+        elif take_back.count() and len(checked) == 1:  # the other seat moves: nothing to take back any more
+            while take_back.count():
+                take_one(second) or second.wait_for_timeout(50)
+            checked.append("gone")
+        elif not keys.step() and not take_one(second):
+            first.wait_for_timeout(50)
+
+    assert "Game over" in first.inner_text("#result") and first.locator("#result table.scores tr").count() == 3
+    assert keys.presses >= 10 and all(keys.rings), keys.rings  # every focused control showed its focus ring
+    assert len(checked) == 2 and "can no longer be taken back" in checked[0] and "undo/" not in checked[0]
+    screenshot(first, "three-lanes-keyboard-over")

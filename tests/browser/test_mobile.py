@@ -1,0 +1,111 @@
+"""On a phone (390 x 844): no sideways scroll, nothing overlapping, every control on screen, fans that fit."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import RequestLog, screenshot, seat_url, wait_state
+from .driver import play_until_over
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
+MIN_STRIP_PX = 26  # a fanned card shows at least 1.75rem (28 px): its number and suit
+
+# Everything the test finds wrong with the page's layout, as text (an empty list: nothing).
+LAYOUT_PROBLEMS = """() => {
+  const problems = [], width = innerWidth;
+  const scroll = document.scrollingElement.scrollWidth;
+  if (scroll > width) problems.push(`the page scrolls sideways: ${scroll} px wide for ${width}`);
+  const name = e => e.dataset.key || e.dataset.for || e.dataset.space || e.id || e.className || e.tagName;
+  const shown = e => e.getClientRects().length > 0;
+  for (const e of document.querySelectorAll('button, a[href], input, select, [data-offer], .space')) {
+    const box = e.getBoundingClientRect();
+    if (shown(e) && (box.left < -1 || box.right > width + 1))
+      problems.push(`${name(e)} is cut off: ${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+  const board = document.getElementById('board').getBoundingClientRect();
+  for (const id of ['commands', 'result', 'log']) {
+    const node = document.getElementById(id);
+    if (!node || !shown(node)) continue;
+    const box = node.getBoundingClientRect();
+    const across = box.left < board.right - 1 && box.right > board.left + 1;
+    if (box.height > 0 && across && box.top < board.bottom - 1 && box.bottom > board.top + 1)
+      problems.push(`#${id} overlaps the board`);
+  }
+  for (const fan of document.querySelectorAll('.layout-fan .pieces')) {
+    const cards = [...fan.children].map(c => c.getBoundingClientRect());
+    const rows = new Set(cards.map(c => Math.round(c.top))).size;
+    const one_row = cards.length ? cards[0].width + (cards.length - 1) * 28 + 2 : 0;
+    if (rows > 1 && one_row <= fan.clientWidth) problems.push(`a fan of ${cards.length} wraps but fits one row`);
+    for (let i = 0; i + 1 < cards.length; i++) {
+      const same_row = Math.abs(cards[i + 1].top - cards[i].top) < 8;
+      const strip = cards[i + 1].left - cards[i].left;
+      if (same_row && strip < %d) problems.push(`a fanned card shows only ${Math.round(strip)} px`);
+    }
+  }
+  for (const fact of document.querySelectorAll('.fact')) {
+    if (fact.textContent.startsWith(fact.dataset.fact + ':')) problems.push(`raw state: ${fact.textContent}`);
+  }
+  return problems;
+}""".replace("%d", str(MIN_STRIP_PX))
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any) -> Iterator[Any]:
+    """One phone-sized page for the module (touch, mobile viewport)."""
+    requests = RequestLog()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    requests.watch(context)
+    page = context.new_page()
+    page.on("pageerror", lambda error: print("[pageerror]", error))
+    yield page
+    context.close()
+    assert requests.foreign() == [], "the page reached another host than 127.0.0.1"
+
+
+def test_every_game_fits_a_phone_screen(server: str, api: Any, phone: Any) -> None:
+    with urllib.request.urlopen(server + "/api/games") as response:
+        games = json.load(response)
+    found: dict[str, list[str]] = {}
+    for game in games:
+        name, seats = game["name"], game["min_players"]
+        room = api.room(name, seats=seats, bots=list(range(1, seats)), options=OPTIONS.get(name))
+        phone.goto(seat_url(server, room, 0))
+        wait_state(phone, "ready", "over")
+        phone.wait_for_timeout(300)  # a bot that moves first: let its move be drawn
+
+        found[name] = phone.evaluate(LAYOUT_PROBLEMS)
+        screenshot(phone, f"{name}-mobile")
+
+    assert all(not problems for problems in found.values()), json.dumps(found, indent=1)
+
+
+def test_a_big_hand_fans_in_rows_that_keep_every_card_readable(server: str, api: Any, phone: Any) -> None:
+    room = api.room("bluff", seats=3, bots=[1, 2])  # 18 cards a hand
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready", "over")
+
+    cards = phone.locator(".mine .layout-fan .piece")
+    rows = {round(box["y"]) for box in (cards.nth(i).bounding_box() or {"y": 0} for i in range(cards.count()))}
+
+    assert cards.count() >= 17 and 2 <= len(rows) <= 3
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+
+
+def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any, phone: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready", "over")
+
+    play_until_over([phone], timeout=90)
+
+    assert "Game over" in phone.inner_text("#result")
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+    screenshot(phone, "old-maid-mobile-over")

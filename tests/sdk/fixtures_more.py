@@ -1,0 +1,206 @@
+"""More broken games for the doctor's tests, each with the correct game it breaks (see each docstring)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from boardweaver import Action, Catalog, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
+
+from .draft_game import MARKET, MarketDraft, Pick, hand_id
+
+DECK = "deck"
+TEXTS = {
+    "offer.stage": "Stage card {card}",
+    "offer.take-staged": "Take the staged card",
+    "log.took": "Player {player} took a card",
+    "offer.peek": "Peek at the deck",
+    "offer.pass": "Pass",
+    "look.market": "Market",
+    "look.deck": "Deck",
+    "look.back": "A card back",
+}
+
+
+class Texts(MarketDraft):
+    """The market draft with its own catalog (the keys below), so each fixture breaks only its check."""
+
+    name = "fixture-texts"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", dict(TEXTS))}
+
+
+class DeckInMeta(Texts):
+    """Check 4: setup copies the secret deck's order into the public meta data, once, never changed after."""
+
+    name = "fixture-deck-in-meta"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        table.set(StateOf.meta(), "order", [piece.private_kind for piece in table.state.space(DECK).pieces])
+
+
+class UndoablePeek(Texts):
+    """Check 3: an undoable Confirm "peek" copies the deck's top card into the seat's secrets, unmarked."""
+
+    name = "fixture-undoable-peek"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        offers = super().offers(table, player_id)
+        if table.read(StateOf.player_private(player_id), Pick).staged is None:
+            offers.append(Offer(Action.command("peek"), Intent.CONFIRM).label(msg("offer.peek")))
+        return offers
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.name != "peek":
+            super().apply_action(table, player_id, action)
+            return
+        top = table.state.space(DECK).pieces[-1].private_kind
+        table.set(StateOf.player_private(player_id), "peeked", top or "?")
+        table.allow_undo()
+
+
+class SortedHands(Texts):
+    """Check 4: each hand is an ordered space of face-down cards kept sorted by their hidden kind.
+
+    `collection` False breaks it; the correct game (`SortedHands.correct()`) makes the hands collections.
+    """
+
+    name = "fixture-sorted-hands"
+    collection: ClassVar[bool] = False
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        cards = table.rng.shuffled([f"card-{n}" for n in range(100, 130)])
+        for number, player in enumerate(players):
+            mine = sorted(cards[number * 6 : number * 6 + 6], key=lambda card: int(card[5:]))
+            space = Space(f"secret-{player}", "secret").owned_by(player)
+            space = space.collection() if self.collection else space
+            table.add_space(space.with_pieces([Piece("back").hiding(card) for card in mine]))
+
+
+class ShuffledHands(SortedHands):
+    """The correct twin of SortedHands: the same sorted hands, in collections (no order to follow)."""
+
+    name = "fixture-shuffled-hands"
+    collection = True
+
+
+class MarkedBacks(Texts):
+    """Check 4: the deck's face-down cards carry a public number telling each card apart."""
+
+    name = "fixture-marked-backs"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        for index, piece in enumerate(table.state.space(DECK).pieces):
+            table.set(StateOf.piece_public(DECK, index), "n", int(str(piece.private_kind).rpartition("-")[2]))
+
+
+class SetDeck(Texts):
+    """Check 5 (across processes): the deck is built by iterating a set of strings, so its order is per process."""
+
+    name = "fixture-set-deck"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        faces = list({f"face-{n}" for n in range(12)})
+        for index, face in enumerate(faces):
+            table.set_private_kind(DECK, index, face)
+
+
+class FilledCache(Texts):
+    """Check 7: a dict made in __init__ remembers each seed's market on the instance."""
+
+    name = "fixture-filled-cache"
+
+    def __init__(self, options: dict[str, Json] | None = None) -> None:
+        super().__init__(options)
+        self.seen: dict[str, int] = {}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        self.seen[str(table.seed)] = len(self.seen)
+
+
+class ClassCache(Texts):
+    """Check 7: a cache kept on the class remembers every market seen."""
+
+    name = "fixture-class-cache"
+    cache: ClassVar[dict[str, str]] = {}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        ClassCache.cache[str(table.seed)] = table.state.space(MARKET).pieces[0].public_kind
+
+
+class RememberedTurn(Texts):
+    """Check 7: setup sets an attribute on the game, which a frozen Game refuses."""
+
+    name = "fixture-remembered-turn"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        self.first = players[0]
+
+
+class NeverEnds(Texts):
+    """Check 8: the seats only ever pass."""
+
+    name = "fixture-never-ends"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        return [Offer(Action.command("pass"), Intent.CONFIRM).label(msg("offer.pass"))]
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        players = table.state.player_ids
+        table.set_active_players([players[(players.index(player_id) + 1) % len(players)]])
+
+
+class DeclaredEndless(NeverEnds):
+    """The correct twin of NeverEnds: it declares itself endless."""
+
+    name = "fixture-declared-endless"
+    endless = True
+
+
+class Catalogued(Texts):
+    """Check 6: catalogs in two languages; French lacks a key only the "bonus" option reaches, and a look title.
+
+    `look` also names a space kind "discard" that never appears.
+    """
+
+    name = "fixture-catalogued"
+    option_defaults: ClassVar[dict[str, Json]] = {"bonus": False}
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"market": {"title": "look.market"}, "deck": {"title": "look.deck"}, "discard": {}},
+        "pieces": {"back": {"title": "look.back"}},
+    }
+    french: ClassVar[dict[str, str]] = {
+        key: text for key, text in TEXTS.items() if key not in ("log.bonus", "look.deck")
+    }
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        texts = {**TEXTS, "log.bonus": "Player {player} scores a bonus"}
+        return {"en": Catalog("en", texts), "fr": Catalog("fr", dict(cls.french))}
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        if self.options["bonus"] and action.name == "take":
+            table.log(msg("log.bonus", player=player_id))
+
+
+class CataloguedWell(Catalogued):
+    """The correct twin of Catalogued: both catalogs complete, and no dead look entry."""
+
+    name = "fixture-catalogued-well"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"market": {"title": "look.market"}, "deck": {"title": "look.deck"}},
+        "pieces": {"back": {"title": "look.back"}},
+    }
+    french: ClassVar[dict[str, str]] = {**TEXTS, "log.bonus": "Le joueur {player} marque un bonus"}
+
+
+assert hand_id(0) == "hand-0"

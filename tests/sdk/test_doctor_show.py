@@ -1,0 +1,66 @@
+"""The doctor and the look primitive: an intended look passes, an unmarked one and one shown to all are caught."""
+
+from __future__ import annotations
+
+from boardweaver import PlayerId, StateOf, Table, start
+from boardweaver.doctor import check_game
+from boardweaver.doctor.interference import make_twin
+from boardweaver.doctor.secrets import copied_secrets
+from boardweaver.rng import Rng
+
+from .fixtures_show import LoudSpy, Spies, UnmarkedSpy, hand_id
+
+GAMES = 20
+
+
+def test_the_spy_game_passes_every_check() -> None:
+    report = check_game(Spies, games=GAMES)
+
+    assert report.ok, report.details()
+    assert report.games_played == report.games_finished == GAMES
+    assert report.checked[4] > 0
+
+
+def test_an_unmarked_look_is_caught_as_an_unmarked_reveal() -> None:
+    report = check_game(UnmarkedSpy, games=GAMES)
+
+    assert {v.check for v in report.violations} == {3}, report.details()
+    assert "mark its offer .revealing()" in report.details()
+
+
+def test_a_look_copied_into_public_state_shows_the_card_to_everyone_and_is_caught() -> None:
+    report = check_game(LoudSpy, games=GAMES)
+
+    assert {v.check for v in report.violations} == {4}, report.details()
+    assert "meta_data" in report.details()
+
+
+def _spied(seed: str) -> tuple[Table, int]:
+    game = Spies({})
+    table = start(game, [0, 1, 2], seed=seed)
+    spy = game.offers(table.view(0), 0)[0].action
+    game.apply_action(table, PlayerId(0), spy.with_index(1))
+    return table, 1
+
+
+def test_a_piece_shown_to_the_observer_is_never_changed_in_its_twin_world() -> None:
+    table, index = _spied("twin")
+    shown = table.state.piece(hand_id(1), index)
+
+    for n in range(40):
+        twin = make_twin(table, PlayerId(0), Rng(n, "twin"), 0)
+        assert twin is not None
+        assert all(true is not shown for true, _, _ in twin.tracked), twin.swap
+
+
+def test_a_shown_card_is_no_hidden_text_for_the_seat_shown_but_stays_one_for_the_others() -> None:
+    table, index = _spied("copied")
+    kind = table.state.piece(hand_id(1), index).private_kind
+    table.set(StateOf.meta(), "seen", kind)  # seats 0 (shown it) and 1 (its owner) read nothing new here
+
+    findings = copied_secrets(table.state, [])
+
+    assert len(findings) == 1
+    assert findings[0].detail.endswith(
+        f"{kind!r} lies in a part seat 2 cannot see, and also in meta_data, which it reads"
+    )

@@ -1,0 +1,71 @@
+"""`boardweaver new NAME`: the package it writes, its names, and the names and folders it refuses.
+
+That the written package passes its own tests and `boardweaver check` as generated, from a shell, is in
+tests/server/test_author_package.py (this file also runs inside Pyodide, which has no subprocesses).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from boardweaver.scaffold import ScaffoldError, names_for, write_game
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_game("high-card", tmp_path_factory.mktemp("authors"))
+
+
+def test_new_writes_a_package_registered_as_an_entry_point(project: Path) -> None:
+    meta = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+
+    assert meta["project"]["entry-points"]["boardweaver.games"] == {"high-card": "high_card.rules:HighCard"}
+    assert meta["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["high_card"]
+    files = sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file())
+    assert files == [
+        "README.md",
+        "high_card/__init__.py",
+        "high_card/locales/en.po",
+        "high_card/locales/fr.po",
+        "high_card/rules.py",
+        "pyproject.toml",
+        "tests/test_rules.py",
+    ]
+    assert "{{" not in "".join(p.read_text(encoding="utf-8") for p in project.rglob("*") if p.is_file())
+
+
+def test_the_generated_game_uses_a_hand_a_hidden_deck_and_a_reveal(project: Path) -> None:
+    rules = (project / "high_card" / "rules.py").read_text(encoding="utf-8")
+
+    assert ".collection().owned_by(player)" in rules
+    assert "Piece(BACK).hiding(" in rules and "play.revealing()" in rules
+
+
+def test_names_for_derives_package_class_and_title() -> None:
+    assert names_for("goofspiel") == {
+        "name": "goofspiel",
+        "package": "goofspiel",
+        "Class": "Goofspiel",
+        "title": "Goofspiel",
+    }
+    assert names_for("high-card-2")["Class"] == "HighCard2"
+
+
+@pytest.mark.parametrize("name", ["Goofspiel", "2cards", "high_card", "a--b", "", "class", "tests"])
+def test_a_name_that_cannot_name_a_package_is_refused(name: str, tmp_path: Path) -> None:
+    with pytest.raises(ScaffoldError):
+        write_game(name, tmp_path)
+
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_folder_is_not_touched(tmp_path: Path) -> None:
+    (tmp_path / "goofspiel").mkdir()
+    (tmp_path / "goofspiel" / "mine.txt").write_text("keep")
+
+    with pytest.raises(ScaffoldError, match="already exists"):
+        write_game("goofspiel", tmp_path)
+
+    assert [p.name for p in (tmp_path / "goofspiel").iterdir()] == ["mine.txt"]

@@ -1,0 +1,108 @@
+"""`boardweaver.testing`: bot games, a seat's table from what it received, hidden-kind checks, the doctor."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+from boardweaver import Action, Game, Intent, Offer, Piece, Space, Table, canonical_json, msg, start, state_to_wire
+from boardweaver.testing import (
+    DoctorFailedError,
+    assert_doctor_passes,
+    assert_no_hidden_kinds,
+    hidden_kinds,
+    play_bot_games,
+    seat_table,
+)
+from boardweaver_games.three_lanes.rules import ThreeLanes
+
+
+class LeakyLog(Game):
+    """Logs the other seat's hidden card, which stays hidden: a leak the helpers must find."""
+
+    name = "leaky-log"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            hand = Space(f"hand-{player}", "hand").owned_by(player)
+            table.add_space(hand.with_pieces([Piece("back").hiding(f"secret-{player}")]))
+        table.set_active_players([players[0]])
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        if player_id not in table.state.active_player_ids:
+            return []
+        return [Offer(Action.command("end"), Intent.CONFIRM)]
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        other = 1 - player_id
+        table.log(msg("log.saw", card=str(table.state.space(f"hand-{other}").pieces[0].private_kind)))
+        table.end_game(winners=[player_id])
+
+
+def test_play_bot_games_plays_each_game_to_its_end_cycling_the_seat_counts() -> None:
+    played = list(play_bot_games(ThreeLanes(), games=3, check_secrets=True))
+
+    assert [len(game.table.state.players) for game in played] == [2, 3, 4]
+    assert all(game.table.state.is_over() and game.decisions for game in played)
+
+
+def test_play_bot_games_with_secrets_checked_finds_a_log_line_naming_a_hidden_card() -> None:
+    with pytest.raises(AssertionError, match="names hidden kinds \\['secret-1'\\]"):
+        list(play_bot_games(LeakyLog(), games=1, check_secrets=True))
+
+
+def test_seat_table_reads_a_snapshot_frame_and_the_patches_after_it() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=3)
+    snapshot = {"type": "snapshot", "seat": 1, "seq": 0, "view": state_to_wire(table.view(1).state)}
+
+    seat = seat_table(canonical_json(snapshot))
+
+    assert seat.perspective.seat == 1
+    assert seat.state.space("hand-1").pieces == table.view(1).state.space("hand-1").pieces
+    assert seat_table([snapshot, {"type": "event", "seq": 1, "patch": []}]).state.active_player_ids == [0, 1]
+
+
+def test_seat_table_projects_a_full_table_and_reads_a_view_wire_form() -> None:
+    table = start(ThreeLanes({"hidden_hand": True}), [0, 1], seed=3)
+
+    mine = seat_table(table, 0)
+    from_wire = seat_table(state_to_wire(table.view(0).state), 0)
+
+    assert all(p.private_kind for p in mine.state.space("hand-0").pieces)
+    assert not any(p.private_kind for p in mine.state.space("hand-1").pieces)
+    assert state_to_wire(from_wire.state) == state_to_wire(mine.state)
+
+
+def test_hidden_kinds_are_the_private_kinds_a_seat_cannot_see_and_nobody_shows() -> None:
+    table = start(ThreeLanes({"hidden_hand": True}), [0, 1], seed=3)
+
+    hidden = hidden_kinds(table, 0)
+
+    assert hidden == {p.private_kind for p in table.state.space("hand-1").pieces}
+    assert hidden_kinds(table, None) >= hidden
+
+
+def test_assert_no_hidden_kinds_checks_frames_against_the_state_at_their_seq() -> None:
+    game = LeakyLog()
+    table = start(game, [0, 1], seed=0)
+    honest = {"type": "snapshot", "seat": 0, "seq": 0, "view": state_to_wire(table.view(0).state)}
+    leaking = {"type": "event", "seq": 0, "log": [{"key": "x", "args": {"card": "secret-1"}}], "patch": []}
+
+    assert_no_hidden_kinds([canonical_json(honest)], 0, states=[table])
+    with pytest.raises(AssertionError, match="frame 1 \\('event', seq 0\\) to seat 0 names hidden kinds"):
+        assert_no_hidden_kinds([honest, leaking], 0, states=[state_to_wire(table.state)])
+    with pytest.raises(ValueError, match="needs `states`"):
+        assert_no_hidden_kinds([honest], 0)
+
+
+def test_assert_doctor_passes_returns_the_report_or_raises_with_its_text() -> None:
+    report = assert_doctor_passes(ThreeLanes, games=3)
+
+    assert report.ok and report.games_played == 3
+    with pytest.raises(DoctorFailedError, match="FAIL") as failed:
+        assert_doctor_passes(LeakyLog, games=3)
+    assert "leaky-log" in str(failed.value)

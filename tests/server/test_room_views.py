@@ -1,0 +1,144 @@
+"""The room's frames are made from the SDK's views: canonical JSON, the ack and offers only where they belong,
+and a game whose offers() writes onto its view changes no other perspective's bytes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from boardweaver import SPECTATOR, Offer, Perspective, PlayerId, Table, canonical_json, state_from_wire, state_to_wire
+from boardweaver.view import project_state
+from boardweaver_games.three_lanes.rules import ThreeLanes
+from boardweaver_server.games import load_games
+from boardweaver_server.protocol import Commit
+from boardweaver_server.rooms import Rooms, RoomSpec
+from boardweaver_server.store import Store
+from starlette.testclient import TestClient
+
+from tests.server.conftest import all_games, create_room, make_app
+
+PLAY = {"type": "command", "name": "play", "args": {"index": 0}}
+
+
+class FakeSocket:
+    """A listener that keeps the frames a room sends it."""
+
+    def __init__(self, perspective: Perspective, wants_offers: bool) -> None:
+        self.perspective = perspective
+        self.wants_offers = wants_offers
+        self.frames: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.frames.append(text)
+
+
+def test_event_frames_are_canonical_json_with_the_ack_and_offers_only_where_they_belong(tmp_path: Path) -> None:
+    async def play() -> tuple[dict[str, list[str]], list[int]]:
+        store = Store(tmp_path / "rooms.db")
+        await store.open()
+        rooms = Rooms(store, load_games(), "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": False}))
+        await rooms.start_game(room)
+        sockets = {
+            "seat0": FakeSocket(Perspective("seat", PlayerId(0)), False),
+            "seat0-offers": FakeSocket(Perspective("seat", PlayerId(0)), True),
+            "seat1": FakeSocket(Perspective("seat", PlayerId(1)), False),
+            "spectator": FakeSocket(SPECTATOR, False),
+        }
+        async with room.lock:
+            for socket in sockets.values():
+                room.attach(socket)
+        movers = []
+        while not room.is_over:
+            seat = room.table.state.active_player_ids[0]
+            origin = sockets["seat0"] if seat == 0 else None
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), origin)
+            movers.append(seat)
+        await store.close()
+        return {name: socket.frames for name, socket in sockets.items()}, movers
+
+    frames, movers = asyncio.run(play())
+
+    for name, texts in frames.items():
+        events = [json.loads(text) for text in texts[1:]]
+        assert all(canonical_json(frame) == text for frame, text in zip(events, texts[1:], strict=True)), name
+        assert [frame["type"] for frame in events] == ["event"] * len(movers), name
+        acked = [frame["seq"] for frame in events if "ack" in frame]
+        assert acked == ([seq for seq, seat in enumerate(movers, 1) if seat == 0] if name == "seat0" else []), name
+        offered = [frame["seq"] for frame in events if frame.get("offers")]
+        assert offered == (
+            [seq for seq, seat in enumerate(movers[1:], 1) if seat == 0] if name == "seat0-offers" else []
+        )
+        assert all("offers" in frame for frame in events) == (name == "seat0-offers"), name
+        assert [frame.get("over", False) for frame in events][-2:] == [False, True], name
+        assert any(frame.get("log") for frame in events), name  # the last decision logs the end
+    first = {name: json.loads(texts[1]) for name, texts in frames.items()}
+    assert {str(frame["moves"]) for frame in first.values()} == {
+        str([["hand-0", None, "discard", 0], ["deck", 31, "hand-0", None]])  # a collection names no index
+    }
+
+
+class LeakyLanes(ThreeLanes):
+    """The bug as found: offers() writes the seat's hidden card onto another player's public state in its view."""
+
+    name = "leaky-lanes"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        card = table.state.space(f"hand-{player_id}").pieces[0].private_kind
+        other = next(p for p in table.state.player_ids if p != player_id)
+        table.state.player(other).public_state["note"] = card
+        return super().offers(table, player_id)
+
+
+def _hello(room: dict[str, Any], seat: int, **extra: Any) -> dict[str, Any]:
+    return {"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat], **extra}
+
+
+def test_a_seats_offers_writing_its_hidden_card_onto_its_view_is_a_game_bug_that_reaches_no_other_socket(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    games = {**all_games(), "leaky-lanes": LeakyLanes}
+    plan = [
+        {"type": "piece", "space": "hand-0", "index": 0},
+        {"type": "space", "space": "lane-0"},
+        {"type": "command", "name": "confirm"},
+    ]
+    with TestClient(make_app(tmp_path / "rooms.db", games=games)) as client:
+        room = create_room(client, "leaky-lanes", 3, options={"hidden_hand": True})
+        rid, host = room["room"], {"Authorization": f"Bearer {room['host_token']}"}
+        received: dict[str, list[str]] = {}
+        with (
+            client.websocket_connect(f"/ws/rooms/{rid}") as seat0,
+            client.websocket_connect(f"/ws/rooms/{rid}") as seat1,
+            client.websocket_connect(f"/ws/rooms/{rid}") as spectator,
+        ):
+            seat0.send_json(_hello(room, 0, offers=True))
+            seat1.send_json(_hello(room, 1))
+            spectator.send_json({"type": "hello", "role": "spectator"})
+            received = {"seat0": [seat0.receive_text()], "seat1": [seat1.receive_text()]}
+            received["spectator"] = [spectator.receive_text()]
+            with caplog.at_level(logging.ERROR, logger="boardweaver.server"):
+                seat0.send_json({"type": "commit", "baseSeq": 0, "steps": plan, "commitId": "c1"})
+                received["seat0"] += [seat0.receive_text(), seat0.receive_text()]
+            client.post(f"/api/rooms/{rid}/end", headers=host)
+            for name, socket in (("seat0", seat0), ("seat1", seat1), ("spectator", spectator)):
+                received[name].append(socket.receive_text())
+        review = client.get(f"/api/rooms/{rid}/review").json()
+
+    full = state_from_wire(review["steps"][-1]["state"])
+    assert [step["seq"] for step in review["steps"]] == [0]  # the commit applied nothing
+    perspectives = {"seat0": Perspective("seat", PlayerId(0)), "seat1": Perspective("seat", PlayerId(1))}
+    perspectives["spectator"] = SPECTATOR
+    for name, perspective in perspectives.items():
+        reference = f'"view":{canonical_json(state_to_wire(project_state(full, perspective)))}'
+        snapshots = [text for text in received[name] if json.loads(text)["type"] == "snapshot"]
+        assert snapshots and all(reference in text for text in snapshots), name
+        assert all('"note"' not in text for text in received[name]), name
+    first = json.loads(received["seat0"][0])
+    assert first["offers"] == []  # the offers raised: none were sent
+    assert json.loads(received["seat0"][2])["code"] == "game/bug"
+    assert any("ReadOnlyError" in record.getMessage() for record in caplog.records)

@@ -1,0 +1,149 @@
+"""Seats: a claimed seat changes hands only by the host's visible replacement; private rooms need their secret."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.conftest import create_room, make_app
+
+
+def host(room: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {room['host_token']}"}
+
+
+def seat_hello(seat: int, token: str) -> dict[str, Any]:
+    return {"type": "hello", "role": "seat", "seat": seat, "token": token}
+
+
+def hello_close_code(client: TestClient, room_id: str, hello: dict[str, Any]) -> int | None:
+    """Returns the close code a hello gets, or None when it is answered with a snapshot."""
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json(hello)
+        try:
+            frame = ws.receive_json()
+        except WebSocketDisconnect as closed:
+            return closed.code
+        assert frame["type"] == "snapshot"
+        return None
+
+
+def test_the_host_cannot_take_over_a_claimed_seat_with_an_invite(client: TestClient) -> None:
+    room = create_room(client)
+    base = f"/api/rooms/{room['room']}"
+
+    takeover = client.post(f"{base}/invite/0", headers=host(room))
+
+    assert takeover.status_code == 409 and "token" not in takeover.json()
+    assert "replace" in takeover.json()["error"]
+    assert hello_close_code(client, room["room"], seat_hello(0, room["tokens"][0])) is None
+
+
+def test_replacing_a_player_revokes_the_old_token_closes_its_sockets_with_4003_and_says_so(
+    client: TestClient,
+) -> None:
+    room = create_room(client)
+    base = f"/api/rooms/{room['room']}"
+    old = room["tokens"][0]
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(seat_hello(0, old))
+        assert ws.receive_json()["type"] == "snapshot"
+
+        replaced = client.post(f"{base}/seats/0/replace", headers=host(room))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+
+    assert replaced.status_code == 200 and replaced.json()["replaced"] is True
+    assert closed.value.code == 4003
+    assert hello_close_code(client, room["room"], seat_hello(0, old)) == 1008
+    assert hello_close_code(client, room["room"], seat_hello(0, replaced.json()["token"])) is None
+    assert client.get(base).json()["replaced"] == {"0": 1}
+
+
+def test_only_the_host_replaces_a_player_and_only_of_a_claimed_seat(client: TestClient) -> None:
+    room = create_room(client, claim=False)
+    base = f"/api/rooms/{room['room']}"
+
+    not_host = client.post(f"{base}/seats/0/replace", headers={"Authorization": "Bearer nope"})
+    open_seat = client.post(f"{base}/seats/0/replace", headers=host(room))
+
+    assert not_host.status_code == 403
+    assert open_seat.status_code == 409
+    assert client.get(base).json()["replaced"] == {}
+
+
+def test_a_private_room_seat_needs_the_invite_secret_and_the_room_is_unlisted(client: TestClient) -> None:
+    private = create_room(client, claim=False, visibility="private")
+    public = create_room(client, claim=False)
+    claim = f"/api/rooms/{private['room']}/seats/0/claim"
+
+    anonymous = client.post(claim)
+    wrong = client.post(claim, headers={"Authorization": "Bearer not-the-secret"})
+    with_secret = client.post(claim, headers={"Authorization": f"Bearer {private['invite_secret']}"})
+    listed = [status["room"] for status in client.get("/api/rooms").json()]
+
+    assert anonymous.status_code == 403 and wrong.status_code == 403
+    assert with_secret.status_code == 200 and with_secret.json()["seat"] == 0
+    assert "invite_secret" not in public and public["visibility"] == "public"
+    assert listed == [public["room"]]
+    assert client.get(f"/api/rooms/{private['room']}").json()["visibility"] == "private"
+    assert client.post(f"/api/rooms/{public['room']}/seats/0/claim").status_code == 200
+
+
+def test_an_unknown_visibility_is_refused(client: TestClient) -> None:
+    response = client.post("/api/rooms", json={"game": "secret-draw", "seats": 2, "visibility": "secret"})
+
+    assert response.status_code == 400 and "visibility" in response.json()["error"]
+
+
+def test_privacy_and_replacements_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db)) as first:
+        room = create_room(first, claim=False, visibility="private")
+        secret = {"Authorization": f"Bearer {room['invite_secret']}"}
+        old = first.post(f"/api/rooms/{room['room']}/seats/0/claim", headers=secret).json()["token"]
+        new = first.post(f"/api/rooms/{room['room']}/seats/0/replace", headers=host(room)).json()["token"]
+
+    with TestClient(make_app(db)) as again:
+        status = again.get(f"/api/rooms/{room['room']}").json()
+        refused = again.post(f"/api/rooms/{room['room']}/seats/1/claim")
+        old_code = hello_close_code(again, room["room"], seat_hello(0, old))
+        new_code = hello_close_code(again, room["room"], seat_hello(0, new))
+
+    assert status["visibility"] == "private" and status["replaced"] == {"0": 1}
+    assert status["seats"] == ["claimed", "open"]
+    assert refused.status_code == 403
+    assert old_code == 1008 and new_code is None
+
+
+def test_a_replaced_seats_socket_under_uvicorn_is_closed_with_4003(tmp_path: Path) -> None:
+    import asyncio
+
+    import httpx
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from tests.server.conftest import LiveServer
+
+    async def replaced_while_connected(server: LiveServer, room: dict[str, Any]) -> int | None:
+        async with connect(server.ws(room["room"])) as ws:
+            await ws.send(json.dumps(seat_hello(0, room["tokens"][0])))
+            await ws.recv()
+            async with httpx.AsyncClient() as http:
+                await http.post(f"{server.http}/api/rooms/{room['room']}/seats/0/replace", headers=host(room))
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 5)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+    with LiveServer(make_app(tmp_path / "rooms.db")) as server, httpx.Client(base_url=server.http) as http:
+        room = create_room(http)
+        code = asyncio.run(replaced_while_connected(server, room))
+
+    assert code == 4003
