@@ -122,8 +122,8 @@ class Table:
     def remove_piece(self, space_id: str, index: int) -> Piece:
         """Removes and returns the piece at `index` of a space (no longer shown to anyone)."""
         space = self._state.space(space_id)
-        self._state.piece(space_id, index)
-        self._end_look(space_id, index)
+        if self._state.piece(space_id, index).shown_to:
+            self._end_look(space_id, index)
         piece = space.pieces.pop(index)
         self.changes.append(PieceRemoved(space, index, piece))
         return piece
@@ -141,7 +141,8 @@ class Table:
         at = size if to_index is None else to_index
         if not 0 <= at <= size:
             raise RuleError(f"cannot move a piece to index {at!r} in space {to_space!r}")
-        self._end_look(from_space, index)
+        if source.pieces[index].shown_to:  # a look ends when the piece moves (nearly always: nobody's)
+            self._end_look(from_space, index)
         piece = source.pieces.pop(index)
         target.pieces.insert(at, piece)
         self.changes.append(PieceMoved(source, index, target, at))
