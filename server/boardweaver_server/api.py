@@ -396,11 +396,12 @@ def _guarded(endpoint: Any) -> Any:
                 metrics.count_error(f"http/{error.status}")
             return _error(error.status, error.message, error.code)
         except sqlite3.Error as error:  # the store failed (a full disk, say): nothing was changed
-            logger.error("%s %s: the store failed (%s: %s)", request.method, request.url.path, type(error).__name__, error)
+            full = ops.is_disk_full(error)
+            if not full:  # a full disk is logged by the store, once per episode
+                logger.error("%s %s: the store failed (%s: %s)", request.method, request.url.path, type(error).__name__, error)
             metrics = getattr(request.app.state, "metrics", None)
             if metrics is not None:
                 metrics.count_error("http/503")
-            full = ops.is_disk_full(error)
             why = "the server's disk is full" if full else "the server cannot write its store"
             return _error(503, f"{why}; nothing was changed, try again later", "server/store")
 

@@ -555,7 +555,7 @@ class Rooms:
                 if not room.record.finished:
                     room.record.finished = now
                     finished.setdefault(room.store, []).append(ops.update_room(room_id, finished=now))
-                if room.listeners or room_id in self._bot_tasks:
+                if room.listeners:  # a bot task of a finished room plays nothing more: it is cancelled
                     self._used[room_id] = now
                 elif now - max(room.record.finished, self._used.get(room_id, 0.0)) >= self.lifecycle.finished_seconds:
                     left.append(room_id)

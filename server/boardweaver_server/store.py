@@ -585,12 +585,12 @@ ROOM_COLUMNS = (
     " over, created, visibility, invite_hash, replaced, clock, rules_version, rules_fingerprint, finished"
 )
 # what start-up recovery loads: the games being played, and the rooms not started that have not expired
-LIVE_ROOMS = "r.over = 0 AND r.ended = 0 AND (r.started = 1 OR r.created >= ?)"
+LIVE_ROOMS = "r.over = 0 AND r.ended = 0 AND (r.started = 1 OR r.created > ?)"
 
 
 def load_rooms(conn: sqlite3.Connection, live_since: float | None = None) -> list[RoomRecord]:
     """Returns every stored room with its seat token hashes; with `live_since`, only the rooms still being
-    played and the rooms not started that were created at or after it (start-up recovery)."""
+    played and the rooms not started that were created after it (start-up recovery)."""
     if live_since is None:
         rows = conn.execute(f"SELECT {ROOM_COLUMNS} FROM rooms ORDER BY created")
     else:
