@@ -398,7 +398,8 @@ def _guarded(endpoint: Any) -> Any:
         except sqlite3.Error as error:  # the store failed (a full disk, say): nothing was changed
             full = ops.is_disk_full(error)
             if not full:  # a full disk is logged by the store, once per episode
-                logger.error("%s %s: the store failed (%s: %s)", request.method, request.url.path, type(error).__name__, error)
+                name = type(error).__name__
+                logger.error("%s %s: the store failed (%s: %s)", request.method, request.url.path, name, error)
             metrics = getattr(request.app.state, "metrics", None)
             if metrics is not None:
                 metrics.count_error("http/503")

@@ -77,7 +77,9 @@ def test_a_finished_room_leaves_memory_and_stays_reviewable_from_the_store(tmp_p
 
 def test_finished_rooms_leave_memory_so_it_does_not_grow_with_the_games_played(tmp_path: Path) -> None:
     clock = FakeClock()
-    app = make_app(tmp_path / "rooms.db", lifecycle=lifecycle(clock, finished=0), http_limits=HttpLimits(rooms_per_minute=10**6))
+    app = make_app(
+        tmp_path / "rooms.db", lifecycle=lifecycle(clock, finished=0), http_limits=HttpLimits(rooms_per_minute=10**6)
+    )
     with TestClient(app) as client:
         held = []
         for _ in range(4):
