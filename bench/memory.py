@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
@@ -59,19 +60,31 @@ async def drive(url: str, pid: int, options: argparse.Namespace) -> list[tuple[f
     stop = time.monotonic() + options.minutes * 60
     spec = {"game": options.game, "seats": options.seats, "bots": list(range(options.seats))}
 
+    async def call(http: httpx.AsyncClient, method: str, path: str, **kwargs: Any) -> Any:
+        for attempt in range(5):  # a kept-alive connection the server closed meanwhile: once more, anew
+            try:
+                response = await http.request(method, path, **kwargs)
+                response.raise_for_status()
+                return response.json()
+            except httpx.TransportError:
+                if attempt == 4:
+                    raise
+        raise AssertionError("unreachable")
+
     async def one_game_after_another(http: httpx.AsyncClient) -> None:
         nonlocal finished
         while time.monotonic() < stop:
-            created = await http.post("/api/rooms", json=spec)
-            created.raise_for_status()
-            room = created.json()["room"]
-            while not (await http.get(f"/api/rooms/{room}")).json()["over"]:
+            room = (await call(http, "POST", "/api/rooms", json=spec))["room"]
+            while not (await call(http, "GET", f"/api/rooms/{room}"))["over"]:
                 await asyncio.sleep(0.25)
-            (await http.get(f"/api/rooms/{room}/review")).raise_for_status()
+            await call(http, "GET", f"/api/rooms/{room}/review")
             finished += 1
 
     async def held_rooms(http: httpx.AsyncClient) -> int:
-        text = (await http.get("/metrics")).text
+        try:
+            text = (await http.get("/metrics")).text
+        except httpx.TransportError:
+            return -1
         match = re.search(r"^boardweaver_rooms (\S+)$", text, re.MULTILINE)
         return int(float(match.group(1))) if match else -1
 

@@ -376,6 +376,7 @@ async def _build_review(room: Room, rooms: Rooms) -> bytes:
             "players": record.players,
             "seed": record.seed,
             "seed_commitment": record.seed_commitment,
+            "rules": {"version": record.rules_version, "fingerprint": record.rules_fingerprint},
             "steps": steps,
         }
     )

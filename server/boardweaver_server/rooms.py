@@ -462,7 +462,8 @@ class Rooms:
     async def _recover(self, store: Store) -> None:
         since = self.lifecycle.now() - self.lifecycle.unstarted_seconds
         records = await store.read(lambda conn: ops.load_rooms(conn, since))
-        self.unloaded += await store.read(lambda conn: ops.other_room_ids(conn, since))
+        if self.cluster is not None:  # the supervisor routes the requests for them here too
+            self.unloaded += await store.read(lambda conn: ops.other_room_ids(conn, since))
         known = []
         for record in records:
             if record.game not in self.games:
