@@ -37,6 +37,7 @@ SEAT_REPLACED = 4003  # the close code of a seat's sockets when the host gives t
 RULES_CHANGED = 4009  # the close code of a room's sockets when the server's rules for its game changed
 ROOM_EXPIRED = 4010  # the close code of a room's sockets when it expired (nobody started it in time)
 MAX_GAME_NAME = 64
+MAX_ROOM_ID = 64  # a longer id is no room's: refused without reading the store
 
 
 class RoomError(ValueError):
@@ -214,7 +215,7 @@ class Rooms:
             if room_id in self._used:
                 self._used[room_id] = self.lifecycle.now()
             return room
-        if len(room_id) > MAX_GAME_NAME:
+        if len(room_id) > MAX_ROOM_ID:
             raise RoomError(404, "no such room")
         loading = self._loading.get(room_id)
         if loading is None:

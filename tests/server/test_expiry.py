@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from boardweaver_server.api import HttpLimits
 from boardweaver_server.rooms import ROOM_EXPIRED, Lifecycle, Rooms
@@ -14,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.server.conftest import create_room, make_app
 from tests.server.test_store_files import tmpfs
+from tests.server.test_workers import Served, shard_rooms
 
 HOUR = 3600.0
 
@@ -178,3 +180,29 @@ def test_creating_a_room_on_a_full_disk_answers_a_json_error(tmp_path: Path) -> 
             "code": "server/store",
         }
     assert after.status_code == 201
+
+
+@pytest.mark.timeout(120)
+def test_finished_rooms_of_every_worker_stay_reviewable_after_a_restart_of_several_workers(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.db"
+    spec = {"game": "market-draft", "seats": 2, "bots": [0, 1]}
+    server = Served(db, workers=2)
+    try:
+        rooms = [httpx.post(f"{server.base}/api/rooms", json=spec).json()["room"] for _ in range(4)]
+        deadline = time.monotonic() + 60
+        while not all(httpx.get(f"{server.base}/api/rooms/{rid}").json()["over"] for rid in rooms):
+            assert time.monotonic() < deadline, "the bots did not finish the games"
+            time.sleep(0.1)
+        reviews = {rid: httpx.get(f"{server.base}/api/rooms/{rid}/review").json() for rid in rooms}
+    finally:
+        server.stop()
+    owners = shard_rooms(db)
+
+    again = Served(db, workers=2)
+    try:  # no worker holds a finished room after a start: the supervisor routes each to its shard's worker
+        later = {rid: httpx.get(f"{again.base}/api/rooms/{rid}/review") for rid in rooms}
+    finally:
+        again.stop()
+
+    assert sorted(set(owners.values())) == [0, 1]
+    assert {rid: answer.json() for rid, answer in later.items()} == reviews
