@@ -212,7 +212,7 @@ class Rooms:
         """
         room = self.rooms.get(room_id)
         if room is not None:
-            if room_id in self._used:
+            if room.is_over:  # read now: it stays `finished_seconds` more
                 self._used[room_id] = self.lifecycle.now()
             return room
         if len(room_id) > MAX_ROOM_ID:
