@@ -36,6 +36,13 @@ MAX_SEATS = 64  # seats of a room, checked before anything is built for them
 MAX_OPTION_TEXT = 1024  # characters of a string option
 MAX_OPTION_INT = 10**9  # magnitude of an integer option
 
+# A room's life in a worker's memory (server/PROTOCOL.md, "Limits" and "Room lifecycle"); the store keeps
+# every room for good, and a finished room is read back from it on demand (its status, log and review).
+UNSTARTED_ROOM_HOURS = 24.0  # a room nobody started this long after its creation expires (410 after)
+FINISHED_ROOM_SECONDS = 60.0  # a finished room leaves memory this long after its end or last use, once no
+# socket is open on it; start-up recovery never loads a finished room
+SWEEP_SECONDS = 15.0  # how often a worker looks for rooms to move out of memory
+
 
 def default_db_path() -> str:
     return os.environ.get("BOARDWEAVER_DB") or DEFAULT_DB

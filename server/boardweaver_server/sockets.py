@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
-from .rooms import Rooms
+from .rooms import RoomError, Rooms
 from .settings import SEND_QUEUE_BYTES, SEND_QUEUE_FRAMES, SOCKETS_PER_CLIENT
 
 POLICY_VIOLATION = 1008
@@ -192,6 +192,11 @@ async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimi
 
 async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     greeted = await _greet(socket, rooms, limits, room_id)
+    if isinstance(greeted, RoomError):  # the room cannot be served (its rules changed, it expired): say why
+        rooms.count_error(greeted.code)
+        socket.send(ProtocolError(greeted.code, greeted.message).to_frame())
+        await socket.close(greeted.close_code, greeted.code)
+        return
     if greeted is None:
         rooms.count_error("hello/refused")
         await socket.close(POLICY_VIOLATION, "prove a seat or role first")
@@ -215,7 +220,7 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
 
 async def _greet(
     socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str
-) -> tuple[Room, Perspective, dict[str, Any]] | None:
+) -> tuple[Room, Perspective, dict[str, Any]] | RoomError | None:
     try:
         text = await asyncio.wait_for(socket.receive(), limits.hello_timeout)
     except TimeoutError:
@@ -228,9 +233,10 @@ async def _greet(
         return None
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         return None
-    room = rooms.get(room_id)
-    if room is None:
-        return None
+    try:
+        room = await rooms.find(room_id)
+    except RoomError as error:
+        return error if error.close_code else None
     perspective = room.authorize(hello)
     return None if perspective is None else (room, perspective, hello)
 

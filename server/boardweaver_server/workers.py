@@ -39,7 +39,9 @@ class WorkerCluster:
 
     async def ready(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        await self.channel.request({"op": "ready", "rooms": list(rooms.rooms)}, timeout=60)
+        owned = [*rooms.rooms, *rooms.unloaded]  # the rooms left in this worker's stores are routed here too
+        rooms.unloaded = []
+        await self.channel.request({"op": "ready", "rooms": owned}, timeout=60)
 
     async def room_created(self, room_id: str) -> None:
         await self.channel.request({"op": "created", "room": room_id})
