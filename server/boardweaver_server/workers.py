@@ -163,7 +163,9 @@ def head_deadline(base: type[asyncio.Protocol], timeout: float, metrics: Metrics
             if self.is_serving() and (self.cycle is None or self.cycle.response_complete):
                 if metrics is not None:
                     metrics.count_error("http/408")
-                self.transport.write(refusal(408, "Request Timeout", f"expected the request head within {timeout:g} s"))
+                self.transport.write(
+                    refusal(408, "Request Timeout", f"expected the whole request head within {timeout:g} s")
+                )
                 self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:

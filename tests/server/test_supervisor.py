@@ -145,7 +145,7 @@ def test_a_later_head_trickled_on_a_kept_alive_connection_gets_408_from_the_work
         with_rest = answer + b"".join(iter(lambda: conn.recv(65536), b""))
 
     assert served.startswith(b"HTTP/1.1 200")
-    assert error_of(with_rest) == (408, "expected the request head within 1 s")
+    assert error_of(with_rest) == (408, "expected the whole request head within 1 s")
     assert 0.9 < took < 3
 
 
