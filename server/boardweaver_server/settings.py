@@ -17,7 +17,7 @@ ROOM_PROTOCOL = "boardweaver_server.roomproto:RoomWebSocketProtocol"
 # kept-alive connection idle for 5 s is closed. uvicorn has no deadline for a head sent slowly: under
 # `--workers N` the supervisor holds each new connection until its whole head is here, and answers 408 to one
 # whose head takes longer than HEADER_TIMEOUT (431 to a head over MAX_HEADER_BYTES); each worker answers 408 to a
-# later request on a kept-alive connection whose head takes longer (`workers.HeadDeadline`).
+# later request on a kept-alive connection whose head takes longer (`workers.head_deadline`).
 MAX_HEADER_BYTES = 16 * 1024
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5.0
