@@ -58,7 +58,7 @@ class Supervised(Served):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Supervised]:
     served = Supervised(
-        tmp_path_factory.mktemp("supervised") / "rooms.db", header_timeout=1.0, http_limits={"body_timeout": 1.0}
+        tmp_path_factory.mktemp("supervised") / "rooms.db", header_timeout=2.0, http_limits={"body_timeout": 2.0}
     )
     try:
         yield served
@@ -104,21 +104,22 @@ def error_of(answer: bytes) -> tuple[int, str]:
 
 def test_a_request_head_sent_a_byte_at_a_time_gets_408_and_stalls_nobody(server: Supervised) -> None:
     head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nUser-Agent: " + b"s" * 100 + b"\r\n\r\n"
-    times = []
+    started = time.monotonic()
+    served = []
 
     def meanwhile() -> None:
-        started = time.monotonic()
-        assert httpx.get(f"{server.base}/api/games", timeout=5).status_code == 200
-        times.append(time.monotonic() - started)
+        for _ in range(5):
+            served.append(httpx.get(f"{server.base}/api/games", timeout=5).status_code)
+        served.append(time.monotonic() - started)
 
-    other = threading.Thread(target=lambda: [meanwhile() for _ in range(5)])
+    other = threading.Thread(target=meanwhile)
     other.start()
     answer, took = raw(server.port, [bytes([b]) for b in head], 0.05)
     other.join()
 
-    assert error_of(answer) == (408, "expected the whole request head within 1 s")
-    assert 0.9 < took < 3
-    assert len(times) == 5 and max(times) < 1.0
+    assert error_of(answer) == (408, "expected the whole request head within 2 s")
+    assert 1.9 < took < 5
+    assert served[:5] == [200] * 5 and served[5] < took  # all served while the slow head was still coming
 
 
 def test_a_later_head_trickled_on_a_kept_alive_connection_gets_408_from_the_worker(server: Supervised) -> None:
@@ -145,17 +146,17 @@ def test_a_later_head_trickled_on_a_kept_alive_connection_gets_408_from_the_work
         with_rest = answer + b"".join(iter(lambda: conn.recv(65536), b""))
 
     assert served.startswith(b"HTTP/1.1 200")
-    assert error_of(with_rest) == (408, "expected the whole request head within 1 s")
-    assert 0.9 < took < 3
+    assert error_of(with_rest) == (408, "expected the whole request head within 2 s")
+    assert 1.9 < took < 5
 
 
 def test_a_trickled_body_gets_408_through_the_supervisor(server: Supervised) -> None:
     head = b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
 
-    answer, took = raw(server.port, [head] + [b" "] * 60, 0.05)
+    answer, took = raw(server.port, [head] + [b" "] * 99, 0.05)
 
-    assert error_of(answer) == (408, "expected the whole body within 1 s")
-    assert took < 3
+    assert error_of(answer) == (408, "expected the whole body within 2 s")
+    assert 1.9 < took < 5
 
 
 def test_a_request_head_over_the_limit_gets_431_from_the_supervisor(server: Supervised) -> None:
@@ -271,8 +272,12 @@ def test_a_lobby_missing_a_restarting_worker_says_so_then_lists_every_room(tmp_p
         rooms = [httpx.post(f"{server.base}/api/rooms", json=spec).json()["room"] for _ in range(2)]
         owners = shard_rooms(server.db)
         complete = httpx.get(f"{server.base}/api/rooms")
-        os.kill(server.worker_pids()[1], 9)
+        pid = server.worker_pids()[1]
+        os.kill(pid, 9)
         deadline = time.monotonic() + 20
+        while f"worker 1 (pid {pid}) exited" not in server.log():  # else a request might wait for its restart
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
         partial = httpx.get(f"{server.base}/api/rooms", timeout=30)
         while LOBBY_MISSING not in partial.headers and time.monotonic() < deadline:
             time.sleep(0.05)
