@@ -27,6 +27,7 @@ from .tokens import bearer
 
 MAX_BODY = MAX_BODY_BYTES
 logger = logging.getLogger("boardweaver.server")
+LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # on a lobby list that lacks the rooms of these workers
 
 
 @dataclass
@@ -152,14 +153,20 @@ async def list_rooms(request: Request) -> Response:
     """
     responses:
       200:
-        description: The public rooms on this server (every worker's), with their status, oldest first.
+        description: The public rooms on this server (every worker's), with their status, oldest first. While
+          a worker does not answer (it is restarting) the list lacks its rooms and the answer says so in its
+          `Boardweaver-Lobby-Missing` header (the workers missing, comma-separated).
     """
     rooms = _rooms(request)
     if rooms.cluster is None:
         return _json([status for _, status in local_statuses(rooms)])
-    listed = [*local_statuses(rooms), *await rooms.cluster.lobby()]
+    others, missing = await rooms.cluster.lobby()
+    listed = [*local_statuses(rooms), *others]
     listed.sort(key=lambda item: item[0])
-    return _json([status for _, status in listed])
+    response = _json([status for _, status in listed])
+    if missing:
+        response.headers[LOBBY_MISSING] = ",".join(str(index) for index in missing)
+    return response
 
 
 def local_statuses(rooms: Rooms) -> list[tuple[float, dict[str, Any]]]:

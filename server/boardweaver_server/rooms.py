@@ -87,8 +87,14 @@ class Cluster(Protocol):
     async def owner(self, room_id: str) -> int | None:
         """Returns the index of the worker that owns a room, or None for an unknown room."""
 
-    async def lobby(self) -> list[tuple[float, dict[str, Any]]]:
-        """Returns (created, status) of every room the other workers hold."""
+    async def lobby(self) -> tuple[list[tuple[float, dict[str, Any]]], list[int]]:
+        """Returns (created, status) of every room the other workers hold, and the workers that did not answer."""
+
+    async def admit_socket(self, client: str, limit: int) -> bool:
+        """Counts a room socket of `client` unless it holds `limit` in the whole server; False: refuse it."""
+
+    def release_socket(self, client: str) -> None:
+        """Uncounts a room socket `admit_socket` counted."""
 
 
 @dataclass

@@ -53,6 +53,7 @@ class RoomSocket(abc.ABC):
     perspective: Perspective
     wants_offers: bool = False
     closed: bool = False
+    too_slow: bool = False  # closed with 1013: more waited to be written than the limits allow
     client: str = ""  # the peer's address, for the per-client socket limit
 
     @abc.abstractmethod
@@ -176,8 +177,10 @@ async def room_socket(websocket: WebSocket) -> None:
 
 async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     """Runs one room socket from its hello to its end: a socket that does not prove a role is closed with 1008."""
-    held = rooms.sockets_by_client
-    if held[socket.client] >= limits.per_client:
+    held, cluster = rooms.sockets_by_client, rooms.cluster  # several workers: the supervisor counts for all
+    if held[socket.client] >= limits.per_client or (
+        cluster is not None and not await cluster.admit_socket(socket.client, limits.per_client)
+    ):
         rooms.count_error("socket/too-many")
         await socket.close(TOO_MANY_SOCKETS, "too many sockets from this client")
         return
@@ -188,6 +191,8 @@ async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimi
         held[socket.client] -= 1
         if held[socket.client] <= 0:
             del held[socket.client]
+        if cluster is not None:
+            cluster.release_socket(socket.client)
 
 
 async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
@@ -204,6 +209,7 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
     room, perspective, hello = greeted
     fingerprint = hello.get("fingerprint")
     if fingerprint is not None and fingerprint != rooms.fingerprint:
+        rooms.count_error("rules/outdated")
         socket.send(ProtocolError("rules/outdated", "the rules changed; reload the page").to_frame())
         await socket.close(RULES_OUTDATED, "rules outdated")
         return
@@ -216,6 +222,8 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
     finally:
         room.detach(socket)
         await socket.stop()
+        if socket.too_slow:
+            rooms.count_error("socket/too-slow")
 
 
 async def _greet(
@@ -247,10 +255,12 @@ async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket, rooms: Roo
         if message is None or socket.closed:  # closed: the host gave the seat to someone else
             return
         if not bucket.take():
+            rooms.count_error("frame/rate-limited")
             socket.send(ProtocolError("frame/rate-limited", "too many frames; slow down").to_frame())
             continue
         if not isinstance(message, str):
             code = "frame/too-large" if len(message) > MAX_FRAME_BYTES else "frame/malformed"
+            rooms.count_error(code)
             socket.send(ProtocolError(code, "expected a JSON text frame").to_frame())
             continue
         try:
