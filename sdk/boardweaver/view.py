@@ -213,7 +213,9 @@ def projected_pieces(perspective: Perspective, space: Space) -> list[Piece]:
             )
         else:
             hidden = piece.private_kind is not None or piece.hidden or bool(piece.private_state)
-            append(Piece(piece.public_kind, None, copy_json(public) if public else NO_STATE, NO_STATE, piece.owner, hidden))
+            append(
+                Piece(piece.public_kind, None, copy_json(public) if public else NO_STATE, NO_STATE, piece.owner, hidden)
+            )
     return pieces
 
 
