@@ -70,6 +70,13 @@ Op = list[Any]
 SpacePart = tuple[FrozenSpace, Wire]
 PlayerPart = tuple[FrozenPlayer, Wire]
 _owner_of = attrgetter("owner")
+
+
+def _spaces_with_looks(table: Table) -> set[str]:
+    """Returns the ids of the spaces of `table` holding a piece shown to a seat."""
+    return {space_id for space_id, space in table.state.spaces.items() if any(piece.shown_to for piece in space.pieces)}
+
+
 _hidden_of = attrgetter("hidden")
 ALL = "*"
 MISSING: Any = object()
@@ -92,6 +99,7 @@ class Dirty:
         self.steps: dict[str, list[Step]] = {}
         self.players: set[PlayerId] = set()
         self.common: set[str] = set()  # "active", "meta", "result"
+        self.looks: set[str] = set()  # the spaces where a piece's `shown_to` changed
         self.everything = False
 
     @classmethod
@@ -104,8 +112,11 @@ class Dirty:
                 source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
                 steps.setdefault(source, []).append((OUT, change.source_index))  # type: ignore[attr-defined]
                 steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
-            elif kind is KindSet or kind is ShownSet:
+            elif kind is KindSet:
                 steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
+            elif kind is ShownSet:
+                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
+                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
             elif kind is PieceAdded:
                 steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
             elif kind is PieceRemoved:
@@ -265,6 +276,9 @@ class Views:
         self.held: dict[Perspective, None] = {}  # in the order they were first snapshot
         self._spaces: dict[str, dict[Key, SpacePart]] = {}
         self._owners: dict[str, Owners] = {}
+        # the spaces that may hold a piece shown to a seat (a look ends when its piece moves or leaves, and
+        # every look starts with a `ShownSet`): only theirs are searched for looks, not every deck on every draw
+        self._looked: set[str] = _spaces_with_looks(table)
         self._players: dict[PlayerId, dict[bool, PlayerPart]] = {}
         self._common: Wire | None = None  # the active players, the frozen meta data and the result, as wire
         self._offers: dict[PlayerId, tuple[Game, list[Offer]]] = {}
@@ -352,9 +366,12 @@ class Views:
             else:
                 found.add(space.owner)
                 owners = tuple(sorted(found))
-            shown = {seat for piece in space.pieces if piece.shown_to for seat in piece.shown_to}
-            if shown:
-                owners += tuple(ShownTo((seat,)) for seat in sorted(shown))
+            if space.space_id in self._looked:
+                shown = {seat for piece in space.pieces if piece.shown_to for seat in piece.shown_to}
+                if shown:
+                    owners += tuple(ShownTo((seat,)) for seat in sorted(shown))
+                else:
+                    self._looked.discard(space.space_id)
             self._owners[space.space_id] = owners
         return owners
 
@@ -441,7 +458,9 @@ class Views:
         return dirty
 
     def _drop(self, dirty: Dirty) -> None:
+        self._looked |= dirty.looks
         if dirty.everything:
+            self._looked = _spaces_with_looks(self.table)
             self._spaces.clear()
             self._owners.clear()
             self._players.clear()
@@ -467,6 +486,7 @@ class Views:
         self._offers.clear()
         self._states.clear()
         dirty = Dirty.of(changes)
+        self._looked |= dirty.looks
         rows = list(self.held)
         if dirty.everything:
             olds = [self._cached_view(perspective) for perspective in rows]
