@@ -4,11 +4,11 @@ import os
 
 import pytest
 from boardweaver import (
-    Json,
     Action,
     Draft,
     IllegalStepError,
     Intent,
+    Json,
     NotActiveError,
     Piece,
     RandomBot,

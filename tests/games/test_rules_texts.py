@@ -94,5 +94,3 @@ def test_rules_texts_are_plain_sentences_without_placeholders() -> None:
     for name in GAMES:
         for catalog in load(name).catalogs().values():
             assert "{" not in catalog.texts["rules"], (name, catalog.locale)
-
-

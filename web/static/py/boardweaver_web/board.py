@@ -8,8 +8,8 @@ Pure Python: it returns markup text with `data-offer` numbers on what the seat m
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
@@ -35,7 +35,7 @@ class Board:
     space_offers: dict[str, int] = field(default_factory=dict)
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
     picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
-    last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> the seat that moved there last
+    last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> who moved there last
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -479,9 +479,7 @@ def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[i
     return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)
 
 
-def render_result(
-    table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None
-) -> str:
+def render_result(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
     """The end panel: the verdict for `me` (see `verdict`) and the scores the game kept; "" while it runs.
 
     `name` names a seat (default "Seat N"); the seat's own row says it is theirs.
@@ -490,7 +488,7 @@ def render_result(
     if result is None:
         return ""
     said = verdict(table, texts, me, name)
-    outcome = "draw" if not result.winners else "won" if me in result.winners else "lost" if me is not None else "watched"
+    outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
     scores = ""
     if result.scores:
 

@@ -31,7 +31,8 @@ def render_rules(game: dict[str, Any]) -> str:
     if not paragraphs:
         return ""
     text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
-    return f'<details class="game-rules" data-rules="{html.escape(game["name"])}"><summary>Rules</summary>{text}</details>'
+    name = html.escape(game["name"])
+    return f'<details class="game-rules" data-rules="{name}"><summary>Rules</summary>{text}</details>'
 
 
 def render_game_options(game: dict[str, Any]) -> str:

@@ -92,9 +92,10 @@ class RoomPage:
     def start_signals(self) -> None:
         """The your-turn signal's toggles (sound off by default; notifications asked for on a click only)."""
         texts = self.texts
-        for key, element_id in (("signal.sound", "sound-label"), ("signal.notify", "notify-label"), ("rules", "rules-title")):
+        labels = {"sound-label": "signal.sound", "notify-label": "signal.notify", "rules-title": "rules"}
+        labels["log-title"] = "log"
+        for element_id, key in labels.items():
             dom.set_text(element_id, texts.get(key))
-        dom.set_text("log-title", texts.get("log"))
         dom.element("sound").checked = dom.storage_get("bw:signal:sound") == "on"
         wanted = dom.storage_get("bw:signal:notify") == "on" and dom.notification_permission() == "granted"
         dom.element("notify").checked = wanted
@@ -477,7 +478,8 @@ def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts)
             shown = said.get(f"option.{name}.{value}", str(value)) if value != "" else "-"
         items.append(f"<li><span>{html.escape(label)}</span>: {html.escape(shown)}</li>")
     if items:
-        parts.append(f'<h4>{html.escape(texts.get("rules.options"))}</h4><ul class="room-options">{"".join(items)}</ul>')
+        title = html.escape(texts.get("rules.options"))
+        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
     return "".join(parts)
 
 

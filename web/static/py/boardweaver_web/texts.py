@@ -75,9 +75,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "signal.notify-denied": "The browser does not allow notifications for this page.",
         "signal.notification": "It is your turn in {game}.",
         "status.reconnecting": "Connection lost: trying again…",
-        "notice.connection-lost": "The connection to the server was lost; your moves are kept and sent once it is back.",
-        "view.tv": "TV view",
-        "tv.turn": "{seats} to play",
+        "notice.connection-lost": (
+            "The connection to the server was lost; your moves are kept and sent once it is back."
+        ),
     },
     "fr": {
         "seat": "Place {seat}",
@@ -150,8 +150,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "signal.notification": "C'est à vous de jouer dans {game}.",
         "status.reconnecting": "Connexion perdue : nouvel essai…",
         "notice.connection-lost": "La connexion au serveur est perdue ; vos coups sont gardés et envoyés à son retour.",
-        "view.tv": "Vue TV",
-        "tv.turn": "À {seats} de jouer",
     },
 }
 
