@@ -31,8 +31,11 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     white.locator(f'#board [data-key="board-0/{E8}"]').click()
     for page in (white, black, tv):
         wait_state(page, "over", timeout=30_000)
+    tv.wait_for_selector('#board [data-space="board-true"]', timeout=30_000)  # after the end: the true board
     screenshot(tv, "end-tv")
     screenshot(white, "end-won")
+    review = new_page(f"{server}/game/{room['room']}")
+    wait_state(review, "ready")
 
     assert titles["white"].startswith("● Your turn")
     assert "Your turn" not in titles["black"]
@@ -43,6 +46,9 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
     assert "Your turn" not in white.title()  # the game is over: nobody's turn
     assert "tv" in str(tv.get_attribute("#page", "class"))
+    assert review.locator("#result .verdict").inner_text() == "Seat 0 won"  # the review's last step: the true end
+    true_board = review.inner_text('#board [data-space="board-true"]')
+    assert "♚" not in true_board and "♕" in true_board  # the queen took the king
     big = float(tv.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
     normal = float(black.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
     assert big > 1.5 * normal  # the TV view is read from across the room
