@@ -94,3 +94,24 @@ def test_the_lobby_shows_the_rules_of_every_game(server: str, api: Any, new_page
     memory.click()
     assert "Who sees a flip" in page.inner_text("#options")
     assert page.locator("#opt-mode option").count() == 2
+
+
+def test_sound_and_notifications_are_off_until_the_player_turns_them_on(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    errors: list[str] = []
+    allowed = new_page(seat_url(server, room, 0), permissions=["notifications"])
+    refused = new_page(seat_url(server, room, 0))
+    for page in (allowed, refused):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        wait_state(page, "ready")
+
+    allowed.locator("#sound").check()  # beeps once (WebAudio, no file)
+    allowed.locator("#notify").check()
+    allowed.wait_for_function("localStorage.getItem('bw:signal:notify') === 'on'", timeout=10_000)
+    refused.locator("#notify").check()
+    refused.wait_for_function("!document.getElementById('notify').checked", timeout=10_000)
+
+    assert allowed.evaluate("localStorage.getItem('bw:signal:sound')") == "on"
+    assert allowed.locator("#notify").is_checked()
+    assert "does not allow notifications" in refused.inner_text("#notice")
+    assert errors == []
