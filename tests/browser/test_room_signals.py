@@ -29,6 +29,7 @@ def test_an_expired_room_link_shows_its_sentence_in_the_players_language(server:
     assert english.locator("#board [role=alert] h2").inner_text() == "This room does not exist or has expired."
     assert french.locator("#board [role=alert] h2").inner_text() == "Cette salle n'existe pas ou a expiré."
     assert english.locator("#board a[href='/']").count() == 1
+    assert english.title() == "This room does not exist or has expired."
     assert "Offline" not in english.inner_text("#page")
     english.locator("#notify").check()  # this context never allowed notifications: the box unticks, with a sentence
     english.wait_for_function("!document.getElementById('notify').checked", timeout=10_000)

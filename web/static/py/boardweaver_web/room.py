@@ -234,6 +234,7 @@ class RoomPage:
             dom.set_text(element_id, "")
         dom.set_attribute("status", "class", "")
         dom.set_attribute("page", "data-state", "missing")
+        dom.set_title(texts.get(key))
 
     def sent_commit(self, frame: dict[str, Any]) -> None:
         """Notes whether the commit just sent may be taken back: it ended by a Confirm the game let undo."""
