@@ -55,6 +55,7 @@ import server as bench_server
 BENCH = Path(__file__).resolve().parent
 
 GAME = "draw-discard"
+OPTIONS = {"endless": True}  # the spec's benchmark plays on for ever (the game's own default ends)
 SEATS = 4
 KIND = re.compile(r'"c(\d+)"')
 MAX_REVIEW_SEQ = 20_000  # review a sampled room only when its log is at most this long (the review is big)
@@ -74,7 +75,7 @@ def http(method: str, url: str, body: Any = None, token: str | None = None) -> A
 
 
 def create_room(base: str) -> dict[str, Any]:
-    room = http("POST", f"{base}/api/rooms", {"game": GAME, "seats": SEATS})
+    room = http("POST", f"{base}/api/rooms", {"game": GAME, "seats": SEATS, "options": OPTIONS})
     tokens = [http("POST", f"{base}/api/rooms/{room['room']}/seats/{s}/claim")["token"] for s in range(SEATS)]
     return {"room": room["room"], "host": room["host_token"], "tokens": tokens}
 

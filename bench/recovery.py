@@ -50,7 +50,7 @@ async def fill(db: Path, rooms: int, low: int, high: int, seed: int) -> tuple[in
     lengths = [pick.randint(low, high) for _ in range(rooms)]
 
     async def play(length: int) -> int:
-        room, _ = await registry.create(RoomSpec(GAME, 4, [], {}))
+        room, _ = await registry.create(RoomSpec(GAME, 4, [], {"endless": True}))
         await registry.start_game(room)
         for n in range(length):
             seat = room.table.state.active_player_ids[0]

@@ -44,6 +44,11 @@ class Game(metaclass=_GameType):
     A game that may never end (a benchmark, a sandbox) says so with `endless = True`, or by naming in
     `endless_option` a boolean option (default "endless") that makes it endless when true; the doctor
     reports any other game that does not end under bots.
+
+    Options may declare more than their type: `option_choices` lists an option's allowed values (the lobby
+    shows a choice) and `option_ranges` an int option's inclusive bounds; both are checked on construction.
+    Their texts are the game's catalogs: `option.<name>.label`, `option.<name>.help` and, for a choice,
+    `option.<name>.<value>`; the msgid `rules` holds the game's rules, shown in the lobby and the room.
     """
 
     name: ClassVar[str] = ""
@@ -52,6 +57,8 @@ class Game(metaclass=_GameType):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     option_defaults: ClassVar[dict[str, Json]] = {}
+    option_choices: ClassVar[dict[str, tuple[Json, ...]]] = {}
+    option_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
     look: ClassVar[dict[str, Any]] = {}
     endless: ClassVar[bool] = False
     endless_option: ClassVar[str] = "endless"
@@ -68,7 +75,15 @@ class Game(metaclass=_GameType):
             default = self.option_defaults[key]
             if default is not None and type(value) is not type(default):
                 raise ValueError(f"{self.name}: option {key!r} expects {type(default).__name__}, got {value!r}")
-        self.options = types.MappingProxyType({**self.option_defaults, **given})
+        merged = {**self.option_defaults, **given}
+        for key, allowed in self.option_choices.items():
+            if key in merged and merged[key] not in allowed:
+                raise ValueError(f"{self.name}: option {key!r} expects one of {list(allowed)!r}, got {merged[key]!r}")
+        for key, (low, high) in self.option_ranges.items():
+            value = merged.get(key)
+            if isinstance(value, int) and not low <= value <= high:
+                raise ValueError(f"{self.name}: option {key!r} expects {low} to {high}, got {value!r}")
+        self.options = types.MappingProxyType(merged)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if self.__dict__.get("_frozen"):
@@ -92,6 +107,20 @@ class Game(metaclass=_GameType):
         return self.endless or (
             self.endless_option in self.option_defaults and self.options.get(self.endless_option) is True
         )
+
+    @classmethod
+    def option_info(cls) -> list[dict[str, Json]]:
+        """Describes each option for a form: name, default, type ("bool", "int", "str"), choices, min and max."""
+        described: list[dict[str, Json]] = []
+        for name, default in sorted(cls.option_defaults.items()):
+            kind = "bool" if isinstance(default, bool) else "int" if isinstance(default, int) else "str"
+            item: dict[str, Json] = {"name": name, "default": default, "type": kind}
+            if name in cls.option_choices:
+                item["choices"] = list(cls.option_choices[name])
+            if name in cls.option_ranges:
+                item["min"], item["max"] = cls.option_ranges[name]
+            described.append(item)
+        return described
 
     def setup(self, table: Table, players: list[int]) -> None:
         """Lays out the table for `players`; runs on the full state and may use `table.rng`."""

@@ -133,10 +133,12 @@ async def list_games(request: Request) -> Response:
     """
     responses:
       200:
-        description: Every game this server offers, with its seat range and option defaults.
+        description: Every game this server offers, with its seat range, option defaults and texts, and its
+          rules, in the language `?lang=` names (else the Accept-Language header's, else English).
     """
     games = _rooms(request).games
-    return _json([describe(name, cls) for name, cls in sorted(games.items())])
+    language = request.query_params.get("lang") or request.headers.get("accept-language") or "en"
+    return _json([describe(name, cls, language[:100]) for name, cls in sorted(games.items())])
 
 
 async def client_config(request: Request) -> Response:

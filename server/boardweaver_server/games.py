@@ -6,12 +6,12 @@ import logging
 from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 
-from boardweaver import Game, RandomBot, Table, start, verify_commit
+from boardweaver import Game, Json, RandomBot, Table, start, verify_commit
 from boardweaver.installed import GROUP, UnknownGameError, load_target, target_of
 
 logger = logging.getLogger("boardweaver.server")
 
-__all__ = ["GROUP", "describe", "load_games", "look_problems", "parse_game_option", "served_targets"]
+__all__ = ["GROUP", "best_locale", "describe", "load_games", "look_problems", "parse_game_option", "served_targets"]
 
 
 def load_games(only: Iterable[str] | None = None, extra: Mapping[str, str] | None = None) -> dict[str, type[Game]]:
@@ -119,13 +119,44 @@ def _note_kinds(table: Table, spaces: set[str], pieces: set[str]) -> None:
                 pieces.add(piece.private_kind)
 
 
-def describe(name: str, cls: type[Game]) -> dict[str, object]:
-    """Returns the public description of a game for the lobby."""
+def describe(name: str, cls: type[Game], language: str = "en") -> dict[str, object]:
+    """Returns the public description of a game for the lobby, its rules and option texts in `language`.
+
+    `options` keeps the defaults by name; `option_info` adds each option's type, bounds, choices and the
+    catalog's texts (`option.<name>.label`, `.help`, `.<choice>`), the name itself where the catalog has none.
+    """
+    catalogs = cls.catalogs()
+    catalog = catalogs.get(best_locale(language, list(catalogs)))
+    texts = catalog.texts if catalog is not None else {}
+    info = []
+    for option in cls.option_info():
+        key = f"option.{option['name']}"
+        described: dict[str, Json] = {**option, "label": texts.get(f"{key}.label", str(option["name"]))}
+        if f"{key}.help" in texts:
+            described["help"] = texts[f"{key}.help"]
+        choices = option.get("choices")
+        if isinstance(choices, list):
+            described["choices"] = [{"value": c, "label": texts.get(f"{key}.{c}", str(c))} for c in choices]
+        info.append(described)
     return {
         "name": name,
         "title": cls.title or name,
         "description": cls.description,
+        "rules": texts.get("rules", ""),
+        "locale": catalog.locale if catalog is not None else "",
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "options": dict(cls.option_defaults),
+        "option_info": info,
     }
+
+
+def best_locale(wanted: str, available: list[str]) -> str:
+    """Returns the best of `available` for a language like "fr-CA" or an Accept-Language header (else English)."""
+    for tag in wanted.replace(" ", "").split(","):
+        tag = tag.split(";")[0].lower()
+        if tag in available:
+            return tag
+        if tag.split("-")[0] in available:
+            return tag.split("-")[0]
+    return "en" if "en" in available or not available else available[0]

@@ -24,7 +24,7 @@ FULL = os.environ.get("BOARDWEAVER_FULL") == "1" or os.environ.get("CI") == "tru
 GAMES = 500 if FULL else 30
 
 CASES: list[Any] = [pytest.param(name, None, id=name) for name in sorted(REGISTERED)]
-CASES.append(pytest.param("draw-discard", {"endless": False}, id="draw-discard-not-endless"))
+CASES.append(pytest.param("draw-discard", {"endless": True}, id="draw-discard-endless"))
 
 
 def _check(name: str, options: dict[str, Json] | None) -> tuple[bool, str, int, int]:

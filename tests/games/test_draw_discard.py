@@ -8,6 +8,7 @@ from boardweaver import (
     Draft,
     IllegalStepError,
     Intent,
+    Json,
     NotActiveError,
     Piece,
     RandomBot,
@@ -24,6 +25,7 @@ from boardweaver_games.draw_discard.rules import DECK, DISCARD, card_kind, hand_
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
 
 SEATS = [0, 1, 2, 3]
+ENDLESS: dict[str, Json] = {"endless": True}  # the benchmark's game (bench/load.py asks for it)
 GAMES = int(os.environ.get("BOARDWEAVER_GAMES", "200"))
 
 
@@ -56,7 +58,7 @@ def move(game: DrawDiscard, table: Table, index: int = 0) -> None:
 
 
 def test_setup_shuffles_with_the_table_rng_and_deals_five_from_the_top_in_seat_order() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
 
     table = start(game, SEATS, seed=42)
 
@@ -72,7 +74,7 @@ def test_setup_shuffles_with_the_table_rng_and_deals_five_from_the_top_in_seat_o
 
 
 def test_play_offers_one_revealing_confirm_per_hand_card() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=3)
 
     offers = game.offers(table.view(0), 0)
@@ -83,7 +85,7 @@ def test_play_offers_one_revealing_confirm_per_hand_card() -> None:
 
 
 def test_play_scores_the_card_mod_13_discards_it_face_up_and_draws_the_top_card() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = hand_built(game, {0: [1, 2, 25, 4, 5]}, deck=[40, 41, 50])
 
     move(game, table, index=2)
@@ -97,7 +99,7 @@ def test_play_scores_the_card_mod_13_discards_it_face_up_and_draws_the_top_card(
 
 
 def test_scores_add_up_over_turns_and_the_turn_goes_round_robin() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = hand_built(
         game,
         {0: [12, 0, 0, 0, 0], 1: [51, 1, 1, 1, 1], 2: [13, 2, 2, 2, 2], 3: [38, 3, 3, 3, 3]},
@@ -114,7 +116,7 @@ def test_scores_add_up_over_turns_and_the_turn_goes_round_robin() -> None:
 
 
 def test_the_discard_is_reshuffled_into_the_deck_after_32_draws() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=9)
     for _ in range(32):
         move(game, table)
@@ -135,7 +137,7 @@ def test_the_discard_is_reshuffled_into_the_deck_after_32_draws() -> None:
 
 
 def test_the_deck_cycles_every_33_moves_in_endless_mode() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=10)
     deck_sizes = []
 
@@ -172,7 +174,7 @@ def test_a_game_that_is_not_endless_ends_when_the_deck_runs_out_with_the_scores(
 
 @pytest.mark.parametrize("index", [5, -1, 7, True, 0.0, "0", None])
 def test_a_play_outside_the_hand_is_rejected_and_changes_nothing(index: object) -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=12)
     before = table.view(None).state, table.state.copy()
 
@@ -184,7 +186,7 @@ def test_a_play_outside_the_hand_is_rejected_and_changes_nothing(index: object) 
 
 
 def test_a_seat_whose_turn_it_is_not_cannot_play() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=12)
 
     with pytest.raises(NotActiveError):
@@ -192,7 +194,7 @@ def test_a_seat_whose_turn_it_is_not_cannot_play() -> None:
 
 
 def test_the_draft_leaves_the_revealing_play_to_the_server() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=13)
     draft = Draft(game, table.view(0), 0)
 
@@ -204,7 +206,7 @@ def test_the_draft_leaves_the_revealing_play_to_the_server() -> None:
 
 
 def test_other_seats_and_spectators_see_only_counts_of_hands_and_deck() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=14)
     for _ in range(40):
         move(game, table)
@@ -233,7 +235,7 @@ def test_bots_play_a_game_that_is_not_endless_to_the_end(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(max(1, GAMES // 10)))
 def test_bots_play_an_endless_game_for_many_decisions_across_reshuffles(seed: int) -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=seed)
     bots = {s: RandomBot(f"{seed}/{s}") for s in SEATS}
 
@@ -257,7 +259,7 @@ def test_no_view_holds_another_hand_or_the_deck_order_at_any_decision(seed: int)
 
 
 def test_no_view_holds_a_secret_across_endless_reshuffles() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=77)
     bots = {s: RandomBot(f"77/{s}") for s in SEATS}
 
@@ -271,7 +273,7 @@ def test_no_view_holds_a_secret_across_endless_reshuffles() -> None:
 
 
 def test_every_message_is_in_both_catalogs_with_the_same_placeholders() -> None:
-    game = DrawDiscard()
+    game = DrawDiscard(ENDLESS)
     table = start(game, SEATS, seed=5)
     labels = [o.label_message for o in game.offers(table.view(0), 0) if o.label_message is not None]
     looks = [game.piece_look("back"), game.piece_look("c51"), game.space_look("hand")]
@@ -285,3 +287,12 @@ def test_the_doctor_finds_no_violation_in_seeded_games_that_end() -> None:
     report = check_game(DrawDiscard({"endless": False}), games=40)
 
     assert report.ok, report.describe()
+
+
+def test_a_room_with_default_options_plays_a_game_that_ends() -> None:
+    game = DrawDiscard()
+
+    played = play_game(game, SEATS, seed=3)
+
+    assert not game.is_endless()
+    assert played.table.state.is_over()

@@ -44,7 +44,7 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Li
 
 def _draw_discard(server: LiveServer) -> dict[str, Any]:
     with httpx.Client(base_url=server.http) as http:
-        return create_room(http, "draw-discard", 4)
+        return create_room(http, "draw-discard", 4, options={"endless": True})
 
 
 def _hello(room: dict[str, Any], seat: int) -> str:

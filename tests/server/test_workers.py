@@ -230,10 +230,10 @@ async def play_then_kill(clients: list[SeatClient], kill: Any, after: float) -> 
 def test_a_worker_killed_with_sigkill_comes_back_with_every_acknowledged_decision(tmp_path: Path) -> None:
     server = Served(tmp_path / "rooms.db", workers=2)
     try:
-        rooms = create_rooms(server.base, 2, {})
+        rooms = create_rooms(server.base, 2, {"endless": True})
         owners = shard_rooms(server.db)
         victim = next(room for room in rooms if owners[room["room"]] == 1)
-        clients = {room["room"]: seat_clients(server, room, {}) for room in rooms}
+        clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
         old_pid = server.worker_pids()[1]
 
         asyncio.run(play_then_kill([c for g in clients.values() for c in g], lambda: os.kill(old_pid, 9), 1.5))
@@ -257,8 +257,8 @@ def test_a_restarted_server_with_fewer_workers_serves_every_room_of_every_shard(
     db = tmp_path / "rooms.db"
     server = Served(db, workers=2)
     try:
-        rooms = create_rooms(server.base, 2, {})
-        clients = {room["room"]: seat_clients(server, room, {}) for room in rooms}
+        rooms = create_rooms(server.base, 2, {"endless": True})
+        clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
         asyncio.run(play_then_kill([c for g in clients.values() for c in g], lambda: None, 1.0))
     finally:
         first_code = server.stop()

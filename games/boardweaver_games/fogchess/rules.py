@@ -209,6 +209,7 @@ class FogChess(Game):
     min_players = 2
     max_players = 2
     option_defaults: ClassVar[dict[str, Json]] = {"fen": "", "max_plies": 300}
+    option_ranges: ClassVar[dict[str, tuple[int, int]]] = {"max_plies": (1, 10_000)}
     look: ClassVar[dict[str, Any]] = {
         "spaces": {
             TRUTH: {"hidden": True},

@@ -58,6 +58,7 @@ class MemoryMatch(Game):
     min_players = 2
     max_players = 4
     option_defaults: ClassVar[dict[str, Json]] = {"mode": "public"}
+    option_choices: ClassVar[dict[str, tuple[Json, ...]]] = {"mode": MODES}
     look: ClassVar[dict[str, Any]] = {
         "spaces": {"grid": {"area": "table", "layout": "grid", "columns": COLUMNS, "title": "space.grid"}},
         "pieces": {

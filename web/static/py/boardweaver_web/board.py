@@ -8,6 +8,7 @@ Pure Python: it returns markup text with `data-offer` numbers on what the seat m
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ class Board:
     space_offers: dict[str, int] = field(default_factory=dict)
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
     picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
+    last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> who moved there last
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -182,6 +184,8 @@ class Board:
         layout = str(look.get("layout", "row"))
         offer = self.space_offers.get(space.space_id)
         classes = ["space", f"layout-{html.escape(layout)}", f"kind-{html.escape(space.kind)}"]
+        if space.space_id in self.last_moves:  # a move onto a hidden place of it (a collection's)
+            classes.append(f"last-move-space last-move-{self.last_moves[space.space_id]}")
         title = self._space_title(space)
         where = self._where(space)
         count = len(space.pieces)
@@ -227,6 +231,9 @@ class Board:
         mark = piece.private_state.get("mark") if self.show_private else None
         if isinstance(mark, str) and mark.isidentifier():
             classes.append(f"mark-{mark}")  # the game marks a square (e.g. a last move) for this perspective
+        mover = None if ghost else self.last_moves.get(f"{space.space_id}/{index}")
+        if mover is not None:
+            classes.append(f"last-move last-move-{mover}")
         attributes = ""
         if ghost:
             classes.append("pending")
@@ -251,6 +258,8 @@ class Board:
             spoken = self.texts.get("offer.on", action=tip, what=spoken)
         elif ghost:
             spoken = self.texts.get("piece.planned", what=what)
+        if mover is not None:
+            spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
         if isinstance(owner, int):
             classes.append(f"owner-{owner}")
@@ -456,27 +465,51 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
     return "".join(items)
 
 
-def render_result(table: Table, texts: Texts) -> str:
-    """The end of the game: winners (or a draw) and the scores the game kept, or nothing while it runs."""
+def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
+    """The end in a few words for `me`: "You won", "You lost" or "Draw"; a spectator reads who won."""
     result = table.state.result
     if result is None:
         return ""
-    if result.winners:
-        verdict = texts.get("result.winners", winners=", ".join(str(p) for p in result.winners))
-    else:
-        verdict = texts.get("result.draw")
+    if not result.winners:
+        return texts.get("result.draw-short")
+    if me is not None and me in table.state.player_ids:
+        return texts.get("result.you-won" if me in result.winners else "result.you-lost")
+    named = [name(p) if name is not None else texts.get("seat", seat=p) for p in result.winners]
+    seats = texts.get("result.and").join(named)
+    return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)
+
+
+def render_result(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
+    """The end panel: the verdict for `me` (see `verdict`) and the scores the game kept; "" while it runs.
+
+    `name` names a seat (default "Seat N"); the seat's own row says it is theirs.
+    """
+    result = table.state.result
+    if result is None:
+        return ""
+    said = verdict(table, texts, me, name)
+    outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
     scores = ""
     if result.scores:
+
+        def seat_name(p: int) -> str:
+            shown = name(p) if name is not None else texts.get("seat", seat=p)
+            return texts.get("seat.you", seat=p) if p == me and name is None else shown
+
         rows = "".join(
-            f'<tr class="{"winner" if p in result.winners else ""}">'
-            f"<td>{html.escape(texts.get('seat', seat=p))}</td><td>{result.scores.get(p, '')}</td></tr>"
+            f'<tr class="{"winner" if p in result.winners else ""}{" me" if p == me else ""}">'
+            f"<td>{html.escape(seat_name(p))}</td><td>{result.scores.get(p, '')}</td></tr>"
             for p in table.state.player_ids
         )
         scores = (
             f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
             f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
         )
-    return f'<h3>{html.escape(texts.get("result.over"))}</h3><p class="winners">{html.escape(verdict)}</p>{scores}'
+    return (
+        f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title">'
+        f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners verdict">{html.escape(said)}</p>{scores}</section>'
+    )
 
 
 def piece_keys(table: Table) -> dict[str, list[str]]:

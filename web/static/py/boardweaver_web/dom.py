@@ -399,3 +399,62 @@ async def cache_write(key: str, data: bytes) -> None:
 
 def location_reload() -> None:
     js.location.reload()
+
+
+# -- the your-turn signal: tab title, a beep, a notification (room.py decides when) ---------------------
+
+
+def location_search() -> str:
+    return str(js.location.search)
+
+
+def set_title(text: str) -> None:
+    js.document.title = text
+
+
+def is_hidden() -> bool:
+    """True while the page is not shown (another tab, a minimised window)."""
+    return str(js.document.visibilityState) == "hidden"
+
+
+_AUDIO: list[Any] = []  # one AudioContext for the page, made on the first beep
+
+
+def beep(frequency: float = 880.0, seconds: float = 0.15) -> None:
+    """Plays a short sine beep with WebAudio (no sound file); silent where the browser has no audio."""
+    audio_class = _some(getattr(js, "AudioContext", None))
+    if audio_class is None:
+        return
+    if not _AUDIO:
+        _AUDIO.append(audio_class.new())
+    audio = _AUDIO[0]
+    oscillator, gain = audio.createOscillator(), audio.createGain()
+    oscillator.frequency.value = frequency
+    gain.gain.setValueAtTime(0.2, audio.currentTime)
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds)
+    oscillator.connect(gain)
+    gain.connect(audio.destination)
+    oscillator.start()
+    oscillator.stop(audio.currentTime + seconds)
+
+
+def notification_permission() -> str:
+    """The page's Notification permission: "granted", "denied", "default", or "unsupported"."""
+    notification = _some(getattr(js, "Notification", None))
+    return "unsupported" if notification is None else str(notification.permission)
+
+
+async def ask_notifications() -> str:
+    """Asks the player for notifications (call it from a click only) and returns the permission."""
+    notification = _some(getattr(js, "Notification", None))
+    if notification is None:
+        return "unsupported"
+    return str(await notification.requestPermission())
+
+
+def notify(title: str, body: str) -> None:
+    """Shows a system notification when the player allowed them; a click on it brings the tab back."""
+    if notification_permission() != "granted":
+        return
+    shown = js.Notification.new(title, to_js({"body": body, "tag": "bw-turn"}, dict_converter=js.Object.fromEntries))
+    shown.onclick = create_proxy_once(lambda: js.window.focus())

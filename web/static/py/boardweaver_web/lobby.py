@@ -19,25 +19,50 @@ def render_games(games: list[dict[str, Any]]) -> str:
             f'<li><button type="button" class="game-card" data-game="{html.escape(game["name"])}">'
             f'<span class="game-title">{html.escape(game.get("title") or game["name"])}</span>'
             f'<span class="game-text">{html.escape(game.get("description") or "")}</span>'
-            f'<span class="game-text players">{html.escape(players)} players</span></button></li>'
+            f'<span class="game-text players">{html.escape(players)} players</span></button>'
+            f"{render_rules(game)}</li>"
         )
     return "".join(cards)
 
 
+def render_rules(game: dict[str, Any]) -> str:
+    """The game's rules text (from its catalog, in the page's language) as a disclosure under its card."""
+    paragraphs = [p.strip() for p in str(game.get("rules") or "").split("\n\n") if p.strip()]
+    if not paragraphs:
+        return ""
+    text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    name = html.escape(game["name"])
+    return f'<details class="game-rules" data-rules="{name}"><summary>Rules</summary>{text}</details>'
+
+
 def render_game_options(game: dict[str, Any]) -> str:
-    """The form fields for one game's options, typed from their defaults."""
+    """The form fields for one game's options: typed from their defaults, labelled and explained by the catalog."""
     fields = []
+    info = {str(item["name"]): item for item in game.get("option_info") or []}
     for key, default in sorted((game.get("options") or {}).items()):
         name = html.escape(key)
-        if isinstance(default, bool):
+        about = info.get(key, {})
+        label = html.escape(str(about.get("label") or key))
+        bounds = "".join(f' {b}="{int(about[b])}"' for b in ("min", "max") if isinstance(about.get(b), int))
+        help_text = f'<span class="option-help">{html.escape(str(about["help"]))}</span>' if about.get("help") else ""
+        if about.get("choices"):
+            choices = "".join(
+                f'<option value="{html.escape(str(c["value"]))}"{" selected" if c["value"] == default else ""}>'
+                f"{html.escape(str(c['label']))}</option>"
+                for c in about["choices"]
+            )
+            field = f'<select id="opt-{name}" data-option="{name}" data-type="str">{choices}</select>'
+        elif isinstance(default, bool):
             checked = " checked" if default else ""
             field = f'<input type="checkbox" id="opt-{name}" data-option="{name}" data-type="bool"{checked}>'
         elif isinstance(default, int):
-            field = f'<input type="number" id="opt-{name}" data-option="{name}" data-type="int" value="{default}">'
+            field = (
+                f'<input type="number" id="opt-{name}" data-option="{name}" data-type="int" value="{default}"{bounds}>'
+            )
         else:
             value = html.escape("" if default is None else str(default))
             field = f'<input type="text" id="opt-{name}" data-option="{name}" data-type="str" value="{value}">'
-        fields.append(f'<label class="option">{name} {field}</label>')
+        fields.append(f'<label class="option">{label} {field}{help_text}</label>')
     return "".join(fields)
 
 
@@ -167,7 +192,7 @@ class Lobby:
 
 async def main() -> None:
     dom.register_service_worker()
-    status, games = await dom.fetch_json("/api/games")
+    status, games = await dom.fetch_json(f"/api/games?lang={dom.language()}")
     if status != 200 or not isinstance(games, list):
         dom.set_text("status", f"Could not list the games ({status})")
         return

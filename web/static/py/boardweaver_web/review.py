@@ -72,16 +72,17 @@ async def main(config: dict[str, Any]) -> None:
     room = dom.location_path().rstrip("/").split("/")[-1]
     status, info = await dom.fetch_json(f"/api/rooms/{room}")
     if status != 200 or not isinstance(info, dict):
-        dom.set_text("status", f"No such room ({status})")
+        dom.set_text("status", texts.get("room.missing" if status == 404 else "review.error"))
+        dom.set_attribute("page", "data-state", "missing")
         return
     status, data = await dom.fetch_json(f"/api/rooms/{room}/review")
     if status != 200:
-        dom.set_text("status", "The review opens when the game has ended." if status == 403 else f"Error {status}")
+        dom.set_text("status", texts.get("review.closed" if status == 403 else "review.error"))
         dom.set_attribute("page", "data-state", "closed")
         return
     states = review_states(data)
     if not states:
-        dom.set_text("status", "This game has no recorded steps.")
+        dom.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
     dom.set_html("title", html.escape(game.title or game.name))

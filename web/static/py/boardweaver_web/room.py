@@ -66,6 +66,10 @@ class RoomPage:
         self.tasks: set[asyncio.Future[None]] = set()
         self.clock_at = 0.0  # when (page time, ms) the frame carrying the session's clocks arrived
         self.truth_asked = False  # a finished game's spectator asked for its true final state
+        self.last_moves: dict[str, int] = {}  # where each seat's last visible move went ("space/index" -> seat)
+        self.my_turn: bool | None = None  # whether the seat was to act at the last drawing (None: not drawn yet)
+        self.rules_drawn = False
+        self.tv = "view=tv" in dom.location_search() or fragment.get("view") == "tv"
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -77,12 +81,49 @@ class RoomPage:
         dom.on_window("keydown", lambda _e: setattr(self, "keyboard", True))
         dom.on_window("pointerdown", lambda _e: setattr(self, "keyboard", False))
         dom.every(200, self.tick_clocks)
+        self.start_signals()
         if self.session.restore_offline():
             self.render()
         if dom.is_online():
             self.connect()
         else:
             self.render()
+
+    def start_signals(self) -> None:
+        """The your-turn signal's toggles (sound off by default; notifications asked for on a click only)."""
+        texts = self.texts
+        labels = {"sound-label": "signal.sound", "notify-label": "signal.notify", "rules-title": "rules"}
+        labels["log-title"] = "log"
+        for element_id, key in labels.items():
+            dom.set_text(element_id, texts.get(key))
+        dom.element("sound").checked = dom.storage_get("bw:signal:sound") == "on"
+        wanted = dom.storage_get("bw:signal:notify") == "on" and dom.notification_permission() == "granted"
+        dom.element("notify").checked = wanted
+        dom.on("sound", "change", lambda _e: self.sound_changed())
+        dom.on("notify", "change", lambda _e: self.notify_changed())
+        if self.tv:
+            dom.set_attribute("page", "class", "room tv")
+
+    def sound_changed(self) -> None:
+        on = dom.is_checked("sound")
+        dom.storage_set("bw:signal:sound", "on" if on else "off")
+        if on:
+            dom.beep()  # what it will sound like (and the click lets the browser start audio)
+
+    def notify_changed(self) -> None:
+        if not dom.is_checked("notify"):
+            dom.storage_set("bw:signal:notify", "off")
+            return
+        task = asyncio.ensure_future(self.ask_notifications())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def ask_notifications(self) -> None:
+        granted = await dom.ask_notifications() == "granted"
+        dom.storage_set("bw:signal:notify", "on" if granted else "off")
+        if not granted:
+            dom.element("notify").checked = False
+            dom.set_text("notice", self.texts.get("signal.notify-denied"))
 
     def connect(self) -> None:
         if (self.socket is not None and self.socket.is_open()) or self.gone is not None:
@@ -116,8 +157,15 @@ class RoomPage:
             dom.later(1500, dom.location_reload)
             return
         clock = self.session.clock
+        before = self.session.base_table()
+        acting = list(before.state.active_player_ids) if before is not None else []
         for reply in self.session.receive(frame):
             self.send(reply)
+        if frame.get("type") == "event":
+            mover = self.session.seat if "ack" in frame else acting[0] if len(acting) == 1 else None
+            self.note_moves(mover)
+        elif frame.get("type") == "snapshot":
+            self.last_moves = {}
         if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
             self.clock_at = dom.now()
         if self.session.wants_truth() and not self.truth_asked:
@@ -126,6 +174,18 @@ class RoomPage:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         self.render()
+
+    def note_moves(self, mover: int | None) -> None:
+        """Keeps where `mover`'s decision moved pieces (what this perspective saw move), in place of its last."""
+        if mover is None:
+            return
+        moved = [change["to"] for change in self.session.changes if change.get("type") == "piece-moved"]
+        if not moved:
+            return
+        self.last_moves = {key: seat for key, seat in self.last_moves.items() if seat != mover}
+        for target in moved:
+            index = target.get("index")
+            self.last_moves[f"{target['space']}/{index}" if index is not None else str(target["space"])] = mover
 
     async def fetch_truth(self) -> None:
         """A spectator of a finished game sees the true board: the review's last full state (public now)."""
@@ -136,6 +196,8 @@ class RoomPage:
 
     def on_close(self) -> None:
         code = self.socket.close_code if self.socket is not None else None
+        if self.session.online and dom.is_online() and code != 1008:
+            self.session.notices.append(Notice("notice.connection-lost"))
         self.session.disconnected()
         self.socket = None
         if code == 1008 or not self.snapshot_seen:  # no such room, or a link that proves no seat: find out which
@@ -172,6 +234,7 @@ class RoomPage:
             dom.set_text(element_id, "")
         dom.set_attribute("status", "class", "")
         dom.set_attribute("page", "data-state", "missing")
+        dom.set_title(texts.get(key))
 
     def sent_commit(self, frame: dict[str, Any]) -> None:
         """Notes whether the commit just sent may be taken back: it ended by a Confirm the game let undo."""
@@ -245,6 +308,7 @@ class RoomPage:
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
         board.chosen = last_click(session)
+        board.last_moves = self.last_moves
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
         focused = dom.focused_selector(("board", "commands"))
@@ -257,13 +321,41 @@ class RoomPage:
         self.refocus(focused)
         dom.set_html("log", render_log(session.log_messages(), self.catalog))
         dom.scroll_to_end("log")
-        dom.set_html("result", render_result(table, self.texts))
+        me = session.seat if session.role == "seat" else None
+        dom.set_html("result", render_result(table, self.texts, me))
+        if not self.rules_drawn:
+            self.rules_drawn = True
+            dom.set_html("rules-text", render_rules(self.catalog, dict(game.options), self.texts))
         self.render_status()
+        self.signal_turn(game)
         dom.set_attribute("page", "data-state", self.page_state())
         if not self.drawn:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
+
+    def signal_turn(self, game: Game) -> None:
+        """Says "your turn" when it comes: the tab's title, a beep if the player wants it, a notification
+        when the page is hidden and the player allowed them. Only a change of turn beeps, not a redraw."""
+        session, texts = self.session, self.texts
+        table = session.base_table()
+        mine = (
+            session.role == "seat"
+            and table is not None
+            and not session.over
+            and not table.state.is_over()
+            and session.seat in table.state.active_player_ids
+        )
+        title = game.title or game.name
+        dom.set_title(texts.get("title.your-turn") if mine else texts.get("title.room", game=title))
+        came = mine and self.my_turn is False
+        self.my_turn = mine
+        if not came:
+            return
+        if dom.is_checked("sound"):
+            dom.beep()
+        if dom.is_hidden() and dom.is_checked("notify"):
+            dom.notify(texts.get("turn.you"), texts.get("signal.notification", game=title))
 
     def tick_clocks(self) -> None:
         """Counts the running clocks down between frames (the server's frames set them again)."""
@@ -334,7 +426,9 @@ class RoomPage:
 
     def render_status(self) -> None:
         session, texts = self.session, self.texts
-        dom.set_text("status", texts.get("status.online" if session.online else "status.offline"))
+        lost = not session.online and dom.is_online() and self.snapshot_seen  # the socket dropped, the network is up
+        status = "status.online" if session.online else "status.reconnecting" if lost else "status.offline"
+        dom.set_text("status", texts.get(status))
         dom.set_attribute("status", "class", "online" if session.online else "offline")
         table = session.base_table()
         turn = ""
@@ -368,6 +462,26 @@ class RoomPage:
                 "review-link",
                 f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>',
             )
+
+
+def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:
+    """The game's rules (its catalog's `rules`, paragraphs split on blank lines) and this room's options."""
+    text = catalog.texts.get("rules", "") if catalog is not None else ""
+    paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
+    parts = [f"<p>{html.escape(part)}</p>" for part in paragraphs]
+    said = catalog.texts if catalog is not None else {}
+    items = []
+    for name, value in sorted(options.items()):
+        label = said.get(f"option.{name}.label", name)
+        if isinstance(value, bool):
+            shown = "✓" if value else "✗"
+        else:
+            shown = said.get(f"option.{name}.{value}", str(value)) if value != "" else "-"
+        items.append(f"<li><span>{html.escape(label)}</span>: {html.escape(shown)}</li>")
+    if items:
+        title = html.escape(texts.get("rules.options"))
+        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
+    return "".join(parts)
 
 
 def last_click(session: Session) -> set[tuple[str, int]]:

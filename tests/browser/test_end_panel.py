@@ -1,0 +1,72 @@
+"""The end of a game in words: "You won" and "You lost" in the two seats, who won for a spectator; the tab's title
+says whose turn it is; the rules are shown in the room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+MATE_IN_ONE = "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1"  # white's queen on e7 takes the king on e8
+E7, E8 = 12, 4  # their indices on white's board (a8..h8, a7..h7, ...)
+
+
+def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("fog-chess", seats=2, bots=[], options={"fen": MATE_IN_ONE})
+    white, black = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    tv = new_page(f"{server}/room/{room['room']}?view=tv#role=spectator")
+    for page in (white, black, tv):
+        wait_state(page, "ready")
+    white.wait_for_function("document.title.includes('Your turn')", timeout=10_000)
+    titles = {"white": white.title(), "black": black.title()}
+    rules = black.locator("#rules")
+    rules.locator("summary").click()
+    rules_text = rules.inner_text()
+
+    white.locator(f'#board [data-key="board-0/{E7}"]').click()
+    white.locator(f'#board [data-key="board-0/{E8}"]').click()
+    for page in (white, black, tv):
+        wait_state(page, "over", timeout=30_000)
+    tv.wait_for_selector('#board [data-space="board-true"]', timeout=30_000)  # after the end: the true board
+    screenshot(tv, "end-tv")
+    screenshot(white, "end-won")
+    review = new_page(f"{server}/game/{room['room']}")
+    wait_state(review, "ready")
+
+    assert titles["white"].startswith("● Your turn")
+    assert "Your turn" not in titles["black"]
+    assert "capture the enemy king" in rules_text and "Move limit" in rules_text  # rules and the room's options
+    assert white.locator("#result .verdict").inner_text() == "You won"
+    assert black.locator("#result .verdict").inner_text() == "You lost"
+    assert tv.locator("#result .verdict").inner_text() == "Seat 0 won"
+    assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
+    assert "Your turn" not in white.title()  # the game is over: nobody's turn
+    assert "tv" in str(tv.get_attribute("#page", "class"))
+    assert review.locator("#result .verdict").inner_text() == "Seat 0 won"  # the review's last step: the true end
+    true_board = review.inner_text('#board [data-space="board-true"]')
+    assert "♚" not in true_board and "♕" in true_board  # the queen took the king
+    big = float(tv.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
+    normal = float(black.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
+    assert big > 1.5 * normal  # the TV view is read from across the room
+
+
+def test_the_end_panel_shows_the_scores_with_the_verdict(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    for _ in range(10):  # a default draw-discard game ends when the deck runs out: 8 moves of ours
+        if wait_state(page, "ready", "over", timeout=30_000) == "over":
+            break
+        page.locator("#commands button.intent-confirm").first.click()
+        page.wait_for_function("document.getElementById('page').dataset.state !== 'pending'")
+    wait_state(page, "over", timeout=30_000)
+
+    verdict = page.locator("#result .verdict").inner_text()
+    assert verdict in ("You won", "You lost")
+    assert page.locator("#result table.scores tr").count() == 5
+    assert "Seat 0 (you)" in page.locator("#result table.scores").inner_text()

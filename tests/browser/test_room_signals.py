@@ -1,0 +1,97 @@
+"""The room speaks in sentences: an unknown room link, a lost connection; the tab's title follows the turn, sound and
+notifications are the player's choice; every seat's last move is marked; the lobby shows each game's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+TITLES = """
+window.__titles = [];
+new MutationObserver(() => {
+  if (window.__titles.at(-1) !== document.title) window.__titles.push(document.title);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_an_expired_room_link_shows_its_sentence_in_the_players_language(server: str, new_page: Any) -> None:
+    english = new_page(f"{server}/room/no-such-room#seat=0&token=stale")
+    french = new_page(f"{server}/room/no-such-room#role=spectator", locale="fr-FR")
+
+    for page in (english, french):
+        wait_state(page, "missing", timeout=90_000)
+
+    assert english.locator("#board [role=alert] h2").inner_text() == "This room does not exist or has expired."
+    assert french.locator("#board [role=alert] h2").inner_text() == "Cette salle n'existe pas ou a expiré."
+    assert english.locator("#board a[href='/']").count() == 1
+    assert english.title() == "This room does not exist or has expired."
+    assert "Offline" not in english.inner_text("#page")
+    english.locator("#notify").check()  # this context never allowed notifications: the box unticks, with a sentence
+    english.wait_for_function("!document.getElementById('notify').checked", timeout=10_000)
+    assert "does not allow notifications" in english.inner_text("#notice")
+
+
+def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:  # the page's socket, passed on to the real server
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page = new_page(permissions=["notifications"])
+    page.add_init_script(TITLES)
+    page.route_web_socket("**/ws/rooms/**", through)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("document.title.startsWith('● Your turn')", timeout=10_000)
+    sound_at_first = page.locator("#sound").is_checked()
+    page.locator("#sound").check()  # beeps once (WebAudio, no file)
+    page.locator("#notify").check()  # asks for the permission: granted in this context
+    page.wait_for_function("localStorage.getItem('bw:signal:notify') === 'on'", timeout=10_000)
+
+    page.locator("#board [data-space=market] .piece").first.click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1", timeout=30_000)
+    page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)  # ours again
+    titles = page.evaluate("window.__titles")
+    marked = page.locator("#board .last-move, #board .last-move-space")
+    classes = " ".join(str(marked.nth(i).get_attribute("class")) for i in range(marked.count()))
+    sockets[-1].close(code=4000, reason="test")
+    page.wait_for_function("document.getElementById('notice').textContent.length > 0", timeout=10_000)
+    notice, status = page.inner_text("#notice"), page.inner_text("#status")
+    wait_state(page, "ready", timeout=30_000)  # back on its own
+
+    turns = [title.startswith("● Your turn") for title in titles]
+    changes = [t for i, t in enumerate(turns) if i == 0 or t != turns[i - 1]]
+    assert changes[:4] == [False, True, False, True]  # loading, our turn, the bot's, ours again
+    assert "Market draft — Boardweaver" in titles
+    assert "last-move-1" in classes and "last-move-0" in classes  # the bot's take and ours
+    assert sound_at_first is False  # no sound unless the player turns it on
+    assert page.evaluate("localStorage.getItem('bw:signal:sound')") == "on" and page.locator("#notify").is_checked()
+    assert notice == "The connection to the server was lost; your moves are kept and sent once it is back."
+    assert status == "Connection lost: trying again…"
+    assert len(sockets) >= 2
+
+
+def test_the_lobby_shows_the_rules_of_every_game(server: str, api: Any, new_page: Any) -> None:
+    listed = api.call("/api/games")
+    page = new_page(server + "/")
+    wait_state(page, "ready")
+
+    shown = page.locator("#games details.game-rules")
+    assert shown.count() == len(listed)
+    first = shown.first
+    first.locator("summary").click()
+    assert listed[0]["rules"].split("\n\n")[0] in first.inner_text()
+    memory = page.locator('#games [data-game="memory-match"]')
+    memory.click()
+    assert "Who sees a flip" in page.inner_text("#options")
+    assert page.locator("#opt-mode option").count() == 2

@@ -1,0 +1,96 @@
+"""Every example game ships its rules and its options' texts in every catalog, served by GET /api/games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from boardweaver.installed import installed_games
+from boardweaver.installed import load_game as load
+from boardweaver_server.app import create_app
+from boardweaver_server.games import best_locale, load_games
+from starlette.testclient import TestClient
+
+GAMES = sorted(installed_games())
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("rules") / "rooms.db"
+    with TestClient(create_app(db, games=load_games(), bot_delay=0, wheel_dir=db.parent / "wheels")) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_catalog_of_the_game_holds_its_rules_and_every_option_text(name: str) -> None:
+    cls = load(name)
+
+    catalogs = cls.catalogs()
+
+    assert set(catalogs) >= {"en", "fr"}
+    for locale, catalog in catalogs.items():
+        assert len(catalog.texts.get("rules", "")) > 100, f"{name}: {locale} has no rules text"
+        for option in cls.option_info():
+            key = f"option.{option['name']}"
+            assert catalog.has(f"{key}.label") and catalog.has(f"{key}.help"), f"{name}: {locale} lacks {key}"
+            for choice in cls.option_choices.get(str(option["name"]), ()):
+                assert catalog.has(f"{key}.{choice}"), f"{name}: {locale} lacks {key}.{choice}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_api_gives_the_rules_in_the_language_asked_for(client: TestClient, name: str) -> None:
+    french = {game["name"]: game for game in client.get("/api/games?lang=fr-CA").json()}[name]
+    english = {game["name"]: game for game in client.get("/api/games", headers={"Accept-Language": "de, en"}).json()}
+
+    catalogs = load(name).catalogs()
+    assert french["locale"] == "fr"
+    assert french["rules"] == catalogs["fr"].texts["rules"]
+    assert english[name]["rules"] == catalogs["en"].texts["rules"]
+    assert english[name]["rules"] != french["rules"]
+
+
+def test_option_labels_help_and_choice_labels_come_from_the_catalog(client: TestClient) -> None:
+    games = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}
+
+    mode = games["memory-match"]["option_info"][0]
+    plies = {o["name"]: o for o in games["fog-chess"]["option_info"]}["max_plies"]
+    endless = games["draw-discard"]["option_info"][0]
+    fr = load("memory-match").catalogs()["fr"].texts
+    assert mode["label"] == fr["option.mode.label"] != "mode"
+    assert mode["help"] == fr["option.mode.help"]
+    assert mode["choices"] == [
+        {"value": "public", "label": fr["option.mode.public"]},
+        {"value": "hidden", "label": fr["option.mode.hidden"]},
+    ]
+    assert (plies["type"], plies["min"], plies["max"], plies["default"]) == ("int", 1, 10_000, 300)
+    assert endless["label"] == "Partie sans fin" and endless["default"] is False
+    assert games["memory-match"]["options"] == {"mode": "public"}  # the defaults by name, as before
+
+
+def test_a_declared_choice_or_range_refuses_a_value_outside_it() -> None:
+    with pytest.raises(ValueError, match="expects one of"):
+        load("memory-match")({"mode": "secret"})
+    with pytest.raises(ValueError, match="expects 1 to 10000"):
+        load("fog-chess")({"max_plies": 0})
+
+
+def test_a_room_with_an_option_outside_its_choices_is_refused(client: TestClient) -> None:
+    response = client.post("/api/rooms", json={"game": "memory-match", "seats": 2, "options": {"mode": "secret"}})
+
+    assert response.status_code == 400
+
+
+def test_no_example_game_is_endless_by_default() -> None:
+    assert [name for name in GAMES if load(name)().is_endless()] == []
+
+
+def test_best_locale_reads_a_browser_language_and_an_accept_language_header() -> None:
+    assert best_locale("fr-CA", ["en", "fr"]) == "fr"
+    assert best_locale("de-DE,de;q=0.9,fr;q=0.8", ["en", "fr"]) == "fr"
+    assert best_locale("ja", ["en", "fr"]) == "en"
+
+
+def test_rules_texts_are_plain_sentences_without_placeholders() -> None:
+    for name in GAMES:
+        for catalog in load(name).catalogs().values():
+            assert "{" not in catalog.texts["rules"], (name, catalog.locale)
