@@ -62,7 +62,13 @@ CREATE TABLE IF NOT EXISTS snapshots (
     rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
     PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_names (
+    room TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (room, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, next_room TEXT NOT NULL) WITHOUT ROWID;
 """
+# seat_names and rematches are tables of their own (created on every open, as the others): a store of an
+# older version gets them without a new column, and an older server reading a newer store just ignores them.
 
 
 @dataclass
@@ -88,6 +94,8 @@ class RoomRecord:
     invite_hash: str = ""  # a private room's invite secret, as its SHA-256
     replaced: dict[int, int] = field(default_factory=dict)  # how often the host replaced each seat's player
     clock: dict[str, Any] | None = None  # the room's time control (`clock.TimeControl.to_json`), if it has one
+    names: dict[int, str] = field(default_factory=dict)  # the display names the seats' players chose
+    rematch: str = ""  # the room of this game's rematch, once a seat asked for one
 
 
 @dataclass
@@ -512,6 +520,24 @@ def delete_seat_tokens(room_id: str, seat: int) -> Op:
     return op
 
 
+def set_seat_name(room_id: str, seat: int, name: str) -> Op:
+    """Stores the display name a seat's player chose (replacing the seat's earlier one)."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT OR REPLACE INTO seat_names (room, seat, name) VALUES (?,?,?)", (room_id, seat, name))
+
+    return op
+
+
+def insert_rematch(room_id: str, next_room: str) -> Op:
+    """Links a finished room to the room of its rematch."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO rematches (room, next_room) VALUES (?,?)", (room_id, next_room))
+
+    return op
+
+
 def update_room(room_id: str, **fields: Any) -> Op:
     allowed = {"started", "ended", "over", "bots", "replaced"}
     if not set(fields) <= allowed:
@@ -596,6 +622,12 @@ def load_rooms(conn: sqlite3.Connection) -> list[RoomRecord]:
     for room_id, seat, digest in conn.execute("SELECT room, seat, token_hash FROM seat_tokens"):
         if room_id in rooms:
             rooms[room_id].seat_hashes.setdefault(seat, []).append(digest)
+    for room_id, seat, name in conn.execute("SELECT room, seat, name FROM seat_names"):
+        if room_id in rooms:
+            rooms[room_id].names[seat] = name
+    for room_id, next_room in conn.execute("SELECT room, next_room FROM rematches"):
+        if room_id in rooms:
+            rooms[room_id].rematch = next_room
     return list(rooms.values())
 
 

@@ -115,6 +115,24 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
+# Players' names, "my games", invites and rematches (kept as one block: issue 16's names part).
+TEXTS["en"] |= {
+    "seat.named": "{name}",
+    "seat.you-named": "{name} (you)",
+    "rematch.offer": "Play again with the same players",
+    "rematch.move": "The rematch is ready: go to it",
+    "rematch.failed": "The rematch could not be made: {reason}",
+    "name.failed": "Your name was not kept: {reason}",
+}
+TEXTS["fr"] |= {
+    "seat.named": "{name}",
+    "seat.you-named": "{name} (vous)",
+    "rematch.offer": "Rejouer avec les mêmes joueurs",
+    "rematch.move": "La revanche est prête : y aller",
+    "rematch.failed": "La revanche n'a pas pu être créée : {reason}",
+    "name.failed": "Votre nom n'a pas été gardé : {reason}",
+}
+
 
 class Texts:
     """The client's texts in one language, falling back to English, then to the key."""
