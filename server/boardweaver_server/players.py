@@ -82,8 +82,14 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
             return rooms.need(room.record.rematch)
         record = room.record
         spec = RoomSpec(
-            record.game, len(record.players), list(record.bots), dict(record.options), record.spectators,
-            record.referee, None, "private",
+            record.game,
+            len(record.players),
+            list(record.bots),
+            dict(record.options),
+            record.spectators,
+            record.referee,
+            None,
+            "private",
         )
         if record.clock is not None:
             spec.clock = TimeControl.from_json(record.clock)

@@ -42,7 +42,12 @@ def test_renaming_a_seat_tells_every_socket_of_the_room(client: TestClient) -> N
         frame = ws.receive_json()
 
     assert answer.status_code == 200 and answer.json() == {"seat": 1, "name": "Élodie <b>"}
-    assert frame == {"type": "seats", "room": room["room"], "seats": ["claimed", "claimed"], "names": [None, "Élodie <b>"]}
+    assert frame == {
+        "type": "seats",
+        "room": room["room"],
+        "seats": ["claimed", "claimed"],
+        "names": [None, "Élodie <b>"],
+    }
 
 
 @pytest.mark.parametrize(

@@ -399,3 +399,22 @@ async def cache_write(key: str, data: bytes) -> None:
 
 def location_reload() -> None:
     js.location.reload()
+
+
+def go(url: str) -> None:
+    """Opens `url` in this tab (a room of ours)."""
+    js.location.assign(url)
+
+
+async def copy_text(element_id: str) -> bool:
+    """Copies an input's text: the async clipboard where the page may use it, else the selection's copy."""
+    node = element(element_id)
+    if node is None:
+        return False
+    try:
+        await js.navigator.clipboard.writeText(node.value)
+        return True
+    except Exception:  # no clipboard permission (or none at all): the old way, from a selection
+        node.focus()
+        node.select()
+        return bool(js.document.execCommand("copy"))

@@ -50,7 +50,9 @@ def load_games(store: Store) -> list[dict[str, Any]]:
         return []
     if not isinstance(kept, list):
         return []
-    good = [e for e in kept if isinstance(e, dict) and isinstance(e.get("room"), str) and isinstance(e.get("seat"), int)]
+    good = [
+        e for e in kept if isinstance(e, dict) and isinstance(e.get("room"), str) and isinstance(e.get("seat"), int)
+    ]
     return sorted(good, key=lambda e: -float(e.get("at") or 0))
 
 
