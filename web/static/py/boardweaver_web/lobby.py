@@ -62,17 +62,6 @@ def render_bot_boxes(seats: int, bots: set[int]) -> str:
     )
 
 
-def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "") -> str:
-    """One link to share: its name, the link itself, and a button that copies it."""
-    link = html.escape(url)
-    return (
-        f'<li><span class="link-name">{html.escape(label)}</span> '
-        f'<a class="{css}" {extra}href="{link}" target="_blank">{link}</a> '
-        f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" tabindex="-1" aria-hidden="true">'
-        f'<button type="button" class="copy" data-copy="{copy_id}">Copy</button></li>'
-    )
-
-
 def render_links(
     origin: str,
     room: str,
@@ -95,83 +84,18 @@ def render_links(
             )
         else:
             rows.append(
-                copy_row(f"Invite for seat {seat}", "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}" ')
+                mine.copy_row(f"Invite for seat {seat}", "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"')
             )
     for seat in bots:
         rows.append(f'<li><span class="link-name">Seat {seat}</span> a bot plays it</li>')
     if spectators:
         rows.append(
-            copy_row("Spectator / TV", "spectator-link", f"{origin}/room/{room}#role=spectator", f"copy-{room}-tv")
+            mine.copy_row("Spectator / TV", "spectator-link", f"{origin}/room/{room}#role=spectator", f"copy-{room}-tv")
         )
     if referee:
         url = f"{origin}/room/{room}#role=referee&token={host_token}"
-        rows.append(copy_row("Referee", "referee-link", url, f"copy-{room}-referee"))
+        rows.append(mine.copy_row("Referee", "referee-link", url, f"copy-{room}-referee"))
     return f'<h3>Room {html.escape(room)}</h3><ul class="links">{"".join(rows)}</ul>'
-
-
-def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str]) -> str:
-    """The rooms this browser holds a seat in, newest first: rejoin in one click, the invites kept, forget."""
-    if not kept:
-        return '<li class="empty">No games yet: create one, or join an open room.</li>'
-    rows = []
-    for entry in kept:
-        room, seat = str(entry["room"]), int(entry["seat"])
-        title = html.escape(str(entry.get("title") or entry.get("game") or "Game"))
-        url = html.escape(mine.seat_link(origin, room, seat, str(entry.get("token", ""))))
-        state = html.escape(states.get(room, ""))
-        invites = entry.get("invites") if isinstance(entry.get("invites"), dict) else {}
-        shared = "".join(
-            copy_row(
-                f"Invite for seat {other}",
-                "invite-link",
-                mine.seat_link(origin, room, int(other), str(token)),
-                f"copy-kept-{room}-{other}",
-            )
-            for other, token in sorted(invites.items())
-            if str(other).isdigit()
-        )
-        extra = f'<details><summary>Invite links</summary><ul class="links">{shared}</ul></details>' if shared else ""
-        rows.append(
-            f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
-            f'<span class="game-title">{title}</span> <span class="kept-seat">seat {seat}</span> '
-            f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
-            f'<a class="rejoin primary" href="{url}">Rejoin</a> '
-            f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
-            f'aria-label="Forget {title}, seat {seat}">Forget</button>{extra}</li>'
-        )
-    return "".join(rows)
-
-
-def describe_state(status: dict[str, Any]) -> str:
-    if status.get("over"):
-        return "over"
-    if status.get("started"):
-        return "playing"
-    return "waiting for players"
-
-
-def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The public rooms waiting for players: not started, not over, with an open seat."""
-    return [r for r in listed if not r.get("started") and not r.get("over") and "open" in (r.get("seats") or [])]
-
-
-def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str]) -> str:
-    if not rooms:
-        return '<li class="empty">No room is waiting for players right now.</li>'
-    rows = []
-    for status in rooms:
-        room = html.escape(str(status["room"]))
-        seats = status.get("seats") or []
-        names = status.get("names") or []
-        who = ", ".join(str(n) for n in names if n) or "nobody yet"
-        title = html.escape(titles.get(str(status.get("game")), str(status.get("game"))))
-        rows.append(
-            f'<li class="open-room" data-room="{room}"><span class="game-title">{title}</span> '
-            f"<span>{seats.count('open')} of {len(seats)} seats open</span> "
-            f'<span class="seated">seated: {html.escape(who)}</span> '
-            f'<button type="button" class="join-open" data-join-room="{room}">Join</button></li>'
-        )
-    return "".join(rows)
 
 
 class Lobby:
@@ -211,7 +135,7 @@ class Lobby:
         dom.element("player-name").value = self.name()
 
     def render_mine(self) -> None:
-        dom.set_html("my-games", render_my_games(dom.origin(), mine.load_games(self.store), self.states))
+        dom.set_html("my-games", mine.render_my_games(dom.origin(), mine.load_games(self.store), self.states))
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
@@ -227,14 +151,14 @@ class Lobby:
             if status == 404:
                 self.states[room] = "expired"
             elif status == 200 and isinstance(data, dict):
-                self.states[room] = describe_state(data)
+                self.states[room] = mine.describe_state(data)
         self.render_mine()
 
     async def refresh_open(self) -> None:
         status, listed = await dom.fetch_json("/api/rooms")
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
-        waiting = open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        dom.set_html("open-rooms", render_open_rooms(waiting, titles))
+        waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
+        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles))
 
     def page_clicked(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")
@@ -389,6 +313,9 @@ async def main() -> None:
     lobby.start()
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
+    dom.record_timing("lobby_ready_ms", dom.now())  # since navigation started (bench/browser.py)
+    dom.mark("lobby")
     lobby.run(lobby.refresh_mine())
     lobby.run(lobby.refresh_open())
     await dom.cache_shell([])
+    dom.publish("__bw_cached", True)

@@ -1,10 +1,12 @@
-"""What this browser keeps of its players: the display name, and the rooms it holds a seat in ("my games").
+"""What this browser keeps of its players: the display name and the rooms it holds a seat in ("my games"),
+and how the lobby draws them and the open rooms.
 
 Plain Python over a key-value store (the page's localStorage); a seat's token stays in this browser only.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import time
 import unicodedata
@@ -76,3 +78,80 @@ def forget_game(store: Store, room: str, seat: int) -> list[dict[str, Any]]:
 def seat_link(origin: str, room: str, seat: int, token: str) -> str:
     """The link that opens a seat (its token in the fragment, never in a query)."""
     return f"{origin}/room/{room}#seat={seat}&token={token}"
+
+
+def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "") -> str:
+    """One link to share: its name, the link itself, and a button that copies it."""
+    link = html.escape(url)
+    return (
+        f'<li><span class="link-name">{html.escape(label)}</span> '
+        f'<a class="{css}" {extra} href="{link}" target="_blank">{link}</a> '
+        f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" '
+        'tabindex="-1" aria-hidden="true">'
+        f'<button type="button" class="copy" data-copy="{copy_id}">Copy</button></li>'
+    )
+
+
+def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str]) -> str:
+    """The rooms this browser holds a seat in, newest first: rejoin in one click, the invites kept, forget."""
+    if not kept:
+        return '<li class="empty">No games yet: create one, or join an open room.</li>'
+    rows = []
+    for entry in kept:
+        room, seat = str(entry["room"]), int(entry["seat"])
+        title = html.escape(str(entry.get("title") or entry.get("game") or "Game"))
+        url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
+        state = html.escape(states.get(room, ""))
+        invites = entry.get("invites") if isinstance(entry.get("invites"), dict) else {}
+        shared = "".join(
+            copy_row(
+                f"Invite for seat {other}",
+                "invite-link",
+                seat_link(origin, room, int(other), str(token)),
+                f"copy-kept-{room}-{other}",
+            )
+            for other, token in sorted(invites.items())
+            if str(other).isdigit()
+        )
+        extra = f'<details><summary>Invite links</summary><ul class="links">{shared}</ul></details>' if shared else ""
+        rows.append(
+            f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
+            f'<span class="game-title">{title}</span> <span class="kept-seat">seat {seat}</span> '
+            f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
+            f'<a class="rejoin primary" href="{url}">Rejoin</a> '
+            f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
+            f'aria-label="Forget {title}, seat {seat}">Forget</button>{extra}</li>'
+        )
+    return "".join(rows)
+
+
+def describe_state(status: dict[str, Any]) -> str:
+    if status.get("over"):
+        return "over"
+    if status.get("started"):
+        return "playing"
+    return "waiting for players"
+
+
+def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public rooms waiting for players: not started, not over, with an open seat."""
+    return [r for r in listed if not r.get("started") and not r.get("over") and "open" in (r.get("seats") or [])]
+
+
+def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str]) -> str:
+    if not rooms:
+        return '<li class="empty">No room is waiting for players right now.</li>'
+    rows = []
+    for status in rooms:
+        room = html.escape(str(status["room"]))
+        seats = status.get("seats") or []
+        names = status.get("names") or []
+        who = ", ".join(str(n) for n in names if n) or "nobody yet"
+        title = html.escape(titles.get(str(status.get("game")), str(status.get("game"))))
+        rows.append(
+            f'<li class="open-room" data-room="{room}"><span class="game-title">{title}</span> '
+            f"<span>{seats.count('open')} of {len(seats)} seats open</span> "
+            f'<span class="seated">seated: {html.escape(who)}</span> '
+            f'<button type="button" class="join-open" data-join-room="{room}">Join</button></li>'
+        )
+    return "".join(rows)
