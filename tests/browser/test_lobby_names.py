@@ -44,7 +44,8 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     assert ada.locator("button.copy").count() >= 2  # the invite and the spectator link
     ada.click(".join-seat")
     wait_state(ada, "ready")
-    bob = lobby_as(new_page, server, "Bob")
+    bob = new_page()  # Bob chose his name on an earlier visit: it is kept in his browser
+    bob.add_init_script("localStorage.setItem('bw:name', 'Bob')")
     bob.goto(invite)
     wait_state(bob, "ready")
 
@@ -96,9 +97,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     quick = room_of(page)
     assert api.call(f"/api/rooms/{quick}")["seats"] == ["claimed", "bot"]
 
-    page.goto(server + "/")
-    wait_state(page, "ready")
-    page.reload()
+    page.goto(server + "/")  # a new load of the lobby: my games come from the browser's storage
     wait_state(page, "ready")
     row = page.locator(f'#my-games .my-game[data-room="{quick}"]')
     assert row.count() == 1
@@ -108,6 +107,9 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     assert "Grace" in listed.inner_text()
     assert serious_violations(page) == []
     screenshot(page, "lobby-my-games")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll on a phone
+    screenshot(page, "lobby-my-games-mobile")
     row.locator(".rejoin").click()
     wait_state(page, "ready")
     assert room_of(page) == quick
