@@ -33,7 +33,7 @@ def room_of(page: Any) -> str:
 
 
 def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, new_page: Any, api: Any) -> None:
-    ada = lobby_as(new_page, server, "Ada <i>")
+    ada = lobby_as(new_page, server, "Ada <i>", permissions=["clipboard-read", "clipboard-write"])
     ada.locator('#games [data-game="market-draft"]').click()
     ada.fill("#seats", "2")
     ada.dispatch_event("#seats", "change")
@@ -42,6 +42,9 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     wait_state(ada, "created")
     invite = str(ada.get_attribute(".seat-link[data-seat='1']", "href"))
     assert ada.locator("button.copy").count() >= 2  # the invite and the spectator link
+    ada.locator("li:has(.seat-link[data-seat='1']) button.copy").click()
+    ada.wait_for_selector("#quick-status:has-text('Link copied')")
+    assert ada.evaluate("navigator.clipboard.readText()") == invite
     ada.click(".join-seat")
     wait_state(ada, "ready")
     bob = new_page()  # Bob chose his name on an earlier visit: it is kept in his browser

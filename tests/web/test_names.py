@@ -30,6 +30,9 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     names[1] = "Bob"  # a rename shows at the next drawing: the page holds the session's dict
     assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from Bob."
     assert NamedTexts("fr", names).get("seat.you", seat=1) == "Bob (vous)"
+    over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names)
+    assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada, Bob win."
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: player(s) 0, 2 win."  # seat 2 unnamed
 
 
 def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:

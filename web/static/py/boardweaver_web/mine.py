@@ -102,7 +102,8 @@ def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, s
         title = html.escape(str(entry.get("title") or entry.get("game") or "Game"))
         url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
         state = html.escape(states.get(room, ""))
-        invites = entry.get("invites") if isinstance(entry.get("invites"), dict) else {}
+        raw = entry.get("invites")
+        invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
         shared = "".join(
             copy_row(
                 f"Invite for seat {other}",

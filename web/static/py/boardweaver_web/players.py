@@ -14,8 +14,10 @@ from boardweaver import Catalog, Message
 from .texts import Texts
 
 SEAT_ARGS = ("player", "source", "claimer", "seat", "winner", "loser")  # message args that name a seat
-# "Player {player}", "seat {claimer}", "Place {player}": the word goes when the seat has a name
-_SEAT_WORD = r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse)"
+LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
+# "Player {player}", "seat {claimer}", "player(s) {winners}": the word goes when the seats have names
+_SEAT_WORD = r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse)(?:\(s\)|s)?"
+_SEAT_LIST = re.compile(r"\d+(?:, \d+)*")
 
 
 class NamedTexts(Texts):
@@ -41,13 +43,21 @@ class NamedCatalog(Catalog):
 
     def render(self, message: Message) -> str:
         template = self.texts.get(message.key)
-        named = [a for a in SEAT_ARGS if type(message.args.get(a)) is int and message.args[a] in self.names]
+        args = dict(message.args)
+        named = []
+        for arg, value in message.args.items():
+            if arg in SEAT_ARGS and type(value) is int and value in self.names:
+                args[arg] = self.names[value]
+                named.append(arg)
+            elif arg in LIST_ARGS and isinstance(value, str) and _SEAT_LIST.fullmatch(value):
+                seats = [int(seat) for seat in value.split(", ")]
+                if all(seat in self.names for seat in seats):
+                    args[arg] = ", ".join(self.names[seat] for seat in seats)
+                    named.append(arg)
         if template is None or not named:
             return super().render(message)
-        args = dict(message.args)
         for arg in named:
             template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
-            args[arg] = self.names[message.args[arg]]
         try:
             return template.format_map(args)
         except (KeyError, IndexError, ValueError):
