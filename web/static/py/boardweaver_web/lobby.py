@@ -304,6 +304,7 @@ def error_text(data: Any) -> str:
 
 
 async def main() -> None:
+    dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     dom.register_service_worker()
     status, games = await dom.fetch_json("/api/games")
     if status != 200 or not isinstance(games, list):
