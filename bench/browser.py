@@ -58,7 +58,7 @@ STAGES_JS = """() => {
   const files = {"core.js": /pyscript\\/[^/]+\\/core\\.js$/, "pyodide.mjs": /pyodide\\.mjs$/,
                  "lock": /pyodide-lock\\.json$/, "stdlib": /python_stdlib\\.zip$/, "asm.mjs": /pyodide\\.asm\\.mjs$/,
                  "wasm": /pyodide\\.asm\\.wasm$/, "main.py": /_main\\.py$/, "micropip.whl": /micropip-.*\\.whl$/,
-                 "rules.whl": /boardweaver_rules-.*\\.whl$/};
+                 "rules.whl": /boardweaver_rules-.*\\.whl$/, "games": /\\/api\\/games$/};
   for (const r of performance.getEntriesByType("resource")) {
     for (const [name, re] of Object.entries(files)) {
       if (re.test(r.name) && !(name + " asked" in out)) {
@@ -67,6 +67,7 @@ STAGES_JS = """() => {
       }
     }
   }
+  out["games requests"] = performance.getEntriesByType("resource").filter((r) => /\\/api\\/games$/.test(r.name)).length;
   return out;
 }"""
 

@@ -106,12 +106,7 @@ class Lobby:
         self.states: dict[str, str] = {}
 
     def start(self) -> None:
-        dom.set_html("games", render_games(list(self.games.values())))
-        options = "".join(
-            f'<option value="{html.escape(name)}">{html.escape(g.get("title") or name)}</option>'
-            for name, g in self.games.items()
-        )
-        dom.set_html("game", options)
+        self.draw_games()
         dom.element("player-name").value = mine.load_name(self.store)
         dom.on("player-name", "change", lambda _e: self.name_changed())
         dom.on("game", "change", lambda _e: self.game_changed())
@@ -122,6 +117,23 @@ class Lobby:
         dom.on("page", "click", self.page_clicked)
         self.game_changed()
         self.render_mine()
+
+    def update_games(self, games: list[dict[str, Any]]) -> None:
+        """Draws the server's list where the kept one was drawn, keeping the form's game when it still exists."""
+        chosen = dom.input_value("game")
+        self.games = {game["name"]: game for game in games}
+        self.draw_games()
+        if chosen in self.games:
+            dom.element("game").value = chosen
+        self.game_changed()
+
+    def draw_games(self) -> None:
+        dom.set_html("games", render_games(list(self.games.values())))
+        options = "".join(
+            f'<option value="{html.escape(name)}">{html.escape(g.get("title") or name)}</option>'
+            for name, g in self.games.items()
+        )
+        dom.set_html("game", options)
 
     def run(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -303,20 +315,49 @@ def error_text(data: Any) -> str:
     return str(data["error"]) if isinstance(data, dict) and "error" in data else json.dumps(data)
 
 
+GAMES_KEY = "bw:games"  # the last list of games, drawn at once on the next visit while it is asked again
+
+
 async def main() -> None:
     dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     dom.register_service_worker()
+    store = BrowserStore()
+    kept = read_games(store.get(GAMES_KEY))
+    lobby = None
+    if kept:  # a later visit: usable now, without waiting for the server's answer
+        lobby = show(kept)
     status, games = await dom.fetch_json("/api/games")
-    if status != 200 or not isinstance(games, list):
-        dom.set_text("status", f"Could not list the games ({status})")
+    if status != 200 or not isinstance(games, list) or not games:
+        if lobby is None:
+            dom.set_text("status", f"Could not list the games ({status})")
         return
+    if games != kept:
+        store.set(GAMES_KEY, json.dumps(games, separators=(",", ":")))
+        if lobby is None:
+            lobby = show(games)
+        else:
+            lobby.update_games(games)
+    lobby.run(lobby.refresh_mine())
+    lobby.run(lobby.refresh_open())
+    await dom.cache_shell([])
+    dom.publish("__bw_cached", True)
+
+
+def read_games(text: str | None) -> list[dict[str, Any]] | None:
+    try:
+        games = json.loads(text or "null")
+    except ValueError:
+        return None
+    if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("name"), str) for g in games):
+        return None
+    return games or None
+
+
+def show(games: list[dict[str, Any]]) -> Lobby:
     lobby = Lobby(games)
     lobby.start()
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
     dom.record_timing("lobby_ready_ms", dom.now())  # since navigation started (bench/browser.py)
     dom.mark("lobby")
-    lobby.run(lobby.refresh_mine())
-    lobby.run(lobby.refresh_open())
-    await dom.cache_shell([])
-    dom.publish("__bw_cached", True)
+    return lobby
