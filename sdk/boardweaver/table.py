@@ -22,7 +22,7 @@ from .changes import (
     StateSet,
 )
 from .errors import NeedsServerError, RuleError
-from .frozen import FrozenPiece
+from .frozen import FrozenMap, FrozenPiece, thaw_json
 from .messages import Message
 from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
@@ -270,8 +270,18 @@ class Table:
             space = state.space(space_id)
             return space.public_state if part == "space_public" else space.private_state
         index = _need(target.index, target)
-        piece = self._space_and_piece(space_id, index)[1] if to_change else state.piece(space_id, index)
-        return piece.public_state if part == "piece_public" else piece.private_state
+        if not to_change:
+            piece = state.piece(space_id, index)
+            return piece.public_state if part == "piece_public" else piece.private_state
+        piece = self._space_and_piece(space_id, index)[1]
+        data = piece.public_state if part == "piece_public" else piece.private_state
+        if type(data) is FrozenMap:  # a view's shared empty map (`view.NO_STATE`): this piece gets its own
+            data = thaw_json(data)
+            if part == "piece_public":
+                piece.public_state = data
+            else:
+                piece.private_state = data
+        return data
 
     def _owner_of(self, target: StateOf) -> PlayerId | None:
         if target.part == "player_private":

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 
 from .errors import RuleError
+from .frozen import FrozenMap
 from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 
@@ -75,6 +76,7 @@ def sees_piece(perspective: Perspective, space: Space, piece: Piece) -> bool:
 
 
 NOT_SHOWN: frozenset[PlayerId] = frozenset()
+NO_STATE: JsonMap = FrozenMap()  # a view piece's empty state map, shared: `Table` copies it before a write
 
 
 def shown_for(perspective: Perspective, piece: Piece) -> frozenset[PlayerId]:
@@ -202,8 +204,8 @@ def projected_pieces(perspective: Perspective, space: Space) -> list[Piece]:
                 Piece(
                     piece.public_kind,
                     piece.private_kind,
-                    copy_json(public) if public else {},
-                    copy_json(private) if private else {},
+                    copy_json(public) if public else NO_STATE,
+                    copy_json(private) if private else NO_STATE,
                     piece.owner,
                     piece.hidden,
                     shown_for(perspective, piece) if piece.shown_to else NOT_SHOWN,
@@ -211,7 +213,9 @@ def projected_pieces(perspective: Perspective, space: Space) -> list[Piece]:
             )
         else:
             hidden = piece.private_kind is not None or piece.hidden or bool(piece.private_state)
-            append(Piece(piece.public_kind, None, copy_json(public) if public else {}, {}, piece.owner, hidden))
+            append(
+                Piece(piece.public_kind, None, copy_json(public) if public else NO_STATE, NO_STATE, piece.owner, hidden)
+            )
     return pieces
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +27,8 @@ from .settings import BODY_TIMEOUT, MAX_BODY_BYTES, ROOMS_PER_CLIENT_PER_MINUTE
 from .tokens import bearer
 
 MAX_BODY = MAX_BODY_BYTES
+logger = logging.getLogger("boardweaver.server")
+LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # on a lobby list that lacks the rooms of these workers
 
 
 @dataclass
@@ -61,8 +65,8 @@ def _json(content: Any, status: int = 200) -> Response:
     return CanonicalJSONResponse(content, status_code=status)
 
 
-def _error(status: int, message: str) -> Response:
-    return _json({"error": message}, status)
+def _error(status: int, message: str, code: str = "") -> Response:
+    return _json({"error": message, **({"code": code} if code else {})}, status)
 
 
 def _rooms(request: Request) -> Rooms:
@@ -109,8 +113,9 @@ async def _body(request: Request) -> Any:
     return data
 
 
-def _room(request: Request) -> Room:
-    return _rooms(request).need(request.path_params["room_id"])
+async def _room(request: Request) -> Room:
+    """Returns the room of the path, read back from the store if it left memory (`Rooms.find`)."""
+    return await _rooms(request).find(request.path_params["room_id"])
 
 
 def _seat(request: Request) -> int:
@@ -149,14 +154,20 @@ async def list_rooms(request: Request) -> Response:
     """
     responses:
       200:
-        description: The public rooms on this server (every worker's), with their status, oldest first.
+        description: The public rooms on this server (every worker's), with their status, oldest first. While
+          a worker does not answer (it is restarting) the list lacks its rooms and the answer says so in its
+          `Boardweaver-Lobby-Missing` header (the workers missing, comma-separated).
     """
     rooms = _rooms(request)
     if rooms.cluster is None:
         return _json([status for _, status in local_statuses(rooms)])
-    listed = [*local_statuses(rooms), *await rooms.cluster.lobby()]
+    others, missing = await rooms.cluster.lobby()
+    listed = [*local_statuses(rooms), *others]
     listed.sort(key=lambda item: item[0])
-    return _json([status for _, status in listed])
+    response = _json([status for _, status in listed])
+    if missing:
+        response.headers[LOBBY_MISSING] = ",".join(str(index) for index in missing)
+    return response
 
 
 def local_statuses(rooms: Rooms) -> list[tuple[float, dict[str, Any]]]:
@@ -215,7 +226,7 @@ async def room_status(request: Request) -> Response:
       404:
         description: No such room.
     """
-    return _json(_rooms(request).status(_room(request)))
+    return _json(_rooms(request).status(await _room(request)))
 
 
 async def claim_seat(request: Request) -> Response:
@@ -228,7 +239,7 @@ async def claim_seat(request: Request) -> Response:
       409:
         description: The seat is taken.
     """
-    room = _room(request)
+    room = await _room(request)
     seat = _seat(request)
     name = players.body_name(await _body(request))  # checked first: a bad name claims nothing
     token = await _rooms(request).claim(room, seat, bearer(request.headers.get("authorization")))
@@ -252,7 +263,7 @@ async def name_seat(request: Request) -> Response:
       403:
         description: The token does not hold this seat.
     """
-    room = _room(request)
+    room = await _room(request)
     seat = _seat(request)
     rooms = _rooms(request)
     if not players.holds_seat(rooms, room, seat, bearer(request.headers.get("authorization"))):
@@ -279,7 +290,7 @@ async def rematch_room(request: Request) -> Response:
       409:
         description: The game is not over yet.
     """
-    room = _room(request)
+    room = await _room(request)
     rooms = _rooms(request)
     body = await _body(request)
     seat = body.get("seat") if isinstance(body, dict) else None
@@ -306,7 +317,7 @@ async def invite_seat(request: Request) -> Response:
       409:
         description: The seat is claimed already (replace its player instead).
     """
-    room = _room(request)
+    room = await _room(request)
     _host(request, room)
     seat = _seat(request)
     token = await _rooms(request).invite(room, seat)
@@ -324,7 +335,7 @@ async def replace_player(request: Request) -> Response:
       409:
         description: The seat is open (invite a player instead).
     """
-    room = _room(request)
+    room = await _room(request)
     _host(request, room)
     seat = _seat(request)
     token = await _rooms(request).replace_player(room, seat)
@@ -337,7 +348,7 @@ async def start_room(request: Request) -> Response:
       200:
         description: The game starts now, with whoever is seated (host token required).
     """
-    room = _room(request)
+    room = await _room(request)
     _host(request, room)
     await _rooms(request).start_game(room)
     return _json(_rooms(request).status(room))
@@ -353,7 +364,7 @@ async def add_bot(request: Request) -> Response:
       200:
         description: A bot now plays the open seat (host token required).
     """
-    room = _room(request)
+    room = await _room(request)
     _host(request, room)
     body = await _body(request)
     seat = body.get("seat") if isinstance(body, dict) else None
@@ -369,7 +380,7 @@ async def end_room(request: Request) -> Response:
       200:
         description: The game ends now; its log and seed become public (host token required).
     """
-    room = _room(request)
+    room = await _room(request)
     _host(request, room)
     await _rooms(request).end(room)
     return _json(_rooms(request).status(room))
@@ -383,7 +394,7 @@ async def room_events(request: Request) -> Response:
       403:
         description: The game is still running; its log is private.
     """
-    room = _room(request)
+    room = await _room(request)
     if not room.is_over:
         raise RoomError(403, "the log is private until the game ends")
     events = await room.store.read(lambda conn: ops.events_after(conn, room.room_id, 0))
@@ -397,6 +408,7 @@ async def room_events(request: Request) -> Response:
             "seed": record.seed,
             "seed_commitment": record.seed_commitment,
             "final_state_sha256": state_digest(room.table),
+            "rules": {"version": record.rules_version, "fingerprint": record.rules_fingerprint},
             "events": [event.to_public() for event in events],
         }
     )
@@ -410,7 +422,7 @@ async def room_review(request: Request) -> Response:
       403:
         description: The game is still running.
     """
-    room = _room(request)
+    room = await _room(request)
     if not room.is_over:
         raise RoomError(403, "the review opens when the game ends")
     if room.review_cache is None:
@@ -434,6 +446,7 @@ async def _build_review(room: Room, rooms: Rooms) -> bytes:
             "players": record.players,
             "seed": record.seed,
             "seed_commitment": record.seed_commitment,
+            "rules": {"version": record.rules_version, "fingerprint": record.rules_fingerprint},
             "steps": steps,
         }
     )
@@ -452,7 +465,17 @@ def _guarded(endpoint: Any) -> Any:
             metrics = getattr(request.app.state, "metrics", None)
             if metrics is not None:
                 metrics.count_error(f"http/{error.status}")
-            return _error(error.status, error.message)
+            return _error(error.status, error.message, error.code)
+        except sqlite3.Error as error:  # the store failed (a full disk, say): nothing was changed
+            full = ops.is_disk_full(error)
+            if not full:  # a full disk is logged by the store, once per episode
+                name = type(error).__name__
+                logger.error("%s %s: the store failed (%s: %s)", request.method, request.url.path, name, error)
+            metrics = getattr(request.app.state, "metrics", None)
+            if metrics is not None:
+                metrics.count_error("http/503")
+            why = "the server's disk is full" if full else "the server cannot write its store"
+            return _error(503, f"{why}; nothing was changed, try again later", "server/store")
 
     run.__doc__ = endpoint.__doc__
     run.__name__ = endpoint.__name__

@@ -17,7 +17,7 @@ from .games import load_games, served_targets
 from .health import health_routes
 from .metrics import Metrics, metrics_routes
 from .roomproto import LIMITS_STATE, ROOMS_STATE
-from .rooms import BotDelay, Cluster, Rooms
+from .rooms import BotDelay, Cluster, Lifecycle, Rooms
 from .rules_wheel import build_rules_wheel, rule_sources
 from .settings import default_db_path, tune_collector
 from .sockets import SocketLimits, room_socket
@@ -40,6 +40,7 @@ def create_app(
     cluster: Cluster | None = None,
     tune_gc: bool = False,
     http_limits: HttpLimits | None = None,
+    lifecycle: Lifecycle | None = None,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
@@ -48,7 +49,8 @@ def create_app(
     worker writes its new rooms to its own shard file and serves the rooms of the shards it is given
     (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`). `tune_gc` tunes the
     process's garbage collector once the rooms are back (`settings.tune_collector`; serving processes only).
-    `http_limits` bounds HTTP bodies and room creation per client (defaults in `settings.py`).
+    `http_limits` bounds HTTP bodies and room creation per client (defaults in `settings.py`); `lifecycle`
+    says when rooms leave memory (`rooms.Lifecycle`, defaults in `settings.py`).
     """
     metrics = Metrics()
     web = web_dir if web_dir is not None else default_web_dir()
@@ -75,7 +77,7 @@ def create_app(
             }
             for each in stores:
                 await each.open()
-            rooms = Rooms(store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster)
+            rooms = Rooms(store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster, lifecycle)
             app.state.rooms = rooms
             metrics.rooms = rooms
             rooms.count_error = metrics.count_error
@@ -87,6 +89,8 @@ def create_app(
                 tune_collector()
             if cluster is not None:
                 await cluster.ready(rooms)
+            rooms.unloaded = []
+            rooms.start_sweeping()
             try:  # the state tells uvicorn's room protocol (`roomproto`) which rooms this process holds
                 yield {ROOMS_STATE: rooms, LIMITS_STATE: app.state.socket_limits}
             finally:

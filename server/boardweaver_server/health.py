@@ -41,9 +41,11 @@ async def health(rooms: Rooms | None) -> tuple[bool, dict[str, Any]]:
             problems.append(f"store {os.path.basename(store.path)}: {problem}")
     if rooms.cluster is not None:
         try:
-            await asyncio.wait_for(rooms.cluster.lobby(), PROBE_TIMEOUT)
+            _, missing = await asyncio.wait_for(rooms.cluster.lobby(), PROBE_TIMEOUT)
         except Exception as error:
-            problems.append(f"workers: another worker does not answer ({type(error).__name__})")
+            problems.append(f"workers: the other workers do not answer in time ({type(error).__name__})")
+        else:
+            problems.extend(f"workers: worker {index} does not answer" for index in missing)
     return not problems, {"ok": not problems, "problems": problems, "rooms": len(rooms.rooms)}
 
 

@@ -78,8 +78,12 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
     if not room.is_over:
         raise RoomError(409, "the game is not over: a rematch starts after its end")
     async with room.lock:
-        if room.record.rematch and rooms.get(room.record.rematch) is not None:
-            return rooms.need(room.record.rematch)
+        if room.record.rematch:
+            try:
+                return await rooms.find(room.record.rematch)  # read back from the store if it left memory
+            except RoomError as error:
+                if error.status not in (404, 410):  # gone or expired unstarted: a new rematch replaces it
+                    raise
         record = room.record
         spec = RoomSpec(
             record.game,

@@ -26,6 +26,7 @@ from boardweaver import (
 )
 from boardweaver.changes import Change, revert_all
 
+from .rules_wheel import GameRules, game_rules
 from .store import EventRecord, Snapshot
 
 logger = logging.getLogger("boardweaver.server")
@@ -33,6 +34,10 @@ logger = logging.getLogger("boardweaver.server")
 
 class ReplayError(ValueError):
     """A log that does not replay to what it records."""
+
+
+class RulesChangedError(ReplayError):
+    """A log recorded under other rules than the installed ones for its game."""
 
 
 @dataclass
@@ -142,6 +147,7 @@ def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict
         cls = game_classes[log["game"]]
     except KeyError:
         raise ReplayError(f"unknown game {log['game']!r}") from None
+    check_rules(log, game_rules(cls))
     events = [
         EventRecord(
             e["seq"],
@@ -168,6 +174,22 @@ def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict
         "winners": None if result is None else list(result.winners),
         "scores": None if result is None else {str(k): v for k, v in result.scores.items()},
     }
+
+
+def check_rules(log: dict[str, Any], installed: GameRules) -> None:
+    """Raises RulesChangedError, naming the rules the log needs, when they are not the `installed` ones.
+
+    A log published before rules versions (no `rules`, or no fingerprint) is replayed as it is.
+    """
+    rules = log.get("rules")
+    if not isinstance(rules, dict) or not rules.get("fingerprint"):
+        return
+    needed = GameRules(str(rules.get("version", "")), str(rules["fingerprint"]))
+    if needed.fingerprint != installed.fingerprint:
+        raise RulesChangedError(
+            f"rules changed: this log needs {needed.describe(log['game'])}; installed is "
+            f"{installed.describe(log['game'])}: install that version of the game to replay it"
+        )
 
 
 def _pick_counter(table: Table) -> int:

@@ -9,7 +9,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from boardweaver import Game, RandomBot, canonical_bytes, seed_commitment, start
@@ -18,7 +18,15 @@ from . import store as ops
 from .clock import TimeControl
 from .replay import replay
 from .room import Room
-from .settings import MAX_OPTION_INT, MAX_OPTION_TEXT, MAX_SEATS
+from .rules_wheel import GameRules, game_rules
+from .settings import (
+    FINISHED_ROOM_SECONDS,
+    MAX_OPTION_INT,
+    MAX_OPTION_TEXT,
+    MAX_SEATS,
+    SWEEP_SECONDS,
+    UNSTARTED_ROOM_HOURS,
+)
 from .store import RoomRecord, Store
 from .tokens import new_token, token_hash, token_matches
 
@@ -26,16 +34,45 @@ logger = logging.getLogger("boardweaver.server")
 BotDelay = float | tuple[float, float]
 # Who may sit is kept in `seat_tokens` beside the seats' tokens, under seats no player has (no schema change):
 SEAT_REPLACED = 4003  # the close code of a seat's sockets when the host gives the seat to someone else
+RULES_CHANGED = 4009  # the close code of a room's sockets when the server's rules for its game changed
+ROOM_EXPIRED = 4010  # the close code of a room's sockets when it expired (nobody started it in time)
 MAX_GAME_NAME = 64
+MAX_ROOM_ID = 64  # a longer id is no room's: refused without reading the store
 
 
 class RoomError(ValueError):
-    """A refused room request; `status` is the HTTP status to answer with."""
+    """A refused room request; `status` is the HTTP status to answer with.
 
-    def __init__(self, status: int, message: str) -> None:
+    `code` is a stable error code and `close_code` the WebSocket close code for the room's sockets, for a
+    refusal that concerns the whole room (its rules changed, it expired).
+    """
+
+    def __init__(self, status: int, message: str, code: str = "", close_code: int = 0) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.close_code = close_code
+
+
+@dataclass
+class Lifecycle:
+    """How long rooms stay in a worker's memory (defaults in `settings.py`); `now` is the wall clock."""
+
+    unstarted_seconds: float = UNSTARTED_ROOM_HOURS * 3600
+    finished_seconds: float = FINISHED_ROOM_SECONDS
+    sweep_seconds: float = SWEEP_SECONDS
+    now: Callable[[], float] = field(default=time.time)
+
+
+def rules_changed_error(game: str, stored: GameRules, served: GameRules) -> RoomError:
+    """Returns the refusal of a room created with other rules than this server's for its game."""
+    return RoomError(
+        409,
+        f"rules changed: this room needs {stored.describe(game)}; this server has {served.describe(game)}",
+        "room/rules-changed",
+        RULES_CHANGED,
+    )
 
 
 class Cluster(Protocol):
@@ -50,8 +87,14 @@ class Cluster(Protocol):
     async def owner(self, room_id: str) -> int | None:
         """Returns the index of the worker that owns a room, or None for an unknown room."""
 
-    async def lobby(self) -> list[tuple[float, dict[str, Any]]]:
-        """Returns (created, status) of every room the other workers hold."""
+    async def lobby(self) -> tuple[list[tuple[float, dict[str, Any]]], list[int]]:
+        """Returns (created, status) of every room the other workers hold, and the workers that did not answer."""
+
+    async def admit_socket(self, client: str, limit: int) -> bool:
+        """Counts a room socket of `client` unless it holds `limit` in the whole server; False: refuse it."""
+
+    def release_socket(self, client: str) -> None:
+        """Uncounts a room socket `admit_socket` counted."""
 
 
 @dataclass
@@ -137,6 +180,7 @@ class Rooms:
         snapshot_every: int = 64,
         extra_stores: Sequence[Store] = (),
         cluster: Cluster | None = None,
+        lifecycle: Lifecycle | None = None,
     ) -> None:
         self.store = store  # where new rooms go; rooms recovered from `extra_stores` stay in theirs
         self.stores = [store, *extra_stores]
@@ -150,6 +194,12 @@ class Rooms:
         self._closing: set[asyncio.Task[None]] = set()  # the sockets of replaced seats, closing
         self.sockets_by_client: collections.Counter[str] = collections.Counter()  # open room sockets per address
         self.count_error: Callable[[str], None] = lambda code: None  # the app's metrics count refusals by code
+        self.lifecycle = lifecycle or Lifecycle()
+        self.rules = {name: game_rules(cls) for name, cls in games.items()}  # each game's rules identity
+        self.unloaded: list[str] = []  # rooms of these stores recovery left in the store (told the cluster)
+        self._used: dict[str, float] = {}  # when a finished room in memory was last read or watched
+        self._loading: dict[str, asyncio.Task[Room]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
@@ -159,6 +209,57 @@ class Rooms:
         if room is None:
             raise RoomError(404, "no such room")
         return room
+
+    async def find(self, room_id: str) -> Room:
+        """Returns the room, reading a finished one back from the store when it left memory.
+
+        Raises RoomError: 404 for no such room, 410 for a room that expired before it started, 409 for a
+        room created with other rules than this server's for its game (`rules_changed_error`).
+        """
+        room = self.rooms.get(room_id)
+        if room is not None:
+            if room.is_over:  # read now: it stays `finished_seconds` more
+                self._used[room_id] = self.lifecycle.now()
+            return room
+        if len(room_id) > MAX_ROOM_ID:
+            raise RoomError(404, "no such room")
+        loading = self._loading.get(room_id)
+        if loading is None:
+            loading = asyncio.create_task(self._load(room_id))
+            self._loading[room_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, room_id: str) -> Room:
+        for store in self.stores:
+            record = await store.read(lambda conn: ops.load_room(conn, room_id))
+            if record is not None:
+                break
+        else:
+            raise RoomError(404, "no such room")
+        if record.game not in self.games:
+            raise RoomError(404, f"no such room here: its game {record.game!r} is not served")
+        served = self.rules[record.game]
+        if record.rules_fingerprint and record.rules_fingerprint != served.fingerprint:
+            raise rules_changed_error(record.game, GameRules(record.rules_version, record.rules_fingerprint), served)
+        if not (record.started or record.over or record.ended) and self._is_expired(record):
+            hours = self.lifecycle.unstarted_seconds / 3600
+            raise RoomError(
+                410, f"this room expired: nobody started it within {hours:g} hours", "room/expired", ROOM_EXPIRED
+            )
+        if not (record.over or record.ended):  # a live room is in memory from recovery on, unless it failed there
+            raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
+        logs = await store.read(lambda conn: _read_logs(conn, [record]))
+        room = self._build(record, store, logs[room_id])
+        if room is None:
+            raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
+        if room_id not in self.rooms:  # a room created meanwhile cannot have this id; keep the first anyway
+            self.rooms[room_id] = room
+            self._used[room_id] = self.lifecycle.now()
+        return self.rooms[room_id]
+
+    def _is_expired(self, record: RoomRecord) -> bool:
+        return self.lifecycle.now() - record.created >= self.lifecycle.unstarted_seconds
 
     # -- creating and seating ------------------------------------------------------------------------
 
@@ -210,10 +311,12 @@ class Rooms:
             spec.referee,
             host_hash or token_hash(host_token),
             started=len(spec.bots) == spec.seats,
-            created=time.time(),
+            created=self.lifecycle.now(),
             visibility=spec.visibility,
             invite_hash="" if invite_secret is None else token_hash(invite_secret),
             clock=None if spec.clock is None else spec.clock.to_json(),
+            rules_version=self.rules[spec.game].version,
+            rules_fingerprint=self.rules[spec.game].fingerprint,
         )
         writes = [ops.insert_room(record)]
         await self.store.write(*writes)
@@ -362,53 +465,141 @@ class Rooms:
     # -- recovery ------------------------------------------------------------------------------------
 
     async def recover(self) -> None:
-        """Rebuilds every stored room, of every store, from its latest snapshot and the events after it."""
+        """Rebuilds every live room of every store (a game being played, a room not started that has not
+        expired) from its latest snapshot and the events after it; finished rooms load on demand (`find`)."""
         for store in self.stores:
             await self._recover(store)
         logger.info("recovered %d rooms", len(self.rooms))
 
     async def _recover(self, store: Store) -> None:
-        records = await store.read(ops.load_rooms)
-        known = [record for record in records if record.game in self.games]
+        since = self.lifecycle.now() - self.lifecycle.unstarted_seconds
+        records = await store.read(lambda conn: ops.load_rooms(conn, since))
+        if self.cluster is not None:  # the supervisor routes the requests for them here too
+            self.unloaded += await store.read(lambda conn: ops.other_room_ids(conn, since))
+        known = []
         for record in records:
             if record.game not in self.games:
                 logger.warning("room %s: game %r is not available; the room is not loaded", record.room_id, record.game)
-
-        def read_all(conn: Any) -> dict[str, Any]:  # one trip to the store's thread for every room
-            logs = {}
-            for record in known:
-                snapshot = ops.latest_snapshot(conn, record.room_id)
-                events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
-                commits = ops.recent_commit_ids(conn, record.room_id)
-                logs[record.room_id] = (snapshot, events, commits, ops.latest_clock(conn, record.room_id))
-            return logs
-
-        logs = await store.read(read_all)
-        for record in known:
-            cls = self.games[record.game]
-            snapshot, events, commits, times = logs.pop(record.room_id)
-            try:
-                game = cls(record.options)
-                done = replay(game, record.players, record.seed, events, snapshot)
-            except Exception as error:
-                logger.error(
-                    "room %s: the log of %r does not replay (%s: %s); the room is not loaded",
-                    record.room_id,
-                    record.game,
-                    type(error).__name__,
-                    error,
+            elif not self._same_rules(record):
+                self.unloaded.append(record.room_id)
+            else:
+                known.append(record)
+        adopted = [record for record in known if not record.rules_fingerprint]
+        if adopted:  # rooms stored before rules versions: from now on they need the rules they run with now
+            writes = []
+            for record in adopted:
+                rules = self.rules[record.game]
+                record.rules_version, record.rules_fingerprint = rules.version, rules.fingerprint
+                writes.append(
+                    ops.update_room(record.room_id, rules_version=rules.version, rules_fingerprint=rules.fingerprint)
                 )
+            await store.write(*writes)
+        logs = await store.read(lambda conn: _read_logs(conn, known))  # one trip to the store's thread
+        for record in known:
+            room = self._build(record, store, logs.pop(record.room_id))
+            if room is None:
+                self.unloaded.append(record.room_id)
                 continue
-            room = Room(
-                record, game, done.table, store, self.fingerprint, done.seq, done.last_result, self.snapshot_every
-            )
-            room.since_snapshot = len(events)
-            for seat, cid, seq in reversed(commits):
-                room.commit_ids[(seat, cid)] = seq
             self.rooms[record.room_id] = room
-            if record.clock is not None:
-                room.use_clock(TimeControl.from_json(record.clock), times or None, done.flagged)
             self._start_bots(room)
+
+    def _same_rules(self, record: RoomRecord) -> bool:
+        """Tells whether the room may run with this server's rules; logs why not."""
+        served = self.rules[record.game]
+        if not record.rules_fingerprint or record.rules_fingerprint == served.fingerprint:
+            return True
+        stored = GameRules(record.rules_version, record.rules_fingerprint)
+        logger.warning(
+            "room %s: %s; the room is not loaded (players are told so)",
+            record.room_id,
+            rules_changed_error(record.game, stored, served).message,
+        )
+        return False
+
+    def _build(self, record: RoomRecord, store: Store, log: Any) -> Room | None:
+        """Returns the room rebuilt from its log, or None (logged) when the log does not replay."""
+        snapshot, events, commits, times = log
+        try:
+            game = self.games[record.game](record.options)
+            done = replay(game, record.players, record.seed, events, snapshot)
+        except Exception as error:
+            logger.error(
+                "room %s: the log of %r does not replay (%s: %s); the room is not loaded",
+                record.room_id,
+                record.game,
+                type(error).__name__,
+                error,
+            )
+            return None
+        room = Room(record, game, done.table, store, self.fingerprint, done.seq, done.last_result, self.snapshot_every)
+        room.since_snapshot = len(events)
+        for seat, cid, seq in reversed(commits):
+            room.commit_ids[(seat, cid)] = seq
+        if record.clock is not None:
+            room.use_clock(TimeControl.from_json(record.clock), times or None, done.flagged)
+        return room
+
+    # -- leaving memory ------------------------------------------------------------------------------
+
+    def start_sweeping(self) -> None:
+        """Starts the task that moves expired and finished rooms out of memory every `sweep_seconds`."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="boardweaver-room-sweeper")
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.lifecycle.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                logger.exception("the room sweep failed; it runs again in %g s", self.lifecycle.sweep_seconds)
+
+    async def sweep(self) -> list[str]:
+        """Moves out of memory the rooms nobody started in time and the finished rooms no socket watched
+        for `finished_seconds`; returns their ids. The store keeps them: a finished room reads back on demand.
+
+        A finished room's end time is stored the first time a sweep sees it over.
+        """
+        now = self.lifecycle.now()
+        left: list[str] = []
+        finished: dict[Store, list[ops.Op]] = {}
+        for room_id, room in list(self.rooms.items()):
+            if room.is_over:
+                if not room.record.finished:
+                    room.record.finished = now
+                    finished.setdefault(room.store, []).append(ops.update_room(room_id, finished=now))
+                if room.listeners:  # a bot task of a finished room plays nothing more: it is cancelled
+                    self._used[room_id] = now
+                elif now - max(room.record.finished, self._used.get(room_id, 0.0)) >= self.lifecycle.finished_seconds:
+                    left.append(room_id)
+            elif not room.is_started and self._is_expired(room.record):
+                left.append(room_id)
+        for store, writes in finished.items():
+            await store.write(*writes)
+        for room_id in left:
+            await self._drop(room_id)
+        if left:
+            logger.info("%d rooms left memory (%d remain)", len(left), len(self.rooms))
+        return left
+
+    async def _drop(self, room_id: str) -> None:
+        room = self.rooms.pop(room_id, None)
+        self._used.pop(room_id, None)
+        if room is None:
+            return
+        tasks = [task for task in (self._bot_tasks.pop(room_id, None), room.stop_clock_task()) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if not room.is_over:  # expired before it started: whoever waits in it is told so
+            hours = self.lifecycle.unstarted_seconds / 3600
+            for group in list(room.listeners.values()):
+                for listener in list(group):
+                    if isinstance(listener, Closable):
+                        listener.closed = True
+                        reason = f"room expired: not started within {hours:g} hours"
+                        self._closing.add(asyncio.create_task(listener.close(ROOM_EXPIRED, reason)))
+            room.listeners.clear()
 
     # -- bots ----------------------------------------------------------------------------------------
 
@@ -450,7 +641,20 @@ class Rooms:
 
     async def close(self) -> None:
         tasks = list(self._bot_tasks.values())
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         tasks += [task for room in self.rooms.values() if (task := room.stop_clock_task()) is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _read_logs(conn: Any, records: list[RoomRecord]) -> dict[str, Any]:
+    """Returns room id -> (latest snapshot, events after it, recent commit ids, latest clock) of `records`."""
+    logs = {}
+    for record in records:
+        snapshot = ops.latest_snapshot(conn, record.room_id)
+        events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
+        commits = ops.recent_commit_ids(conn, record.room_id)
+        logs[record.room_id] = (snapshot, events, commits, ops.latest_clock(conn, record.room_id))
+    return logs

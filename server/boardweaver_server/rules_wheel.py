@@ -19,9 +19,11 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import os
+import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 DIST_NAME = "boardweaver_rules"
@@ -33,6 +35,18 @@ _REPO_DIRS = {"boardweaver": Path("sdk/boardweaver"), "boardweaver_games": Path(
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 _SKIPPED_DIRS = {"__pycache__"}
 _SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """One game's rules identity: its distribution's version and a fingerprint of its package and the SDK."""
+
+    version: str  # "distribution version" of the game's package, or "" when it is not installed
+    fingerprint: str  # 16 hex digits; "" for a room stored before rules versions
+
+    def describe(self, game: str) -> str:
+        """Returns e.g. `bluff (boardweaver-games 0.1.0, rules 1a2b3c4d5e6f7a8b)`, for messages."""
+        return f"{game} ({self.version or 'unversioned'}, rules {self.fingerprint or 'unknown'})"
 
 
 class RulesSourceError(LookupError):
@@ -66,6 +80,31 @@ def build_rules_wheel(
         if old != wheel_path:
             old.unlink()
     return wheel_path, fingerprint
+
+
+def game_rules(cls: type) -> GameRules:
+    """Returns the rules identity of the game class `cls`: the version of the distribution of its top-level
+    package and a fingerprint of the package holding its module (its folder, whole) and of the SDK's.
+
+    A game in a subpackage (`boardweaver_games.bluff.rules`) is fingerprinted by that subpackage alone, so
+    adding or changing another game of the same distribution changes no other game's rules; rule code a
+    game imports from outside its package (other than the SDK) is not covered.
+    """
+    module = sys.modules.get(cls.__module__)
+    file = getattr(module, "__file__", None)
+    top = cls.__module__.partition(".")[0]
+    folders = {SDK: source_of(SDK)}
+    if file:  # a class of `__main__` run from no file has only the SDK and its name fingerprinted
+        path = Path(file).resolve()
+        if path.name == "__init__.py":  # the game lives in a package's __init__: that package
+            folders[cls.__module__] = path.parent
+        elif "." in cls.__module__:  # a module of a package: the package holding it
+            folders[cls.__module__.rpartition(".")[0]] = path.parent
+        else:  # a top-level module: that file
+            folders[top] = path
+    versions = package_versions({top: folders.get(top, Path())})
+    fingerprint = _fingerprint(sorted(_payload(folders)), versions, {"game": f"{cls.__module__}:{cls.__qualname__}"})
+    return GameRules(versions[top], fingerprint)
 
 
 def installed_targets() -> dict[str, str]:

@@ -14,8 +14,12 @@ DEFAULT_DB = "boardweaver.db"
 # wire); frames up to 1 MiB (the protocol refuses commits over 64 KiB).
 ROOM_PROTOCOL = "boardweaver_server.roomproto:RoomWebSocketProtocol"
 # Headers: at most 16 KiB of a request's head is buffered (h11; httptools has no such option), and a
-# kept-alive connection idle for 5 s is closed. uvicorn has no deadline for a head sent slowly.
+# kept-alive connection idle for 5 s is closed. uvicorn has no deadline for a head sent slowly: under
+# `--workers N` the supervisor holds each new connection until its whole head is here, and answers 408 to one
+# whose head takes longer than HEADER_TIMEOUT (431 to a head over MAX_HEADER_BYTES); each worker answers 408 to a
+# later request on a kept-alive connection whose head takes longer (`workers.head_deadline`).
 MAX_HEADER_BYTES = 16 * 1024
+HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5.0
 UVICORN_OPTIONS: dict[str, object] = {
     "ws": ROOM_PROTOCOL,
@@ -24,17 +28,25 @@ UVICORN_OPTIONS: dict[str, object] = {
     "timeout_keep_alive": KEEP_ALIVE_TIMEOUT,
 }
 
-# What one client (one IP address) may ask of one process, and what one request may hold; every value is
-# documented in server/PROTOCOL.md ("Limits").
+# What one client (one IP address) may ask of the server, and what one request may hold; every value is
+# documented in server/PROTOCOL.md ("Limits"). Under `--workers N` the per-client counts are the server's
+# (the supervisor counts them for every worker), not each worker's.
 MAX_BODY_BYTES = 64 * 1024  # an HTTP body, counted while it is read (413 as soon as it passes)
 BODY_TIMEOUT = 10.0  # seconds to receive a whole HTTP body (408 after)
 ROOMS_PER_CLIENT_PER_MINUTE = 30  # POST /api/rooms (429 after)
-SOCKETS_PER_CLIENT = 64  # open room sockets of one client in one worker (close code 4029 after)
+SOCKETS_PER_CLIENT = 64  # open room sockets of one client (close code 4029 after)
 SEND_QUEUE_BYTES = 8 * 1024 * 1024  # frames waiting to be written to one socket (close code 1013 after)
 SEND_QUEUE_FRAMES = 4096  # the same, counted in frames
 MAX_SEATS = 64  # seats of a room, checked before anything is built for them
 MAX_OPTION_TEXT = 1024  # characters of a string option
 MAX_OPTION_INT = 10**9  # magnitude of an integer option
+
+# A room's life in a worker's memory (server/PROTOCOL.md, "Limits" and "Room lifecycle"); the store keeps
+# every room for good, and a finished room is read back from it on demand (its status, log and review).
+UNSTARTED_ROOM_HOURS = 24.0  # a room nobody started this long after its creation expires (410 after)
+FINISHED_ROOM_SECONDS = 60.0  # a finished room leaves memory this long after its end or last use, once no
+# socket is open on it; start-up recovery never loads a finished room
+SWEEP_SECONDS = 15.0  # how often a worker looks for rooms to move out of memory
 
 
 def default_db_path() -> str:

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
-from .rooms import Rooms
+from .rooms import RoomError, Rooms
 from .settings import SEND_QUEUE_BYTES, SEND_QUEUE_FRAMES, SOCKETS_PER_CLIENT
 
 POLICY_VIOLATION = 1008
@@ -53,6 +53,7 @@ class RoomSocket(abc.ABC):
     perspective: Perspective
     wants_offers: bool = False
     closed: bool = False
+    too_slow: bool = False  # closed with 1013: more waited to be written than the limits allow
     client: str = ""  # the peer's address, for the per-client socket limit
 
     @abc.abstractmethod
@@ -176,8 +177,10 @@ async def room_socket(websocket: WebSocket) -> None:
 
 async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     """Runs one room socket from its hello to its end: a socket that does not prove a role is closed with 1008."""
-    held = rooms.sockets_by_client
-    if held[socket.client] >= limits.per_client:
+    held, cluster = rooms.sockets_by_client, rooms.cluster  # several workers: the supervisor counts for all
+    if held[socket.client] >= limits.per_client or (
+        cluster is not None and not await cluster.admit_socket(socket.client, limits.per_client)
+    ):
         rooms.count_error("socket/too-many")
         await socket.close(TOO_MANY_SOCKETS, "too many sockets from this client")
         return
@@ -188,10 +191,17 @@ async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimi
         held[socket.client] -= 1
         if held[socket.client] <= 0:
             del held[socket.client]
+        if cluster is not None:
+            cluster.release_socket(socket.client)
 
 
 async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     greeted = await _greet(socket, rooms, limits, room_id)
+    if isinstance(greeted, RoomError):  # the room cannot be served (its rules changed, it expired): say why
+        rooms.count_error(greeted.code)
+        socket.send(ProtocolError(greeted.code, greeted.message).to_frame())
+        await socket.close(greeted.close_code, greeted.code)
+        return
     if greeted is None:
         rooms.count_error("hello/refused")
         await socket.close(POLICY_VIOLATION, "prove a seat or role first")
@@ -199,6 +209,7 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
     room, perspective, hello = greeted
     fingerprint = hello.get("fingerprint")
     if fingerprint is not None and fingerprint != rooms.fingerprint:
+        rooms.count_error("rules/outdated")
         socket.send(ProtocolError("rules/outdated", "the rules changed; reload the page").to_frame())
         await socket.close(RULES_OUTDATED, "rules outdated")
         return
@@ -211,11 +222,13 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
     finally:
         room.detach(socket)
         await socket.stop()
+        if socket.too_slow:
+            rooms.count_error("socket/too-slow")
 
 
 async def _greet(
     socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str
-) -> tuple[Room, Perspective, dict[str, Any]] | None:
+) -> tuple[Room, Perspective, dict[str, Any]] | RoomError | None:
     try:
         text = await asyncio.wait_for(socket.receive(), limits.hello_timeout)
     except TimeoutError:
@@ -228,9 +241,10 @@ async def _greet(
         return None
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         return None
-    room = rooms.get(room_id)
-    if room is None:
-        return None
+    try:
+        room = await rooms.find(room_id)
+    except RoomError as error:
+        return error if error.close_code else None
     perspective = room.authorize(hello)
     return None if perspective is None else (room, perspective, hello)
 
@@ -241,10 +255,12 @@ async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket, rooms: Roo
         if message is None or socket.closed:  # closed: the host gave the seat to someone else
             return
         if not bucket.take():
+            rooms.count_error("frame/rate-limited")
             socket.send(ProtocolError("frame/rate-limited", "too many frames; slow down").to_frame())
             continue
         if not isinstance(message, str):
             code = "frame/too-large" if len(message) > MAX_FRAME_BYTES else "frame/malformed"
+            rooms.count_error(code)
             socket.send(ProtocolError(code, "expected a JSON text frame").to_frame())
             continue
         try:

@@ -25,15 +25,19 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
-SCHEMA_VERSION = 2  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+SCHEMA_VERSION = 3  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
-# columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks)
+# columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
+# version 3: the rules a room was created with, and when it finished)
 ADDED_COLUMNS = {
     "rooms": [
         ("visibility", "TEXT NOT NULL DEFAULT 'public'"),
         ("invite_hash", "TEXT NOT NULL DEFAULT ''"),
         ("replaced", "TEXT NOT NULL DEFAULT '{}'"),
         ("clock", "TEXT NOT NULL DEFAULT ''"),
+        ("rules_version", "TEXT NOT NULL DEFAULT ''"),
+        ("rules_fingerprint", "TEXT NOT NULL DEFAULT ''"),
+        ("finished", "REAL NOT NULL DEFAULT 0"),
     ],
     "events": [("clock", "TEXT NOT NULL DEFAULT ''")],
 }
@@ -45,7 +49,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     referee INTEGER NOT NULL, host_hash TEXT NOT NULL, started INTEGER NOT NULL DEFAULT 0,
     ended INTEGER NOT NULL DEFAULT 0, over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL,
     visibility TEXT NOT NULL DEFAULT 'public', invite_hash TEXT NOT NULL DEFAULT '',
-    replaced TEXT NOT NULL DEFAULT '{}', clock TEXT NOT NULL DEFAULT ''
+    replaced TEXT NOT NULL DEFAULT '{}', clock TEXT NOT NULL DEFAULT '',
+    rules_version TEXT NOT NULL DEFAULT '', rules_fingerprint TEXT NOT NULL DEFAULT '',
+    finished REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seat_tokens (
     room TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL
@@ -94,6 +100,9 @@ class RoomRecord:
     invite_hash: str = ""  # a private room's invite secret, as its SHA-256
     replaced: dict[int, int] = field(default_factory=dict)  # how often the host replaced each seat's player
     clock: dict[str, Any] | None = None  # the room's time control (`clock.TimeControl.to_json`), if it has one
+    rules_version: str = ""  # the game's distribution and version it was created with (`rules_wheel.GameRules`)
+    rules_fingerprint: str = ""  # the game's rules fingerprint then; "" for a room stored before rules versions
+    finished: float = 0.0  # when the server saw the game over (time.time()); 0 while it runs
     names: dict[int, str] = field(default_factory=dict)  # the display names the seats' players chose
     rematch: str = ""  # the room of this game's rematch, once a seat asked for one
 
@@ -477,8 +486,8 @@ def insert_room(record: RoomRecord) -> Op:
     def op(conn: sqlite3.Connection) -> None:
         conn.execute(
             "INSERT INTO rooms (id, game, options, seed, seed_commitment, players, bots, spectators, referee,"
-            " host_hash, started, ended, over, created, visibility, invite_hash, replaced, clock)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " host_hash, started, ended, over, created, visibility, invite_hash, replaced, clock, rules_version,"
+            " rules_fingerprint, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 record.room_id,
                 record.game,
@@ -498,6 +507,9 @@ def insert_room(record: RoomRecord) -> Op:
                 record.invite_hash,
                 _dumps({str(seat): count for seat, count in record.replaced.items()}),
                 "" if record.clock is None else _dumps(record.clock),
+                record.rules_version,
+                record.rules_fingerprint,
+                record.finished,
             ),
         )
 
@@ -533,13 +545,13 @@ def insert_rematch(room_id: str, next_room: str) -> Op:
     """Links a finished room to the room of its rematch."""
 
     def op(conn: sqlite3.Connection) -> None:
-        conn.execute("INSERT INTO rematches (room, next_room) VALUES (?,?)", (room_id, next_room))
+        conn.execute("INSERT OR REPLACE INTO rematches (room, next_room) VALUES (?,?)", (room_id, next_room))
 
     return op
 
 
 def update_room(room_id: str, **fields: Any) -> Op:
-    allowed = {"started", "ended", "over", "bots", "replaced"}
+    allowed = {"started", "ended", "over", "bots", "replaced", "rules_version", "rules_fingerprint", "finished"}
     if not set(fields) <= allowed:
         raise ValueError(f"expected fields among {sorted(allowed)!r}, got {sorted(fields)!r}")
 
@@ -547,6 +559,8 @@ def update_room(room_id: str, **fields: Any) -> Op:
         for name, value in fields.items():
             if name == "replaced":
                 stored: Any = _dumps({str(seat): count for seat, count in value.items()})
+            elif name in ("rules_version", "rules_fingerprint", "finished"):
+                stored = value
             else:
                 stored = _dumps(value) if name == "bots" else int(value)
             conn.execute(f"UPDATE rooms SET {name} = ? WHERE id = ?", (stored, room_id))
@@ -592,43 +606,88 @@ def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:
 # -- reads ----------------------------------------------------------------------------------------------
 
 
-def load_rooms(conn: sqlite3.Connection) -> list[RoomRecord]:
-    """Returns every stored room with its seat token hashes."""
-    rooms: dict[str, RoomRecord] = {}
-    for row in conn.execute(
-        "SELECT id, game, options, seed, seed_commitment, players, bots, spectators, referee, host_hash,"
-        " started, ended, over, created, visibility, invite_hash, replaced, clock FROM rooms ORDER BY created"
-    ):
-        rooms[row[0]] = RoomRecord(
-            row[0],
-            row[1],
-            json.loads(row[2]),
-            row[3],
-            row[4],
-            json.loads(row[5]),
-            json.loads(row[6]),
-            row[7],
-            bool(row[8]),
-            row[9],
-            bool(row[10]),
-            bool(row[11]),
-            bool(row[12]),
-            row[13],
-            visibility=row[14],
-            invite_hash=row[15],
-            replaced={int(seat): count for seat, count in json.loads(row[16]).items()},
-            clock=json.loads(row[17]) if row[17] else None,
+ROOM_COLUMNS = (
+    "id, game, options, seed, seed_commitment, players, bots, spectators, referee, host_hash, started, ended,"
+    " over, created, visibility, invite_hash, replaced, clock, rules_version, rules_fingerprint, finished"
+)
+# what start-up recovery loads: the games being played, and the rooms not started that have not expired
+LIVE_ROOMS = "r.over = 0 AND r.ended = 0 AND (r.started = 1 OR r.created > ?)"
+
+
+def load_rooms(conn: sqlite3.Connection, live_since: float | None = None) -> list[RoomRecord]:
+    """Returns every stored room with its seat token hashes; with `live_since`, only the rooms still being
+    played and the rooms not started that were created after it (start-up recovery)."""
+    if live_since is None:
+        rows = conn.execute(f"SELECT {ROOM_COLUMNS} FROM rooms ORDER BY created")
+    else:
+        rows = conn.execute(f"SELECT {ROOM_COLUMNS} FROM rooms r WHERE {LIVE_ROOMS} ORDER BY created", (live_since,))
+    rooms = {record.room_id: record for record in map(_room_record, rows)}
+    if live_since is None:
+        tokens = conn.execute("SELECT room, seat, token_hash FROM seat_tokens")
+    else:
+        tokens = conn.execute(
+            f"SELECT t.room, t.seat, t.token_hash FROM seat_tokens t JOIN rooms r ON r.id = t.room WHERE {LIVE_ROOMS}",
+            (live_since,),
         )
-    for room_id, seat, digest in conn.execute("SELECT room, seat, token_hash FROM seat_tokens"):
+    for room_id, seat, digest in tokens:
         if room_id in rooms:
             rooms[room_id].seat_hashes.setdefault(seat, []).append(digest)
-    for room_id, seat, name in conn.execute("SELECT room, seat, name FROM seat_names"):
+    _read_players(conn, rooms)
+    return list(rooms.values())
+
+
+def _read_players(conn: sqlite3.Connection, rooms: dict[str, RoomRecord]) -> None:
+    """Fills in the rooms' seat names and rematches (one room: by its id; else every room's)."""
+    where, args = ("WHERE room = ?", tuple(rooms)) if len(rooms) == 1 else ("", ())
+    for room_id, seat, name in conn.execute(f"SELECT room, seat, name FROM seat_names {where}", args):
         if room_id in rooms:
             rooms[room_id].names[seat] = name
-    for room_id, next_room in conn.execute("SELECT room, next_room FROM rematches"):
+    for room_id, next_room in conn.execute(f"SELECT room, next_room FROM rematches {where}", args):
         if room_id in rooms:
             rooms[room_id].rematch = next_room
-    return list(rooms.values())
+
+
+def load_room(conn: sqlite3.Connection, room_id: str) -> RoomRecord | None:
+    """Returns one stored room with its seat token hashes, or None."""
+    row = conn.execute(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE id = ?", (room_id,)).fetchone()
+    if row is None:
+        return None
+    record = _room_record(row)
+    for seat, digest in conn.execute("SELECT seat, token_hash FROM seat_tokens WHERE room = ?", (room_id,)):
+        record.seat_hashes.setdefault(seat, []).append(digest)
+    _read_players(conn, {room_id: record})
+    return record
+
+
+def other_room_ids(conn: sqlite3.Connection, live_since: float) -> list[str]:
+    """Returns the ids of the stored rooms `load_rooms(conn, live_since)` leaves out."""
+    return [row[0] for row in conn.execute(f"SELECT id FROM rooms r WHERE NOT ({LIVE_ROOMS})", (live_since,))]
+
+
+def _room_record(row: Any) -> RoomRecord:
+    return RoomRecord(
+        row[0],
+        row[1],
+        json.loads(row[2]),
+        row[3],
+        row[4],
+        json.loads(row[5]),
+        json.loads(row[6]),
+        row[7],
+        bool(row[8]),
+        row[9],
+        bool(row[10]),
+        bool(row[11]),
+        bool(row[12]),
+        row[13],
+        visibility=row[14],
+        invite_hash=row[15],
+        replaced={int(seat): count for seat, count in json.loads(row[16]).items()},
+        clock=json.loads(row[17]) if row[17] else None,
+        rules_version=row[18],
+        rules_fingerprint=row[19],
+        finished=row[20],
+    )
 
 
 def latest_snapshot(conn: sqlite3.Connection, room_id: str) -> Snapshot | None:

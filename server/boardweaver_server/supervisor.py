@@ -7,6 +7,12 @@ serves it with uvicorn's own protocol classes, so no frame goes through the supe
   recovered at start-up, and rooms each worker creates, reported before the creation is answered);
 - `POST /api/rooms` and everything else (pages, the lobby, an unknown room) go to the workers in turn.
 A worker that exits is logged and started again; connections for it wait (up to 30 s) until it is back.
+
+A connection is passed on only once its whole request head is here: one that sends no complete head within
+`HEADER_TIMEOUT` gets `408`, one whose head passes `MAX_HEADER_BYTES` gets `431` (JSON errors, answered here).
+The supervisor also holds what must be counted for the whole server rather than per worker: room sockets per
+client and room creations per client per minute (the workers ask before admitting), the lobby of every
+worker's rooms (saying which workers did not answer) and the sum of every worker's metrics.
 """
 
 from __future__ import annotations
@@ -27,12 +33,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .channel import Channel, Message
+from .settings import HEADER_TIMEOUT, MAX_HEADER_BYTES
 
 logger = logging.getLogger("boardweaver.server")
-PEEK_LIMIT = 8192  # a request line longer than this goes to any worker, which refuses it
-PEEK_TIMEOUT = 60.0  # a connection that sends no request line within this is closed (uvicorn alone keeps it)
+PEEK_LIMIT = MAX_HEADER_BYTES  # a head longer than this without its end is refused here (431)
+REPEEK_FIRST = 0.005  # seconds before looking again at a head that came in part (doubled while it does not grow)
+REPEEK_MAX = 0.25
 PENDING_TIMEOUT = 30.0  # how long a connection waits for its worker to (re)start
 STOP_TIMEOUT = 20.0  # how long workers have to finish after SIGTERM before SIGKILL
+
+
+def head_end(head: bytes) -> int:
+    """Returns where the request head ends in `head` (after its blank line), or -1 while it is incomplete."""
+    ends = [(i, len(mark)) for mark in (b"\r\n\r\n", b"\n\n") if (i := head.find(mark)) >= 0]
+    return min(ends)[0] + min(ends)[1] if ends else -1
+
+
+def refusal(status: int, reason: str, message: str) -> bytes:
+    """Returns a whole HTTP/1.1 response carrying the JSON error `{"error": message}`, closing the connection."""
+    body = json.dumps({"error": message}, separators=(",", ":")).encode()
+    head = f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+    return head.encode() + b"connection: close\r\n\r\n" + body
 
 
 def route(head: bytes) -> tuple[str, str | None]:
@@ -54,6 +75,9 @@ def route(head: bytes) -> tuple[str, str | None]:
     return "any", None
 
 
+REQUESTS = ("ready", "created", "owner", "lobby", "metrics", "socket", "socket-closed", "room")
+
+
 @dataclass
 class Worker:
     """One worker process and the supervisor's ends of its two socketpairs."""
@@ -66,6 +90,16 @@ class Worker:
     pending: collections.deque[tuple[float, socket.socket]] = field(default_factory=collections.deque)
     ready: bool = False
     writing: bool = False
+
+
+@dataclass
+class Peeking:
+    """A connection whose request head is not all here yet."""
+
+    conn: socket.socket
+    deadline: float
+    seen: int = 0  # bytes of head at the last look
+    delay: float = REPEEK_FIRST
 
 
 class Supervisor:
@@ -83,7 +117,11 @@ class Supervisor:
         self.changed = asyncio.Event()
         self.failed: str | None = None
         self._turn = 0
-        self._peeking: dict[int, tuple[socket.socket, float]] = {}
+        self.header_timeout = float(config.get("header_timeout", HEADER_TIMEOUT))
+        self._peeking: dict[int, Peeking] = {}
+        self.sockets: dict[str, collections.Counter[int]] = {}  # client -> open room sockets per worker
+        self.created: dict[str, collections.deque[float]] = {}  # client -> its room creations of the last minute
+        self.errors: collections.Counter[str] = collections.Counter()  # refusals answered here, by code
         self._waiter = ThreadPoolExecutor(max_workers=count + 1, thread_name_prefix="boardweaver-wait")
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -146,9 +184,9 @@ class Supervisor:
 
     async def _stop(self) -> None:
         loop = asyncio.get_running_loop()
-        for fd, (conn, _) in list(self._peeking.items()):
+        for fd, peeking in list(self._peeking.items()):
             loop.remove_reader(fd)
-            conn.close()
+            peeking.conn.close()
         self._peeking.clear()
         for worker in self.workers:
             while worker.pending:
@@ -195,6 +233,7 @@ class Supervisor:
     async def _watch(self, worker: Worker) -> None:
         code = await asyncio.get_running_loop().run_in_executor(self._waiter, worker.proc.wait)
         worker.ready = False
+        self._forget_sockets(worker.index)
         self._stop_writing(worker)
         with contextlib.suppress(OSError):
             worker.fds.close()
@@ -228,21 +267,73 @@ class Supervisor:
         if op == "owner":
             return {"owner": self.owners.get(str(message.get("room")))}
         if op == "lobby":
-            return {"rooms": await self._lobby(worker)}
-        raise ValueError(f"expected a request among ['ready', 'created', 'owner', 'lobby'], got {op!r}")
+            rooms, missing = await self._gather(worker, "statuses", "rooms")
+            return {"rooms": [room for part in rooms for room in part], "missing": missing}
+        if op == "metrics":
+            samples, missing = await self._gather(worker, "samples", "families")
+            return {"workers": samples, "missing": missing, "errors": dict(self.errors)}
+        if op == "socket":
+            return {"ok": self._admit_socket(worker, str(message.get("client")), int(message.get("limit", 0)))}
+        if op == "socket-closed":
+            self._release_socket(worker, str(message.get("client")))
+            return None
+        if op == "room":
+            return {"ok": self._admit_room(str(message.get("client")), int(message.get("limit", 0)))}
+        raise ValueError(f"expected a request among {list(REQUESTS)!r}, got {op!r}")
 
-    async def _lobby(self, asker: Worker) -> list[Any]:
+    async def _gather(self, asker: Worker, op: str, key: str) -> tuple[list[Any], list[int]]:
+        """Asks every other worker for `op`; returns their answers' `key` and the workers that did not answer."""
         others = [w for w in self.workers if w is not asker and w.ready]
+        missing = [w.index for w in self.workers if w is not asker and not w.ready]
         replies = await asyncio.gather(
-            *(w.channel.request({"op": "statuses"}, timeout=5) for w in others), return_exceptions=True
+            *(w.channel.request({"op": op}, timeout=5) for w in others), return_exceptions=True
         )
-        rooms: list[Any] = []
+        answers: list[Any] = []
         for worker, reply in zip(others, replies, strict=True):
-            if isinstance(reply, dict):
-                rooms.extend(reply.get("rooms", []))
+            if isinstance(reply, dict) and key in reply:
+                answers.append(reply[key])
             else:
-                logger.warning("worker %d did not list its rooms: %r", worker.index, reply)
-        return rooms
+                logger.warning("worker %d did not answer %r: %r", worker.index, op, reply)
+                missing.append(worker.index)
+        return answers, sorted(missing)
+
+    # -- limits of the whole server ----------------------------------------------------------------------
+
+    def _admit_socket(self, worker: Worker, client: str, limit: int) -> bool:
+        """Counts a room socket of `client` in `worker` unless the client holds `limit` in all workers already."""
+        held = self.sockets.setdefault(client, collections.Counter())
+        if held.total() >= limit:
+            return False
+        held[worker.index] += 1
+        return True
+
+    def _release_socket(self, worker: Worker, client: str) -> None:
+        held = self.sockets.get(client)
+        if held is None or held[worker.index] <= 0:
+            return
+        held[worker.index] -= 1
+        if held.total() <= 0:
+            del self.sockets[client]
+
+    def _forget_sockets(self, index: int) -> None:
+        """Drops the sockets of a worker that exited: they closed with it."""
+        for client, held in list(self.sockets.items()):
+            held.pop(index, None)
+            if held.total() <= 0:
+                del self.sockets[client]
+
+    def _admit_room(self, client: str, limit: int) -> bool:
+        """Counts a room creation by `client` unless it made `limit` in the last 60 s, in any worker."""
+        now = time.monotonic()
+        if len(self.created) > 10_000:  # forget clients that made nothing lately
+            self.created = {c: times for c, times in self.created.items() if times and times[-1] > now - 60}
+        recent = self.created.setdefault(client, collections.deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= limit:
+            return False
+        recent.append(now)
+        return True
 
     # -- connections -----------------------------------------------------------------------------------
 
@@ -258,36 +349,56 @@ class Supervisor:
             conn.setblocking(False)
             if conn.family in (socket.AF_INET, socket.AF_INET6):
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._peeking[conn.fileno()] = (conn, time.monotonic() + PEEK_TIMEOUT)
+            self._peeking[conn.fileno()] = Peeking(conn, time.monotonic() + self.header_timeout)
             self._peek(conn)
 
     def _peek(self, conn: socket.socket) -> None:
-        """Waits for the request line without consuming it, then passes the connection on."""
+        """Waits for the whole request head without consuming it, then passes the connection on."""
         loop = asyncio.get_running_loop()
         fd = conn.fileno()
         try:
-            head = conn.recv(PEEK_LIMIT, socket.MSG_PEEK)
+            head = conn.recv(PEEK_LIMIT + 1, socket.MSG_PEEK)
         except BlockingIOError:
             loop.add_reader(fd, self._peeked, conn)
             return
         except OSError:
             head = b""
-        if b"\n" in head or len(head) >= PEEK_LIMIT:
-            self._peeking.pop(fd, None)
+        peeking = self._peeking.get(fd)
+        if peeking is None:
+            return
+        end = head_end(head)
+        if 0 <= end <= PEEK_LIMIT:
+            del self._peeking[fd]
             self._dispatch(conn, head.split(b"\n", 1)[0])
+        elif len(head) > PEEK_LIMIT:
+            del self._peeking[fd]
+            self._refuse(
+                conn, 431, "Request Header Fields Too Large", f"expected a request head of at most {PEEK_LIMIT} bytes"
+            )
         elif not head:  # closed before a request
-            self._peeking.pop(fd, None)
+            del self._peeking[fd]
             conn.close()
-        else:  # part of a line: look again shortly (the socket stays readable, so no reader meanwhile)
-            loop.call_later(0.005, self._repeek, conn)
+        else:  # part of a head: look again soon (it stays readable, so no reader meanwhile); later while it stalls
+            peeking.delay = REPEEK_FIRST if len(head) > peeking.seen else min(REPEEK_MAX, peeking.delay * 2)
+            peeking.seen = len(head)
+            loop.call_later(peeking.delay, self._repeek, conn)
 
     def _peeked(self, conn: socket.socket) -> None:
         asyncio.get_running_loop().remove_reader(conn.fileno())
         self._peek(conn)
 
     def _repeek(self, conn: socket.socket) -> None:
-        if conn.fileno() in self._peeking:
+        peeking = self._peeking.get(conn.fileno())
+        if peeking is not None and peeking.conn is conn:
             self._peek(conn)
+
+    def _refuse(self, conn: socket.socket, status: int, reason: str, message: str) -> None:
+        """Answers a connection with a JSON error here, and closes it."""
+        self.errors[f"http/{status}"] += 1
+        with contextlib.suppress(OSError):
+            conn.send(refusal(status, reason, message))
+            conn.shutdown(socket.SHUT_WR)
+        conn.close()
 
     def _dispatch(self, conn: socket.socket, line: bytes) -> None:
         _, room = route(line)
@@ -327,16 +438,19 @@ class Supervisor:
             worker.writing = False
 
     async def _sweep(self) -> None:
-        """Closes connections that sent no request line in time, or waited too long for their worker."""
+        """Answers 408 to connections whose request head did not come in time; closes those that waited too
+        long for their worker."""
         loop = asyncio.get_running_loop()
+        tick = min(1.0, self.header_timeout / 4)
         while True:
-            await asyncio.sleep(1)
+            await asyncio.sleep(tick)
             now = time.monotonic()
-            for fd, (conn, deadline) in list(self._peeking.items()):
-                if now > deadline:
+            for fd, peeking in list(self._peeking.items()):
+                if now > peeking.deadline:
                     del self._peeking[fd]
                     loop.remove_reader(fd)
-                    conn.close()
+                    timeout = f"expected the whole request head within {self.header_timeout:g} s"
+                    self._refuse(peeking.conn, 408, "Request Timeout", timeout)
             for worker in self.workers:
                 while worker.pending and now - worker.pending[0][0] > PENDING_TIMEOUT and not worker.ready:
                     worker.pending.popleft()[1].close()

@@ -3,7 +3,8 @@
 The supervisor (`supervisor.py`) accepts every TCP connection and passes its file descriptor over a Unix
 socketpair (`fds`); the worker serves it with uvicorn's own protocol classes, as if uvicorn had accepted
 it. A second socketpair (`ctl`) carries JSON lines both ways: the rooms the worker recovered and each room it
-creates (so the supervisor routes them here), who owns a room, and the lobby list of every worker's rooms.
+creates (so the supervisor routes them here), who owns a room, the lobby list and the metrics of every
+worker, and the per-client counts the supervisor keeps for the whole server (room sockets, room creations).
 
     python -m boardweaver_server.workers '<json config>'   (started by the supervisor only)
 """
@@ -21,11 +22,15 @@ from typing import Any
 
 import uvicorn
 
-from .api import local_statuses
+from .api import CanonicalJSONResponse, local_statuses
 from .channel import Channel, Message
+from .metrics import Metrics, Sample
 from .rooms import Rooms
+from .settings import HEADER_TIMEOUT
+from .supervisor import refusal
 
 logger = logging.getLogger("boardweaver.server")
+TOO_MANY_ROOMS = "too many rooms created from this address; wait a minute"  # as api.create_room says it
 ROOM_PATH = re.compile(r"/(?:api|ws)/rooms/([^/]+)")
 
 
@@ -35,11 +40,14 @@ class WorkerCluster:
     def __init__(self, index: int) -> None:
         self.index = index
         self.rooms: Rooms | None = None
+        self.metrics: Metrics | None = None
         self.channel = Channel(self._handle)
 
     async def ready(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        await self.channel.request({"op": "ready", "rooms": list(rooms.rooms)}, timeout=60)
+        owned = [*rooms.rooms, *rooms.unloaded]  # the rooms left in this worker's stores are routed here too
+        rooms.unloaded = []
+        await self.channel.request({"op": "ready", "rooms": owned}, timeout=60)
 
     async def room_created(self, room_id: str) -> None:
         await self.channel.request({"op": "created", "room": room_id})
@@ -49,14 +57,40 @@ class WorkerCluster:
         owner = reply.get("owner")
         return owner if isinstance(owner, int) else None
 
-    async def lobby(self) -> list[tuple[float, dict[str, Any]]]:
+    async def lobby(self) -> tuple[list[tuple[float, dict[str, Any]]], list[int]]:
         reply = await self.channel.request({"op": "lobby"})
-        return [(created, status) for created, status in reply.get("rooms", [])]
+        return [(created, status) for created, status in reply.get("rooms", [])], list(reply.get("missing", []))
+
+    async def peer_metrics(self) -> tuple[list[list[Sample]], list[int], dict[str, int]]:
+        """Returns the other workers' metric families, the workers that did not answer, the supervisor's errors."""
+        reply = await self.channel.request({"op": "metrics"}, timeout=6)
+        return list(reply.get("workers", [])), list(reply.get("missing", [])), dict(reply.get("errors", {}))
+
+    async def admit_socket(self, client: str, limit: int) -> bool:
+        try:
+            reply = await self.channel.request({"op": "socket", "client": client, "limit": limit}, timeout=5)
+        except (ConnectionError, TimeoutError):  # the supervisor is gone or stuck: this worker's count still holds
+            return True
+        return reply.get("ok") is not False
+
+    def release_socket(self, client: str) -> None:
+        self.channel.send({"op": "socket-closed", "client": client})
+
+    async def admit_room(self, client: str, limit: int) -> bool:
+        """Counts a room creation by `client` unless it made `limit` in the last minute, in the whole server."""
+        try:
+            reply = await self.channel.request({"op": "room", "client": client, "limit": limit}, timeout=5)
+        except (ConnectionError, TimeoutError):
+            return True
+        return reply.get("ok") is not False
 
     async def _handle(self, message: Message) -> Message | None:
-        if message.get("op") == "statuses":
+        op = message.get("op")
+        if op == "statuses":
             return {"rooms": local_statuses(self.rooms) if self.rooms is not None else []}
-        raise ValueError(f"expected a request among ['statuses'], got {message.get('op')!r}")
+        if op == "samples":
+            return {"families": self.metrics.families() if self.metrics is not None else []}
+        raise ValueError(f"expected a request among ['statuses', 'samples'], got {op!r}")
 
 
 class OwnerRedirect:
@@ -64,6 +98,7 @@ class OwnerRedirect:
 
     The supervisor routes each new connection by its first request line; a later request on a kept-alive
     connection may name another worker's room, and the client comes back for it on a new connection.
+    `POST /api/rooms` is first counted by the supervisor for the whole server (`429` past the app's limit).
     """
 
     def __init__(self, app: Any, cluster: WorkerCluster) -> None:
@@ -71,6 +106,13 @@ class OwnerRedirect:
         self.cluster = cluster
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == "/api/rooms":
+            client = scope["client"][0] if scope.get("client") else ""
+            if not await self.cluster.admit_room(client, self.app.state.http_limits.rooms_per_minute):
+                self.app.state.metrics.count_error("http/429")
+                refused = CanonicalJSONResponse({"error": TOO_MANY_ROOMS}, status_code=429)
+                await refused(scope, receive, send)
+                return
         if scope["type"] in ("http", "websocket"):
             match = ROOM_PATH.match(scope["path"])
             rooms = self.cluster.rooms
@@ -97,11 +139,60 @@ async def _redirect(scope: Any, send: Any) -> None:
         await send({"type": "websocket.close", "code": 1013})
 
 
+def head_deadline(base: type[asyncio.Protocol], timeout: float, metrics: Metrics | None) -> type[asyncio.Protocol]:
+    """Returns uvicorn's HTTP protocol `base` (h11 or httptools) answering `408` to a request head that takes
+    longer than `timeout` seconds on a kept-alive connection (uvicorn has no such deadline; the supervisor
+    holds a new connection until its first head is whole)."""
+
+    class HeadDeadline(base):  # type: ignore[valid-type,misc]
+        head_timer: asyncio.TimerHandle | None = None
+
+        def data_received(self, data: bytes) -> None:
+            cycle = self.cycle
+            if self.head_timer is None and (cycle is None or cycle.response_complete):  # a new head begins
+                self.head_timer = self.loop.call_later(timeout, self.head_late)
+            super().data_received(data)
+            if self.head_timer is not None and (self.cycle is not cycle or not self.is_serving()):
+                self.head_timer.cancel()
+                self.head_timer = None
+
+        def is_serving(self) -> bool:
+            """Whether this protocol still reads the connection (not closing, not upgraded to a WebSocket)."""
+            return not self.transport.is_closing() and self.transport.get_protocol() is self
+
+        def head_late(self) -> None:
+            self.head_timer = None
+            if self.is_serving() and (self.cycle is None or self.cycle.response_complete):
+                if metrics is not None:
+                    metrics.count_error("http/408")
+                self.transport.write(
+                    refusal(408, "Request Timeout", f"expected the whole request head within {timeout:g} s")
+                )
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+            super().connection_lost(exc)
+
+    HeadDeadline.__name__ = HeadDeadline.__qualname__ = f"HeadDeadline{base.__name__}"
+    return HeadDeadline
+
+
 class WorkerServer(uvicorn.Server):
     """uvicorn's server (lifespan, signals, graceful shutdown) serving the connections the supervisor passes."""
 
-    def __init__(self, config: uvicorn.Config, fds: socket.socket, cluster: WorkerCluster, ctl: socket.socket) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        fds: socket.socket,
+        cluster: WorkerCluster,
+        ctl: socket.socket,
+        header_timeout: float = HEADER_TIMEOUT,
+    ) -> None:
         super().__init__(config)
+        self.header_timeout = header_timeout
         self.fds = fds
         self.ctl = ctl
         self.cluster = cluster
@@ -114,6 +205,9 @@ class WorkerServer(uvicorn.Server):
         await super().startup(sockets=[])  # no listening socket: the lifespan runs, nothing is bound
         if self.should_exit:
             return
+        self.config.http_protocol_class = head_deadline(
+            self.config.http_protocol_class, self.header_timeout, self.cluster.metrics
+        )
         self.fds.setblocking(False)
         asyncio.get_running_loop().add_reader(self.fds.fileno(), self._receive)
 
@@ -171,6 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     """Runs one worker from the supervisor's JSON config."""
     from boardweaver.installed import load_target
 
+    from .api import HttpLimits
     from .app import create_app
     from .sockets import SocketLimits
 
@@ -182,6 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     cluster = WorkerCluster(index)
     bot_delay = config.get("bot_delay", (0.05, 0.3))
     limits = SocketLimits(**config["socket_limits"]) if config.get("socket_limits") else None
+    http_limits = HttpLimits(**config["http_limits"]) if config.get("http_limits") else None
     targets = config.get("games")  # name -> module:Class, as `boardweaver serve` chose them
     app = create_app(
         config["db"],
@@ -191,13 +287,17 @@ def main(argv: list[str] | None = None) -> None:
         shard=(index, count),
         cluster=cluster,
         tune_gc=True,
+        http_limits=http_limits,
     )
+    cluster.metrics = app.state.metrics
+    cluster.metrics.peers = cluster.peer_metrics
     options = {"log_level": config.get("log_level", "info"), "lifespan": "on", **config.get("uvicorn", {})}
     server = WorkerServer(
         uvicorn.Config(OwnerRedirect(app, cluster), **options),
         socket.socket(fileno=config["fds"]),
         cluster,
         socket.socket(fileno=config["ctl"]),
+        float(config.get("header_timeout", HEADER_TIMEOUT)),
     )
     server.run()
 

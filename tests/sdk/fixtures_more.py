@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from boardweaver import Action, Catalog, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Catalog, IllegalStepError, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
 
 from .draft_game import MARKET, MarketDraft, Pick, hand_id
 
@@ -143,6 +143,21 @@ class RememberedTurn(Texts):
     def setup(self, table: Table, players: list[int]) -> None:
         super().setup(table, players)
         self.first = players[0]
+
+
+class ErrorNamesDeck(Texts):
+    """Check 4's error texts: taking the staged card is refused, on the full state, in words that name the
+    deck's hidden top card (an `IllegalStepError`: the server sends its text to the seat). Its correct twin
+    is `Texts`."""
+
+    name = "fixture-error-names-deck"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        deck = table.state.space(DECK).pieces
+        top = deck[-1].private_kind if deck else None
+        if action.type != "piece" and top is not None and top.endswith(("0", "2", "4", "6", "8")):
+            raise IllegalStepError(f"the market is closed while {top} lies on top of the deck")
+        super().apply_action(table, player_id, action)
 
 
 class NeverEnds(Texts):

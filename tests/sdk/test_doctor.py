@@ -32,6 +32,7 @@ BROKEN: list[tuple[type[Game], int]] = [
     (bid.HandHint, 4),
     (bid.UnmarkedLastSeal, 3),
     (more.DeckInMeta, 4),
+    (more.ErrorNamesDeck, 4),
     (more.UndoablePeek, 3),
     (more.SortedHands, 4),
     (more.MarkedBacks, 4),

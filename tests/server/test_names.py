@@ -128,3 +128,25 @@ def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(
         ws.send_json(hello(0, moved.json()["token"]))
         assert ws.receive_json()["seat"] == 0
     assert client.post(f"/api/rooms/{new}/end", headers=bearer(room["host_token"])).status_code == 200
+
+
+def test_a_finished_room_read_back_from_the_store_keeps_its_names_and_rematch(tmp_path: Path) -> None:
+    from tests.server.test_expiry import FakeClock, lifecycle, sweep
+
+    clock = FakeClock()
+    with TestClient(make_app(tmp_path / "rooms.db", lifecycle=lifecycle(clock))) as client:
+        room = create_room(client, bots=[1], claim=False)
+        base = f"/api/rooms/{room['room']}"
+        token = client.post(f"{base}/seats/0/claim", json={"name": "Ada"}).json()["token"]
+        client.post(f"{base}/end", headers=bearer(room["host_token"]))
+        new = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token)).json()["room"]
+        sweep(client)
+        clock.now += 3600
+        left = sweep(client)
+
+        status = client.get(base).json()
+        again = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
+
+    assert room["room"] in left
+    assert status["names"] == ["Ada", None] and status["rematch"] == new
+    assert again.status_code == 200 and again.json()["room"] == new

@@ -217,7 +217,7 @@ def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(t
         [stored] = ops.events_after(conn, "r1")
     finally:
         conn.close()
-    assert user_version(db) == SCHEMA_VERSION == 2
+    assert user_version(db) == SCHEMA_VERSION == 3
     assert (room.room_id, room.visibility, room.invite_hash, room.replaced, room.clock) == (
         "r1",
         "public",

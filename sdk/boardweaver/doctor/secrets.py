@@ -93,6 +93,12 @@ def _hidden_and_seen(state: TableState, seat: PlayerId) -> tuple[set[str], set[s
     return hidden, seen
 
 
+def hidden_texts(state: TableState, seat: PlayerId) -> set[str]:
+    """Returns the texts `seat` cannot see and does not see elsewhere (long enough to mean something)."""
+    hidden, seen = _hidden_and_seen(state, seat)
+    return {text for text in hidden - seen if len(text) >= MIN_TEXT}
+
+
 def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
     """Returns a Finding for the first seat that finds a text it cannot see copied into a part it reads.
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..changes import Change, Logged, revert_all
 from ..decision import Draft, _to_true_action
-from ..errors import IllegalStepError, RuleError
+from ..errors import GameError, IllegalStepError, RuleError
 from ..game import Game, InstanceStateError
 from ..messages import Message
 from ..model import PlayerId, TableState
@@ -76,6 +76,13 @@ def short(error: BaseException) -> str:
 def check_of(error: BaseException, check: int) -> int:
     """Returns check 7 for state kept on the Game instance, else `check`."""
     return 7 if isinstance(error, InstanceStateError) else check
+
+
+def hidden_text_in(state: TableState, seat: PlayerId, text: str) -> str | None:
+    """Returns a text of `state` that `seat` cannot see and that `text` (an error's) contains, else None."""
+    from .secrets import hidden_texts  # secrets imports this module's Finding
+
+    return next((hidden for hidden in sorted(hidden_texts(state, seat), key=len, reverse=True) if hidden in text), None)
 
 
 def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer], on_view: bool) -> list[str]:
@@ -214,10 +221,20 @@ class Stepper:
         except Exception as error:
             revert_all(table.state, table.take_changes())
             self._rewind(rng_before, pick_before)
-            check = check_of(error, 3 if self.draft.is_open else 0)
             self.failed = action
+            # The server sends a `step/...` error's text to the seat (any other is a game bug, logged only)
+            sent = isinstance(error, GameError) and type(error).code.startswith("step/")
+            named = hidden_text_in(table.state, self.seat, str(error)) if sent else None
+            if named is not None:
+                self._break(
+                    4,
+                    "an error text names a part the seat cannot see",
+                    f"{action.describe()} raised {short(error)} on the full state: the seat would read {named!r}, "
+                    f"which lies in a part seat {self.seat} cannot see",
+                )
+                return None
             self._break(
-                check,
+                check_of(error, 3 if self.draft.is_open else 0),
                 "apply_action raised on the full state",
                 f"{action.describe()} works on seat {self.seat}'s view but raised {short(error)} on the full state",
             )
