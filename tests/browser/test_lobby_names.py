@@ -47,10 +47,10 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     assert ada.evaluate("navigator.clipboard.readText()") == invite
     ada.click(".join-seat")
     wait_state(ada, "ready")
-    bob = new_page()  # Bob chose his name on an earlier visit: it is kept in his browser
-    bob.add_init_script("localStorage.setItem('bw:name', 'Bob')")
-    bob.goto(invite)
+    bob = new_page(invite)  # Bob never saw the lobby: the room asks his name
     wait_state(bob, "ready")
+    bob.fill("#room-name", "Bob")
+    bob.click("[data-save-name]")
 
     ada.wait_for_selector("#board .seat-name:has-text('Bob')")
     assert "Ada <i>" in bob.inner_text("#board")  # a name is text, never markup

@@ -144,8 +144,16 @@ class RoomPage:
         mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""))
         name = mine.load_name(store)
         names = frame.get("names") if isinstance(frame.get("names"), list) else []
-        if name and (seat >= len(names) or names[seat] != name):
+        known = names[seat] if seat < len(names) else None
+        if name and known != name:
             self.spawn(self.send_name(seat, token, name))
+        elif not name and not known and not frame.get("over"):  # ask once, beside the board
+            label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
+            dom.set_html(
+                "review-link",
+                f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
+                f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
+            )
 
     async def send_name(self, seat: int, token: str, name: str) -> None:
         url = f"/api/rooms/{self.session.room}/seats/{seat}/name"
@@ -162,6 +170,11 @@ class RoomPage:
     def on_rematch_click(self, event: Any) -> None:
         if dom.target_data(event, "rematch") is not None:
             self.spawn(self.go_rematch())
+        elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
+            name = mine.save_name(BrowserStore(), dom.input_value("room-name"))
+            if name:
+                dom.set_html("review-link", "")
+                self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:
         """Makes (or finds) the rematch and moves our seat there: same game, options, seats and players."""

@@ -123,6 +123,8 @@ TEXTS["en"] |= {
     "rematch.move": "The rematch is ready: go to it",
     "rematch.failed": "The rematch could not be made: {reason}",
     "name.failed": "Your name was not kept: {reason}",
+    "name.ask": "Your name, shown to the other players",
+    "name.save": "Save my name",
 }
 TEXTS["fr"] |= {
     "seat.named": "{name}",
@@ -131,6 +133,8 @@ TEXTS["fr"] |= {
     "rematch.move": "La revanche est prête : y aller",
     "rematch.failed": "La revanche n'a pas pu être créée : {reason}",
     "name.failed": "Votre nom n'a pas été gardé : {reason}",
+    "name.ask": "Votre nom, montré aux autres joueurs",
+    "name.save": "Garder mon nom",
 }
 
 
