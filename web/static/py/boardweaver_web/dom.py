@@ -458,6 +458,8 @@ def notify(title: str, body: str) -> None:
         return
     shown = js.Notification.new(title, to_js({"body": body, "tag": "bw-turn"}, dict_converter=js.Object.fromEntries))
     shown.onclick = create_proxy_once(lambda: js.window.focus())
+
+
 def go(url: str) -> None:
     """Opens `url` in this tab (a room of ours)."""
     js.location.assign(url)

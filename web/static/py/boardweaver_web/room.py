@@ -192,6 +192,7 @@ class RoomPage:
         for target in moved:
             index = target.get("index")
             self.last_moves[f"{target['space']}/{index}" if index is not None else str(target["space"])] = mover
+
     # -- names and rematches -------------------------------------------------------------------------
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
