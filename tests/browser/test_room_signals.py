@@ -95,3 +95,17 @@ def test_the_lobby_shows_the_rules_of_every_game(server: str, api: Any, new_page
     memory.click()
     assert "Who sees a flip" in page.inner_text("#options")
     assert page.locator("#opt-mode option").count() == 2
+
+
+def test_a_replaced_seat_says_so_and_stops_reconnecting(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(f"{server}/room/{room['room']}#seat=0&token={room['tokens'][0]}")
+    wait_state(page, "ready")
+    api.call(f"/api/rooms/{room['room']}/seats/0/replace", {}, token=room["host_token"])  # closes the socket: 4003
+
+    wait_state(page, "missing", timeout=30_000)
+    said = "The host gave your seat to another player: this link no longer opens it."
+    assert page.locator("#board [role=alert] h2").inner_text() == said
+    page.wait_for_timeout(2_500)  # a reconnect would be due after 1 s: the page stays as it is
+    assert wait_state(page, "missing", timeout=1_000) == "missing"
+    assert page.locator("#board [role=alert] h2").inner_text() == said

@@ -268,6 +268,11 @@ class RoomPage:
 
     def on_close(self) -> None:
         code = self.socket.close_code if self.socket is not None else None
+        if code in FINAL_CLOSES:  # the server will not serve this link again: say why, stop reconnecting
+            self.session.disconnected()
+            self.socket = None
+            self.show_gone(FINAL_CLOSES[code])
+            return
         if self.session.online and dom.is_online() and code != 1008:
             self.session.notices.append(Notice("notice.connection-lost"))
         self.session.disconnected()
@@ -289,6 +294,10 @@ class RoomPage:
             return
         if status == 404:
             self.show_gone("room.missing")
+        elif status == 410:
+            self.show_gone("room.expired")
+        elif status == 409:
+            self.show_gone("room.rules-changed")
         elif status == 200 and code == 1008:
             self.show_gone("room.bad-link")
 
@@ -536,6 +545,10 @@ class RoomPage:
                 f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
                 + self.render_rematch(),
             )
+
+
+# WebSocket close codes after which reconnecting cannot help (server/PROTOCOL.md), and what the page says
+FINAL_CLOSES = {4003: "room.replaced", 4009: "room.rules-changed", 4010: "room.expired"}
 
 
 def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:

@@ -48,6 +48,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "room.missing": "This room does not exist or has expired.",
         "room.bad-link": "This link does not open a seat in this room: ask the host for a new link.",
         "room.to-lobby": "Go to the lobby to start a new game",
+        "room.expired": "This room expired: nobody started it in time.",
+        "room.rules-changed": "This room was made with another version of the game's rules than this server has: "
+        "it cannot go on here.",
+        "room.replaced": "The host gave your seat to another player: this link no longer opens it.",
         "error.undo/not-allowed": "That move can no longer be taken back.",
         "error.clock/flag-fallen": "Your time ran out: the game no longer takes your moves.",
         "error.commit/stale": "Another player moved first: your move was checked again against the new position.",
@@ -125,6 +129,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "room.missing": "Cette salle n'existe pas ou a expiré.",
         "room.bad-link": "Ce lien n'ouvre aucune place de cette salle : demandez un nouveau lien à l'hôte.",
         "room.to-lobby": "Aller à l'accueil pour lancer une nouvelle partie",
+        "room.expired": "Cette salle a expiré : personne ne l'a lancée à temps.",
+        "room.rules-changed": "Cette salle a été créée avec une autre version des règles du jeu que celle de ce "
+        "serveur : la partie ne peut pas continuer ici.",
+        "room.replaced": "L'hôte a donné votre place à un autre joueur : ce lien ne l'ouvre plus.",
         "error.undo/not-allowed": "Ce coup ne peut plus être repris.",
         "error.clock/flag-fallen": "Votre temps est écoulé : la partie n'accepte plus vos coups.",
         "error.commit/stale": "Un autre joueur a joué avant vous : votre coup a été revérifié.",
