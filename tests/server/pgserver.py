@@ -65,7 +65,9 @@ def postgres_server() -> Iterator[str]:
     assert init.returncode == 0, init.stderr
     options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c full_page_writes=off"
     started = subprocess.run(
-        _as_user(user, [f"{bin_dir}/pg_ctl", "-D", data, "-l", f"{folder}/log", "-w", "-t", "30", "-o", options, "start"]),
+        _as_user(
+            user, [f"{bin_dir}/pg_ctl", "-D", data, "-l", f"{folder}/log", "-w", "-t", "30", "-o", options, "start"]
+        ),
         capture_output=True,
         text=True,
         check=False,
