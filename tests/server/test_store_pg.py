@@ -161,3 +161,42 @@ def test_serve_names_a_postgresql_store_it_cannot_reach(capsys: pytest.CaptureFi
     assert main(["serve", "--store", url, "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert "cannot connect to the PostgreSQL store" in err and "secret" not in err
+
+
+def test_a_room_whose_append_lost_the_race_catches_up_and_its_client_sees_one_refusal(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Two servers on one database both hold a room (what room ownership will prevent): the one whose append
+    of seq 1 loses reads the winner's event back, resyncs its sockets and refuses the commit as stale."""
+    with TestClient(pg_app(pg_url, tmp_path / "a")) as first:
+        room = create_room(first, options={"turns": 50})
+        rid = room["room"]
+        with TestClient(pg_app(pg_url, tmp_path / "b")) as second:  # recovers the room from the database
+            hello = {"type": "hello", "role": "seat", "seat": 0, "token": room["tokens"][0]}
+            with (
+                first.websocket_connect(f"/ws/rooms/{rid}") as on_first,
+                second.websocket_connect(f"/ws/rooms/{rid}") as on_second,
+            ):
+                on_first.send_json(hello)
+                on_second.send_json(hello)
+                assert on_first.receive_json()["seq"] == on_second.receive_json()["seq"] == 0
+                on_first.send_json({"type": "commit", "baseSeq": 0, "steps": [DRAW], "commitId": "won"})
+                assert on_first.receive_json()["ack"] == "won"
+                on_second.send_json({"type": "commit", "baseSeq": 0, "steps": [DRAW], "commitId": "lost"})
+                resync = on_second.receive_json()
+                refusal = on_second.receive_json()
+                on_second.send_json({"type": "commit", "baseSeq": 0, "steps": [DRAW], "commitId": "won"})
+                repeated = on_second.receive_json()
+            with first.websocket_connect(f"/ws/rooms/{rid}") as fresh:
+                fresh.send_json(hello)
+                expected = fresh.receive_json()
+            caught_up = fingerprint(second, rid)
+        assert fingerprint(first, rid) == caught_up
+
+    assert resync["type"] == "snapshot" and resync == expected  # the same frame as the winner's server sends
+    assert refusal["type"] == "error" and refusal["code"] == "commit/stale" and refusal["commitId"] == "lost"
+    assert "another server stored seq 1 first" in refusal["message"]
+    assert repeated == {"type": "ack", "commitId": "won", "seq": 1}  # the winner's commit, known there now
+    with psycopg.connect(pg_url) as conn:
+        log = conn.execute("SELECT seq, commit_id FROM events WHERE room = %s ORDER BY seq", (rid,)).fetchall()
+    assert log == [(1, "won")]
