@@ -138,15 +138,22 @@ class PgStore:
         self._conn = self._reader = None
 
     async def read(self, op: Callable[[Any], T]) -> T:
-        """Runs a read on the reader's thread (committed data only)."""
-        return await self._reader_thread.call(lambda: op(self._read_connection()))
+        """Runs a read on the reader's thread (committed data only); once more on a new connection when the
+        link dropped (the database restarted, say): a read changes nothing."""
+        return await self._reader_thread.call(lambda: self._read(op))
 
-    def _read_connection(self) -> PgConnection:
+    def _read(self, op: Callable[[Any], T]) -> T:
+        import psycopg
+
         if self._reader is None:
             raise RuntimeError("the store is closed")
-        if self._reader.raw.broken:  # the server restarted or the link dropped: one new connection per read
-            self._reader = PgConnection(self._connect(autocommit=True))
-        return self._reader
+        try:
+            return op(self._reader)
+        except psycopg.OperationalError:
+            if not self._reader.raw.broken:
+                raise
+        self._reader = PgConnection(self._connect(autocommit=True))
+        return op(self._reader)
 
     # -- writing -------------------------------------------------------------------------------------
 

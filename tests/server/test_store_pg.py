@@ -4,6 +4,7 @@ stores racing for one (room, seq), and a room played, served again after a resta
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import psycopg
@@ -200,3 +201,63 @@ def test_a_room_whose_append_lost_the_race_catches_up_and_its_client_sees_one_re
     with psycopg.connect(pg_url) as conn:
         log = conn.execute("SELECT seq, commit_id FROM events WHERE room = %s ORDER BY seq", (rid,)).fetchall()
     assert log == [(1, "won")]
+
+
+def test_after_the_database_drops_the_connections_the_store_reconnects(pg_url: str) -> None:
+    async def run() -> tuple[BaseException | None, list[EventRecord]]:
+        store = make_store(pg_url)
+        await store.open()
+        await store.write(ops.insert_event("r", event(1, "before")))
+        with psycopg.connect(pg_url, autocommit=True) as admin:  # what a database restart does to them
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()")
+        failed: BaseException | None = None
+        try:
+            await store.write(ops.insert_event("r", event(2, "lost")))
+        except StoreError as error:  # refused, nothing stored: the room rolls back and its client sends again
+            failed = error
+        await store.write(ops.insert_event("r", event(2, "again")))
+        log = await store.read(lambda conn: ops.events_after(conn, "r", 0))
+        await store.close()
+        return failed, log
+
+    failed, log = asyncio.run(run())
+
+    assert failed is not None and "the PostgreSQL store failed" in str(failed)
+    assert [e.commit_id for e in log] == ["before", "again"]
+
+
+def test_serve_on_a_postgresql_store_runs_one_process_and_serves_rooms(pg_url: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from tests.server.pgserver import _free_port
+
+    assert main(["serve", "--store", pg_url, "--workers", "2"]) == 2  # refused: rooms have no owner across them
+    port = _free_port()
+    env = {**os.environ, "BOARDWEAVER_STORE": pg_url}
+    command = [sys.executable, "-m", "boardweaver_server.cli", "serve", "--port", str(port), "--only", "draw-discard"]
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={"game": "draw-discard", "seats": 4})
+    finally:
+        server.terminate()
+        server.wait(30)
+
+    assert health.status_code == 200, health.text
+    assert created.status_code == 201, created.text
+    assert not list(tmp_path.glob("*.db*"))  # nothing written beside: the rooms are in PostgreSQL
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT id FROM rooms").fetchall() == [(created.json()["room"],)]
