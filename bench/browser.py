@@ -1,4 +1,4 @@
-"""Browser bench: a Choice step's click-to-drawn time in the page, and cold and warm loads to a board.
+"""Browser bench: a Choice step's click-to-drawn time in the page, cold and warm loads to a board and of the lobby.
 
 Starts the real server on 127.0.0.1 and Debian's Chromium headless, plays Market draft's stage and
 switch steps (Choice and Cancel, applied locally by the rule code in the tab) and reads the page's
@@ -58,7 +58,7 @@ STAGES_JS = """() => {
   const files = {"core.js": /pyscript\\/[^/]+\\/core\\.js$/, "pyodide.mjs": /pyodide\\.mjs$/,
                  "lock": /pyodide-lock\\.json$/, "stdlib": /python_stdlib\\.zip$/, "asm.mjs": /pyodide\\.asm\\.mjs$/,
                  "wasm": /pyodide\\.asm\\.wasm$/, "main.py": /_main\\.py$/, "micropip.whl": /micropip-.*\\.whl$/,
-                 "rules.whl": /boardweaver_rules-.*\\.whl$/};
+                 "rules.whl": /boardweaver_rules-.*\\.whl$/, "games": /\\/api\\/games$/};
   for (const r of performance.getEntriesByType("resource")) {
     for (const [name, re] of Object.entries(files)) {
       if (re.test(r.name) && !(name + " asked" in out)) {
@@ -67,6 +67,7 @@ STAGES_JS = """() => {
       }
     }
   }
+  out["games requests"] = performance.getEntriesByType("resource").filter((r) => /\\/api\\/games$/.test(r.name)).length;
   return out;
 }"""
 
@@ -108,6 +109,46 @@ def open_board(context: Any, url: str) -> tuple[Any, float]:
             CRASHES.append(str(error).splitlines()[0])
             page.close()
     raise AssertionError("unreachable")
+
+
+def open_lobby(context: Any, url: str) -> tuple[Any, float]:
+    """Opens the lobby; returns the page and when it became usable (its games listed, the form wired)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector('#page[data-state="ready"]', timeout=120_000)
+    return page, float(page.evaluate("window.__bw_timings.lobby_ready_ms[0]"))
+
+
+def bench_lobby(playwright: Any, base: str, loads: int, folder: Path) -> dict[str, float]:
+    """The lobby's first visit (a new profile) and the visits after it, to usable."""
+    cold, warm = [], []
+    warm_stages = []
+    for n in range(loads):
+        context = playwright.chromium.launch_persistent_context(
+            str(folder / f"lobby-{n}"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        context.add_init_script(PROBES_JS)
+        try:
+            page, first = open_lobby(context, base + "/")
+            cold.append(first)
+            page.wait_for_function("window.__bw_cached === true", timeout=120_000)  # its shell cached
+            page.wait_for_function(SNAPSHOT_DONE_JS, timeout=120_000)
+            page.wait_for_timeout(1500)
+            page.close()
+            for _ in range(2):
+                page, again = open_lobby(context, base + "/")
+                warm.append(again)
+                warm_stages.append(stages(page))
+                page.close()
+        finally:
+            context.close()
+    print_stages("Warm lobby stages", warm_stages)
+    return {
+        "loads": loads,
+        "lobby_cold_median_ms": statistics.median(cold),
+        "lobby_warm_median_ms": statistics.median(warm),
+        "lobby_warm_max_ms": max(warm),
+    }
 
 
 def stages(page: Any) -> dict[str, float]:
@@ -190,7 +231,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clicks", type=int, default=60)
     parser.add_argument("--loads", type=int, default=3)
-    parser.add_argument("--only", choices=["clicks", "loads"], help="run one half of the bench")
+    parser.add_argument("--only", choices=["clicks", "loads", "lobby"], help="run one part of the bench")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -201,8 +242,9 @@ def main() -> None:
         api = Api(base)
         try:
             with sync_playwright() as playwright:
-                clicks = bench_clicks(playwright, base, api, args.clicks) if args.only != "loads" else {}
-                loads = bench_loads(playwright, base, api, args.loads, folder) if args.only != "clicks" else {}
+                clicks = bench_clicks(playwright, base, api, args.clicks) if args.only in (None, "clicks") else {}
+                loads = bench_loads(playwright, base, api, args.loads, folder) if args.only in (None, "loads") else {}
+                lobby = bench_lobby(playwright, base, args.loads, folder) if args.only in (None, "lobby") else {}
         finally:
             proc.terminate()
             proc.wait(10)
@@ -215,6 +257,10 @@ def main() -> None:
     if loads:
         print("Load to a playable board (navigation start to first board, in the page):")
         for key, value in loads.items():
+            print(f"  {key:24} {value:8.1f}")
+    if lobby:
+        print("Lobby load to usable (navigation start to its games listed and form wired, in the page):")
+        for key, value in lobby.items():
             print(f"  {key:24} {value:8.1f}")
     print(f"Load average (1 min) before/after: {load_before:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if CRASHES:

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.schemas import SchemaGenerator
 
+from . import players
 from . import store as ops
 from .games import describe
 from .protocol import is_well_formed, loads
@@ -242,8 +243,70 @@ async def claim_seat(request: Request) -> Response:
     """
     room = await _room(request)
     seat = _seat(request)
+    name = players.body_name(await _body(request))  # checked first: a bad name claims nothing
     token = await _rooms(request).claim(room, seat, bearer(request.headers.get("authorization")))
+    if name is not None:
+        await players.set_name(_rooms(request), room, seat, name)
     return _json({"seat": seat, "token": token})
+
+
+async def name_seat(request: Request) -> Response:
+    """
+    requestBody:
+      content:
+        application/json:
+          schema: {type: object, required: [name], properties: {name: {type: string, maxLength: 32}}}
+    responses:
+      200:
+        description: "The seat's display name, stored and sent to every socket of the room (`Authorization:
+          Bearer <seat token>` or the host token)."
+      400:
+        description: Not text, empty or over 32 characters, or with control or format characters; nothing changes.
+      403:
+        description: The token does not hold this seat.
+    """
+    room = await _room(request)
+    seat = _seat(request)
+    rooms = _rooms(request)
+    if not players.holds_seat(rooms, room, seat, bearer(request.headers.get("authorization"))):
+        raise RoomError(403, "this seat's token (or the host's) required")
+    body = await _body(request)
+    name = players.check_name(body.get("name") if isinstance(body, dict) else None)
+    await players.set_name(rooms, room, seat, name)
+    return _json({"seat": seat, "name": name})
+
+
+async def rematch_room(request: Request) -> Response:
+    """
+    requestBody:
+      content:
+        application/json:
+          schema: {type: object, properties: {seat: {type: integer}}}
+    responses:
+      200:
+        description: "The finished game's rematch room (made on the first call: same game, options, seats,
+          bots and names, private), and for a seat holder (`Authorization: Bearer <seat token>`, body
+          `{seat}`) a token of the same seat there; the host's token hosts it too."
+      403:
+        description: The token holds neither the seat nor the room's host.
+      409:
+        description: The game is not over yet.
+    """
+    room = await _room(request)
+    rooms = _rooms(request)
+    body = await _body(request)
+    seat = body.get("seat") if isinstance(body, dict) else None
+    token = bearer(request.headers.get("authorization"))
+    if seat is not None and (type(seat) is not int or seat not in room.record.players):
+        raise RoomError(400, "expected {'seat': a seat of this room}")
+    if seat is None and not rooms.is_host(room, token):
+        raise RoomError(403, "host token required (or a seat and its token)")
+    if seat is not None and not players.holds_seat(rooms, room, seat, token):
+        raise RoomError(403, "this seat's token (or the host's) required")
+    new = await players.rematch(rooms, room)
+    if seat is None or seat in room.record.bots:
+        return _json({"room": new.room_id})
+    return _json({"room": new.room_id, "seat": seat, "token": await players.rematch_seat(rooms, new, seat)})
 
 
 async def invite_seat(request: Request) -> Response:
@@ -432,6 +495,8 @@ def api_routes() -> list[Route]:
         ("/api/rooms/{room_id}/seats/{seat}/claim", claim_seat, ["POST"]),
         ("/api/rooms/{room_id}/invite/{seat}", invite_seat, ["POST"]),
         ("/api/rooms/{room_id}/seats/{seat}/replace", replace_player, ["POST"]),
+        ("/api/rooms/{room_id}/seats/{seat}/name", name_seat, ["PUT"]),
+        ("/api/rooms/{room_id}/rematch", rematch_room, ["POST"]),
         ("/api/rooms/{room_id}/start", start_room, ["POST"]),
         ("/api/rooms/{room_id}/bots", add_bot, ["POST"]),
         ("/api/rooms/{room_id}/end", end_room, ["POST"]),

@@ -110,6 +110,10 @@ class Room:
             return "bot"
         return "claimed" if self.record.seat_hashes.get(seat) else "open"
 
+    def seat_names(self) -> list[str | None]:
+        """Returns every seat's display name (None where its player chose none): public, like the seats."""
+        return [self.record.names.get(s) for s in self.record.players]
+
     def status(self) -> dict[str, Any]:
         """Returns the room's public status."""
         result = self.table.state.result
@@ -118,6 +122,8 @@ class Room:
             "game": self.record.game,
             "options": self.record.options,
             "seats": [self.seat_status(s) for s in self.record.players],
+            "names": self.seat_names(),
+            "rematch": self.record.rematch or None,
             "seq": self.seq,
             "started": self.is_started,
             "over": self.is_over,
@@ -199,7 +205,10 @@ class Room:
             "over": self.is_over,
             "started": self.is_started,
             "seats": [self.seat_status(s) for s in self.record.players],
+            "names": self.seat_names(),
         }
+        if self.record.rematch:
+            frame["rematch"] = self.record.rematch
         if offers:
             frame["offers"] = self.offers_for(perspective)
         if self.clock is not None:

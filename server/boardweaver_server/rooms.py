@@ -268,11 +268,12 @@ class Rooms:
         room, host_token, _ = await self.open_room(spec)
         return room, host_token
 
-    async def open_room(self, spec: RoomSpec) -> tuple[Room, str, str | None]:
+    async def open_room(self, spec: RoomSpec, host_hash: str | None = None) -> tuple[Room, str, str | None]:
         """Creates a room and returns it with its host token and, for a private room, its invite secret.
 
         Options are checked against the game's declared defaults, then the game sets up: an option it
-        refuses there (a bad position, a negative count) is a 400 too, and nothing is stored.
+        refuses there (a bad position, a negative count) is a 400 too, and nothing is stored. A rematch
+        passes the first room's `host_hash`: its host token hosts the rematch too.
         """
         cls = self.games.get(spec.game)
         if cls is None:
@@ -308,7 +309,7 @@ class Rooms:
             spec.bots,
             spec.spectators,
             spec.referee,
-            token_hash(host_token),
+            host_hash or token_hash(host_token),
             started=len(spec.bots) == spec.seats,
             created=self.lifecycle.now(),
             visibility=spec.visibility,
@@ -410,6 +411,10 @@ class Rooms:
         if starts:
             self._mark_started(room)
         return token
+
+    async def seat_again(self, room: Room, seat: int) -> str:
+        """Gives a seat one more token (a rematch seats the first room's holder); the caller holds the lock."""
+        return await self._seat(room, seat)
 
     def is_host(self, room: Room, token: str | None) -> bool:
         return token_matches(token, [room.record.host_hash])

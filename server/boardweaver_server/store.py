@@ -75,7 +75,13 @@ CREATE TABLE IF NOT EXISTS snapshots (
     rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
     PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_names (
+    room TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (room, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, next_room TEXT NOT NULL) WITHOUT ROWID;
 """
+# seat_names and rematches are tables of their own (created on every open, as the others): a store of an
+# older version gets them without a new column, and an older server reading a newer store just ignores them.
 
 
 @dataclass
@@ -104,6 +110,8 @@ class RoomRecord:
     rules_version: str = ""  # the game's distribution and version it was created with (`rules_wheel.GameRules`)
     rules_fingerprint: str = ""  # the game's rules fingerprint then; "" for a room stored before rules versions
     finished: float = 0.0  # when the server saw the game over (time.time()); 0 while it runs
+    names: dict[int, str] = field(default_factory=dict)  # the display names the seats' players chose
+    rematch: str = ""  # the room of this game's rematch, once a seat asked for one
 
 
 @dataclass
@@ -592,6 +600,24 @@ def delete_seat_tokens(room_id: str, seat: int) -> Op:
     return op
 
 
+def set_seat_name(room_id: str, seat: int, name: str) -> Op:
+    """Stores the display name a seat's player chose (replacing the seat's earlier one)."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT OR REPLACE INTO seat_names (room, seat, name) VALUES (?,?,?)", (room_id, seat, name))
+
+    return op
+
+
+def insert_rematch(room_id: str, next_room: str) -> Op:
+    """Links a finished room to the room of its rematch."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT OR REPLACE INTO rematches (room, next_room) VALUES (?,?)", (room_id, next_room))
+
+    return op
+
+
 def update_room(room_id: str, **fields: Any) -> Op:
     allowed = {"started", "ended", "over", "bots", "replaced", "rules_version", "rules_fingerprint", "finished"}
     if not set(fields) <= allowed:
@@ -685,7 +711,19 @@ def load_rooms(conn: sqlite3.Connection, live_since: float | None = None) -> lis
     for room_id, seat, digest in tokens:
         if room_id in rooms:
             rooms[room_id].seat_hashes.setdefault(seat, []).append(digest)
+    _read_players(conn, rooms)
     return list(rooms.values())
+
+
+def _read_players(conn: sqlite3.Connection, rooms: dict[str, RoomRecord]) -> None:
+    """Fills in the rooms' seat names and rematches (one room: by its id; else every room's)."""
+    where, args = ("WHERE room = ?", tuple(rooms)) if len(rooms) == 1 else ("", ())
+    for room_id, seat, name in conn.execute(f"SELECT room, seat, name FROM seat_names {where}", args):
+        if room_id in rooms:
+            rooms[room_id].names[seat] = name
+    for room_id, next_room in conn.execute(f"SELECT room, next_room FROM rematches {where}", args):
+        if room_id in rooms:
+            rooms[room_id].rematch = next_room
 
 
 def load_room(conn: sqlite3.Connection, room_id: str) -> RoomRecord | None:
@@ -696,6 +734,7 @@ def load_room(conn: sqlite3.Connection, room_id: str) -> RoomRecord | None:
     record = _room_record(row)
     for seat, digest in conn.execute("SELECT seat, token_hash FROM seat_tokens WHERE room = ?", (room_id,)):
         record.seat_hashes.setdefault(seat, []).append(digest)
+    _read_players(conn, {room_id: record})
     return record
 
 

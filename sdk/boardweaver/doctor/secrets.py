@@ -13,6 +13,7 @@ game after game). It also records every space and piece kind seen, for the `look
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -46,6 +47,7 @@ def texts(data: Any) -> Iterator[str]:
             yield from texts(value)
 
 
+@functools.lru_cache(maxsize=4096)  # the same few kinds, sorted in every state of every game
 def natural_key(kind: str) -> tuple[tuple[int, Any], ...]:
     """Returns a sort key that orders "card-2" before "card-10"."""
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", kind) if part)

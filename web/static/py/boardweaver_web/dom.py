@@ -458,3 +458,20 @@ def notify(title: str, body: str) -> None:
         return
     shown = js.Notification.new(title, to_js({"body": body, "tag": "bw-turn"}, dict_converter=js.Object.fromEntries))
     shown.onclick = create_proxy_once(lambda: js.window.focus())
+def go(url: str) -> None:
+    """Opens `url` in this tab (a room of ours)."""
+    js.location.assign(url)
+
+
+async def copy_text(element_id: str) -> bool:
+    """Copies an input's text: the async clipboard where the page may use it, else the selection's copy."""
+    node = element(element_id)
+    if node is None:
+        return False
+    try:
+        await js.navigator.clipboard.writeText(node.value)
+        return True
+    except Exception:  # no clipboard permission (or none at all): the old way, from a selection
+        node.focus()
+        node.select()
+        return bool(js.document.execCommand("copy"))

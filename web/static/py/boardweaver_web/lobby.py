@@ -1,4 +1,4 @@
-"""The lobby: the games with their descriptions, a room-creation form, and the links to share."""
+"""The lobby: your name, your games, the open rooms, quick start, the games and a room-creation form."""
 
 from __future__ import annotations
 
@@ -7,7 +7,20 @@ import html
 import json
 from typing import Any
 
-from . import dom
+from . import dom, mine
+
+
+class BrowserStore:
+    """The kept names and games in the browser's localStorage."""
+
+    def get(self, key: str) -> str | None:
+        return dom.storage_get(key)
+
+    def set(self, key: str, value: str) -> None:
+        dom.storage_set(key, value)
+
+    def delete(self, key: str) -> None:
+        dom.storage_delete(key)
 
 
 def render_games(games: list[dict[str, Any]]) -> str:
@@ -75,51 +88,133 @@ def render_bot_boxes(seats: int, bots: set[int]) -> str:
 
 
 def render_links(
-    origin: str, room: str, tokens: dict[int, str], bots: list[int], host_token: str, spectators: bool, referee: bool
+    origin: str,
+    room: str,
+    tokens: dict[int, str],
+    bots: list[int],
+    host_token: str,
+    spectators: bool,
+    referee: bool,
+    mine_seat: int | None = None,
 ) -> str:
-    """The links to share: one per human seat (token in the fragment), spectator and referee."""
+    """The links of a new room: yours (join as this seat), an invite per other human seat, spectator, referee."""
     rows = []
     for seat, token in sorted(tokens.items()):
-        url = f"{origin}/room/{room}#seat={seat}&token={token}"
-        rows.append(
-            f'<li><span>Seat {seat}</span> <a class="seat-link" data-seat="{seat}" href="{html.escape(url)}" '
-            f'target="_blank">{html.escape(url)}</a></li>'
-        )
+        url = mine.seat_link(origin, room, seat, token)
+        if seat == mine_seat:
+            rows.append(
+                f'<li class="mine"><span class="link-name">Seat {seat}: yours</span> '
+                f'<a class="seat-link join-seat primary" data-seat="{seat}" data-join="{seat}" '
+                f'href="{html.escape(url)}">Join as this seat</a></li>'
+            )
+        else:
+            rows.append(
+                mine.copy_row(f"Invite for seat {seat}", "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"')
+            )
     for seat in bots:
-        rows.append(f"<li><span>Seat {seat}</span> bot</li>")
+        rows.append(f'<li><span class="link-name">Seat {seat}</span> a bot plays it</li>')
     if spectators:
-        url = f"{origin}/room/{room}#role=spectator"
-        rows.append(_link_row("Spectator / TV", "spectator-link", url))
+        rows.append(
+            mine.copy_row("Spectator / TV", "spectator-link", f"{origin}/room/{room}#role=spectator", f"copy-{room}-tv")
+        )
     if referee:
         url = f"{origin}/room/{room}#role=referee&token={host_token}"
-        rows.append(_link_row("Referee", "referee-link", url))
+        rows.append(mine.copy_row("Referee", "referee-link", url, f"copy-{room}-referee"))
     return f'<h3>Room {html.escape(room)}</h3><ul class="links">{"".join(rows)}</ul>'
-
-
-def _link_row(name: str, css: str, url: str) -> str:
-    link = html.escape(url)
-    return f'<li><span>{html.escape(name)}</span> <a class="{css}" href="{link}" target="_blank">{link}</a></li>'
 
 
 class Lobby:
     def __init__(self, games: list[dict[str, Any]]) -> None:
         self.games = {game["name"]: game for game in games}
+        self.store = BrowserStore()
+        self.tasks: set[asyncio.Future[None]] = set()
+        self.states: dict[str, str] = {}
 
     def start(self) -> None:
+        self.draw_games()
+        dom.element("player-name").value = mine.load_name(self.store)
+        dom.on("player-name", "change", lambda _e: self.name_changed())
+        dom.on("game", "change", lambda _e: self.game_changed())
+        dom.on("seats", "change", lambda _e: self.seats_changed())
+        dom.on("games", "click", self.card_clicked)
+        dom.on("create", "click", lambda _e: self.run(self.create()))
+        dom.on("quick-start", "click", lambda _e: self.run(self.quick_start()))
+        dom.on("page", "click", self.page_clicked)
+        self.game_changed()
+        self.render_mine()
+
+    def update_games(self, games: list[dict[str, Any]]) -> None:
+        """Draws the server's list where the kept one was drawn, keeping the form's game when it still exists."""
+        chosen = dom.input_value("game")
+        self.games = {game["name"]: game for game in games}
+        self.draw_games()
+        if chosen in self.games:
+            dom.element("game").value = chosen
+        self.game_changed()
+
+    def draw_games(self) -> None:
         dom.set_html("games", render_games(list(self.games.values())))
         options = "".join(
             f'<option value="{html.escape(name)}">{html.escape(g.get("title") or name)}</option>'
             for name, g in self.games.items()
         )
         dom.set_html("game", options)
-        dom.on("game", "change", lambda _e: self.game_changed())
-        dom.on("seats", "change", lambda _e: self.seats_changed())
-        dom.on("games", "click", self.card_clicked)
-        dom.on("create", "click", self.create_clicked)
-        self.game_changed()
 
-    def selected(self) -> dict[str, Any]:
-        return self.games[dom.input_value("game")]
+    def run(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def name(self) -> str:
+        return mine.save_name(self.store, dom.input_value("player-name"))
+
+    def name_changed(self) -> None:
+        dom.element("player-name").value = self.name()
+
+    def render_mine(self) -> None:
+        dom.set_html("my-games", mine.render_my_games(dom.origin(), mine.load_games(self.store), self.states))
+
+    async def refresh_mine(self) -> None:
+        """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
+        kept = mine.load_games(self.store)
+        rooms = sorted({str(e["room"]) for e in kept})
+        answers = await asyncio.gather(
+            *(dom.fetch_json(f"/api/rooms/{room}") for room in rooms), return_exceptions=True
+        )
+        for room, answer in zip(rooms, answers, strict=True):
+            if isinstance(answer, BaseException):
+                continue
+            status, data = answer
+            if status == 404:
+                self.states[room] = "expired"
+            elif status == 200 and isinstance(data, dict):
+                self.states[room] = mine.describe_state(data)
+        self.render_mine()
+
+    async def refresh_open(self) -> None:
+        status, listed = await dom.fetch_json("/api/rooms")
+        titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
+        waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
+        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles))
+
+    def page_clicked(self, event: Any) -> None:
+        copy = dom.target_data(event, "copy")
+        if copy is not None:
+            self.run(self.copy(copy))
+            return
+        forget = dom.target_data(event, "forget")
+        if forget is not None:
+            room, _, seat = forget.rpartition("/")
+            mine.forget_game(self.store, room, int(seat))
+            self.render_mine()
+            return
+        room = dom.target_data(event, "join-room")
+        if room is not None:
+            self.run(self.join_open(room))
+
+    async def copy(self, copy_id: str) -> None:
+        copied = await dom.copy_text(copy_id)
+        dom.set_text("quick-status", "Link copied." if copied else "Select the link and copy it.")
 
     def card_clicked(self, event: Any) -> None:
         name = dom.target_data(event, "game")
@@ -127,6 +222,9 @@ class Lobby:
             dom.element("game").value = name
             self.game_changed()
             dom.focus_first(["#game"])  # on to the form, where the room is made
+
+    def selected(self) -> dict[str, Any]:
+        return self.games[dom.input_value("game")]
 
     def game_changed(self) -> None:
         game = self.selected()
@@ -141,9 +239,6 @@ class Lobby:
         seats = int(dom.input_value("seats") or 2)
         dom.set_html("bots", render_bot_boxes(seats, set(range(1, seats))))
 
-    def create_clicked(self, _event: Any) -> None:
-        self.task = asyncio.ensure_future(self.create())
-
     def read_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {}
         for key, default in (self.selected().get("options") or {}).items():
@@ -154,6 +249,49 @@ class Lobby:
             else:
                 options[key] = dom.input_value(f"opt-{key}")
         return options
+
+    def claim_body(self) -> dict[str, Any]:
+        name = self.name()
+        return {"name": name} if name else {}
+
+    def keep(self, room: str, seat: int, token: str, game: str, **facts: Any) -> None:
+        title = str(self.games.get(game, {}).get("title") or game)
+        mine.keep_game(self.store, room, seat, token, game=game, title=title, **facts)
+        self.render_mine()
+
+    async def quick_start(self) -> None:
+        """One click to a game against bots: the selected game, the fewest seats, every other seat a bot."""
+        game = self.selected()
+        seats = max(2, int(game["min_players"])) if int(game["max_players"]) >= 2 else 1
+        body = {"game": game["name"], "seats": seats, "bots": list(range(1, seats))}
+        dom.set_text("quick-status", "Starting…")
+        status, room = await dom.fetch_json("/api/rooms", "POST", body)
+        if status != 201 or not isinstance(room, dict):
+            dom.set_text("quick-status", f"Could not start a game ({status}): {error_text(room)}")
+            return
+        status, seat = await dom.fetch_json(f"/api/rooms/{room['room']}/seats/0/claim", "POST", self.claim_body())
+        if status != 200 or not isinstance(seat, dict):
+            dom.set_text("quick-status", f"Could not take the seat ({status}): {error_text(seat)}")
+            return
+        self.keep(room["room"], 0, str(seat["token"]), game["name"], host=room["host_token"])
+        dom.go(mine.seat_link(dom.origin(), room["room"], 0, str(seat["token"])))
+
+    async def join_open(self, room: str) -> None:
+        """Takes the first open seat of a listed room and goes to it."""
+        status, info = await dom.fetch_json(f"/api/rooms/{room}")
+        seats = info.get("seats") if status == 200 and isinstance(info, dict) else None
+        if not isinstance(seats, list) or "open" not in seats:
+            dom.set_text("quick-status", "That room has no open seat any more.")
+            self.run(self.refresh_open())
+            return
+        seat = seats.index("open")
+        status, data = await dom.fetch_json(f"/api/rooms/{room}/seats/{seat}/claim", "POST", self.claim_body())
+        if status != 200 or not isinstance(data, dict):
+            dom.set_text("quick-status", f"Could not take the seat ({status}): {error_text(data)}")
+            self.run(self.refresh_open())
+            return
+        self.keep(room, seat, str(data["token"]), str(info.get("game")))
+        dom.go(mine.seat_link(dom.origin(), room, seat, str(data["token"])))
 
     async def create(self) -> None:
         game = self.selected()
@@ -171,32 +309,80 @@ class Lobby:
         }
         status, room = await dom.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
-            dom.set_text("created", f"Could not create the room ({status}): {json.dumps(room)}")
+            dom.set_text("created", f"Could not create the room ({status}): {error_text(room)}")
             return
         tokens: dict[int, str] = {}
         auth = {"Authorization": f"Bearer {room['host_token']}"}
-        for seat in range(seats):
-            if seat in bots:
-                continue
-            status, data = await dom.fetch_json(f"/api/rooms/{room['room']}/invite/{seat}", "POST", {}, auth)
-            if status != 200 or not isinstance(data, dict):
-                status, data = await dom.fetch_json(f"/api/rooms/{room['room']}/seats/{seat}/claim", "POST", {})
+        humans = [seat for seat in range(seats) if seat not in bots]
+        mine_seat = humans[0] if humans else None
+        for seat in humans:  # yours is claimed with your name; the others are invites, claimed for their links
+            if seat == mine_seat:
+                status, data = await dom.fetch_json(
+                    f"/api/rooms/{room['room']}/seats/{seat}/claim", "POST", self.claim_body()
+                )
+            else:
+                status, data = await dom.fetch_json(f"/api/rooms/{room['room']}/invite/{seat}", "POST", {}, auth)
             if isinstance(data, dict) and "token" in data:
                 tokens[seat] = str(data["token"])
+        if mine_seat is not None and mine_seat in tokens:
+            invites = {str(s): t for s, t in tokens.items() if s != mine_seat}
+            self.keep(
+                room["room"], mine_seat, tokens[mine_seat], game["name"], invites=invites, host=room["host_token"]
+            )
         dom.set_html(
             "created",
-            render_links(dom.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee),
+            render_links(dom.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat),
         )
         dom.set_attribute("page", "data-state", "created")
 
 
+def error_text(data: Any) -> str:
+    return str(data["error"]) if isinstance(data, dict) and "error" in data else json.dumps(data)
+
+
+GAMES_KEY = "bw:games"  # the last list of games, drawn at once on the next visit while it is asked again
+
+
 async def main() -> None:
+    dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     dom.register_service_worker()
+    store = BrowserStore()
+    kept = read_games(store.get(GAMES_KEY))
+    lobby = None
+    if kept:  # a later visit: usable now, without waiting for the server's answer
+        lobby = show(kept)
     status, games = await dom.fetch_json(f"/api/games?lang={dom.language()}")
-    if status != 200 or not isinstance(games, list):
-        dom.set_text("status", f"Could not list the games ({status})")
+    if status != 200 or not isinstance(games, list) or not games:
+        if lobby is None:
+            dom.set_text("status", f"Could not list the games ({status})")
         return
-    Lobby(games).start()
+    if games != kept:
+        store.set(GAMES_KEY, json.dumps(games, separators=(",", ":")))
+        if lobby is None:
+            lobby = show(games)
+        else:
+            lobby.update_games(games)
+    lobby.run(lobby.refresh_mine())
+    lobby.run(lobby.refresh_open())
+    await dom.cache_shell([])
+    dom.publish("__bw_cached", True)
+
+
+def read_games(text: str | None) -> list[dict[str, Any]] | None:
+    try:
+        games = json.loads(text or "null")
+    except ValueError:
+        return None
+    if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("name"), str) for g in games):
+        return None
+    return games or None
+
+
+def show(games: list[dict[str, Any]]) -> Lobby:
+    lobby = Lobby(games)
+    lobby.start()
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
-    await dom.cache_shell([])
+    dom.record_timing("lobby_ready_ms", dom.now())  # since navigation started (bench/browser.py)
+    dom.mark("lobby")
+    return lobby

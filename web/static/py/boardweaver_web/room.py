@@ -10,8 +10,9 @@ from urllib.parse import parse_qsl
 
 from boardweaver import Action, Catalog, Game, Message, Offer
 
-from . import boot, dom
+from . import boot, dom, mine
 from .board import Board, clock_left, clock_text, guess_moves, piece_keys, render_clocks, render_log, render_result
+from .players import NamedCatalog, NamedTexts
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
@@ -48,11 +49,12 @@ class RoomPage:
     """Wires the session to the page: frames in, clicks in, HTML out."""
 
     def __init__(self, room: str, fragment: dict[str, str], config: dict[str, Any]) -> None:
-        self.texts = Texts(dom.language())
         self.token = fragment.get("token")
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
         self.session = Session(room, role, seat, BrowserStore(), game_loader(config))
+        self.texts = NamedTexts(dom.language(), self.session.names)  # seats by their players' names
+        self.named = False  # our seat's name was checked against the server's
         self.config = config
         self.socket: dom.Socket | None = None
         self.shown: list[Offer] = []
@@ -76,6 +78,7 @@ class RoomPage:
     def start(self) -> None:
         dom.on("board", "click", self.on_click)
         dom.on("commands", "click", self.on_click)
+        dom.on("review-link", "click", self.on_rematch_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
         dom.on_window("keydown", lambda _e: setattr(self, "keyboard", True))
@@ -156,6 +159,9 @@ class RoomPage:
             self.render()
             dom.later(1500, dom.location_reload)
             return
+        if frame.get("type") == "snapshot" and not self.named:
+            self.named = True
+            self.keep_seat(frame)
         clock = self.session.clock
         before = self.session.base_table()
         acting = list(before.state.active_player_ids) if before is not None else []
@@ -186,6 +192,71 @@ class RoomPage:
         for target in moved:
             index = target.get("index")
             self.last_moves[f"{target['space']}/{index}" if index is not None else str(target["space"])] = mover
+    # -- names and rematches -------------------------------------------------------------------------
+
+    def keep_seat(self, frame: dict[str, Any]) -> None:
+        """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
+        seat, token = self.session.seat, self.token
+        if self.session.role != "seat" or seat is None or not token:
+            return
+        store = BrowserStore()
+        mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""))
+        name = mine.load_name(store)
+        names = frame.get("names") if isinstance(frame.get("names"), list) else []
+        known = names[seat] if seat < len(names) else None
+        if name and known != name:
+            self.spawn(self.send_name(seat, token, name))
+        elif not name and not known and not frame.get("over"):  # ask once, beside the board
+            label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
+            dom.set_html(
+                "review-link",
+                f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
+                f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
+            )
+
+    async def send_name(self, seat: int, token: str, name: str) -> None:
+        url = f"/api/rooms/{self.session.room}/seats/{seat}/name"
+        status, data = await dom.fetch_json(url, "PUT", {"name": name}, {"Authorization": f"Bearer {token}"})
+        if status != 200:
+            reason = data.get("error") if isinstance(data, dict) else status
+            dom.set_text("notice", self.texts.get("name.failed", reason=reason))
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def on_rematch_click(self, event: Any) -> None:
+        if dom.target_data(event, "rematch") is not None:
+            self.spawn(self.go_rematch())
+        elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
+            name = mine.save_name(BrowserStore(), dom.input_value("room-name"))
+            if name:
+                dom.set_html("review-link", "")
+                self.spawn(self.send_name(self.session.seat, self.token, name))
+
+    async def go_rematch(self) -> None:
+        """Makes (or finds) the rematch and moves our seat there: same game, options, seats and players."""
+        seat, token = self.session.seat, self.token
+        if seat is None or not token:
+            return
+        url = f"/api/rooms/{self.session.room}/rematch"
+        status, data = await dom.fetch_json(url, "POST", {"seat": seat}, {"Authorization": f"Bearer {token}"})
+        if status != 200 or not isinstance(data, dict) or "token" not in data:
+            reason = data.get("error") if isinstance(data, dict) else status
+            dom.set_text("notice", self.texts.get("rematch.failed", reason=reason))
+            return
+        new, new_token = str(data["room"]), str(data["token"])
+        mine.keep_game(BrowserStore(), new, seat, new_token, game=self.session.game_name)
+        dom.go(mine.seat_link(dom.origin(), new, seat, new_token))
+
+    def render_rematch(self) -> str:
+        """The end's offer to play again (or, once a seat asked, to move to the rematch): seats only."""
+        if self.session.role != "seat" or not self.token:
+            return ""
+        key = "rematch.move" if self.session.rematch else "rematch.offer"
+        label = html.escape(self.texts.get(key))
+        return f'<button type="button" class="rematch primary" data-rematch="1">{label}</button>'
 
     async def fetch_truth(self) -> None:
         """A spectator of a finished game sees the true board: the review's last full state (public now)."""
@@ -303,7 +374,8 @@ class RoomPage:
         if self.catalog is None:
             catalogs = game.catalogs()
             locale = pick_locale(dom.language(), list(catalogs)) if catalogs else ""
-            self.catalog = catalogs.get(locale)
+            catalog = catalogs.get(locale)
+            self.catalog = None if catalog is None else NamedCatalog(catalog, session.names)
         self.shown = session.offers()
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
@@ -460,7 +532,8 @@ class RoomPage:
         if session.over:
             dom.set_html(
                 "review-link",
-                f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>',
+                f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
+                + self.render_rematch(),
             )
 
 

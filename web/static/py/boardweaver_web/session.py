@@ -78,6 +78,8 @@ class Session:
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
         self.truth: dict[str, Any] | None = None  # a finished game's true final state, for its spectators
+        self.names: dict[int, str] = {}  # the display names the seats' players chose (public, from the server)
+        self.rematch: str | None = None  # the room of this game's rematch, once a seat asked for one
 
     # -- what the page shows -------------------------------------------------------------------------
 
@@ -190,7 +192,17 @@ class Session:
             return self._on_ack(frame)
         if kind == "error":
             return self._on_error(frame)
+        if kind == "seats":
+            self._read_names(frame)
+        if kind == "rematch" and isinstance(frame.get("rematch"), str):
+            self.rematch = frame["rematch"]
         return []
+
+    def _read_names(self, frame: dict[str, Any]) -> None:
+        names = frame.get("names")
+        if isinstance(names, list):  # in place: the page's texts and catalog hold this very dict
+            self.names.clear()
+            self.names.update({seat: name for seat, name in enumerate(names) if isinstance(name, str) and name})
 
     def connected(self) -> None:
         self.online = True
@@ -209,6 +221,8 @@ class Session:
         self.base, self.seq, self.over = frame["view"], int(frame["seq"]), bool(frame.get("over"))
         self.started = bool(frame.get("started", True))
         self.clock = frame.get("clock")
+        self._read_names(frame)
+        self.rematch = frame["rematch"] if isinstance(frame.get("rematch"), str) else self.rematch
         self.log = list(frame.get("log") or self.base.get("log") or [])
         self.changes = []
         self._save_base()

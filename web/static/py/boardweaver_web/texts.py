@@ -159,6 +159,28 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
+# Players' names, "my games", invites and rematches (kept as one block: issue 16's names part).
+TEXTS["en"] |= {
+    "seat.named": "{name}",
+    "seat.you-named": "{name} (you)",
+    "rematch.offer": "Play again with the same players",
+    "rematch.move": "The rematch is ready: go to it",
+    "rematch.failed": "The rematch could not be made: {reason}",
+    "name.failed": "Your name was not kept: {reason}",
+    "name.ask": "Your name, shown to the other players",
+    "name.save": "Save my name",
+}
+TEXTS["fr"] |= {
+    "seat.named": "{name}",
+    "seat.you-named": "{name} (vous)",
+    "rematch.offer": "Rejouer avec les mêmes joueurs",
+    "rematch.move": "La revanche est prête : y aller",
+    "rematch.failed": "La revanche n'a pas pu être créée : {reason}",
+    "name.failed": "Votre nom n'a pas été gardé : {reason}",
+    "name.ask": "Votre nom, montré aux autres joueurs",
+    "name.save": "Garder mon nom",
+}
+
 
 class Texts:
     """The client's texts in one language, falling back to English, then to the key."""

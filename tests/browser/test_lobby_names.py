@@ -1,0 +1,125 @@
+"""Names, invites, my games, open rooms, quick start and rematch, in Chromium, as players would use them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, wait_state
+from .driver import take_one
+from .test_accessibility import AXE, serious_violations
+
+pytestmark = pytest.mark.browser
+
+
+def lobby_as(new_page: Any, server: str, name: str, **context: Any) -> Any:
+    """Opens the lobby in a new context (a new person) and sets their name."""
+    page = new_page(server + "/", **context)
+    wait_state(page, "ready")
+    page.fill("#player-name", name)
+    page.dispatch_event("#player-name", "change")
+    return page
+
+
+def kept_games(page: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(page.evaluate("localStorage.getItem('bw:my-games') || '[]'"))
+    return found
+
+
+def room_of(page: Any) -> str:
+    return str(page.url.split("/room/")[1].split("#")[0])
+
+
+def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, new_page: Any, api: Any) -> None:
+    ada = lobby_as(new_page, server, "Ada <i>", permissions=["clipboard-read", "clipboard-write"])
+    ada.locator('#games [data-game="market-draft"]').click()
+    ada.fill("#seats", "2")
+    ada.dispatch_event("#seats", "change")
+    ada.uncheck("#bot-1")
+    ada.click("#create")
+    wait_state(ada, "created")
+    invite = str(ada.get_attribute(".seat-link[data-seat='1']", "href"))
+    assert ada.locator("button.copy").count() >= 2  # the invite and the spectator link
+    ada.locator("li:has(.seat-link[data-seat='1']) button.copy").click()
+    ada.wait_for_selector("#quick-status:has-text('Link copied')")
+    assert ada.evaluate("navigator.clipboard.readText()") == invite
+    ada.click(".join-seat")
+    wait_state(ada, "ready")
+    bob = new_page(invite)  # Bob never saw the lobby: the room asks his name
+    wait_state(bob, "ready")
+    bob.fill("#room-name", "Bob")
+    bob.click("[data-save-name]")
+
+    ada.wait_for_selector("#board .seat-name:has-text('Bob')")
+    assert "Ada <i>" in bob.inner_text("#board")  # a name is text, never markup
+    assert bob.locator("#board i").count() == 0
+    assert "Ada <i> (you)" in ada.inner_text("#board") and "Bob (you)" in bob.inner_text("#board")
+    for _ in range(40):  # a few turns each, by clicks
+        if "Bob takes" in ada.inner_text("#log") and "Ada <i> takes" in bob.inner_text("#log"):
+            break
+        take_one(ada) or take_one(bob) or ada.wait_for_timeout(100)
+    assert "Bob takes" in ada.inner_text("#log") and "Ada <i> takes" in bob.inner_text("#log")
+    first = room_of(ada)
+    host = next(e["host"] for e in kept_games(ada) if e["room"] == first)
+    api.call(f"/api/rooms/{first}/end", {}, token=host)
+    wait_state(ada, "over")
+    wait_state(bob, "over")
+    screenshot(bob, "names-over")
+
+    ada.click("button.rematch")
+    ada.wait_for_url(lambda url: "/room/" in url and first not in url)
+    bob.wait_for_selector("button.rematch:has-text('The rematch is ready')")
+    bob.click("button.rematch")
+    bob.wait_for_url(lambda url: first not in url)
+    wait_state(ada, "ready")
+    wait_state(bob, "ready")
+
+    second = room_of(ada)
+    assert room_of(bob) == second
+    status = api.call(f"/api/rooms/{second}")
+    assert status["game"] == "market-draft" and status["names"] == ["Ada <i>", "Bob"] and status["started"]
+    assert "Ada <i>" in bob.inner_text("#board") and "Bob" in ada.inner_text("#board")
+    assert {e["room"] for e in kept_games(bob)} >= {first, second}
+
+
+def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_page: Any, api: Any) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed in web/node_modules")
+    waiting = api.call("/api/rooms", {"game": "old-maid", "seats": 2})
+    api.call(f"/api/rooms/{waiting['room']}/seats/0/claim", {"name": "Grace"})
+    page = lobby_as(new_page, server, "Quick")
+    page.select_option("#game", "old-maid")
+    page.dispatch_event("#game", "change")
+
+    page.click("#quick-start")
+    page.wait_for_url("**/room/**")
+    wait_state(page, "ready")
+    page.wait_for_selector("#board [data-offer]", timeout=20_000)  # a board to play on (the bot may move first)
+    quick = room_of(page)
+    assert api.call(f"/api/rooms/{quick}")["seats"] == ["claimed", "bot"]
+
+    page.goto(server + "/")  # a new load of the lobby: my games come from the browser's storage
+    wait_state(page, "ready")
+    row = page.locator(f'#my-games .my-game[data-room="{quick}"]')
+    assert row.count() == 1
+    page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-state:has-text("playing")')
+    listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
+    listed.wait_for()
+    assert "Grace" in listed.inner_text()
+    assert serious_violations(page) == []
+    screenshot(page, "lobby-my-games")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll on a phone
+    screenshot(page, "lobby-my-games-mobile")
+    row.locator(".rejoin").click()
+    wait_state(page, "ready")
+    assert room_of(page) == quick
+
+    page.goto(server + "/")
+    wait_state(page, "ready")
+    page.locator(f'#open-rooms [data-join-room="{waiting["room"]}"]').click()
+    page.wait_for_url(f"**/room/{waiting['room']}#seat=1*")
+    wait_state(page, "ready")
+    assert api.call(f"/api/rooms/{waiting['room']}")["names"] == ["Grace", "Quick"]

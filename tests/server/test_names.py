@@ -1,0 +1,152 @@
+"""Seat names: chosen by each seat's player, bounded and checked, stored, sent to every socket; rematches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.server.conftest import create_room, make_app
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def hello(seat: int, token: str) -> dict[str, Any]:
+    return {"type": "hello", "role": "seat", "seat": seat, "token": token}
+
+
+def test_a_claim_with_a_name_shows_it_in_the_status_and_the_snapshot(client: TestClient) -> None:
+    room = create_room(client, claim=False)
+    base = f"/api/rooms/{room['room']}"
+
+    token = client.post(f"{base}/seats/0/claim", json={"name": "  Ada  "}).json()["token"]
+
+    assert client.get(base).json()["names"] == ["Ada", None]
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(0, token))
+        assert ws.receive_json()["names"] == ["Ada", None]
+
+
+def test_renaming_a_seat_tells_every_socket_of_the_room(client: TestClient) -> None:
+    room = create_room(client)
+    base = f"/api/rooms/{room['room']}"
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(0, room["tokens"][0]))
+        assert ws.receive_json()["type"] == "snapshot"
+
+        answer = client.put(f"{base}/seats/1/name", json={"name": "Élodie <b>"}, headers=bearer(room["tokens"][1]))
+        frame = ws.receive_json()
+
+    assert answer.status_code == 200 and answer.json() == {"seat": 1, "name": "Élodie <b>"}
+    assert frame == {
+        "type": "seats",
+        "room": room["room"],
+        "seats": ["claimed", "claimed"],
+        "names": [None, "Élodie <b>"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("x" * 33, "1 to 32"),
+        ("   ", "1 to 32"),
+        ("Ada\nLovelace", "U+000A"),
+        ("Ada\x00", "U+0000"),
+        ("evil\u202egnp", "U+202E"),
+        (42, "text"),
+    ],
+)
+def test_a_bad_name_is_refused_with_a_json_400_and_changes_nothing(client: TestClient, name: Any, says: str) -> None:
+    room = create_room(client, claim=False)
+    base = f"/api/rooms/{room['room']}"
+    token = client.post(f"{base}/seats/0/claim", json={"name": "Ada"}).json()["token"]
+
+    renamed = client.put(f"{base}/seats/0/name", json={"name": name}, headers=bearer(token))
+    claimed = client.post(f"{base}/seats/1/claim", json={"name": name})
+
+    for answer in (renamed, claimed):
+        assert answer.status_code == 400
+        assert says in answer.json()["error"]
+    status = client.get(base).json()
+    assert status["names"] == ["Ada", None]
+    assert status["seats"] == ["claimed", "open"]
+
+
+def test_only_the_seats_token_or_the_host_may_name_a_seat(client: TestClient) -> None:
+    room = create_room(client)
+    base = f"/api/rooms/{room['room']}"
+
+    by_other = client.put(f"{base}/seats/0/name", json={"name": "Mallory"}, headers=bearer(room["tokens"][1]))
+    by_nobody = client.put(f"{base}/seats/0/name", json={"name": "Mallory"})
+    by_host = client.put(f"{base}/seats/0/name", json={"name": "Host"}, headers=bearer(room["host_token"]))
+
+    assert (by_other.status_code, by_nobody.status_code, by_host.status_code) == (403, 403, 200)
+    assert client.get(base).json()["names"] == ["Host", None]
+
+
+def test_names_survive_a_restart(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path / "rooms.db")) as first:
+        room = create_room(first, claim=False)
+        first.post(f"/api/rooms/{room['room']}/seats/1/claim", json={"name": "Grace"})
+
+    with TestClient(make_app(tmp_path / "rooms.db")) as second:
+        assert second.get(f"/api/rooms/{room['room']}").json()["names"] == [None, "Grace"]
+
+
+def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(client: TestClient) -> None:
+    room = create_room(client, bots=[1], claim=False)
+    base = f"/api/rooms/{room['room']}"
+    token = client.post(f"{base}/seats/0/claim", json={"name": "Ada"}).json()["token"]
+
+    early = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
+    client.post(f"{base}/end", headers=bearer(room["host_token"]))
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(0, token))
+        assert ws.receive_json()["type"] == "snapshot"
+        moved = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
+        told = ws.receive_json()
+    again = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
+    stranger = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer("nope"))
+
+    assert early.status_code == 409
+    assert moved.status_code == 200
+    new = moved.json()["room"]
+    assert told == {"type": "rematch", "room": room["room"], "rematch": new}
+    assert again.json()["room"] == new and again.json()["token"] != moved.json()["token"]
+    assert stranger.status_code == 403
+    status = client.get(f"/api/rooms/{new}").json()
+    assert status["game"] == "secret-draw" and status["visibility"] == "private"
+    assert status["seats"] == ["claimed", "bot"] and status["names"] == ["Ada", None] and status["started"]
+    assert client.get(base).json()["rematch"] == new
+    assert client.post(f"/api/rooms/{new}/seats/0/claim").status_code == 403  # strangers cannot sit
+    with client.websocket_connect(f"/ws/rooms/{new}") as ws:
+        ws.send_json(hello(0, moved.json()["token"]))
+        assert ws.receive_json()["seat"] == 0
+    assert client.post(f"/api/rooms/{new}/end", headers=bearer(room["host_token"])).status_code == 200
+
+
+def test_a_finished_room_read_back_from_the_store_keeps_its_names_and_rematch(tmp_path: Path) -> None:
+    from tests.server.test_expiry import FakeClock, lifecycle, sweep
+
+    clock = FakeClock()
+    with TestClient(make_app(tmp_path / "rooms.db", lifecycle=lifecycle(clock))) as client:
+        room = create_room(client, bots=[1], claim=False)
+        base = f"/api/rooms/{room['room']}"
+        token = client.post(f"{base}/seats/0/claim", json={"name": "Ada"}).json()["token"]
+        client.post(f"{base}/end", headers=bearer(room["host_token"]))
+        new = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token)).json()["room"]
+        sweep(client)
+        clock.now += 3600
+        left = sweep(client)
+
+        status = client.get(base).json()
+        again = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
+
+    assert room["room"] in left
+    assert status["names"] == ["Ada", None] and status["rematch"] == new
+    assert again.status_code == 200 and again.json()["room"] == new

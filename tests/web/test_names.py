@@ -1,0 +1,69 @@
+"""Names in the client: kept in the browser, seats and log lines by name, "my games" kept with their tokens."""
+
+from __future__ import annotations
+
+from boardweaver import Catalog, msg
+from boardweaver_web import mine
+from boardweaver_web.mine import open_rooms, render_my_games
+from boardweaver_web.players import NamedCatalog, NamedTexts
+from boardweaver_web.session import MemoryStore
+
+
+def test_a_name_is_kept_trimmed_and_without_control_characters() -> None:
+    store = MemoryStore()
+
+    kept = mine.save_name(store, "  Ada\u202e\nLovelace" + "x" * 40)
+
+    assert kept == "AdaLovelace" + "x" * 21 and len(kept) == mine.MAX_NAME
+    assert mine.load_name(store) == kept
+    assert mine.save_name(store, "   ") == "" and mine.load_name(store) == ""
+
+
+def test_seats_and_log_lines_speak_of_players_by_name() -> None:
+    names = {0: "Ada"}
+    texts = NamedTexts("en", names)
+    catalog = NamedCatalog(Catalog("en", {"log.take": "Player {player} takes a card from player {source}."}), names)
+
+    assert texts.get("seat", seat=0) == "Ada" and texts.get("seat.you", seat=0) == "Ada (you)"
+    assert texts.get("seat", seat=1) == "Seat 1"
+    assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from player 1."
+    names[1] = "Bob"  # a rename shows at the next drawing: the page holds the session's dict
+    assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from Bob."
+    assert NamedTexts("fr", names).get("seat.you", seat=1) == "Bob (vous)"
+    over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names)
+    assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada, Bob win."
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: player(s) 0, 2 win."  # seat 2 unnamed
+
+
+def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:
+    store = MemoryStore()
+
+    mine.keep_game(store, "r1", 0, "t1", game="bluff", title="Bluff")
+    mine.keep_game(store, "r2", 1, "t2", game="old-maid")
+    mine.keep_game(store, "r1", 0, "t1b")
+    kept = mine.load_games(store)
+
+    assert [(e["room"], e["seat"], e["token"]) for e in kept] == [("r1", 0, "t1b"), ("r2", 1, "t2")]
+    assert kept[0]["title"] == "Bluff"  # facts kept from before
+    assert [e["room"] for e in mine.forget_game(store, "r1", 0)] == ["r2"]
+    store.set(mine.GAMES_KEY, "{not json")
+    assert mine.load_games(store) == []
+
+
+def test_my_games_render_a_rejoin_link_with_the_token_in_the_fragment_and_escape_names() -> None:
+    html = render_my_games(
+        "http://h", [{"room": "r1", "seat": 1, "token": "tok", "title": "<b>x</b>"}], {"r1": "playing"}
+    )
+
+    assert 'href="http://h/room/r1#seat=1&amp;token=tok"' in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>" not in html and "playing" in html
+
+
+def test_the_lobby_lists_only_rooms_waiting_for_players() -> None:
+    listed = [
+        {"room": "a", "seats": ["claimed", "open"], "started": False, "over": False},
+        {"room": "b", "seats": ["claimed", "claimed"], "started": True, "over": False},
+        {"room": "c", "seats": ["open", "bot"], "started": False, "over": True},
+    ]
+
+    assert [r["room"] for r in open_rooms(listed)] == ["a"]

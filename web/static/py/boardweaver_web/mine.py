@@ -1,0 +1,158 @@
+"""What this browser keeps of its players: the display name and the rooms it holds a seat in ("my games"),
+and how the lobby draws them and the open rooms.
+
+Plain Python over a key-value store (the page's localStorage); a seat's token stays in this browser only.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+import unicodedata
+from typing import Any, Protocol
+
+NAME_KEY = "bw:name"
+GAMES_KEY = "bw:my-games"
+MAX_NAME = 32  # as the server's players.MAX_NAME
+MAX_KEPT = 30  # rooms kept; the oldest go first
+REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+class Store(Protocol):
+    def get(self, key: str) -> str | None: ...
+    def set(self, key: str, value: str) -> None: ...
+    def delete(self, key: str) -> None: ...
+
+
+def clean_name(value: str) -> str:
+    """Returns the name as the server would keep it (NFC, trimmed, no control characters), "" if none is left."""
+    name = "".join(c for c in unicodedata.normalize("NFC", value) if unicodedata.category(c) not in REFUSED)
+    return name.strip()[:MAX_NAME].strip()
+
+
+def load_name(store: Store) -> str:
+    return clean_name(store.get(NAME_KEY) or "")
+
+
+def save_name(store: Store, value: str) -> str:
+    name = clean_name(value)
+    if name:
+        store.set(NAME_KEY, name)
+    else:
+        store.delete(NAME_KEY)
+    return name
+
+
+def load_games(store: Store) -> list[dict[str, Any]]:
+    """Returns the kept rooms, newest first; a damaged entry is skipped, never fatal."""
+    try:
+        kept = json.loads(store.get(GAMES_KEY) or "[]")
+    except ValueError:
+        return []
+    if not isinstance(kept, list):
+        return []
+    good = [
+        e for e in kept if isinstance(e, dict) and isinstance(e.get("room"), str) and isinstance(e.get("seat"), int)
+    ]
+    return sorted(good, key=lambda e: -float(e.get("at") or 0))
+
+
+def keep_game(store: Store, room: str, seat: int, token: str, **facts: Any) -> list[dict[str, Any]]:
+    """Keeps (or refreshes) one seat of a room; `facts` are the game, its title, the invites, the host token."""
+    kept = [e for e in load_games(store) if not (e["room"] == room and e["seat"] == seat)]
+    old = next((e for e in load_games(store) if e["room"] == room and e["seat"] == seat), {})
+    entry = {**old, **{k: v for k, v in facts.items() if v is not None}, "room": room, "seat": seat, "token": token}
+    entry["at"] = time.time()
+    kept = [entry, *kept][:MAX_KEPT]
+    store.set(GAMES_KEY, json.dumps(kept, separators=(",", ":")))
+    return kept
+
+
+def forget_game(store: Store, room: str, seat: int) -> list[dict[str, Any]]:
+    kept = [e for e in load_games(store) if not (e["room"] == room and e["seat"] == seat)]
+    store.set(GAMES_KEY, json.dumps(kept, separators=(",", ":")))
+    return kept
+
+
+def seat_link(origin: str, room: str, seat: int, token: str) -> str:
+    """The link that opens a seat (its token in the fragment, never in a query)."""
+    return f"{origin}/room/{room}#seat={seat}&token={token}"
+
+
+def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "") -> str:
+    """One link to share: its name, the link itself, and a button that copies it."""
+    link = html.escape(url)
+    return (
+        f'<li><span class="link-name">{html.escape(label)}</span> '
+        f'<a class="{css}" {extra} href="{link}" target="_blank">{link}</a> '
+        f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" '
+        'tabindex="-1" aria-hidden="true">'
+        f'<button type="button" class="copy" data-copy="{copy_id}">Copy</button></li>'
+    )
+
+
+def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str]) -> str:
+    """The rooms this browser holds a seat in, newest first: rejoin in one click, the invites kept, forget."""
+    if not kept:
+        return '<li class="empty">No games yet: create one, or join an open room.</li>'
+    rows = []
+    for entry in kept:
+        room, seat = str(entry["room"]), int(entry["seat"])
+        title = html.escape(str(entry.get("title") or entry.get("game") or "Game"))
+        url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
+        state = html.escape(states.get(room, ""))
+        raw = entry.get("invites")
+        invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        shared = "".join(
+            copy_row(
+                f"Invite for seat {other}",
+                "invite-link",
+                seat_link(origin, room, int(other), str(token)),
+                f"copy-kept-{room}-{other}",
+            )
+            for other, token in sorted(invites.items())
+            if str(other).isdigit()
+        )
+        extra = f'<details><summary>Invite links</summary><ul class="links">{shared}</ul></details>' if shared else ""
+        rows.append(
+            f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
+            f'<span class="game-title">{title}</span> <span class="kept-seat">seat {seat}</span> '
+            f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
+            f'<a class="rejoin primary" href="{url}">Rejoin</a> '
+            f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
+            f'aria-label="Forget {title}, seat {seat}">Forget</button>{extra}</li>'
+        )
+    return "".join(rows)
+
+
+def describe_state(status: dict[str, Any]) -> str:
+    if status.get("over"):
+        return "over"
+    if status.get("started"):
+        return "playing"
+    return "waiting for players"
+
+
+def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public rooms waiting for players: not started, not over, with an open seat."""
+    return [r for r in listed if not r.get("started") and not r.get("over") and "open" in (r.get("seats") or [])]
+
+
+def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str]) -> str:
+    if not rooms:
+        return '<li class="empty">No room is waiting for players right now.</li>'
+    rows = []
+    for status in rooms:
+        room = html.escape(str(status["room"]))
+        seats = status.get("seats") or []
+        names = status.get("names") or []
+        who = ", ".join(str(n) for n in names if n) or "nobody yet"
+        title = html.escape(titles.get(str(status.get("game")), str(status.get("game"))))
+        rows.append(
+            f'<li class="open-room" data-room="{room}"><span class="game-title">{title}</span> '
+            f"<span>{seats.count('open')} of {len(seats)} seats open</span> "
+            f'<span class="seated">seated: {html.escape(who)}</span> '
+            f'<button type="button" class="join-open" data-join-room="{room}">Join</button></li>'
+        )
+    return "".join(rows)
