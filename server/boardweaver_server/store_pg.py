@@ -26,8 +26,6 @@ from .store import MAX_BATCH, Op, StoreError, _settle, _StoreThread, logger
 
 T = TypeVar("T")
 SCHEMA_LOCK = 0x626F6172  # advisory lock held while the schema is made: two processes may open at once
-# the key of each table an `INSERT OR REPLACE` writes to (PostgreSQL says which conflict replaces a row)
-PRIMARY_KEYS = {"rooms": ("id",), "events": ("room", "seq"), "snapshots": ("room", "seq")}
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS boardweaver_schema (version INTEGER NOT NULL)"
 
 
@@ -48,6 +46,22 @@ def _pg_type(definition: str) -> str:
     return re.sub(r"\bREAL\b", "DOUBLE PRECISION", text)
 
 
+def primary_keys(schema: str) -> dict[str, tuple[str, ...]]:
+    """Returns each table's primary key columns, read from `store.SCHEMA` (what an `INSERT OR REPLACE` into it
+    conflicts on: PostgreSQL's `ON CONFLICT` names them)."""
+    keys: dict[str, tuple[str, ...]] = {}
+    for table, body in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\)(?: WITHOUT ROWID)?;", schema, re.S):
+        composite = re.search(r"PRIMARY KEY \(([^)]*)\)", body)
+        if composite is not None:
+            keys[table] = tuple(name.strip() for name in composite.group(1).split(","))
+        else:
+            single = re.search(r"(\w+) \w+ PRIMARY KEY", body)
+            if single is not None:
+                keys[table] = (single.group(1),)
+    return keys
+
+
+PRIMARY_KEYS = primary_keys(base.SCHEMA + ";")
 _translated: dict[str, str] = {}
 _REPLACE = re.compile(r"INSERT OR REPLACE INTO (\w+) \(([^)]*)\)(.*)", re.S)
 
@@ -63,10 +77,8 @@ def translate(sql: str) -> str:
         table, columns = match.group(1), [name.strip() for name in match.group(2).split(",")]
         keys = PRIMARY_KEYS[table]
         updates = ", ".join(f"{name} = EXCLUDED.{name}" for name in columns if name not in keys)
-        text = (
-            f"INSERT INTO {table} ({match.group(2)}){match.group(3)}"
-            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
-        )
+        action = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
+        text = f"INSERT INTO {table} ({match.group(2)}){match.group(3)} ON CONFLICT ({', '.join(keys)}) {action}"
     _translated[sql] = text
     return text
 

@@ -261,3 +261,35 @@ def test_serve_on_a_postgresql_store_runs_one_process_and_serves_rooms(pg_url: s
     assert not list(tmp_path.glob("*.db*"))  # nothing written beside: the rooms are in PostgreSQL
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT id FROM rooms").fetchall() == [(created.json()["room"],)]
+
+
+def test_every_operation_round_trips_on_postgresql(pg_url: str) -> None:
+    """The operations written in SQLite's dialect (`INSERT OR REPLACE` included) read back the same."""
+    record = ops.RoomRecord("r", "draw-discard", {"turns": 3}, "seed", "commit", [0, 1], [1], "open", False, "host")
+    record.created, record.clock = 12345.678901, {"initial": 60}
+
+    async def run() -> tuple[ops.RoomRecord | None, ops.Snapshot | None, list[EventRecord]]:
+        store = make_store(pg_url)
+        await store.open()
+        await store.write(ops.insert_room(record), ops.insert_seat_token("r", 0, "hash0"))
+        await store.write(ops.set_seat_name("r", 0, "Ada"), ops.set_seat_name("r", 0, "Ada L."))
+        await store.write(ops.insert_rematch("r", "r2"), ops.update_room("r", started=True, bots=[0, 1]))
+        await store.write(
+            ops.insert_event("r", event(1, "c1")), ops.insert_snapshot("r", ops.Snapshot(1, {"a": 1}, 1, 0))
+        )
+        await store.write(ops.insert_snapshot("r", ops.Snapshot(1, {"a": 2}, 2, 0)))  # replaces the row
+        loaded = await store.read(lambda conn: ops.load_room(conn, "r"))
+        snapshot = await store.read(lambda conn: ops.latest_snapshot(conn, "r"))
+        events = await store.read(lambda conn: ops.events_after(conn, "r", 0))
+        live = await store.read(lambda conn: ops.load_rooms(conn, 0.0))
+        await store.close()
+        assert [room.room_id for room in live] == ["r"]
+        return loaded, snapshot, events
+
+    loaded, snapshot, events = asyncio.run(run())
+
+    assert loaded is not None
+    assert (loaded.created, loaded.clock, loaded.started, loaded.bots) == (12345.678901, {"initial": 60}, True, [0, 1])
+    assert (loaded.seat_hashes, loaded.names, loaded.rematch) == ({0: ["hash0"]}, {0: "Ada L."}, "r2")
+    assert snapshot == ops.Snapshot(1, {"a": 2}, 2, 0)
+    assert events == [event(1, "c1")]
