@@ -468,7 +468,7 @@ def _guarded(endpoint: Any) -> Any:
             if metrics is not None:
                 metrics.count_error(f"http/{error.status}")
             return _error(error.status, error.message, error.code)
-        except sqlite3.Error as error:  # the store failed (a full disk, say): nothing was changed
+        except (sqlite3.Error, ops.StoreError) as error:  # the store failed (a full disk, say): nothing was changed
             full = ops.is_disk_full(error)
             if not full:  # a full disk is logged by the store, once per episode
                 name = type(error).__name__

@@ -22,7 +22,7 @@ from .rules_wheel import build_rules_wheel, rule_sources
 from .settings import default_db_path, tune_collector
 from .sockets import SocketLimits, room_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
-from .store import Store, shard_paths
+from .store import make_store, shard_paths
 
 logger = logging.getLogger("boardweaver.server")
 
@@ -57,7 +57,7 @@ def create_app(
     wheel_dirs: list[Path] = []
     index, count = shard
     paths = shard_paths(db_path if db_path is not None else default_db_path(), index, count)
-    stores = [Store(path, synchronous) for path in paths]
+    stores = [make_store(path, synchronous) for path in paths]  # a path, or a postgresql:// URL
     store = stores[0]
 
     @contextlib.asynccontextmanager

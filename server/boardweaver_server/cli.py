@@ -31,6 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=None, help="SQLite file (default: $BOARDWEAVER_DB or ./boardweaver.db)")
     serve.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="the store: postgresql://user:password@host:port/database, or a SQLite file or sqlite:///path"
+        " (default: $BOARDWEAVER_STORE, else --db)",
+    )
+    serve.add_argument(
         "--bot-delay",
         type=float,
         nargs=2,
@@ -42,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--workers",
         type=int,
-        default=usable_cores(),
-        help="worker processes sharing the port, each holding its own rooms (default: one per core; 1: one process)",
+        default=None,
+        help="worker processes sharing the port, each holding its own rooms (default: one per core with a SQLite"
+        " store, one with PostgreSQL; 1: one process)",
     )
     serve.add_argument(
         "--game",
@@ -101,7 +109,14 @@ def _serve(options: argparse.Namespace) -> int:
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     low, high = options.bot_delay
-    db = options.db or default_db_path()
+    from .store import is_store_url
+
+    db = options.store or os.environ.get("BOARDWEAVER_STORE") or options.db or default_db_path()
+    if options.workers is None:
+        options.workers = 1 if is_store_url(db) else usable_cores()
+    if options.workers > 1 and is_store_url(db):  # room ownership across processes sharing a database: issue 17
+        print("boardweaver serve: a PostgreSQL store is served by one process for now (--workers 1)", file=sys.stderr)
+        return 2
     if options.workers < 1:
         print("boardweaver serve: expected --workers 1 or more", file=sys.stderr)
         return 2
@@ -121,10 +136,10 @@ def _serve(options: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from .store import StoreError, check_store_files
+    from .store import StoreError, check_store
 
     try:  # before any worker starts: a broken store is named, and no shard file is made beside it
-        check_store_files(db)
+        check_store(db)
     except StoreError as error:
         print(f"boardweaver serve: {error}", file=sys.stderr)
         return 2

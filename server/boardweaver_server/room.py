@@ -32,8 +32,8 @@ from boardweaver.views import Views
 from . import store as ops
 from .clock import Clock, TimeControl
 from .protocol import Commit, ProtocolError, encode
-from .replay import apply_flag
-from .store import EventRecord, RoomRecord, Snapshot, Store
+from .replay import apply_event, apply_flag
+from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
 from .tokens import token_matches
 
 logger = logging.getLogger("boardweaver.server")
@@ -359,14 +359,19 @@ class Room:
             )
         try:
             await self.store.write(*writes)
-        except Exception:
-            logger.exception("room %s: storing seq %s failed; the decision is rolled back", self.room_id, self.seq)
+        except Exception as error:
+            if not isinstance(error, SeqConflict):
+                logger.exception("room %s: storing seq %s failed; the decision is rolled back", self.room_id, self.seq)
             revert_all(self.table.state, result.changes)
             self.table.rng.counter = result.rng_before
             if self.table.pick_rng is not None:
                 self.table.pick_rng.counter = result.pick_rng_before
             self.seq -= 1
             self._restore_clock(clock_before)
+            if isinstance(error, SeqConflict) and await self._catch_up():
+                raise ProtocolError(
+                    "commit/stale", f"another server stored seq {error.seq} first; expected baseSeq {self.seq}", cid
+                ) from None
             raise ProtocolError("server/store", "the decision could not be stored; send it again", cid) from None
         if len(writes) > 1 and not self.table.state.is_over():
             self.since_snapshot = 0
@@ -416,6 +421,31 @@ class Room:
         )
         if origin is not None:
             origin.send(self.snapshot_frame(origin.perspective, origin.wants_offers))
+
+    async def _catch_up(self) -> bool:
+        """Applies the events another process stored after this room's seq (its append lost a `SeqConflict`),
+        rebuilds the views and sends every socket a fresh snapshot; returns False (logged) when they do not
+        apply. The caller holds the lock."""
+        events = await self.store.read(lambda conn: ops.events_after(conn, self.room_id, self.seq))
+        try:
+            for event in events:
+                if event.seq != self.seq + 1:
+                    raise ValueError(f"expected seq {self.seq + 1}, the store holds {event.seq}")
+                self.last_result = apply_event(self.game, self.table, event, self.last_result)
+                self.seq = event.seq
+                self.commit_ids[(event.seat, event.commit_id)] = event.seq
+                if self.clock is not None and event.clock:
+                    self.clock.restore(event.clock)
+        except Exception:
+            logger.exception("room %s: the events stored by another server do not apply here", self.room_id)
+            return False
+        logger.warning("room %s: another server stored seq %s first; caught up from the store", self.room_id, self.seq)
+        self.since_snapshot += len(events)
+        self.record.over = self.table.state.is_over()
+        self.views = Views(self.table)  # its parts were cached for the state before these events
+        self.resync_all()
+        self.changed.set()
+        return True
 
     def _remember(self, seat: int, cid: str) -> None:
         self.commit_ids[(seat, cid)] = self.seq

@@ -1,4 +1,11 @@
-"""The durable store: rooms, seat token hashes, the event log and state snapshots, in one SQLite file.
+"""The durable store: rooms, seat token hashes, the event log and state snapshots, in one SQLite file
+(the embedded default) or a PostgreSQL database (`store_pg.py`), chosen by the store's URL (`make_store`).
+
+The interface both back ends have: `open()`, `close()`, `write(*ops)` (durable when it returns), `read(op)`
+(committed data only), `path` (what logs name), `batches` and `failed_writes`. The operations and reads below
+are functions of a connection, written once in SQLite's dialect (`store_pg.PgConnection` translates them).
+The event log is append-only, keyed by `(room, seq)`: a second append of a stored seq (another process
+got there first) fails its write with `SeqConflict` on either back end.
 
 Every write goes through one writer task that groups whatever is pending (from any room) into one
 transaction, so many rooms share one fsync; a caller's future resolves only after its transaction commits.
@@ -149,6 +156,66 @@ class StoreError(RuntimeError):
     """A store file that cannot be served: unreadable, not a store, of an unknown schema, or not writable."""
 
 
+class SeqConflict(StoreError, sqlite3.IntegrityError):
+    """An append of a seq the room's log already holds: another process (or store) appended it first.
+
+    Only its write fails (the rest of its group commit is stored). The room that sent it holds a stale copy:
+    it must read the room back from the store and verify the decision again against what won. An
+    IntegrityError too, as SQLite's own duplicate key error was before.
+    """
+
+    def __init__(self, room_id: str, seq: int) -> None:
+        super().__init__(
+            f"room {room_id}: seq {seq} is already in the log (another server appended it first); "
+            "read the room back from the store"
+        )
+        self.room_id = room_id
+        self.seq = seq
+
+
+def is_duplicate_key(error: BaseException) -> bool:
+    """Returns True for a unique-key violation of either back end (SQLite's, or PostgreSQL's SQLSTATE 23505)."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return "UNIQUE" in str(error) or "PRIMARY KEY" in str(error)
+    return getattr(error, "sqlstate", None) == "23505"
+
+
+def is_store_url(target: str | Path) -> bool:
+    """Returns True when `target` names a database server (`postgresql://...`) rather than a SQLite file."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str | Path) -> str:
+    """Returns the SQLite file a store target names: a path, or a `sqlite:///path` (`sqlite:relative`) URL."""
+    text = str(target)
+    if text.startswith("sqlite://"):
+        return text[len("sqlite://") :] or ":memory:"
+    if text.startswith("sqlite:"):
+        return text[len("sqlite:") :] or ":memory:"
+    return text
+
+
+def make_store(target: str | Path, synchronous: str = "FULL") -> Any:
+    """Returns the store a target names, not yet open: `postgresql://user@host:port/db` a PostgreSQL database
+    (`store_pg.PgStore`), anything else a SQLite file (`Store`; a path, or `sqlite:///path`)."""
+    if is_store_url(target):
+        from .store_pg import PgStore
+
+        return PgStore(str(target), synchronous)
+    return Store(sqlite_path(target), synchronous)
+
+
+def check_store(target: str | Path) -> None:
+    """Raises StoreError unless the store a target names can be served (`check_store_files`, or for a
+    PostgreSQL URL a connection and the schema version)."""
+    if is_store_url(target):
+        from .store_pg import check_store_url
+
+        check_store_url(str(target))
+    else:
+        check_store_files(sqlite_path(target))
+
+
 def check_store_file(path: str | Path) -> None:
     """Raises StoreError, naming the file, unless `path` is absent (a new store) or a store this code serves.
 
@@ -209,8 +276,9 @@ def shard_path(path: str | Path, shard: int) -> str:
 def shard_paths(path: str | Path, index: int, count: int) -> list[str]:
     """Returns the shard files worker `index` of `count` opens: its own shard first, where its new rooms go,
     then every other existing shard k with k % count == index (shards left by a run with more workers)."""
-    if str(path) == ":memory:":
-        return [":memory:"]
+    if str(path) == ":memory:" or is_store_url(path):  # one database server holds every worker's rooms
+        return [str(path)]
+    path = sqlite_path(path)
     base = Path(path)
     pattern = re.compile(re.escape(base.name) + r"\.shard([1-9][0-9]*)")
     existing = {0} if base.exists() else set()
@@ -569,26 +637,37 @@ def update_room(room_id: str, **fields: Any) -> Op:
 
 
 def insert_event(room_id: str, event: EventRecord) -> Op:
+    """Appends an event; fails with SeqConflict when the room's log holds its seq already."""
+
     def op(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "INSERT INTO events (room, seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter,"
-            " pick_counter, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                room_id,
-                event.seq,
-                event.kind,
-                event.seat,
-                _dumps(event.steps),
-                _dumps(event.picks),
-                event.commit_id,
-                event.ended_by,
-                event.rng_counter,
-                event.pick_counter,
-                event.clock,
-            ),
-        )
+        try:
+            _insert_event(conn, room_id, event)
+        except Exception as error:
+            if is_duplicate_key(error):
+                raise SeqConflict(room_id, event.seq) from None
+            raise
 
     return op
+
+
+def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) -> None:
+    conn.execute(
+        "INSERT INTO events (room, seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter,"
+        " pick_counter, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            room_id,
+            event.seq,
+            event.kind,
+            event.seat,
+            _dumps(event.steps),
+            _dumps(event.picks),
+            event.commit_id,
+            event.ended_by,
+            event.rng_counter,
+            event.pick_counter,
+            event.clock,
+        ),
+    )
 
 
 def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:

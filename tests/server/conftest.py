@@ -177,3 +177,6 @@ class SeatClient:
                     commit = self.decide()
                     if commit is not None:
                         await ws.send(json.dumps(commit))
+
+
+from tests.server.pgserver import pg_url, postgres_server  # noqa: E402, F401  (fixtures: a throwaway PostgreSQL)

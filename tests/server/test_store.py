@@ -1,4 +1,5 @@
-"""The store's group commits: writes from many callers share a transaction, a bad one fails only its caller."""
+"""The store's group commits: writes from many callers share a transaction, a bad one fails only its caller;
+each test that names `target` runs on both back ends (SQLite, and PostgreSQL from tests/server/pgserver.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from boardweaver_server import store as ops
-from boardweaver_server.store import EventRecord, Store
+from boardweaver_server.store import EventRecord, SeqConflict, make_store
 
 
 def event(seq: int, commit_id: str = "c") -> EventRecord:
@@ -20,24 +21,37 @@ def failing(conn: sqlite3.Connection) -> None:
     raise ValueError("this op fails")
 
 
-async def write_all(db: Path, writes: list[tuple[ops.Op, ...]]) -> tuple[list[BaseException | None], int]:
-    store = Store(db)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store's target: a SQLite file, or a new PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+async def write_all(db: Path | str, writes: list[tuple[ops.Op, ...]]) -> tuple[list[BaseException | None], int]:
+    store = make_store(db)
     await store.open()
     results = await asyncio.gather(*(store.write(*w) for w in writes), return_exceptions=True)
     await store.close()
     return [r if isinstance(r, BaseException) else None for r in results], store.batches
 
 
-def stored_events(db: Path, room: str) -> list[EventRecord]:
-    conn = sqlite3.connect(db)
-    try:
-        return ops.events_after(conn, room, 0)
-    finally:
-        conn.close()
+def stored_events(db: Path | str, room: str) -> list[EventRecord]:
+    async def read() -> list[EventRecord]:
+        store = make_store(db)
+        await store.open()
+        try:
+            events: list[EventRecord] = await store.read(lambda conn: ops.events_after(conn, room, 0))
+            return events
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
 
 
-def test_writes_queued_together_share_one_transaction(tmp_path: Path) -> None:
-    db = tmp_path / "store.db"
+def test_writes_queued_together_share_one_transaction(target: str) -> None:
+    db = target
     writes = [(ops.insert_event(f"room-{n}", event(1)),) for n in range(20)]
 
     errors, batches = asyncio.run(write_all(db, writes))
@@ -47,13 +61,13 @@ def test_writes_queued_together_share_one_transaction(tmp_path: Path) -> None:
     assert [stored_events(db, f"room-{n}") for n in range(20)] == [[event(1)]] * 20
 
 
-def test_a_failing_write_fails_only_its_caller_and_leaves_nothing_of_itself(tmp_path: Path) -> None:
-    db = tmp_path / "store.db"
+def test_a_failing_write_fails_only_its_caller_and_leaves_nothing_of_itself(target: str) -> None:
+    db = target
     writes: list[tuple[ops.Op, ...]] = [
         (ops.insert_event("a", event(1)),),
         (ops.insert_event("b", event(1)), failing),  # its first op ran: it must be rolled back
         (ops.insert_event("c", event(1)),),
-        (ops.insert_event("c", event(1, "again")),),  # a duplicate key: SQLite refuses it
+        (ops.insert_event("c", event(1, "again")),),  # a duplicate key: the store refuses it
         (ops.insert_event("c", event(2)),),
     ]
 
@@ -61,16 +75,17 @@ def test_a_failing_write_fails_only_its_caller_and_leaves_nothing_of_itself(tmp_
 
     assert errors[0] is None and errors[2] is None and errors[4] is None
     assert isinstance(errors[1], ValueError)
-    assert isinstance(errors[3], sqlite3.IntegrityError)
+    assert isinstance(errors[3], SeqConflict) and isinstance(errors[3], sqlite3.IntegrityError)
+    assert (errors[3].room_id, errors[3].seq) == ("c", 1)
     assert batches == 1
     assert stored_events(db, "a") == [event(1)]
     assert stored_events(db, "b") == []
     assert stored_events(db, "c") == [event(1), event(2)]
 
 
-def test_a_write_to_a_closed_store_is_refused(tmp_path: Path) -> None:
+def test_a_write_to_a_closed_store_is_refused(target: str) -> None:
     async def write_after_close() -> None:
-        store = Store(tmp_path / "store.db")
+        store = make_store(target)
         await store.open()
         await store.close()
         await store.write(ops.insert_event("a", event(1)))

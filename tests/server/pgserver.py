@@ -1,0 +1,99 @@
+"""A throwaway PostgreSQL server for the store tests: Debian's binaries, initdb into a temporary folder,
+listening on 127.0.0.1 and a free port only; one server a test session, one new database a test.
+
+Without the binaries (`apt-get install postgresql`, which `scripts/install --postgres` and `.ci/run` do) the
+tests that need it skip, saying so; under CI=true they fail instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+_databases = itertools.count(1)
+
+
+def postgres_bin() -> str | None:
+    """Returns the newest /usr/lib/postgresql/<version>/bin holding initdb, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return os.path.dirname(found[-1]) if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _as_user(user: str | None, command: list[str]) -> list[str]:
+    return command if user is None else ["runuser", "-u", user, "--", *command]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """Starts a PostgreSQL server for the session; yields the URL of its `postgres` database."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        reason = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); run scripts/install --postgres"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    user = None
+    folder = tempfile.mkdtemp(prefix="boardweaver-pg-")
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own user runs it
+        user = "postgres"
+        entry = pwd.getpwnam(user)
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+    data = os.path.join(folder, "data")
+    port = _free_port()
+    init = subprocess.run(
+        _as_user(user, [f"{bin_dir}/initdb", "-D", data, "-U", "boardweaver", "--auth=trust", "-E", "UTF8", "-N"]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert init.returncode == 0, init.stderr
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c full_page_writes=off"
+    started = subprocess.run(
+        _as_user(
+            user, [f"{bin_dir}/pg_ctl", "-D", data, "-l", f"{folder}/log", "-w", "-t", "30", "-o", options, "start"]
+        ),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert started.returncode == 0, started.stderr + open(f"{folder}/log").read()
+    try:
+        yield f"postgresql://boardweaver@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_user(user, [f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
+            capture_output=True,
+            check=False,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> Iterator[str]:
+    """Yields the URL of a new, empty database on the session's server (dropped after the test)."""
+    import psycopg
+
+    name = f"t{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(postgres_server, autocommit=True) as admin, contextlib.suppress(psycopg.Error):
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
