@@ -18,10 +18,17 @@ from ..decision import Draft, _to_true_action
 from ..errors import GameError, IllegalStepError, RuleError
 from ..game import Game, InstanceStateError
 from ..messages import Message
-from ..model import PlayerId, TableState
+from ..model import PlayerId, Space, TableState
 from ..offers import Action, Intent, Offer, find_offer
 from ..table import Table
-from ..view import FULL, HiddenGroup, Perspective, true_to_view, view_to_true
+from ..view import (
+    FULL,
+    GroupKey,
+    Perspective,
+    collection_order,
+    group_key,
+    sees_in_order,
+)
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 
@@ -85,6 +92,27 @@ def hidden_text_in(state: TableState, seat: PlayerId, text: str) -> str | None:
     return next((hidden for hidden in sorted(hidden_texts(state, seat), key=len, reverse=True) if hidden in text), None)
 
 
+def _click_positions(perspective: Perspective, space: Space) -> tuple[list[int], list[int]]:
+    """Returns, for a collection, the view position a click is keyed by: per view position, and per true index.
+
+    That is the click's own position for a piece the perspective sees in order, and the first position of
+    its group for a hidden piece (`view_to_true`, then `true_to_view`, for every index at once).
+    """
+    order = collection_order(perspective, space)
+    first: dict[GroupKey, int] = {}
+    by_view: list[int] = []
+    for position, index in enumerate(order):
+        piece = space.pieces[index]
+        if perspective.is_full() or sees_in_order(perspective, space, piece):
+            by_view.append(position)
+        else:
+            by_view.append(first.setdefault(group_key(piece), position))
+    by_true = [0] * len(order)
+    for position, index in enumerate(order):
+        by_true[index] = by_view[position]
+    return by_view, by_true
+
+
 def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer], on_view: bool) -> list[str]:
     """Returns `offers` as sorted canonical texts comparable between a seat's view and the full `state`.
 
@@ -92,15 +120,17 @@ def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer],
     for its whole group): the seat's view and the full state number a collection's pieces differently.
     """
     keys: list[str] = []
+    positions: dict[str, tuple[list[int], list[int]]] = {}  # per collection, worked out once for all its offers
     for offer in offers:
         wire = offer.to_wire()
         action = offer.action
         if action.type == "piece" and action.space_id in state.spaces and action.index is not None:
             space = state.spaces[action.space_id]
             if space.is_collection and 0 <= action.index < len(space.pieces):
-                target = view_to_true(state, perspective, action.space_id, action.index) if on_view else action.index
-                true = target.indices[0] if isinstance(target, HiddenGroup) else target
-                wire["action"]["index"] = true_to_view(state, perspective, action.space_id, true)
+                if action.space_id not in positions:
+                    positions[action.space_id] = _click_positions(perspective, space)
+                by_view, by_true = positions[action.space_id]
+                wire["action"]["index"] = (by_view if on_view else by_true)[action.index]
         keys.append(canonical_json(wire))
     return sorted(keys)
 
