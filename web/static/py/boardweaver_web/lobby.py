@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from . import dom
+from .texts import Texts
 
 
 def render_games(games: list[dict[str, Any]]) -> str:
@@ -194,7 +195,7 @@ async def main() -> None:
     dom.register_service_worker()
     status, games = await dom.fetch_json(f"/api/games?lang={dom.language()}")
     if status != 200 or not isinstance(games, list):
-        dom.set_text("status", f"Could not list the games ({status})")
+        dom.set_text("status", Texts(dom.language()).get("lobby.no-games", status=status))
         return
     Lobby(games).start()
     dom.set_text("status", "")
