@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from boardweaver.messages import placeholders
 from boardweaver_web import texts as texts_module
 from boardweaver_web.texts import LANGUAGES, LOCALES, Texts, catalog_texts, pick_locale
-
-from boardweaver.messages import placeholders
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,7 +62,11 @@ def test_every_page_text_reads_back_through_gettext_in_every_language() -> None:
 
 @pytest.mark.parametrize(
     ("count", "english", "french"),
-    [(0, "Hand, 0 pieces", "Main, 0 pièce"), (1, "Hand, 1 piece", "Main, 1 pièce"), (2, "Hand, 2 pieces", "Main, 2 pièces")],
+    [
+        (0, "Hand, 0 pieces", "Main, 0 pièce"),
+        (1, "Hand, 1 piece", "Main, 1 pièce"),
+        (2, "Hand, 2 pieces", "Main, 2 pièces"),
+    ],
 )
 def test_plural_forms_follow_each_languages_rule(count: int, english: str, french: str) -> None:
     assert Texts("en").get("space.label", space="Hand", count=count) == english
@@ -73,8 +76,9 @@ def test_plural_forms_follow_each_languages_rule(count: int, english: str, frenc
 def test_french_plural_rule_is_n_greater_than_one() -> None:
     with (LOCALES / "fr.mo").open("rb") as file:
         french = gettext.GNUTranslations(file)
+    forms = [french.ngettext("notice.dropped", "notice.dropped", n) for n in (0, 1, 2, 5)]
 
-    assert [french.ngettext("notice.dropped", "notice.dropped", n).count("étapes") for n in (0, 1, 2, 5)] == [0, 0, 1, 1]
+    assert ["étapes" in form for form in forms] == [False, False, True, True]
 
 
 def test_a_regional_browser_language_gets_its_base_language_and_unknown_ones_english() -> None:
