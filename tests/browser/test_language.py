@@ -48,5 +48,9 @@ def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any
     assert page.input_value("#lang") == "fr"
     assert page.inner_text("#log-title") == "Journal" and page.inner_text("#sound-label") == "Son à mon tour"
     assert "À vous de jouer" in page.inner_text("#turn")
+    assert "Douze cartes" in (page.text_content("#rules-text") or "")  # the game's compiled French catalog
+    labels = page.locator("#board [data-space=market] .piece.offer").first.get_attribute("aria-label") or ""
+    assert labels.startswith("Choisir")
     _switch(page, "en")
     assert page.inner_text("#log-title") == "Log" and "Your turn" in page.inner_text("#turn")
+    assert "Twelve cards" in (page.text_content("#rules-text") or "")
