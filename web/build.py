@@ -1,4 +1,4 @@
-"""Builds the browser assets into web/dist/ from web/node_modules and web/pyodide-wheels (stdlib only).
+"""Builds the browser assets into web/dist/ from web/node_modules and web/pyodide-wheels (stdlib; Babel: catalogs).
 
 Layout of web/dist/ (gitignored; `scripts/install` runs this):
 
