@@ -1,4 +1,4 @@
-"""Compiled catalogs: every example game's `.po`, compiled with Babel and read with `gettext`, gives the same
+"""Compiled catalogs (Babel, server side): every example game's `.po`, compiled and read with `gettext`, gives the same
 texts as the `.po` source read as it is, and the rules wheel's games (only `.mo` inside) read those texts."""
 
 from __future__ import annotations
