@@ -1,4 +1,4 @@
-"""Builds the browser assets into web/dist/ from web/node_modules and web/pyodide-wheels (stdlib only).
+"""Builds the browser assets into web/dist/ from web/node_modules and web/pyodide-wheels (stdlib; Babel: catalogs).
 
 Layout of web/dist/ (gitignored; `scripts/install` runs this):
 
@@ -7,6 +7,9 @@ Layout of web/dist/ (gitignored; `scripts/install` runs this):
                                    micropip-<version>-py3-none-any.whl
     pyscript/<pyscript version>/   @pyscript/core's dist/ without source maps (core.js, core.css, ...)
     wheels/                        boardweaver_rules-<version>+<fingerprint>-py3-none-any.whl (`rules-wheel`)
+
+and the page texts' catalogs, static/py/boardweaver_web/locales/<lang>.po, compiled with Babel beside them as
+<lang>.mo (gitignored; served from /static like the client modules, read by texts.py with `gettext`).
 
 python_stdlib.zip is npm's, compiled to bytecode by Pyodide's own Python in Node
 (compile_stdlib.mjs; npm ships sources, which the tab would compile on every load: ~1.3 s of a
@@ -19,7 +22,8 @@ keyed by their inputs.
 Serve `.wasm` as application/wasm (else loadPyodide() never settles) and `.mjs` as text/javascript.
 Versions sit in the paths, so these files can be cached as immutable.
 
-    python web/build.py                           # pyodide/ and pyscript/
+    python web/build.py                           # pyodide/, pyscript/ and the page catalogs
+    python web/build.py catalogs                  # the page catalogs only (.po -> .mo)
     python web/build.py rules-wheel [--out DIR]   # rules wheel (default web/dist/wheels): path, fingerprint
 """
 
@@ -39,6 +43,7 @@ REPO = WEB.parent
 NODE_MODULES = WEB / "node_modules"
 WHEELS = WEB / "pyodide-wheels"
 DIST = WEB / "dist"
+LOCALES = WEB / "static" / "py" / "boardweaver_web" / "locales"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK_NAME = "pyodide-lock.json"
 CACHE = NODE_MODULES / ".bw-build-cache"  # derived files, keyed by the hash of their inputs
@@ -162,6 +167,21 @@ def build_rules(out_dir: Path) -> tuple[Path, str]:
     return build_rules_wheel(out_dir)
 
 
+def build_catalogs(locales: Path = LOCALES) -> list[Path]:
+    """Compiles each `<lang>.po` in `locales` to `<lang>.mo` beside it (rewritten only when its bytes change)."""
+    sys.path.insert(0, str(REPO / "server"))
+    from boardweaver_server.rules_wheel import compile_catalog
+
+    written = []
+    for po in sorted(locales.glob("*.po")):
+        mo = po.with_suffix(".mo")
+        data = compile_catalog(po.read_bytes(), po.stem)
+        if not mo.is_file() or mo.read_bytes() != data:
+            mo.write_bytes(data)
+        written.append(mo)
+    return written
+
+
 def _npm_version(package_dir: Path) -> str:
     version = json.loads((package_dir / "package.json").read_text())["version"]
     if not isinstance(version, str) or "/" in version:
@@ -196,11 +216,16 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command")
     rules = sub.add_parser("rules-wheel", help="build the rules wheel")
     rules.add_argument("--out", type=Path, default=DIST / "wheels")
+    sub.add_parser("catalogs", help="compile the page catalogs (.po -> .mo)")
     args = parser.parse_args(argv)
     if args.command == "rules-wheel":
         path, fingerprint = build_rules(args.out)
         print(path, fingerprint)
+    elif args.command == "catalogs":
+        for path in build_catalogs():
+            print(path)
     else:
+        build_catalogs()
         build_assets()
 
 

@@ -1,4 +1,9 @@
-"""Finds a game's message catalogs: the `locales/*.po` beside the module of its class or of a class it inherits.
+"""Finds a game's message catalogs: the `locales/` beside the module of its class or of a class it inherits.
+
+A locale's catalog is its compiled `<locale>.mo`, read with the standard `gettext` module: the rules wheel the
+browser tab installs holds only those (the server compiles each `.po` with Babel). A locale with a `<locale>.po`
+and no `.mo` (an author's source tree, the server running the games from their folders) is read from the `.po`
+source, so an edited `.po` is read as it is with no compile step; where both exist, the `.mo` wins.
 
 A class defined in a package reads its package's `locales/`; one defined in a plain module (a script run as
 `__main__`, a single-file game) reads the `locales/` folder beside that file. A subclass from another module
@@ -25,14 +30,27 @@ def find_catalogs(cls: type) -> dict[str, Catalog]:
         if module in seen or module == "builtins":
             continue
         seen.add(module)
-        for name, source in _po_files(module):
-            locale = name[: -len(".po")]
-            texts.setdefault(locale, {}).update(Catalog.from_po(locale, source).texts)
+        for locale, catalog in _catalogs(module).items():
+            texts.setdefault(locale, {}).update(catalog.texts)
     return {locale: Catalog(locale, texts[locale]) for locale in sorted(texts)}
 
 
-def _po_files(module_name: str) -> Iterator[tuple[str, str]]:
-    """Yields (file name, text) of each `.po` in the `locales/` folder that belongs to `module_name`."""
+def _catalogs(module_name: str) -> dict[str, Catalog]:
+    """Returns the catalogs of the `locales/` folder that belongs to `module_name`, each from its `.mo` if any."""
+    found: dict[str, Catalog] = {}
+    for entry in _locale_files(module_name):
+        locale, _, suffix = entry.name.rpartition(".")
+        if suffix == "mo":
+            found[locale] = Catalog.from_mo(locale, entry.read_bytes())
+    for entry in _locale_files(module_name):
+        locale, _, suffix = entry.name.rpartition(".")
+        if suffix == "po" and locale not in found:
+            found[locale] = Catalog.from_po(locale, entry.read_text(encoding="utf-8"))
+    return found
+
+
+def _locale_files(module_name: str) -> Iterator[Any]:
+    """Yields each `.po` and `.mo` file in the `locales/` folder that belongs to `module_name`."""
     module = sys.modules.get(module_name)
     package = module_name if _is_package(module) else module_name.rpartition(".")[0]
     entries: list[Any] = []
@@ -47,8 +65,8 @@ def _po_files(module_name: str) -> Iterator[tuple[str, str]]:
         folder_path = Path(location).parent / "locales" if location else None
         entries = sorted(folder_path.iterdir()) if folder_path is not None and folder_path.is_dir() else []
     for entry in sorted(entries, key=lambda e: e.name):
-        if entry.name.endswith(".po") and entry.is_file():
-            yield entry.name, entry.read_text(encoding="utf-8")
+        if entry.name.endswith((".po", ".mo")) and entry.is_file():
+            yield entry
 
 
 def _is_package(module: object) -> bool:

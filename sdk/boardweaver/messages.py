@@ -1,8 +1,14 @@
-"""Messages: keys with named arguments, rendered per locale from each game's gettext `.po` catalogs."""
+"""Messages: keys with named arguments, rendered per locale from each game's gettext catalogs.
+
+A catalog is read from its compiled `.mo` with the standard `gettext` module (the rules wheel ships those,
+compiled with Babel on the server); `parse_po` reads a `.po` source for an author's tree that has no `.mo`.
+"""
 
 from __future__ import annotations
 
 import ast
+import gettext
+import io
 import string
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +58,19 @@ class Catalog:
     def from_po(cls, locale: str, source: str) -> Catalog:
         """Parses the `msgid`/`msgstr` pairs of a `.po` file (no plurals, no contexts)."""
         return cls(locale, parse_po(source))
+
+    @classmethod
+    def from_mo(cls, locale: str, data: bytes) -> Catalog:
+        """Reads a compiled gettext `.mo` catalog with the standard `gettext` module (header left out)."""
+        translations = gettext.GNUTranslations(io.BytesIO(data))
+        # gettext lists no entries publicly; `_catalog` is its msgid -> msgstr map (plural forms under
+        # (msgid, n): a plural entry is read by its first form), the same in CPython and Pyodide.
+        entries: dict[object, str] = getattr(translations, "_catalog", {})
+        texts = {key: text for key, text in entries.items() if isinstance(key, str) and key}
+        for key, text in entries.items():
+            if isinstance(key, tuple) and key[1] == 0:
+                texts.setdefault(key[0], text)
+        return cls(locale, texts)
 
     def has(self, key: str) -> bool:
         return key in self.texts

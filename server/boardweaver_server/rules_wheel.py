@@ -6,6 +6,9 @@ catalogs, look assets), the version of the distribution each comes from, and the
 `boardweaver.games` entry points. The same sources always give the same bytes (fixed timestamps and modes,
 sorted entries), so the fingerprint names the rules: two servers with equal fingerprints run equal rules.
 
+Each game's gettext catalogs (`locales/<lang>.po`) go into the wheel compiled with Babel, as the
+`locales/<lang>.mo` the SDK reads with the standard `gettext` module; the `.po` sources stay out of it.
+
 The fingerprint is the first 16 hex digits of a sha256 over the packaged files (their paths and bytes),
 the package versions and the served games, not over the wheel, because it is also the wheel's local
 version: the file name changes whenever a rule byte does, which lets the wheel be cached forever under
@@ -15,6 +18,7 @@ its name.
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -24,7 +28,11 @@ import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 DIST_NAME = "boardweaver_rules"
 BASE_VERSION = "0.1.0"
@@ -33,6 +41,7 @@ PACKAGES = (SDK, "boardweaver_games")  # what the default (installed) games need
 GROUP = "boardweaver.games"
 _REPO_DIRS = {"boardweaver": Path("sdk/boardweaver"), "boardweaver_games": Path("games/boardweaver_games")}
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+_CATALOG_EPOCH = datetime.datetime(1980, 1, 1, tzinfo=datetime.UTC)
 _SKIPPED_DIRS = {"__pycache__"}
 _SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
 
@@ -177,7 +186,25 @@ def _payload(folders: Mapping[str, Path]) -> Iterator[tuple[str, bytes]]:
                 if filename.startswith(".") or filename.endswith(_SKIPPED_SUFFIXES):
                     continue
                 path = Path(dirpath, filename)
-                yield f"{name}/{path.relative_to(folder).as_posix()}", path.read_bytes()
+                arcname = f"{name}/{path.relative_to(folder).as_posix()}"
+                if path.suffix == ".po" and path.parent.name == "locales":
+                    yield arcname[: -len(".po")] + ".mo", compile_catalog(path.read_bytes(), path.stem)
+                else:
+                    yield arcname, path.read_bytes()
+
+
+def compile_catalog(source: bytes, locale: str) -> bytes:
+    """Returns the gettext `.mo` bytes of a `.po` catalog, compiled with Babel (fuzzy and empty entries left out).
+
+    The same `.po` always gives the same bytes: a header without a creation date gets a fixed one (Babel
+    would write the current time), so the rules fingerprint moves only when a text does.
+    """
+    catalog = read_po(BytesIO(source), locale=locale)
+    if b"POT-Creation-Date" not in source:
+        catalog.creation_date = _CATALOG_EPOCH
+    out = BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
 
 
 def _fingerprint(payload: list[tuple[str, bytes]], versions: Mapping[str, str], games: Mapping[str, str]) -> str:

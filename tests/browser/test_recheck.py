@@ -66,7 +66,7 @@ def test_steps_no_longer_offered_after_a_reconnect_are_dropped_and_named(server:
     laptop.context.set_offline(False)
     laptop.wait_for_function("document.getElementById('notice').textContent.includes('dropped')", timeout=30_000)
     notice = laptop.inner_text("#notice")
-    assert "2 drafted step(s) were dropped" in notice
+    assert "2 drafted steps were dropped" in notice
     assert "Pick " in notice and "Take " in notice  # named by the game's own labels, as the seat drafted them
     assert "'market'" not in notice
     wait_state(laptop, "ready")

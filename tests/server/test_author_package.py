@@ -91,14 +91,14 @@ def test_the_rules_wheel_carries_the_served_games_package_and_its_version(on_pat
     wheel, fingerprint = build_rules_wheel(tmp_path / "a", rule_sources(targets), targets)
 
     names = zipfile.ZipFile(wheel).namelist()
-    assert {"tiny_duel/rules.py", "tiny_duel/locales/en.po", "tiny_duel/locales/fr.po"} <= set(names)
+    assert {"tiny_duel/rules.py", "tiny_duel/locales/en.mo", "tiny_duel/locales/fr.mo"} <= set(names)  # compiled
     assert not [n for n in names if n.startswith("boardweaver_games/")]  # only what is served goes to the tab
     dist_info = f"boardweaver_rules-0.1.0+{fingerprint}.dist-info"
     entry_points = zipfile.ZipFile(wheel).read(f"{dist_info}/entry_points.txt").decode()
     assert f"{NAME} = {TARGET}" in entry_points
     assert "tiny_duel: not installed" in zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA").decode()
     catalog = on_path / "tiny_duel" / "locales" / "fr.po"
-    catalog.write_text(catalog.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    catalog.write_text(catalog.read_text(encoding="utf-8") + '\nmsgid "x.new"\nmsgstr "Neuf"\n', encoding="utf-8")
     _, changed = build_rules_wheel(tmp_path / "b", rule_sources(targets), targets)
     assert changed != fingerprint  # the fingerprint covers a game's catalogs too
 

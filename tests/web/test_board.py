@@ -129,5 +129,5 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
 
     html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
 
-    assert 'aria-label="Hex, row 1, column 1, 0 piece(s)"' in html
+    assert 'aria-label="Hex, row 1, column 1, 0 pieces"' in html
     assert html.count("row 1, column 1,") == 1

@@ -8,7 +8,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import bytecode, dom
+from . import bytecode, dom, language
 
 CONFIG_KEY = "bw:client-config"
 BYTECODE_KEY = "/__bw__/bytecode.zip"  # a cache key, never requested
@@ -127,6 +127,7 @@ async def run_page(name: str, needs_rules: bool = True) -> None:
     An error is shown on the page (and re-raised for the console) instead of leaving it half drawn.
     """
     try:
+        language.install_switch()
         if needs_rules:
             config = await prepare()
             page = importlib.import_module(f"boardweaver_web.{name}")

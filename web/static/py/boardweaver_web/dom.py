@@ -149,7 +149,22 @@ def ws_origin() -> str:
 
 
 def language() -> str:
+    """The page's language: the one chosen with the language switch (localStorage), else the browser's."""
+    return storage_get("bw:lang") or browser_language()
+
+
+def browser_language() -> str:
     return str(js.navigator.language or "en")
+
+
+def set_document_language(code: str) -> None:
+    js.document.documentElement.lang = code
+
+
+def set_keyed_texts(text_of: Callable[[str], str]) -> None:
+    """Sets the text of every element with a `data-text` key (the page's static texts) to `text_of(key)`."""
+    for node in js.document.querySelectorAll("[data-text]"):
+        node.textContent = text_of(str(node.dataset.text))
 
 
 def is_online() -> bool:

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from . import dom, mine
+from .texts import Texts
 
 
 class BrowserStore:
@@ -354,7 +355,7 @@ async def main() -> None:
     status, games = await dom.fetch_json(f"/api/games?lang={dom.language()}")
     if status != 200 or not isinstance(games, list) or not games:
         if lobby is None:
-            dom.set_text("status", f"Could not list the games ({status})")
+            dom.set_text("status", Texts(dom.language()).get("lobby.no-games", status=status))
         return
     if games != kept:
         store.set(GAMES_KEY, json.dumps(games, separators=(",", ":")))

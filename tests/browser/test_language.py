@@ -1,0 +1,56 @@
+"""The language switch: the lobby and a room speak the chosen language, which outlives a reload."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+
+def _switch(page: Any, language: str) -> None:
+    with page.expect_navigation():
+        page.select_option("#lang", language)
+    wait_state(page, "ready")
+
+
+def test_the_switch_turns_the_lobby_french_and_back_and_a_reload_keeps_it(server: str, new_page: Any) -> None:
+    lobby = new_page(server + "/", locale="en-US")
+    wait_state(lobby, "ready")
+    assert lobby.inner_text("#create") == "Create the room" and lobby.input_value("#lang") == "en"
+
+    _switch(lobby, "fr")
+
+    assert lobby.inner_text("#create") == "Créer la salle"
+    assert lobby.inner_text("section.create h2") == "Créer une salle"
+    assert lobby.get_attribute("html", "lang") == "fr" and lobby.input_value("#lang") == "fr"
+    lobby.reload()
+    wait_state(lobby, "ready")
+    assert lobby.inner_text("#create") == "Créer la salle"  # kept in localStorage, over the browser's English
+
+    _switch(lobby, "en")
+
+    assert lobby.inner_text("#create") == "Create the room" and lobby.get_attribute("html", "lang") == "en"
+
+
+def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(server + "/", locale="en-US")
+    wait_state(page, "ready")
+    _switch(page, "fr")
+
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    assert page.input_value("#lang") == "fr"
+    assert page.inner_text("#log-title") == "Journal" and page.inner_text("#sound-label") == "Son à mon tour"
+    assert "À vous de jouer" in page.inner_text("#turn")
+    assert "Douze cartes" in (page.text_content("#rules-text") or "")  # the game's compiled French catalog
+    labels = page.locator("#board [data-space=market] .piece.offer").first.get_attribute("aria-label") or ""
+    assert labels.startswith("Choisir")
+    _switch(page, "en")
+    assert page.inner_text("#log-title") == "Log" and "Your turn" in page.inner_text("#turn")
+    assert "Twelve cards" in (page.text_content("#rules-text") or "")
