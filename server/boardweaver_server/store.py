@@ -295,7 +295,38 @@ _dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=Fa
 """Encodes JSON canonically (one encoder made once: `json.dumps` with options builds one per call)."""
 
 
-class Store:
+class GroupCommit:
+    """Group commit, shared by the back ends: every write of one turn of the event loop goes into one
+    transaction (`_flush`, the back end's), at most MAX_BATCH writes to it."""
+
+    _open: bool
+    _pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]
+    _flushing: asyncio.Task[None] | None
+
+    async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
+        raise NotImplementedError
+
+    async def write(self, *ops: Op) -> None:
+        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
+        if not self._open:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((ops, future))
+        if self._flushing is None:
+            self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
+        await future
+
+    async def _flush_all(self) -> None:
+        try:
+            while self._pending:
+                await asyncio.sleep(0)  # let every write of this turn of the loop join the group
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                await self._flush(batch)
+        finally:
+            self._flushing = None
+
+
+class Store(GroupCommit):
     """One SQLite file in WAL mode: group commits written from the event loop, fsynced on a worker thread.
 
     `write` queues a caller's operations; everything queued while the loop runs goes into one transaction.
@@ -402,25 +433,6 @@ class Store:
         return self._conn
 
     # -- writing -------------------------------------------------------------------------------------
-
-    async def write(self, *ops: Op) -> None:
-        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
-        if not self._open:
-            raise RuntimeError("the store is not open")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((ops, future))
-        if self._flushing is None:
-            self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
-        await future
-
-    async def _flush_all(self) -> None:
-        try:
-            while self._pending:
-                await asyncio.sleep(0)  # let every write of this turn of the loop join the group
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                await self._flush(batch)
-        finally:
-            self._flushing = None
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         conn = self._connection()

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from . import store as base
-from .store import MAX_BATCH, Op, StoreError, _settle, _StoreThread, logger
+from .store import GroupCommit, Op, StoreError, _settle, _StoreThread, logger
 
 T = TypeVar("T")
 SCHEMA_LOCK = 0x626F6172  # advisory lock held while the schema is made: two processes may open at once
@@ -93,7 +93,7 @@ class PgConnection:
         return self.raw.execute(translate(sql), tuple(params))
 
 
-class PgStore:
+class PgStore(GroupCommit):
     """A PostgreSQL database as the store, with the interface of `store.Store` (open, close, read, write)."""
 
     def __init__(self, url: str, synchronous: str = "FULL") -> None:
@@ -168,25 +168,6 @@ class PgStore:
         return op(self._reader)
 
     # -- writing -------------------------------------------------------------------------------------
-
-    async def write(self, *ops: Op) -> None:
-        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
-        if not self._open:
-            raise RuntimeError("the store is not open")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((ops, future))
-        if self._flushing is None:
-            self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
-        await future
-
-    async def _flush_all(self) -> None:
-        try:
-            while self._pending:
-                await asyncio.sleep(0)  # let every write of this turn of the loop join the group
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                await self._flush(batch)
-        finally:
-            self._flushing = None
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         writes = [ops for ops, _ in batch]

@@ -492,3 +492,16 @@ async def copy_text(element_id: str) -> bool:
         node.focus()
         node.select()
         return bool(js.document.execCommand("copy"))
+
+
+class BrowserStore:
+    """A key-value store in the browser's localStorage: the session's drafts, the kept name and games."""
+
+    def get(self, key: str) -> str | None:
+        return storage_get(key)
+
+    def set(self, key: str, value: str) -> None:
+        storage_set(key, value)
+
+    def delete(self, key: str) -> None:
+        storage_delete(key)

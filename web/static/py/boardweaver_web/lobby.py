@@ -11,19 +11,6 @@ from . import dom, mine
 from .texts import Texts
 
 
-class BrowserStore:
-    """The kept names and games in the browser's localStorage."""
-
-    def get(self, key: str) -> str | None:
-        return dom.storage_get(key)
-
-    def set(self, key: str, value: str) -> None:
-        dom.storage_set(key, value)
-
-    def delete(self, key: str) -> None:
-        dom.storage_delete(key)
-
-
 def render_games(games: list[dict[str, Any]]) -> str:
     """The game list: one card per game with its title, description and player count."""
     cards = []
@@ -127,7 +114,7 @@ def render_links(
 class Lobby:
     def __init__(self, games: list[dict[str, Any]]) -> None:
         self.games = {game["name"]: game for game in games}
-        self.store = BrowserStore()
+        self.store = dom.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
         self.states: dict[str, str] = {}
 
@@ -347,7 +334,7 @@ GAMES_KEY = "bw:games"  # the last list of games, drawn at once on the next visi
 async def main() -> None:
     dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     dom.register_service_worker()
-    store = BrowserStore()
+    store = dom.BrowserStore()
     kept = read_games(store.get(GAMES_KEY))
     lobby = None
     if kept:  # a later visit: usable now, without waiting for the server's answer

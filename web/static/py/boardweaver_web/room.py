@@ -17,19 +17,6 @@ from .session import Notice, Session
 from .texts import Texts, pick_locale
 
 
-class BrowserStore:
-    """The session's Store in the browser's localStorage."""
-
-    def get(self, key: str) -> str | None:
-        return dom.storage_get(key)
-
-    def set(self, key: str, value: str) -> None:
-        dom.storage_set(key, value)
-
-    def delete(self, key: str) -> None:
-        dom.storage_delete(key)
-
-
 def parse_fragment(fragment: str) -> dict[str, str]:
     """Reads `#seat=1&token=...` (or `#role=spectator`) from the URL fragment, never the query."""
     return dict(parse_qsl(fragment.lstrip("#")))
@@ -52,7 +39,7 @@ class RoomPage:
         self.token = fragment.get("token")
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
-        self.session = Session(room, role, seat, BrowserStore(), game_loader(config))
+        self.session = Session(room, role, seat, dom.BrowserStore(), game_loader(config))
         self.texts = NamedTexts(dom.language(), self.session.names)  # seats by their players' names
         self.named = False  # our seat's name was checked against the server's
         self.config = config
@@ -200,7 +187,7 @@ class RoomPage:
         seat, token = self.session.seat, self.token
         if self.session.role != "seat" or seat is None or not token:
             return
-        store = BrowserStore()
+        store = dom.BrowserStore()
         mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""))
         name = mine.load_name(store)
         names = frame.get("names") if isinstance(frame.get("names"), list) else []
@@ -231,7 +218,7 @@ class RoomPage:
         if dom.target_data(event, "rematch") is not None:
             self.spawn(self.go_rematch())
         elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
-            name = mine.save_name(BrowserStore(), dom.input_value("room-name"))
+            name = mine.save_name(dom.BrowserStore(), dom.input_value("room-name"))
             if name:
                 dom.set_html("review-link", "")
                 self.spawn(self.send_name(self.session.seat, self.token, name))
@@ -248,7 +235,7 @@ class RoomPage:
             dom.set_text("notice", self.texts.get("rematch.failed", reason=reason))
             return
         new, new_token = str(data["room"]), str(data["token"])
-        mine.keep_game(BrowserStore(), new, seat, new_token, game=self.session.game_name)
+        mine.keep_game(dom.BrowserStore(), new, seat, new_token, game=self.session.game_name)
         dom.go(mine.seat_link(dom.origin(), new, seat, new_token))
 
     def render_rematch(self) -> str:
