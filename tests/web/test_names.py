@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 from boardweaver import Catalog, msg
 from boardweaver_web import mine
-from boardweaver_web.mine import open_rooms, render_my_games
+from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
 from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore
 
@@ -67,3 +69,18 @@ def test_the_lobby_lists_only_rooms_waiting_for_players() -> None:
     ]
 
     assert [r["room"] for r in open_rooms(listed)] == ["a"]
+
+
+def test_the_lobby_lists_speak_the_players_language_with_plurals() -> None:
+    from boardweaver_web.texts import Texts
+
+    rooms = [
+        {"room": "r1", "game": "bluff", "seats": ["claimed", "open", "claimed", "claimed"], "names": ["Ada", None]},
+        {"room": "r2", "game": "bluff", "seats": ["open", "open", "claimed"], "names": []},
+    ]
+    french = html.unescape(render_open_rooms(rooms, {"bluff": "Bluff"}, Texts("fr")))
+    assert "1 place libre sur 4" in french and "2 places libres sur 3" in french
+    assert "assis : Ada" in french and "personne pour l'instant" in french and ">Rejoindre<" in french
+    english = render_open_rooms(rooms, {"bluff": "Bluff"}, Texts("en"))
+    assert "1 of 4 seat open" in english and "2 of 3 seats open" in english
+    assert "Aucune partie pour l'instant" in html.unescape(render_my_games("http://h", [], {}, Texts("fr")))

@@ -26,14 +26,15 @@ def render_games(games: list[dict[str, Any]]) -> str:
     return "".join(cards)
 
 
-def render_rules(game: dict[str, Any]) -> str:
+def render_rules(game: dict[str, Any], texts: Texts | None = None) -> str:
     """The game's rules text (from its catalog, in the page's language) as a disclosure under its card."""
     paragraphs = [p.strip() for p in str(game.get("rules") or "").split("\n\n") if p.strip()]
     if not paragraphs:
         return ""
     text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
     name = html.escape(game["name"])
-    return f'<details class="game-rules" data-rules="{name}"><summary>Rules</summary>{text}</details>'
+    rules = html.escape((texts or Texts("en")).get("lobby.rules"))
+    return f'<details class="game-rules" data-rules="{name}"><summary>{rules}</summary>{text}</details>'
 
 
 def render_game_options(game: dict[str, Any]) -> str:
@@ -84,31 +85,42 @@ def render_links(
     spectators: bool,
     referee: bool,
     mine_seat: int | None = None,
+    texts: Texts | None = None,
 ) -> str:
     """The links of a new room: yours (join as this seat), an invite per other human seat, spectator, referee."""
+    t = texts or Texts("en")
     rows = []
     for seat, token in sorted(tokens.items()):
         url = mine.seat_link(origin, room, seat, token)
         if seat == mine_seat:
             rows.append(
-                f'<li class="mine"><span class="link-name">Seat {seat}: yours</span> '
+                f'<li class="mine"><span class="link-name">{html.escape(t.get("lobby.yours", seat=seat))}</span> '
                 f'<a class="seat-link join-seat primary" data-seat="{seat}" data-join="{seat}" '
-                f'href="{html.escape(url)}">Join as this seat</a></li>'
+                f'href="{html.escape(url)}">{html.escape(t.get("lobby.join-seat"))}</a></li>'
             )
         else:
             rows.append(
-                mine.copy_row(f"Invite for seat {seat}", "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"')
+                mine.copy_row(
+                    t.get("lobby.invite", seat=seat), "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"', t
+                )
             )
     for seat in bots:
-        rows.append(f'<li><span class="link-name">Seat {seat}</span> a bot plays it</li>')
+        label, bot = html.escape(t.get("seat", seat=seat)), html.escape(t.get("lobby.bot-seat"))
+        rows.append(f'<li><span class="link-name">{label}</span> {bot}</li>')
     if spectators:
         rows.append(
-            mine.copy_row("Spectator / TV", "spectator-link", f"{origin}/room/{room}#role=spectator", f"copy-{room}-tv")
+            mine.copy_row(
+                t.get("lobby.tv"),
+                "spectator-link",
+                f"{origin}/room/{room}#role=spectator&view=tv",
+                f"copy-{room}-tv",
+                texts=t,
+            )
         )
     if referee:
         url = f"{origin}/room/{room}#role=referee&token={host_token}"
-        rows.append(mine.copy_row("Referee", "referee-link", url, f"copy-{room}-referee"))
-    return f'<h3>Room {html.escape(room)}</h3><ul class="links">{"".join(rows)}</ul>'
+        rows.append(mine.copy_row(t.get("lobby.referee-link"), "referee-link", url, f"copy-{room}-referee", "", t))
+    return f'<h3>{html.escape(t.get("lobby.room", room=room))}</h3><ul class="links">{"".join(rows)}</ul>'
 
 
 class Lobby:
@@ -117,6 +129,7 @@ class Lobby:
         self.store = dom.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
         self.states: dict[str, str] = {}
+        self.texts = Texts(dom.language())
 
     def start(self) -> None:
         self.draw_games()
@@ -160,7 +173,8 @@ class Lobby:
         dom.element("player-name").value = self.name()
 
     def render_mine(self) -> None:
-        dom.set_html("my-games", mine.render_my_games(dom.origin(), mine.load_games(self.store), self.states))
+        kept = mine.load_games(self.store)
+        dom.set_html("my-games", mine.render_my_games(dom.origin(), kept, self.states, self.texts))
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
@@ -176,14 +190,14 @@ class Lobby:
             if status == 404:
                 self.states[room] = "expired"
             elif status == 200 and isinstance(data, dict):
-                self.states[room] = mine.describe_state(data)
+                self.states[room] = mine.describe_state(data, self.texts)
         self.render_mine()
 
     async def refresh_open(self) -> None:
         status, listed = await dom.fetch_json("/api/rooms")
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
         waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles))
+        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles, self.texts))
 
     def page_clicked(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")
@@ -255,11 +269,11 @@ class Lobby:
         dom.set_text("quick-status", "Starting…")
         status, room = await dom.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
-            dom.set_text("quick-status", f"Could not start a game ({status}): {error_text(room)}")
+            dom.set_text("quick-status", self.texts.get("lobby.quick-failed", status=status, reason=error_text(room)))
             return
         status, seat = await dom.fetch_json(f"/api/rooms/{room['room']}/seats/0/claim", "POST", self.claim_body())
         if status != 200 or not isinstance(seat, dict):
-            dom.set_text("quick-status", f"Could not take the seat ({status}): {error_text(seat)}")
+            dom.set_text("quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(seat)))
             return
         self.keep(room["room"], 0, str(seat["token"]), game["name"], host=room["host_token"])
         dom.go(mine.seat_link(dom.origin(), room["room"], 0, str(seat["token"])))
@@ -275,7 +289,7 @@ class Lobby:
         seat = seats.index("open")
         status, data = await dom.fetch_json(f"/api/rooms/{room}/seats/{seat}/claim", "POST", self.claim_body())
         if status != 200 or not isinstance(data, dict):
-            dom.set_text("quick-status", f"Could not take the seat ({status}): {error_text(data)}")
+            dom.set_text("quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(data)))
             self.run(self.refresh_open())
             return
         self.keep(room, seat, str(data["token"]), str(info.get("game")))
@@ -297,7 +311,7 @@ class Lobby:
         }
         status, room = await dom.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
-            dom.set_text("created", f"Could not create the room ({status}): {error_text(room)}")
+            dom.set_text("created", self.texts.get("lobby.create-failed", status=status, reason=error_text(room)))
             return
         tokens: dict[int, str] = {}
         auth = {"Authorization": f"Bearer {room['host_token']}"}
@@ -319,7 +333,9 @@ class Lobby:
             )
         dom.set_html(
             "created",
-            render_links(dom.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat),
+            render_links(
+                dom.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat, self.texts
+            ),
         )
         dom.set_attribute("page", "data-state", "created")
 

@@ -12,6 +12,8 @@ import time
 import unicodedata
 from typing import Any, Protocol
 
+from .texts import Texts
+
 NAME_KEY = "bw:name"
 GAMES_KEY = "bw:my-games"
 MAX_NAME = 32  # as the server's players.MAX_NAME
@@ -80,58 +82,67 @@ def seat_link(origin: str, room: str, seat: int, token: str) -> str:
     return f"{origin}/room/{room}#seat={seat}&token={token}"
 
 
-def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "") -> str:
+def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", texts: Texts | None = None) -> str:
     """One link to share: its name, the link itself, and a button that copies it."""
     link = html.escape(url)
+    copy = html.escape((texts or Texts("en")).get("lobby.copy"))
     return (
         f'<li><span class="link-name">{html.escape(label)}</span> '
         f'<a class="{css}" {extra} href="{link}" target="_blank">{link}</a> '
         f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" '
         'tabindex="-1" aria-hidden="true">'
-        f'<button type="button" class="copy" data-copy="{copy_id}">Copy</button></li>'
+        f'<button type="button" class="copy" data-copy="{copy_id}">{copy}</button></li>'
     )
 
 
-def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str]) -> str:
+def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str], texts: Texts | None = None) -> str:
     """The rooms this browser holds a seat in, newest first: rejoin in one click, the invites kept, forget."""
+    t = texts or Texts("en")
     if not kept:
-        return '<li class="empty">No games yet: create one, or join an open room.</li>'
+        return f'<li class="empty">{html.escape(t.get("lobby.mine-empty"))}</li>'
     rows = []
     for entry in kept:
         room, seat = str(entry["room"]), int(entry["seat"])
-        title = html.escape(str(entry.get("title") or entry.get("game") or "Game"))
+        title = html.escape(str(entry.get("title") or entry.get("game") or t.get("lobby.game")))
         url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
         state = html.escape(states.get(room, ""))
         raw = entry.get("invites")
         invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
         shared = "".join(
             copy_row(
-                f"Invite for seat {other}",
+                t.get("lobby.invite", seat=other),
                 "invite-link",
                 seat_link(origin, room, int(other), str(token)),
                 f"copy-kept-{room}-{other}",
+                "",
+                t,
             )
             for other, token in sorted(invites.items())
             if str(other).isdigit()
         )
-        extra = f'<details><summary>Invite links</summary><ul class="links">{shared}</ul></details>' if shared else ""
+        summary = html.escape(t.get("lobby.invites"))
+        extra = f'<details><summary>{summary}</summary><ul class="links">{shared}</ul></details>' if shared else ""
+        raw_title = str(entry.get("title") or entry.get("game") or t.get("lobby.game"))
+        kept_seat = html.escape(t.get("lobby.kept-seat", seat=seat))
+        forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
         rows.append(
             f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
-            f'<span class="game-title">{title}</span> <span class="kept-seat">seat {seat}</span> '
+            f'<span class="game-title">{title}</span> <span class="kept-seat">{kept_seat}</span> '
             f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
-            f'<a class="rejoin primary" href="{url}">Rejoin</a> '
+            f'<a class="rejoin primary" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
-            f'aria-label="Forget {title}, seat {seat}">Forget</button>{extra}</li>'
+            f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button>{extra}</li>'
         )
     return "".join(rows)
 
 
-def describe_state(status: dict[str, Any]) -> str:
+def describe_state(status: dict[str, Any], texts: Texts | None = None) -> str:
+    t = texts or Texts("en")
     if status.get("over"):
-        return "over"
+        return t.get("lobby.state-over")
     if status.get("started"):
-        return "playing"
-    return "waiting for players"
+        return t.get("lobby.state-playing")
+    return t.get("lobby.state-waiting")
 
 
 def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -139,20 +150,22 @@ def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in listed if not r.get("started") and not r.get("over") and "open" in (r.get("seats") or [])]
 
 
-def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str]) -> str:
+def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str], texts: Texts | None = None) -> str:
+    t = texts or Texts("en")
     if not rooms:
-        return '<li class="empty">No room is waiting for players right now.</li>'
+        return f'<li class="empty">{html.escape(t.get("lobby.open-none"))}</li>'
     rows = []
     for status in rooms:
         room = html.escape(str(status["room"]))
         seats = status.get("seats") or []
         names = status.get("names") or []
-        who = ", ".join(str(n) for n in names if n) or "nobody yet"
+        who = ", ".join(str(n) for n in names if n) or t.get("lobby.nobody")
         title = html.escape(titles.get(str(status.get("game")), str(status.get("game"))))
+        join = html.escape(t.get("lobby.join"))
         rows.append(
             f'<li class="open-room" data-room="{room}"><span class="game-title">{title}</span> '
-            f"<span>{seats.count('open')} of {len(seats)} seats open</span> "
-            f'<span class="seated">seated: {html.escape(who)}</span> '
-            f'<button type="button" class="join-open" data-join-room="{room}">Join</button></li>'
+            f"<span>{html.escape(t.get('lobby.seats-open', count=seats.count('open'), seats=len(seats)))}</span> "
+            f'<span class="seated">{html.escape(t.get("lobby.seated", names=who))}</span> '
+            f'<button type="button" class="join-open" data-join-room="{room}">{join}</button></li>'
         )
     return "".join(rows)
