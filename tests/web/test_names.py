@@ -84,3 +84,11 @@ def test_the_lobby_lists_speak_the_players_language_with_plurals() -> None:
     english = render_open_rooms(rooms, {"bluff": "Bluff"}, Texts("en"))
     assert "1 of 4 seat open" in english and "2 of 3 seats open" in english
     assert "Aucune partie pour l'instant" in html.unescape(render_my_games("http://h", [], {}, Texts("fr")))
+
+
+def test_the_open_rooms_say_when_the_server_listed_only_part_of_them() -> None:
+    from boardweaver_web.texts import Texts
+
+    partial = render_open_rooms([], {}, Texts("en"), partial=True)
+    assert "some rooms may be missing" in partial and 'role="status"' in partial
+    assert "missing" not in render_open_rooms([], {}, Texts("en"))

@@ -234,6 +234,18 @@ async def fetch_json(
     return int(response.status), data
 
 
+async def fetch_json_and_header(url: str, header: str) -> tuple[int, Any, str | None]:
+    """GETs `url` (same origin) and returns its status, parsed JSON body and the value of `header` (None: absent)."""
+    response = await js.fetch(url)
+    text = str(await response.text())
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        data = None
+    value = _some(response.headers.get(header))
+    return int(response.status), data, None if value is None else str(value)
+
+
 def loader_state(name: str) -> bool | None:
     """What our interpreter module (static/pyodide-loader.mjs) did: "snapshot" (memory restored) and
     "bytecode" (the kept compiled modules restored); None when Pyodide was not started by it."""

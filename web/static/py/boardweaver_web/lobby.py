@@ -10,6 +10,8 @@ from typing import Any
 from . import dom, mine
 from .texts import Texts
 
+LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
+
 
 def render_games(games: list[dict[str, Any]]) -> str:
     """The game list: one card per game with its title, description and player count."""
@@ -188,16 +190,17 @@ class Lobby:
                 continue
             status, data = answer
             if status == 404:
-                self.states[room] = "expired"
+                self.states[room] = self.texts.get("lobby.state-expired")
             elif status == 200 and isinstance(data, dict):
                 self.states[room] = mine.describe_state(data, self.texts)
         self.render_mine()
 
     async def refresh_open(self) -> None:
-        status, listed = await dom.fetch_json("/api/rooms")
+        # the server names the workers that did not answer (restarting): their rooms are missing from the list
+        status, listed, missing = await dom.fetch_json_and_header("/api/rooms", LOBBY_MISSING)
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
         waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles, self.texts))
+        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
 
     def page_clicked(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")

@@ -150,10 +150,14 @@ def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in listed if not r.get("started") and not r.get("over") and "open" in (r.get("seats") or [])]
 
 
-def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str], texts: Texts | None = None) -> str:
+def render_open_rooms(
+    rooms: list[dict[str, Any]], titles: dict[str, str], texts: Texts | None = None, partial: bool = False
+) -> str:
+    """The public rooms waiting for players; `partial` when the server said some of its rooms are missing."""
     t = texts or Texts("en")
+    note = f'<li class="partial" role="status">{html.escape(t.get("lobby.open-partial"))}</li>' if partial else ""
     if not rooms:
-        return f'<li class="empty">{html.escape(t.get("lobby.open-none"))}</li>'
+        return note + f'<li class="empty">{html.escape(t.get("lobby.open-none"))}</li>'
     rows = []
     for status in rooms:
         room = html.escape(str(status["room"]))
@@ -168,4 +172,4 @@ def render_open_rooms(rooms: list[dict[str, Any]], titles: dict[str, str], texts
             f'<span class="seated">{html.escape(t.get("lobby.seated", names=who))}</span> '
             f'<button type="button" class="join-open" data-join-room="{room}">{join}</button></li>'
         )
-    return "".join(rows)
+    return note + "".join(rows)
