@@ -239,6 +239,7 @@ class Store:
         self._reader: sqlite3.Connection | None = None
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
         self._flushing: asyncio.Task[None] | None = None
+        self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
         self._open = False
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
@@ -327,12 +328,19 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------------
 
-    async def write(self, *ops: Op) -> None:
-        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
+    async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
+        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
+
+        `while_committing` is called on the loop once the group's statements ran and its COMMIT is waiting
+        for the disk on the store's thread (so the caller's work overlaps the fsync); not called when the
+        group fails before its COMMIT. The write is durable only when this returns.
+        """
         if not self._open:
             raise RuntimeError("the store is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((ops, future))
+        if while_committing is not None:
+            self._while_committing[future] = while_committing
         if self._flushing is None:
             self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
         await future
@@ -348,14 +356,25 @@ class Store:
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         conn = self._connection()
+        hooks = self._while_committing
         try:
             written = _run_batch(conn, batch)
-            await self._call(functools.partial(conn.execute, "COMMIT"))
+            committed = self._call(functools.partial(conn.execute, "COMMIT"))
+            if hooks:
+                for future in written:
+                    hook = hooks.pop(future, None)
+                    if hook is not None:
+                        try:
+                            hook()
+                        except Exception:
+                            logger.exception("store %s: a write's while_committing call failed", self.path)
+            await committed
         except BaseException as error:  # the transaction failed: nothing of it is stored
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
             for _, future in batch:
+                hooks.pop(future, None)
                 _settle(future, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
             if not isinstance(error, Exception):
                 raise
@@ -365,6 +384,8 @@ class Store:
         if self.failed_writes:
             logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
             self.failed_writes = 0
+        for _, future in batch:
+            hooks.pop(future, None)  # a write that failed alone (its savepoint rolled back)
         for future in written:
             _settle(future, None)
 
