@@ -19,7 +19,8 @@ CATEGORIES = [  # (name, a substring of a frame), the first match wins
     ("frame encoding (JSON)", "encoding.py"),
     ("projection and patches (Views.patches)", "Views.patches"),
     ("verify and apply (verify_commit)", "verify_commit"),
-    ("frame assembly (_broadcast, rest)", "Room._broadcast"),
+    ("frame assembly (_event_frames, rest)", "Room._event_frames"),
+    ("frame assembly (_event_frames, rest)", "Room._broadcast"),  # before the frames were made while committing
     ("store writes on the loop (SQLite statements)", "Store._flush"),
     ("commit path, rest (_commit_locked)", "Room._commit_locked"),
     ("receiving and parsing a commit (websockets, JSON)", "data_received"),

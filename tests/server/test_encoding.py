@@ -77,7 +77,7 @@ def test_plain_values_are_encoded_exactly_as_canonical_json(value: Any) -> None:
         -(2**63) - 1,
         2**64,
         10**40,
-        "é ♠ \u2028 \u2029 \x7f \x00 \x1f \t\n\r\b\f \" \\ /",
+        'é ♠ \u2028 \u2029 \x7f \x00 \x1f \t\n\r\b\f " \\ /',
         "\ud800",  # a lone surrogate: canonical_json returns it in a str (it cannot be written as UTF-8)
         {"\udfff": ["x\ud83d"]},
         "😀 \U0010ffff",
