@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import enum
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from boardweaver import canonical_json
+from boardweaver import REFEREE, SPECTATOR, Perspective, PlayerId, canonical_json
 from boardweaver_server import encoding
 from boardweaver_server.encoding import encode, encode_plain
+from boardweaver_server.games import load_games
+from boardweaver_server.rooms import Rooms, RoomSpec
+from boardweaver_server.store import Store
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,3 +134,45 @@ def test_the_one_documented_difference_is_on_values_no_frame_holds() -> None:
     with pytest.raises(TypeError):
         canonical_json([Colour.RED])
     assert encode([Colour.RED]) == '["red"]'  # orjson writes an Enum's value (encoding.py says so)
+
+
+def test_every_frame_of_bot_games_of_every_game_is_canonical_json(tmp_path: Path) -> None:
+    """Snapshots and event frames (orjson's path), of every installed game, through its end or 40 moves."""
+
+    class Keeper:
+        def __init__(self, perspective: Perspective) -> None:
+            self.perspective = perspective
+            self.wants_offers = perspective.kind == "seat"
+            self.frames: list[str] = []
+
+        def send(self, text: str) -> None:
+            self.frames.append(text)
+
+    async def play(name: str, seats: int) -> list[str]:
+        store = Store(tmp_path / f"{name}.db")
+        await store.open()
+        rooms = Rooms(store, load_games(), "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec(name, seats, list(range(seats)), {}, referee=True))
+        keepers = [Keeper(Perspective("seat", PlayerId(s))) for s in range(seats)] + [Keeper(SPECTATOR)]
+        keepers.append(Keeper(REFEREE))
+        async with room.lock:
+            for keeper in keepers:
+                room.attach(keeper)
+        await rooms.start_game(room)
+        for _ in range(400):
+            if room.is_over or room.seq >= 40:
+                break
+            await asyncio.sleep(0.005)
+        async with room.lock:
+            for keeper in keepers:
+                keeper.send(room.snapshot_frame(keeper.perspective, keeper.wants_offers))
+        await rooms.close()
+        await store.close()
+        return [text for keeper in keepers for text in keeper.frames]
+
+    for name, game in load_games().items():
+        frames = asyncio.run(play(name, game.min_players))
+        kinds = {json.loads(text)["type"] for text in frames}
+        assert {"snapshot", "event"} <= kinds, name
+        for text in frames:
+            assert canonical_json(json.loads(text)) == text, name
