@@ -24,6 +24,11 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# The benches create hundreds of rooms from 127.0.0.1 within seconds; the server's per-client limit
+# (settings.ROOMS_PER_CLIENT_PER_MINUTE, 30) would refuse all but the first 30 with 429, and its room
+# sockets per client (settings.SOCKETS_PER_CLIENT, 64) close the 65th of M=100's 400 with 4029.
+ROOMS_PER_MINUTE = 10**9
+SOCKETS_PER_CLIENT = 10**9
 
 
 def free_port() -> int:
@@ -125,15 +130,28 @@ def main() -> None:
         options["ws_per_message_deflate"] = False
     workers = args.workers or usable_cores()
     if workers > 1:
-        limits = {"rate": args.rate, "burst": args.burst}
-        config = {"db": args.db, "bot_delay": args.bot_delay, "socket_limits": limits, "uvicorn": options}
+        limits = {"rate": args.rate, "burst": args.burst, "per_client": SOCKETS_PER_CLIENT}
+        config = {
+            "db": args.db,
+            "bot_delay": args.bot_delay,
+            "socket_limits": limits,
+            "http_limits": {"rooms_per_minute": ROOMS_PER_MINUTE},
+            "uvicorn": options,
+        }
         raise SystemExit(run("127.0.0.1", args.port, workers, {**config, "log_level": "warning"}))
     import uvicorn
+    from boardweaver_server.api import HttpLimits
     from boardweaver_server.app import create_app
     from boardweaver_server.sockets import SocketLimits
 
-    limits = SocketLimits(rate=args.rate, burst=args.burst)
-    app = create_app(args.db, bot_delay=args.bot_delay, socket_limits=limits, tune_gc=True)
+    limits = SocketLimits(rate=args.rate, burst=args.burst, per_client=SOCKETS_PER_CLIENT)
+    app = create_app(
+        args.db,
+        bot_delay=args.bot_delay,
+        socket_limits=limits,
+        http_limits=HttpLimits(rooms_per_minute=ROOMS_PER_MINUTE),
+        tune_gc=True,
+    )
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 
 

@@ -17,6 +17,7 @@ PACKAGES = {
         "boardweaver",
         "boardweaver_games",
         "boardweaver_server",
+        "orjson",  # the frames' canonical JSON (encoding.py)
         "prometheus_client",  # /metrics
         "starlette",
         "uvicorn",

@@ -100,10 +100,10 @@ class Metrics:
         write = store.write
         observe = self.store_writes.observe
 
-        async def timed(*ops: Any) -> None:
+        async def timed(*ops: Any, **options: Any) -> None:
             start = time.perf_counter()
             try:
-                await write(*ops)
+                await write(*ops, **options)
             finally:
                 observe(time.perf_counter() - start)
 

@@ -10,15 +10,12 @@ from typing import Any
 
 from boardweaver import canonical_json
 
+from .encoding import python_encode
+
 MAX_FRAME_BYTES = 64 * 1024
 
-# The server's encoder for the parts of the frames it puts together: canonical JSON, exactly as
-# `boardweaver.canonical_json`, without its check for circular references (~20 % of encoding a patch).
-# Frames are made of wire data (trees); a cycle still fails, with RecursionError (the SDK keeps the check:
-# there a cycle would overflow Pyodide's stack).
-encode = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, check_circular=False
-).encode
+# Canonical JSON without the check for circular references (frames use `encoding.encode`, the same text).
+encode = python_encode
 MAX_STEPS = 256
 MAX_COMMIT_ID = 128
 

@@ -21,7 +21,6 @@ from boardweaver import (
     RandomBot,
     Table,
     UnmarkedRevealError,
-    canonical_json,
     state_to_wire,
     undo_commit,
     verify_commit,
@@ -31,7 +30,8 @@ from boardweaver.views import Views
 
 from . import store as ops
 from .clock import Clock, TimeControl
-from .protocol import Commit, ProtocolError, encode
+from .encoding import encode, encode_plain
+from .protocol import Commit, ProtocolError
 from .replay import apply_event, apply_flag
 from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
 from .tokens import token_matches
@@ -215,7 +215,7 @@ class Room:
             frame["clock"] = self.clock.to_wire()
         if self._can_undo(perspective.seat):
             frame["undoable"] = True
-        return canonical_json(frame)
+        return encode(frame)
 
     def _can_undo(self, seat: int | None) -> bool:
         """Tells whether `seat` may take back the room's last decision now (it is the seat's, and undoable)."""
@@ -255,9 +255,16 @@ class Room:
                 listener.send(text)
 
     def _broadcast(self, changes: list[Change], origin: Listener | None, cid: str, undoable: bool = False) -> None:
-        """Sends every socket the decision's `event` frame: its view's patch, the piece moves it may see,
-        new log lines, and the offers to a socket that asked; the committing socket's frame carries its ack
-        (and `"undoable": true` when the seat may take the decision back).
+        """Sends every socket the decision's `event` frame (see `_event_frames`)."""
+        for listener, text in self._event_frames(changes, origin, cid, undoable):
+            listener.send(text)
+
+    def _event_frames(
+        self, changes: list[Change], origin: Listener | None, cid: str, undoable: bool = False
+    ) -> list[tuple[Listener, str]]:
+        """Returns every socket's `event` frame for the decision: its view's patch, the piece moves it may
+        see, new log lines, and the offers to a socket that asked; the committing socket's frame carries its
+        ack (and `"undoable": true` when the seat may take the decision back). Advances the held views.
 
         Perspectives that see the same moves, or get the same patch (built from shared parts), share their
         encoded JSON: each frame is put together from canonical parts in sorted key order.
@@ -272,6 +279,7 @@ class Room:
         moved = [change for change in changes if type(change) is PieceMoved]
         encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
         encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
+        frames: list[tuple[Listener, str]] = []
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
             if patch is None:  # a perspective the views do not hold (yet): its whole view, encoded for it alone
@@ -283,9 +291,9 @@ class Room:
             seen = [change.visible_to(perspective) for change in moved]
             mask = tuple(wire is not None for wire in seen)
             moves_text = encoded_moves.get(mask)
-            if moves_text is None:
+            if moves_text is None:  # spaces' names, indexes and nulls only: no float to fall back for
                 moves = [_move(wire) for wire in seen if wire is not None]
-                moves_text = encoded_moves[mask] = f'"moves":{encode(moves)},' if moves else ""
+                moves_text = encoded_moves[mask] = f'"moves":{encode_plain(moves)},' if moves else ""
             bodies: dict[bool, str] = {}  # without and with the offers, each made once if a socket needs it
             for listener in group:
                 wants = listener.wants_offers
@@ -294,12 +302,13 @@ class Room:
                     offers = f'"offers":{encode(self.offers_for(perspective))},' if wants else ""
                     text = bodies[wants] = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
                 if listener is origin:
-                    text = f'{{"ack":{encode(cid)},{text}'
+                    text = f'{{"ack":{encode_plain(cid)},{text}'
                     if undoable:
                         text = f'{text[:-1]},"undoable":true}}'
                 else:
                     text = "{" + text
-                listener.send(text)
+                frames.append((listener, text))
+        return frames
 
     # -- decisions -----------------------------------------------------------------------------------
 
@@ -357,12 +366,20 @@ class Room:
                     ),
                 )
             )
+        undoable = result.undoable and result.seat == seat and not self.is_over  # _can_undo once it is last
+        prepared: list[list[tuple[Listener, str]]] = []
+
+        def prepare() -> None:  # the frames, while the store's COMMIT waits for the disk; sent once it returns
+            prepared.append(self._event_frames(result.changes, origin, cid, undoable))
+
         try:
-            await self.store.write(*writes)
+            await self.store.write(*writes, while_committing=prepare)
         except Exception as error:
             if not isinstance(error, SeqConflict):
                 logger.exception("room %s: storing seq %s failed; the decision is rolled back", self.room_id, self.seq)
             revert_all(self.table.state, result.changes)
+            if prepared:  # the views moved on with frames never sent: every socket gets its whole view next
+                self.views.invalidate(result.changes)
             self.table.rng.counter = result.rng_before
             if self.table.pick_rng is not None:
                 self.table.pick_rng.counter = result.pick_rng_before
@@ -378,9 +395,13 @@ class Room:
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
-        self._broadcast(
-            result.changes, origin, cid, self._can_undo(seat)
-        )  # the committing socket's frame carries the ack
+        # the committing socket's frame carries the ack
+        frames = prepared[0] if prepared else self._event_frames(result.changes, origin, cid, undoable)
+        listeners = self.listeners
+        for listener, text in frames:
+            group = listeners.get(listener.perspective)
+            if group is not None and listener in group:  # not one that left while the COMMIT ran
+                listener.send(text)
         self.changed.set()
         self._clock_wake.set()
 
@@ -626,7 +647,7 @@ class Room:
 
 def _ack(origin: Listener | None, cid: str, seq: int) -> None:
     if origin is not None:
-        origin.send(canonical_json({"type": "ack", "commitId": cid, "seq": seq}))
+        origin.send(encode({"type": "ack", "commitId": cid, "seq": seq}))
 
 
 def _pick_counter(table: Table) -> int:

@@ -302,16 +302,25 @@ class GroupCommit:
     _open: bool
     _pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]
     _flushing: asyncio.Task[None] | None
+    _while_committing: dict[asyncio.Future[Any], Callable[[], object]]  # a back end may call them (SQLite does)
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         raise NotImplementedError
 
-    async def write(self, *ops: Op) -> None:
-        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable."""
+    async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
+        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
+
+        `while_committing` may be called on the loop once the group's statements ran and its COMMIT is waiting
+        for the disk on the store's thread (so the caller's work overlaps the fsync); it is not called when the
+        group fails before its COMMIT, nor by a back end that cannot tell that moment. The write is durable
+        only when this returns.
+        """
         if not self._open:
             raise RuntimeError("the store is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((ops, future))
+        if while_committing is not None:
+            self._while_committing[future] = while_committing
         if self._flushing is None:
             self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
         await future
@@ -321,7 +330,11 @@ class GroupCommit:
             while self._pending:
                 await asyncio.sleep(0)  # let every write of this turn of the loop join the group
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                await self._flush(batch)
+                try:
+                    await self._flush(batch)
+                finally:
+                    for _, future in batch:  # a hook the back end did not call is not kept
+                        self._while_committing.pop(future, None)
         finally:
             self._flushing = None
 
@@ -346,6 +359,7 @@ class Store(GroupCommit):
         self._reader: sqlite3.Connection | None = None
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
         self._flushing: asyncio.Task[None] | None = None
+        self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
         self._open = False
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
@@ -436,14 +450,25 @@ class Store(GroupCommit):
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         conn = self._connection()
+        hooks = self._while_committing
         try:
             written = _run_batch(conn, batch)
-            await self._call(functools.partial(conn.execute, "COMMIT"))
+            committed = self._call(functools.partial(conn.execute, "COMMIT"))
+            if hooks:
+                for future in written:
+                    hook = hooks.pop(future, None)
+                    if hook is not None:
+                        try:
+                            hook()
+                        except Exception:
+                            logger.exception("store %s: a write's while_committing call failed", self.path)
+            await committed
         except BaseException as error:  # the transaction failed: nothing of it is stored
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
             for _, future in batch:
+                hooks.pop(future, None)
                 _settle(future, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
             if not isinstance(error, Exception):
                 raise
@@ -453,6 +478,8 @@ class Store(GroupCommit):
         if self.failed_writes:
             logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
             self.failed_writes = 0
+        for _, future in batch:
+            hooks.pop(future, None)  # a write that failed alone (its savepoint rolled back)
         for future in written:
             _settle(future, None)
 

@@ -105,6 +105,7 @@ class PgStore(GroupCommit):
         self._conn: PgConnection | None = None
         self._reader: PgConnection | None = None
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
+        self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}  # never called here
         self._flushing: asyncio.Task[None] | None = None
         self._open = False
         self.batches = 0
