@@ -16,9 +16,11 @@ PACKAGES = {
     "server/boardweaver_server": {
         "boardweaver",
         "boardweaver_games",
+        "babel",  # compiles the games' catalogs into the rules wheel (rules_wheel.py)
         "boardweaver_server",
         "orjson",  # the frames' canonical JSON (encoding.py)
         "prometheus_client",  # /metrics
+        "psycopg",  # the PostgreSQL store (store_pg.py)
         "starlette",
         "uvicorn",
         "websockets",
