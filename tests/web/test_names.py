@@ -92,3 +92,11 @@ def test_the_open_rooms_say_when_the_server_listed_only_part_of_them() -> None:
     partial = render_open_rooms([], {}, Texts("en"), partial=True)
     assert "some rooms may be missing" in partial and 'role="status"' in partial
     assert "missing" not in render_open_rooms([], {}, Texts("en"))
+
+
+def test_a_french_log_line_by_name_loses_the_article_with_the_word() -> None:
+    catalog = Catalog("fr", {"log.placed": "Le joueur {player} pose une tuile.", "log.play": "Le siège {player} joue"})
+    named = NamedCatalog(catalog, {0: "Ada", 1: "Bob"})
+
+    assert named.render(msg("log.placed", player=0)) == "Ada pose une tuile."
+    assert named.render(msg("log.play", player=1)) == "Bob joue"

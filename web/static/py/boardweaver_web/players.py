@@ -16,7 +16,11 @@ from .texts import Texts
 SEAT_ARGS = ("player", "source", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
 # "Player {player}", "seat {claimer}", "player(s) {winners}": the word goes when the seats have names
-_SEAT_WORD = r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse)(?:\(s\)|s)?"
+# (with a French article before it: "Le joueur {player}" becomes "{player}", not "Le Ada")
+_SEAT_WORD = (
+    r"(?:\b(?:[Ll]es?|[Ll]a|[Tt]he)\s+)?"
+    r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)(?:\(s\)|s)?"
+)
 _SEAT_LIST = re.compile(r"\d+(?:, \d+)*")
 
 
