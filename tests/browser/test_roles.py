@@ -43,6 +43,17 @@ def test_the_referee_sees_every_hand_but_never_the_bag(server: str, api: Any, ne
     screenshot(referee, "hexbloom-referee")
 
 
+NOTICES = """
+new MutationObserver(() => {
+  const notice = document.getElementById('notice');
+  if (!notice || !notice.textContent) return;
+  const said = JSON.parse(sessionStorage.getItem('notices') || '[]');
+  if (said.at(-1) === notice.textContent) return;
+  sessionStorage.setItem('notices', JSON.stringify([...said, notice.textContent]));
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
 def test_a_client_with_other_rules_is_told_and_reloads(server: str, api: Any, new_page: Any) -> None:
     room = api.room("market-draft", seats=2, bots=[1])
     page = new_page(service_workers="block")  # the route below must see the page's own fetch
@@ -57,11 +68,15 @@ def test_a_client_with_other_rules_is_told_and_reloads(server: str, api: Any, ne
         route.fulfill(response=response, json=config)
 
     page.route("**/api/client-config", stale_config)
+    page.add_init_script(NOTICES)
     loads: list[str] = []
     page.on("load", lambda: loads.append(page.url))
     page.goto(seat_url(server, room, 0))
     page.wait_for_function("document.getElementById('notice').textContent.includes('rules changed')", timeout=60_000)
     wait_state(page, "ready")  # after the reload, with the server's own fingerprint
     assert len(loads) == 2  # one reload, no loop
+    said = page.evaluate("JSON.parse(sessionStorage.getItem('notices') || '[]')")
+    assert any("rules changed" in text for text in said)
+    assert not any("connection" in text for text in said)  # the close that follows the error says nothing more
     assert served[0] == "0" * 16 and served[1] != served[0]
     assert page.locator("#board [data-space=market] .piece.offer").count() == 12

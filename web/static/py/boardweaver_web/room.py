@@ -51,6 +51,7 @@ class RoomPage:
         self.keyboard = False  # the last input was a key (not a pointer): keep focus on the board across redraws
         self.snapshot_seen = False
         self.gone: str | None = None  # why the room cannot be shown (a text key), once known
+        self.reloading = False  # the server said our rules are outdated: the page reloads
         self.undoable_commit: str | None = None  # our last commit's id when it may be taken back
         self.tasks: set[asyncio.Future[None]] = set()
         self.clock_at = 0.0  # when (page time, ms) the frame carrying the session's clocks arrived
@@ -142,6 +143,7 @@ class RoomPage:
         if frame.get("type") == "event" and "ack" in frame and "undoable" in frame:  # the server's word wins
             self.undoable_commit = str(frame["ack"]) if frame["undoable"] else None
         if frame.get("type") == "error" and frame.get("code") == "rules/outdated":
+            self.reloading = True  # the socket's close (4001) that follows says nothing more and reconnects not
             self.session.notices.append(Notice("notice.outdated"))
             self.render()
             dom.later(1500, dom.location_reload)
@@ -255,6 +257,10 @@ class RoomPage:
 
     def on_close(self) -> None:
         code = self.socket.close_code if self.socket is not None else None
+        if self.reloading:  # the page reloads with the server's rules: "rules changed" stays the last word
+            self.session.disconnected()
+            self.socket = None
+            return
         if code in FINAL_CLOSES:  # the server will not serve this link again: say why, stop reconnecting
             self.session.disconnected()
             self.socket = None
