@@ -24,7 +24,7 @@ from .replay import replay, state_digest
 from .room import Room
 from .rooms import RoomError, Rooms, RoomSpec
 from .settings import BODY_TIMEOUT, MAX_BODY_BYTES, ROOMS_PER_CLIENT_PER_MINUTE
-from .tokens import bearer
+from .tokens import bearer, token_matches
 
 MAX_BODY = MAX_BODY_BYTES
 logger = logging.getLogger("boardweaver.server")
@@ -288,7 +288,8 @@ async def rematch_room(request: Request) -> Response:
           bots and names, private), and for a seat holder (`Authorization: Bearer <seat token>`, body
           `{seat}`) a token of the same seat there; the host's token hosts it too."
       403:
-        description: The token holds neither the seat nor the room's host.
+        description: A seat is asked for without that seat's own token (the host's does not do), or no seat
+          without the host's token.
       409:
         description: The game is not over yet.
     """
@@ -301,8 +302,9 @@ async def rematch_room(request: Request) -> Response:
         raise RoomError(400, "expected {'seat': a seat of this room}")
     if seat is None and not rooms.is_host(room, token):
         raise RoomError(403, "host token required (or a seat and its token)")
-    if seat is not None and not players.holds_seat(rooms, room, seat, token):
-        raise RoomError(403, "this seat's token (or the host's) required")
+    # the seat's own token only: the host's would mint it a token for another player's seat (a takeover)
+    if seat is not None and not token_matches(token, room.record.seat_hashes.get(seat, [])):
+        raise RoomError(403, "this seat's own token required")
     new = await players.rematch(rooms, room)
     if seat is None or seat in room.record.bots:
         return _json({"room": new.room_id})

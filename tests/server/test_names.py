@@ -112,6 +112,7 @@ def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(
         told = ws.receive_json()
     again = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(token))
     stranger = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer("nope"))
+    host_takes = client.post(f"{base}/rematch", json={"seat": 0}, headers=bearer(room["host_token"]))
 
     assert early.status_code == 409
     assert moved.status_code == 200
@@ -119,6 +120,7 @@ def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(
     assert told == {"type": "rematch", "room": room["room"], "rematch": new}
     assert again.json()["room"] == new and again.json()["token"] != moved.json()["token"]
     assert stranger.status_code == 403
+    assert host_takes.status_code == 403 and "token" not in host_takes.json()  # no takeover through a rematch
     status = client.get(f"/api/rooms/{new}").json()
     assert status["game"] == "secret-draw" and status["visibility"] == "private"
     assert status["seats"] == ["claimed", "bot"] and status["names"] == ["Ada", None] and status["started"]
