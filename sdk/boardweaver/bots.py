@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .decision import CommitResult, Draft, verify_commit
@@ -43,13 +44,23 @@ class PlayedGame:
 
 
 def play_game(
-    game: Game, players: list[int], seed: int | str, bot_seed: int | str = 0, max_decisions: int = 10_000
+    game: Game,
+    players: list[int],
+    seed: int | str,
+    bot_seed: int | str = 0,
+    max_decisions: int = 10_000,
+    each_state: Callable[[Table], None] | None = None,
 ) -> PlayedGame:
-    """Plays a whole game with a RandomBot on every seat; raises if it does not end in `max_decisions`."""
+    """Plays a whole game with a RandomBot on every seat; raises if it does not end in `max_decisions`.
+
+    `each_state` is called with the table after setup and after every decision (a test's check).
+    """
     table = start(game, players, seed)
     bots = {PlayerId(p): RandomBot(f"{bot_seed}/{p}") for p in players}
     played = PlayedGame(table)
     turn = 0
+    if each_state is not None:
+        each_state(table)
     while not table.state.is_over():
         if len(played.decisions) >= max_decisions:
             raise RuleError(f"{game.name}: no end after {max_decisions} decisions (seed {seed!r})")
@@ -60,4 +71,6 @@ def play_game(
         turn += 1
         steps = bots[player].decide(game, table.view(player), player)
         played.decisions.append(verify_commit(game, table, player, steps))
+        if each_state is not None:
+            each_state(table)
     return played

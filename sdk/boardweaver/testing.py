@@ -18,9 +18,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .bots import PlayedGame, RandomBot
-from .decision import verify_commit
-from .game import Game, start
+from .bots import PlayedGame, play_game
+from .game import Game
 from .model import PlayerId, TableState
 from .patch import apply as apply_patch
 from .table import Table
@@ -70,25 +69,11 @@ def play_bot_games(
 
 
 def _play(game: Game, seats: list[int], seed: int, check_secrets: bool, max_decisions: int) -> PlayedGame:
-    table = start(game, seats, seed)
-    bots = {PlayerId(p): RandomBot(f"{seed}/{p}") for p in seats}
-    played = PlayedGame(table)
-    turn = 0
-    while True:
-        if check_secrets:
-            for viewer in [*seats, None]:
-                assert_no_hidden_kinds(table, viewer)
-        if table.state.is_over():
-            return played
-        if len(played.decisions) >= max_decisions:
-            raise AssertionError(f"{game.name}: no end after {max_decisions} decisions (seed {seed})")
-        active = table.state.active_player_ids
-        if not active:
-            raise AssertionError(f"{game.name}: nobody is active but the game is not over (seed {seed})")
-        player = active[turn % len(active)]
-        turn += 1
-        steps = bots[player].decide(game, table.view(player), player)
-        played.decisions.append(verify_commit(game, table, player, steps))
+    def check(table: Table) -> None:
+        for viewer in [*seats, None]:
+            assert_no_hidden_kinds(table, viewer)
+
+    return play_game(game, seats, seed, seed, max_decisions, check if check_secrets else None)
 
 
 def seat_table(source: Table | TableState | Frame | Sequence[Frame], seat: int | None = None) -> Table:
