@@ -82,7 +82,7 @@ def test_the_lobby_lists_speak_the_players_language_with_plurals() -> None:
     assert "1 place libre sur 4" in french and "2 places libres sur 3" in french
     assert "assis : Ada" in french and "personne pour l'instant" in french and ">Rejoindre<" in french
     english = render_open_rooms(rooms, {"bluff": "Bluff"}, Texts("en"))
-    assert "1 of 4 seat open" in english and "2 of 3 seats open" in english
+    assert "1 of 4 seats open" in english and "2 of 3 seats open" in english
     assert "Aucune partie pour l'instant" in html.unescape(render_my_games("http://h", [], {}, Texts("fr")))
 
 

@@ -31,6 +31,7 @@ class Board:
     base: Table | None = None  # the last server view: pieces that differ from it are drafted
     show_private: bool = True
     chosen: set[tuple[str, int]] = field(default_factory=set)  # pieces the open draft clicked last
+    over: bool = False  # the room is over (the host may end it before the game's own end): nobody is to act
     piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
     space_offers: dict[str, int] = field(default_factory=dict)
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
@@ -133,7 +134,7 @@ class Board:
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
-        active = player in state.active_player_ids
+        active = player in state.active_player_ids and not self.over and not state.is_over()
         classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
         facts = self._player_facts(player)

@@ -383,6 +383,7 @@ class RoomPage:
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
         board.chosen = last_click(session)
+        board.over = session.over
         board.last_moves = self.last_moves
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
@@ -397,7 +398,8 @@ class RoomPage:
         dom.set_html("log", render_log(session.log_messages(), self.catalog))
         dom.scroll_to_end("log")
         me = session.seat if session.role == "seat" else None
-        dom.set_html("result", render_result(table, self.texts, me))
+        ended = session.over and table.state.result is None  # the host ended the room before the game's end
+        dom.set_html("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
         if not self.rules_drawn:
             self.rules_drawn = True
             dom.set_html("rules-text", render_rules(self.catalog, dict(game.options), self.texts))
@@ -538,6 +540,15 @@ class RoomPage:
                 f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
                 + self.render_rematch(),
             )
+
+
+def render_ended(texts: Texts) -> str:
+    """The end panel of a room the host ended before the game's own end: no winner, no scores."""
+    return (
+        f'<section class="end-panel outcome-draw" aria-labelledby="end-title">'
+        f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
+    )
 
 
 # WebSocket close codes after which reconnecting cannot help (server/PROTOCOL.md), and what the page says
