@@ -19,6 +19,11 @@ def clocked_room(api: Any, clock: dict[str, float]) -> dict[str, Any]:
     return room
 
 
+def seconds(shown: str) -> int:
+    minutes, secs = shown.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
 def test_the_clock_counts_down_beside_a_board_with_coordinates(server: str, api: Any, new_page: Any) -> None:
     room = clocked_room(api, {"initial": 300, "increment": 2})
     page = new_page()
@@ -37,7 +42,9 @@ def test_the_clock_counts_down_beside_a_board_with_coordinates(server: str, api:
     page.wait_for_selector('#board [data-space="board-0"] .piece.mark-last', timeout=30_000)
     screenshot(page, "fog-chess-board")
 
-    assert first != later and first.startswith(("5:00", "4:5")) and later.startswith("4:5")
+    # The clock runs from the game's start, not from the page's: on a loaded machine the page may be ready
+    # half a minute later, so only the count down itself is asserted.
+    assert 0 < seconds(later) < seconds(first) <= 300, (first, later)
     assert page.inner_text("#clock-1") == "5:00" or page.locator(".clock.running").count() == 1
     assert files == list("abcdefgh") and ranks == list("87654321")
     assert light == dark == 32
