@@ -27,8 +27,8 @@ PASS = {"type": "command", "name": "pass"}
 class Single(Served):
     """A `boardweaver serve` process (SQLite; one process unless `workers`) with the extra options a test gives it."""
 
-    def __init__(self, db: Path, *extra: str, workers: int = 1) -> None:
-        self.port = free_port()
+    def __init__(self, db: Path, *extra: str, workers: int = 1, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.db = db
         self.log_path = db.parent / f"serve-{self.port}.log"
         command = [*BOARDWEAVER, "serve", "--workers", str(workers), "--port", str(self.port), "--db", str(db)]
