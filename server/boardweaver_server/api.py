@@ -202,6 +202,8 @@ async def create_room(request: Request) -> Response:
         description: An unknown game, a seat count outside its range, or a bad option.
       429:
         description: This client created too many rooms in the last minute.
+      503:
+        description: This process is stopping (draining, `server/restarting`); ask again after `Retry-After`.
     """
     client = request.client.host if request.client else ""
     if not _limits(request).allow_room(client, time.monotonic()):
