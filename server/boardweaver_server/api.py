@@ -202,6 +202,8 @@ async def create_room(request: Request) -> Response:
         description: An unknown game, a seat count outside its range, or a bad option.
       429:
         description: This client created too many rooms in the last minute.
+      503:
+        description: This process is stopping (draining, `server/restarting`); ask again after `Retry-After`.
     """
     client = request.client.host if request.client else ""
     if not _limits(request).allow_room(client, time.monotonic()):
@@ -469,7 +471,10 @@ def _guarded(endpoint: Any) -> Any:
             metrics = getattr(request.app.state, "metrics", None)
             if metrics is not None:
                 metrics.count_error(f"http/{error.status}")
-            return _error(error.status, error.message, error.code)
+            refused = _error(error.status, error.message, error.code)
+            if error.code == "server/restarting":  # draining: another process (or this one, restarted) soon
+                refused.headers["retry-after"] = "1"
+            return refused
         except (sqlite3.Error, ops.StoreError) as error:  # the store failed (a full disk, say): nothing was changed
             full = ops.is_disk_full(error)
             if not full:  # a full disk is logged by the store, once per episode

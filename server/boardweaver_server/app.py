@@ -93,7 +93,8 @@ def create_app(
             rooms.start_sweeping()
             try:  # the state tells uvicorn's room protocol (`roomproto`) which rooms this process holds
                 yield {ROOMS_STATE: rooms, LIMITS_STATE: app.state.socket_limits}
-            finally:
+            finally:  # under `DrainingServer` the rooms drained before uvicorn's shutdown; here for any other server
+                await rooms.drain()
                 await rooms.close()
                 for each in stores:
                     await each.close()

@@ -47,6 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--log-level", default="info")
     serve.add_argument(
+        "--drain-notice",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="on SIGTERM, keep listening this long answering /readyz 503 before closing the room sockets with 1012"
+        " (for a balancer's health check; default 0)",
+    )
+    serve.add_argument(
         "--workers",
         type=int,
         default=None,
@@ -105,7 +113,7 @@ def usable_cores() -> int:
 
 
 def _serve(options: argparse.Namespace) -> int:
-    from .settings import UVICORN_OPTIONS, default_db_path
+    from .settings import DRAIN_NOTICE_SECONDS, UVICORN_OPTIONS, default_db_path
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     low, high = options.bot_delay
@@ -116,6 +124,10 @@ def _serve(options: argparse.Namespace) -> int:
         options.workers = 1 if is_store_url(db) else usable_cores()
     if options.workers > 1 and is_store_url(db):  # room ownership across processes sharing a database: issue 17
         print("boardweaver serve: a PostgreSQL store is served by one process for now (--workers 1)", file=sys.stderr)
+        return 2
+    notice = DRAIN_NOTICE_SECONDS if options.drain_notice is None else options.drain_notice
+    if not 0 <= notice <= 3600:
+        print(f"boardweaver serve: expected --drain-notice from 0 to 3600 seconds, got {notice:g}", file=sys.stderr)
         return 2
     if options.workers < 1:
         print("boardweaver serve: expected --workers 1 or more", file=sys.stderr)
@@ -155,15 +167,18 @@ def _serve(options: argparse.Namespace) -> int:
             "log_level": options.log_level,
             "uvicorn": UVICORN_OPTIONS,
             "games": served_targets(games),
+            "drain_notice": notice,
         }
         return run(options.host, options.port, options.workers, config)
 
     import uvicorn
 
     from .app import create_app
+    from .draining import DrainingServer
 
     app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True)
-    uvicorn.run(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
+    config = uvicorn.Config(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
+    DrainingServer(config, notice=notice).run()
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`/healthz`: 200 when this process can serve (its stores answer and take writes, the other workers answer)."""
+"""The balancer's probes: `/livez` (this process's loop answers) and `/readyz` (it can serve: its stores answer and
+take writes, the other workers answer, it is not draining); `/healthz` is `/readyz` under its older name."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ async def health(rooms: Rooms | None) -> tuple[bool, dict[str, Any]]:
     """Returns (healthy, report) for the process serving `rooms` (None: not started yet)."""
     if rooms is None:
         return False, {"ok": False, "problems": ["starting"]}
-    problems = []
+    problems = ["draining: this process is stopping"] if rooms.draining else []
     for store in rooms.stores:
         problem = await store_problem(store)
         if problem is not None:
@@ -49,11 +50,23 @@ async def health(rooms: Rooms | None) -> tuple[bool, dict[str, Any]]:
     return not problems, {"ok": not problems, "problems": problems, "rooms": len(rooms.rooms)}
 
 
-async def healthz(request: Request) -> Response:
+async def readyz(request: Request) -> Response:
+    """200 while this process can take new rooms and sockets, else 503 naming why (`problems`)."""
     rooms = getattr(request.app.state, "rooms", None)
     healthy, report = await health(rooms)
     return Response(canonical_bytes(report), 200 if healthy else 503, media_type="application/json")
 
 
+async def livez(request: Request) -> Response:
+    """200 whenever this process's event loop answers; probes nothing (a store outage is `/readyz`'s to say)."""
+    rooms = getattr(request.app.state, "rooms", None)
+    report = {"ok": True, "draining": bool(rooms is not None and rooms.draining), "started": rooms is not None}
+    return Response(canonical_bytes(report), 200, media_type="application/json")
+
+
 def health_routes() -> list[Route]:
-    return [Route("/healthz", healthz, methods=["GET"], include_in_schema=False)]
+    return [
+        Route("/livez", livez, methods=["GET"], include_in_schema=False),
+        Route("/readyz", readyz, methods=["GET"], include_in_schema=False),
+        Route("/healthz", readyz, methods=["GET"], include_in_schema=False),
+    ]

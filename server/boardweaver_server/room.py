@@ -39,6 +39,7 @@ from .tokens import token_matches
 logger = logging.getLogger("boardweaver.server")
 GAME_BUG = "the game could not apply this decision; your view was sent again"
 MAX_REMEMBERED_COMMITS = 1024
+RESTARTING = "server/restarting"  # the error code of a decision refused because the process is stopping
 
 
 class Listener(Protocol):
@@ -90,6 +91,7 @@ class Room:
         self.clock: Clock | None = None  # the seats' clocks when the room has a time control
         self._clock_wake = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self.draining = False  # the process stops: no decision is taken any more (`Rooms.drain`)
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -323,6 +325,8 @@ class Room:
         if seen is not None:
             _ack(origin, cid, seen)
             return
+        if self.draining:
+            raise ProtocolError(RESTARTING, "the server is restarting; reconnect and send it again", cid)
         if not self.is_started:
             raise ProtocolError("room/not-started", "the game has not started yet", cid)
         await self._settle_clock()
@@ -480,6 +484,8 @@ class Room:
             if seen is not None:
                 _ack(origin, cid, seen)
                 return
+            if self.draining:
+                raise ProtocolError(RESTARTING, "the server is restarting; reconnect and send it again", cid)
             last = self.last_result
             if self.is_over or last is None or last.seat != seat or not last.undoable:
                 raise ProtocolError("undo/not-allowed", "there is no decision of yours to undo now", cid)
@@ -636,7 +642,7 @@ class Room:
     async def bot_decision(self, seat: int, bot: RandomBot) -> None:
         """Lets a bot draft one decision on its seat's view and commits it through the common path."""
         async with self.lock:
-            if not self.is_started or self.is_over or seat not in self.record.bots:
+            if not self.is_started or self.is_over or self.draining or seat not in self.record.bots:
                 return
             if seat not in self.table.state.active_player_ids:
                 return

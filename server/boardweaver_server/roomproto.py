@@ -23,6 +23,7 @@ import struct
 from typing import Any
 from urllib.parse import unquote
 
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.frames import Opcode
@@ -88,7 +89,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         client = f"{self.client[0]}:{self.client[1]}" if self.client else ""
         self.logger.info('%s - "WebSocket %s" [accepted]', client, event.path)
         socket = self.room_socket = FastSocket(self, limits.max_queue, limits.max_queue_bytes)
-        socket.client = self.client[0] if self.client else ""
+        socket.client = self._client_host(event)
         task = self.loop.create_task(self._serve_room(socket, rooms, limits, room_id))
         task.add_done_callback(self.on_task_complete)
         self.tasks.add(task)
@@ -101,6 +102,20 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
             return None
         room_id = unquote(match.group(1))
         return (rooms, limits, room_id) if room_id in rooms.rooms else None
+
+    def _client_host(self, event: Request) -> str:
+        """Returns the peer's address, or the player's from `X-Forwarded-For` when the peer is a trusted proxy.
+
+        The same rule uvicorn's `ProxyHeadersMiddleware` applies to the app's requests (`--forwarded-allow-ips`,
+        127.0.0.1 by default): behind a balancer, the per-client socket limit counts players, not the balancer.
+        """
+        peer = self.client[0] if self.client else ""
+        proxy = self.config.loaded_app
+        forwarded = event.headers.get_all("X-Forwarded-For")
+        if isinstance(proxy, ProxyHeadersMiddleware) and forwarded and peer in proxy.trusted_hosts:
+            host, _ = proxy.trusted_hosts.get_trusted_client_address(", ".join(forwarded))
+            return host or peer
+        return peer
 
     async def _serve_room(self, socket: FastSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
         try:

@@ -20,6 +20,7 @@ from .replay import replay
 from .room import Room
 from .rules_wheel import GameRules, game_rules
 from .settings import (
+    DRAIN_SECONDS,
     FINISHED_ROOM_SECONDS,
     MAX_OPTION_INT,
     MAX_OPTION_TEXT,
@@ -36,6 +37,8 @@ BotDelay = float | tuple[float, float]
 SEAT_REPLACED = 4003  # the close code of a seat's sockets when the host gives the seat to someone else
 RULES_CHANGED = 4009  # the close code of a room's sockets when the server's rules for its game changed
 ROOM_EXPIRED = 4010  # the close code of a room's sockets when it expired (nobody started it in time)
+SERVICE_RESTART = 1012  # the close code of every room socket of a process that stops (draining): reconnect
+RESTARTING = "server restarting"
 MAX_GAME_NAME = 64
 MAX_ROOM_ID = 64  # a longer id is no room's: refused without reading the store
 
@@ -200,6 +203,8 @@ class Rooms:
         self._used: dict[str, float] = {}  # when a finished room in memory was last read or watched
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.draining = False  # told to stop: no new room socket, room or commit (`drain`)
+        self._drain: asyncio.Future[None] | None = None
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
@@ -275,6 +280,8 @@ class Rooms:
         refuses there (a bad position, a negative count) is a 400 too, and nothing is stored. A rematch
         passes the first room's `host_hash`: its host token hosts the rematch too.
         """
+        if self.draining:  # this process stops: the client asks again (through the balancer, another process)
+            raise RoomError(503, "the server is restarting; try again in a moment", "server/restarting")
         cls = self.games.get(spec.game)
         if cls is None:
             raise RoomError(400, f"no game {spec.game!r}; expected one of {sorted(self.games)!r}")
@@ -613,7 +620,7 @@ class Rooms:
     async def _run_bots(self, room: Room) -> None:
         bots: dict[int, RandomBot] = {}
         turn = 0
-        while not room.is_over:
+        while not room.is_over and not room.draining:
             seat = room.next_bot_seat(turn)
             if seat is None:
                 room.changed.clear()
@@ -638,6 +645,59 @@ class Rooms:
         if isinstance(self.bot_delay, tuple):
             return random.uniform(*self.bot_delay)
         return self.bot_delay
+
+    # -- draining ------------------------------------------------------------------------------------
+
+    def start_draining(self) -> None:
+        """Refuses new room sockets, rooms and commits from now on, and `/readyz` answers 503.
+
+        Only sets a flag, so a signal handler may call it; `drain` does the rest.
+        """
+        self.draining = True
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Stops taking decisions, lets those under way finish, and closes every room socket with 1012.
+
+        Each room's lock is taken once: a commit under way is durable, acknowledged and broadcast before it is
+        free, and every commit after is refused (`Room.draining`). Frames already queued are written before each
+        close. Waits at most `timeout` in all; a commit still unfinished then was never acknowledged. Then the
+        cluster (if it has `release_all`) lets go of this process's rooms. Calling it again waits for the first.
+        """
+        self.start_draining()
+        if self._drain is None:
+            self._drain = asyncio.ensure_future(self._drain_rooms(timeout))
+        await asyncio.shield(self._drain)
+
+    async def _drain_rooms(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+
+        async def settle(room: Room) -> None:
+            async with room.lock:
+                room.draining = True
+
+        rooms = list(self.rooms.values())
+        try:
+            await asyncio.wait_for(asyncio.gather(*(settle(room) for room in rooms)), timeout)
+        except TimeoutError:
+            busy = [room.room_id for room in rooms if not room.draining]
+            logger.error("draining: %d rooms still committing after %g s: %s", len(busy), timeout, busy[:10])
+        listeners: list[Closable] = []
+        for room in rooms:
+            room.draining = True
+            for group in room.listeners.values():
+                listeners.extend(listener for listener in group if isinstance(listener, Closable))
+        for listener in listeners:
+            listener.closed = True  # it sends and commits nothing more; what it queued is still written
+        closing = [asyncio.ensure_future(listener.close(SERVICE_RESTART, RESTARTING)) for listener in listeners]
+        if closing:
+            await asyncio.wait(closing, timeout=max(0.1, deadline - time.monotonic()))
+        release = getattr(self.cluster, "release_all", None)
+        if release is not None:  # the cluster's hook: a room owner lets go of its leases here
+            try:
+                await asyncio.wait_for(release(), max(0.1, deadline - time.monotonic()))
+            except Exception:
+                logger.exception("draining: the cluster could not release this process's rooms")
+        logger.info("drained: %d rooms, %d sockets closed with %d", len(rooms), len(listeners), SERVICE_RESTART)
 
     async def close(self) -> None:
         tasks = list(self._bot_tasks.values())

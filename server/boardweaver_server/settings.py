@@ -48,6 +48,16 @@ FINISHED_ROOM_SECONDS = 60.0  # a finished room leaves memory this long after it
 # socket is open on it; start-up recovery never loads a finished room
 SWEEP_SECONDS = 15.0  # how often a worker looks for rooms to move out of memory
 
+# Draining (server/PROTOCOL.md, "Health and draining"): a process told to stop answers /readyz 503 and refuses
+# new room sockets and rooms at once, then waits at most DRAIN_SECONDS for the commits under way to be durable
+# and their frames written, closes every room socket with 1012 and stops. A commit still unfinished then was
+# never acknowledged: its client sends it again after reconnecting (the commit id makes that safe).
+DRAIN_SECONDS = 10.0
+# Before that, a process behind a balancer may keep listening this long (`serve --drain-notice`), answering
+# /readyz 503 and refusing new room sockets while its open sockets play on, so the balancer's health check marks it
+# down before its sockets reconnect; 0 for the embedded default (Ctrl-C stops at once).
+DRAIN_NOTICE_SECONDS = 0.0
+
 
 def default_db_path() -> str:
     return os.environ.get("BOARDWEAVER_DB") or DEFAULT_DB

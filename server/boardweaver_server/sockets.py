@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
-from .rooms import RoomError, Rooms
+from .rooms import RESTARTING, SERVICE_RESTART, RoomError, Rooms
 from .settings import SEND_QUEUE_BYTES, SEND_QUEUE_FRAMES, SOCKETS_PER_CLIENT
 
 POLICY_VIOLATION = 1008
@@ -177,6 +177,10 @@ async def room_socket(websocket: WebSocket) -> None:
 
 async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
     """Runs one room socket from its hello to its end: a socket that does not prove a role is closed with 1008."""
+    if rooms.draining:  # this process stops: the client reconnects (through the balancer, to another one)
+        rooms.count_error("socket/restarting")
+        await socket.close(SERVICE_RESTART, RESTARTING)
+        return
     held, cluster = rooms.sockets_by_client, rooms.cluster  # several workers: the supervisor counts for all
     if held[socket.client] >= limits.per_client or (
         cluster is not None and not await cluster.admit_socket(socket.client, limits.per_client)
@@ -217,7 +221,12 @@ async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, r
     socket.wants_offers = hello.get("offers") is True
     try:
         async with room.lock:
-            room.attach(socket)
+            late = rooms.draining  # greeted while the process began to stop: `drain` saw no such socket
+            if not late:
+                room.attach(socket)
+        if late:
+            await socket.close(SERVICE_RESTART, RESTARTING)
+            return
         await _serve(socket, room, TokenBucket(limits.rate, limits.burst), rooms)
     finally:
         room.detach(socket)

@@ -40,7 +40,7 @@ PEEK_LIMIT = MAX_HEADER_BYTES  # a head longer than this without its end is refu
 REPEEK_FIRST = 0.005  # seconds before looking again at a head that came in part (doubled while it does not grow)
 REPEEK_MAX = 0.25
 PENDING_TIMEOUT = 30.0  # how long a connection waits for its worker to (re)start
-STOP_TIMEOUT = 20.0  # how long workers have to finish after SIGTERM before SIGKILL
+STOP_TIMEOUT = 20.0  # how long workers have to drain and finish after SIGTERM (and their notice) before SIGKILL
 
 
 def head_end(head: bytes) -> int:
@@ -160,6 +160,8 @@ class Supervisor:
             return 0
         finally:
             self.stopping = True
+            if self.serving:  # the workers drain (their /readyz says 503) while connections still reach them
+                await self._stop_workers()
             tasks = list(self._tasks)
             for task in tasks:
                 task.cancel()
@@ -191,9 +193,20 @@ class Supervisor:
         for worker in self.workers:
             while worker.pending:
                 worker.pending.popleft()[1].close()
+        await self._stop_workers()
+        for worker in self.workers:
+            with contextlib.suppress(OSError):
+                worker.fds.close()
+            await worker.channel.close()
+        self._waiter.shutdown(wait=False)
+
+    async def _stop_workers(self) -> None:
+        """Sends every worker SIGTERM and waits for it (SIGKILL after `STOP_TIMEOUT`)."""
+        loop = asyncio.get_running_loop()
+        for worker in self.workers:
             if worker.proc.poll() is None:
                 worker.proc.terminate()
-        deadline = time.monotonic() + STOP_TIMEOUT
+        deadline = time.monotonic() + STOP_TIMEOUT + float(self.config.get("drain_notice", 0.0))
         for worker in self.workers:
             try:
                 await loop.run_in_executor(self._waiter, worker.proc.wait, max(0.1, deadline - time.monotonic()))
@@ -201,10 +214,6 @@ class Supervisor:
                 logger.error("worker %d (pid %d) did not stop in time; killing it", worker.index, worker.proc.pid)
                 worker.proc.kill()
                 await loop.run_in_executor(self._waiter, worker.proc.wait)
-            with contextlib.suppress(OSError):
-                worker.fds.close()
-            await worker.channel.close()
-        self._waiter.shutdown(wait=False)
 
     # -- workers ---------------------------------------------------------------------------------------
 

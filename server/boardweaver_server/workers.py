@@ -24,9 +24,10 @@ import uvicorn
 
 from .api import CanonicalJSONResponse, local_statuses
 from .channel import Channel, Message
+from .draining import DrainingServer
 from .metrics import Metrics, Sample
 from .rooms import Rooms
-from .settings import HEADER_TIMEOUT
+from .settings import DRAIN_NOTICE_SECONDS, HEADER_TIMEOUT
 from .supervisor import refusal
 
 logger = logging.getLogger("boardweaver.server")
@@ -180,8 +181,9 @@ def head_deadline(base: type[asyncio.Protocol], timeout: float, metrics: Metrics
     return HeadDeadline
 
 
-class WorkerServer(uvicorn.Server):
-    """uvicorn's server (lifespan, signals, graceful shutdown) serving the connections the supervisor passes."""
+class WorkerServer(DrainingServer):
+    """uvicorn's server (lifespan, signals, draining, graceful shutdown) serving the connections the supervisor
+    passes; while it drains it still takes them (its `/readyz` says 503, its rooms refuse new sockets)."""
 
     def __init__(
         self,
@@ -190,8 +192,10 @@ class WorkerServer(uvicorn.Server):
         cluster: WorkerCluster,
         ctl: socket.socket,
         header_timeout: float = HEADER_TIMEOUT,
+        notice: float = DRAIN_NOTICE_SECONDS,
     ) -> None:
-        super().__init__(config)
+        super().__init__(config, notice=notice)
+        self.taking = True
         self.header_timeout = header_timeout
         self.fds = fds
         self.ctl = ctl
@@ -235,7 +239,7 @@ class WorkerServer(uvicorn.Server):
                 self._take(loop, socket.socket(fileno=fd))
 
     def _take(self, loop: asyncio.AbstractEventLoop, sock: socket.socket) -> None:
-        if self.should_exit:
+        if not self.taking:
             sock.close()
             return
         config, state = self.config, self.server_state
@@ -255,6 +259,8 @@ class WorkerServer(uvicorn.Server):
             logger.warning("worker %d: a passed connection failed: %s", self.cluster.index, task.exception())
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await self.drain()
+        self.taking = False
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(self.fds.fileno())
         await super().shutdown(sockets=[])
@@ -298,6 +304,7 @@ def main(argv: list[str] | None = None) -> None:
         cluster,
         socket.socket(fileno=config["ctl"]),
         float(config.get("header_timeout", HEADER_TIMEOUT)),
+        float(config.get("drain_notice", DRAIN_NOTICE_SECONDS)),
     )
     server.run()
 

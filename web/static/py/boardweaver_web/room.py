@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import random
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -266,7 +267,7 @@ class RoomPage:
             self.socket = None
             self.show_gone(FINAL_CLOSES[code])
             return
-        if self.session.online and dom.is_online() and code != 1008:
+        if self.session.online and dom.is_online() and code not in (1008, SERVICE_RESTART):
             self.session.notices.append(Notice("notice.connection-lost"))
         self.session.disconnected()
         self.socket = None
@@ -276,8 +277,8 @@ class RoomPage:
             task.add_done_callback(self.tasks.discard)
         self.render()
         if dom.is_online() and not self.reconnect_due:
-            self.reconnect_due = True
-            dom.later(1000, self.connect)
+            self.reconnect_due = True  # a restarting server's tabs come back soon, not all in the same instant
+            dom.later(random.randint(*RESTART_RECONNECT_MS) if code == SERVICE_RESTART else 1000, self.connect)
 
     async def check_room(self, code: int | None) -> None:
         """Says in words why a link shows nothing: the room does not exist, or the link opens no seat."""
@@ -553,6 +554,10 @@ def render_ended(texts: Texts) -> str:
 
 # WebSocket close codes after which reconnecting cannot help (server/PROTOCOL.md), and what the page says
 FINAL_CLOSES = {4003: "room.replaced", 4009: "room.rules-changed", 4010: "room.expired"}
+# The server process stops (it drains: every decision it acknowledged is stored): the draft stays, the tab
+# reconnects within these milliseconds (through a balancer, to another process) and sends it there.
+SERVICE_RESTART = 1012
+RESTART_RECONNECT_MS = (100, 400)
 
 
 def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:
