@@ -307,13 +307,18 @@ class Ownership:
         return lost
 
     async def _renew_forever(self) -> None:
+        renewed = time.monotonic()
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
             try:
                 lost = await self.renew()
+                renewed = time.monotonic()
             except Exception as error:  # Redis unreachable: the leases lapse unless a renewal succeeds in time
                 logger.error("room leases could not be renewed (%s: %s)", type(error).__name__, error)
-                continue
+                if time.monotonic() - renewed < self.lease_ms * 0.8 / 1000:
+                    continue
+                lost = sorted(self.held)  # they may have lapsed: another process may hold them now
+                self.held.clear()
             for room_id in lost:
                 logger.warning("room %s: its lease was lost; the room leaves this process", room_id)
                 if self.on_lost is not None:

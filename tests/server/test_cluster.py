@@ -290,3 +290,83 @@ def test_the_holder_killed_mid_game_loses_nothing_acknowledged_and_the_game_goes
     assert [seq for seq, _, _ in events] == list(range(1, len(events) + 1))
     states = [step["state"] for step in review.json()["steps"]]
     assert check_views(list(players), states) > 0
+
+
+class Watching:
+    """A listener of a room that records how it was closed."""
+
+    def __init__(self, seat: int) -> None:
+        from boardweaver_server.room import seat_perspective
+
+        self.perspective = seat_perspective(seat)
+        self.wants_offers = False
+        self.closed = False
+        self.frames: list[str] = []
+        self.close_code: int | None = None
+
+    def send(self, text: str) -> None:
+        self.frames.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.close_code = code
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_a_holder_whose_lease_lapsed_unnoticed_loses_its_append_and_drops_the_room(
+    pg_url: str, request: pytest.FixtureRequest, backend: str
+) -> None:
+    from boardweaver_server.ownership import MemoryBackend, MemoryHub, Ownership
+    from boardweaver_server.protocol import Commit, ProtocolError
+    from boardweaver_server.rooms import Rooms, RoomSpec
+    from boardweaver_server.store import make_store
+
+    if backend == "memory":
+        hub = MemoryHub()
+        backends: list[Any] = [MemoryBackend(hub, shared=True), MemoryBackend(hub, shared=True)]
+    else:
+        from boardweaver_server.ownership_redis import RedisBackend
+
+        url = request.getfixturevalue("redis_url")
+        backends = [RedisBackend(url), RedisBackend(url)]
+
+    async def run() -> tuple[str, str, bool, int | None, list[tuple[int, int, str]], int]:
+        stores = [make_store(pg_url), make_store(pg_url)]
+        owners = [Ownership(each, lease_ms=60_000) for each in backends]  # no renewal notices it in this test
+        for store, owner in zip(stores, owners, strict=True):
+            await store.open()
+            await owner.start()
+        first, second = (Rooms(s, GAMES, "fp", 0, ownership=o) for s, o in zip(stores, owners, strict=True))
+        room, _ = await first.create(RoomSpec("secret-draw", 2, [], {"turns": 4}))
+        await first.claim(room, 0)
+        await first.claim(room, 1)
+        watcher = Watching(1)
+        room.attach(watcher)
+        await owners[0].backend.give_up(owners[0].room_key(room.room_id), owners[0].process_id)  # lapsed
+
+        taken = await second.find(room.room_id)
+        await taken.commit(0, Commit(0, [PASS], "from-second"), None)
+        try:
+            await room.commit(0, Commit(0, [PASS], "from-first"), None)
+            code = ""
+        except ProtocolError as error:
+            code = error.code
+        await asyncio.sleep(0.1)
+        refused = ""
+        try:
+            await room.commit(0, Commit(1, [PASS], "again"), None)
+        except ProtocolError as error:
+            refused = error.code
+        events = stored_events(pg_url, room.room_id)
+        dropped = room.room_id not in first.rooms
+        for rooms, owner, store in ((first, owners[0], stores[0]), (second, owners[1], stores[1])):
+            await rooms.close()
+            await owner.close()
+            await store.close()
+        return code, refused, dropped, watcher.close_code, events, taken.seq
+
+    code, refused, dropped, close_code, events, seq = asyncio.run(run())
+
+    assert (code, refused) == ("room/moved", "room/moved")
+    assert dropped
+    assert close_code == ROOM_MOVED
+    assert events == [(1, 0, "from-second")] and seq == 1
