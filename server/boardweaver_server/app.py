@@ -14,7 +14,7 @@ from boardweaver import Game
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .api import HttpLimits, api_routes
 from .games import load_games, served_targets
@@ -208,14 +208,14 @@ async def call_app(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"status": 500, "headers": [], "body": ""}
     chunks: list[bytes] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> Message:
         nonlocal sent
         if sent:
             return {"type": "http.disconnect"}
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Message) -> None:
         if message["type"] == "http.response.start":
             answer["status"] = message["status"]
             answer["headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", [])]

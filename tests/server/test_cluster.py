@@ -79,23 +79,52 @@ def wait_up(process: Process) -> None:
         time.sleep(0.2)
 
 
-@pytest.fixture
-def cluster(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Process]]:
-    processes = [start_process(pg_url, redis_url, tmp_path, index) for index in range(3)]
+@pytest.fixture(scope="module")
+def shared_pg(postgres_server: str) -> Iterator[str]:
+    """Yields the URL of a new database for this module's processes (dropped after it)."""
+    name = f"cluster{os.getpid()}"
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
     try:
-        for process in processes:
-            wait_up(process)
-        yield processes
+        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
     finally:
-        for process in processes:
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="module")
+def processes(shared_pg: str, redis_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Process]]:
+    """Three `boardweaver serve` processes on one PostgreSQL and one Redis, shared by this module's tests."""
+    import redis
+
+    with redis.Redis.from_url(redis_server) as client:
+        client.flushall()
+    folder = tmp_path_factory.mktemp("cluster")
+    running = [start_process(shared_pg, redis_server, folder, index) for index in range(3)]
+    try:
+        for process in running:
+            wait_up(process)
+        yield running
+    finally:
+        for process in running:
             if process.popen.poll() is None:
                 process.popen.send_signal(signal.SIGCONT)
                 process.popen.terminate()
-        for process in processes:
+        for process in running:
             try:
                 process.popen.wait(30)
             except subprocess.TimeoutExpired:
                 process.popen.kill()
+
+
+@pytest.fixture
+def cluster(processes: list[Process], shared_pg: str, redis_server: str) -> list[Process]:
+    """Returns the module's three processes, each running (one a test killed is started again)."""
+    for index, process in enumerate(processes):
+        if process.popen.poll() is not None:
+            processes[index] = start_process(shared_pg, redis_server, process.log.parent, index + 10)
+            wait_up(processes[index])
+    return processes
 
 
 class Roaming(SeatClient):
@@ -163,17 +192,27 @@ def check_views(clients: list[SeatClient], states: list[Any]) -> int:
 
 
 def test_redis_is_refused_with_a_sqlite_store_and_several_workers_with_postgresql(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    pg_url: str,
+    redis_server: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert main(["serve", "--db", str(tmp_path / "rooms.db"), "--redis", "redis://127.0.0.1:1/0"]) == 2
     assert "a SQLite store is one machine's" in capsys.readouterr().err
-    assert main(["serve", "--store", "postgresql://bw@127.0.0.1:1/db", "--workers", "2"]) == 2
+    assert main(["serve", "--store", pg_url, "--workers", "2"]) == 2
     assert "--workers 1 each" in capsys.readouterr().err
+    assert main(["serve", "--store", pg_url, "--redis", f"redis://127.0.0.1:{_free_port()}/0"]) == 2
+    assert "cannot reach the Redis server redis://127.0.0.1:" in capsys.readouterr().err
+    monkeypatch.setenv("BOARDWEAVER_LEASE_MS", "5")
+    assert main(["serve", "--store", pg_url, "--redis", redis_server]) == 2
+    assert "expected BOARDWEAVER_LEASE_MS to be 300 to 600000 milliseconds, got '5'" in capsys.readouterr().err
 
 
 def test_seats_on_three_processes_play_a_whole_game_each_socket_getting_only_its_view(
-    cluster: list[Process], pg_url: str
+    cluster: list[Process], shared_pg: str
 ) -> None:
+    pg_url = shared_pg
     first, second, third = cluster
     room = create(first, seats=3, bots=[2], referee=True, options={"turns": 6})
     room_id = room["room"]
@@ -209,8 +248,9 @@ def test_seats_on_three_processes_play_a_whole_game_each_socket_getting_only_its
 
 
 def test_a_paused_holder_whose_lease_lapsed_cannot_land_a_seq_another_process_stored(
-    cluster: list[Process], pg_url: str
+    cluster: list[Process], shared_pg: str
 ) -> None:
+    pg_url = shared_pg
     first, second, _ = cluster
     room_id = create(first, seats=2, options={"turns": 4})["room"]
     token = claim(first, room_id, 0)
@@ -251,8 +291,9 @@ def test_a_paused_holder_whose_lease_lapsed_cannot_land_a_seq_another_process_st
 
 
 def test_the_holder_killed_mid_game_loses_nothing_acknowledged_and_the_game_goes_on_elsewhere(
-    cluster: list[Process], pg_url: str
+    cluster: list[Process], shared_pg: str
 ) -> None:
+    pg_url = shared_pg
     first, second, third = cluster
     room = create(first, seats=3, bots=[2], options={"turns": 8})
     room_id = room["room"]
