@@ -571,6 +571,8 @@ class Rooms:
             await store.write(*writes)
         logs = await store.read(lambda conn: _read_logs(conn, known))  # one trip to the store's thread
         for record in known:
+            if record.room_id in self.rooms:  # created or loaded on demand meanwhile: that copy stays
+                continue
             room = self._build(record, store, logs.pop(record.room_id))
             if room is None:
                 self.unloaded.append(record.room_id)
