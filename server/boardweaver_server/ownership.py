@@ -246,8 +246,8 @@ class Ownership:
     async def close(self) -> None:
         """Gives up every lease and stops (the relayed sockets here end)."""
         await self.release_all()
-        for socket in list(self.remote.values()):
-            socket.end()
+        for socket in list(self.remote.values()):  # their clients reconnect, to whoever takes the room next
+            await socket.close(ROOM_MOVED, "room moved; reconnect")
         if self._outbox:
             await self._flush()
         tasks = [task for task in (self._renewer, self._sender, *self._tasks) if task is not None]

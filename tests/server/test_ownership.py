@@ -41,7 +41,7 @@ class FakeClient(RoomSocket):
         self.closed = True
 
 
-Factory = Callable[[], Ownership]
+Factory = Callable[..., Ownership]
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -49,15 +49,15 @@ def make(request: pytest.FixtureRequest) -> Factory:
     """Returns a maker of processes' ownerships sharing one back end (a hub, or one Redis server)."""
     if request.param == "memory":
         hub = MemoryHub()
-        return lambda: Ownership(MemoryBackend(hub, shared=True), LEASE_MS)
+        return lambda lease=LEASE_MS: Ownership(MemoryBackend(hub, shared=True), lease)
     from boardweaver_server.ownership_redis import RedisBackend
 
     url = request.getfixturevalue("redis_url")
-    return lambda: Ownership(RedisBackend(url), LEASE_MS)
+    return lambda lease=LEASE_MS: Ownership(RedisBackend(url), lease)
 
 
-async def started(make: Factory, count: int) -> list[Ownership]:
-    ownerships = [make() for _ in range(count)]
+async def started(make: Factory, count: int, lease: int = LEASE_MS) -> list[Ownership]:
+    ownerships = [make(lease) for _ in range(count)]
     for each in ownerships:
         await each.start()
     return ownerships
@@ -203,6 +203,31 @@ def test_a_relayed_socket_closes_with_room_moved_when_the_holder_dies(make: Fact
 
     assert client.frames == ["snapshot"]
     assert client.close_code == ROOM_MOVED
+
+
+def test_a_holder_that_stops_closes_its_relayed_sockets_with_room_moved_at_once(make: Factory) -> None:
+    async def run() -> tuple[FakeClient, bool]:
+        holder, relay = await started(make, 2, lease=60_000)  # the lease watch would take 30 s
+        await holder.acquire("r1")
+
+        async def serve(socket: RemoteSocket, room_id: str) -> None:
+            while await socket.receive() is not None:
+                pass
+
+        holder.serve_socket = serve
+        client = FakeClient([])
+        relaying = asyncio.create_task(relay.relay(client, "r1", holder.process_id, "hello"))
+        await asyncio.sleep(0.2)
+        await holder.close()  # a process told to stop: its leases given up, its relayed sockets told
+        await asyncio.wait_for(relaying, 5)
+        free = await relay.acquire("r1")
+        await stop(relay)
+        return client, free
+
+    client, free = asyncio.run(run())
+
+    assert client.close_code == ROOM_MOVED
+    assert free
 
 
 def test_the_holder_ends_a_relayed_socket_when_its_client_leaves(make: Factory) -> None:
