@@ -21,6 +21,7 @@ PACKAGES = {
         "orjson",  # the frames' canonical JSON (encoding.py)
         "prometheus_client",  # /metrics
         "psycopg",  # the PostgreSQL store (store_pg.py)
+        "redis",  # room ownership and fan-out across processes (ownership_redis.py)
         "starlette",
         "uvicorn",
         "websockets",

@@ -4,27 +4,35 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from boardweaver import Game
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .api import HttpLimits, api_routes
 from .games import load_games, served_targets
 from .health import health_routes
 from .metrics import Metrics, metrics_routes
+from .ownership import Ownership, RemoteSocket
 from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Lifecycle, Rooms
 from .rules_wheel import build_rules_wheel, rule_sources
 from .settings import default_db_path, tune_collector
-from .sockets import SocketLimits, room_socket
+from .sockets import SocketLimits, room_socket, serve_relayed_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
 from .store import make_store, shard_paths
 
 logger = logging.getLogger("boardweaver.server")
+ROOM_API = re.compile(r"/api/rooms/([^/]+)(?:/.*)?")
+FORWARDED = "boardweaver.forwarded"  # the scope key of a request another process forwarded here
+KEPT_HEADERS = (b"authorization", b"content-type", b"accept-language")
 
 
 def create_app(
@@ -41,6 +49,7 @@ def create_app(
     tune_gc: bool = False,
     http_limits: HttpLimits | None = None,
     lifecycle: Lifecycle | None = None,
+    ownership: Ownership | None = None,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
@@ -50,8 +59,10 @@ def create_app(
     (`store.shard_paths`); `cluster` links it to the other workers (`workers.py`). `tune_gc` tunes the
     process's garbage collector once the rooms are back (`settings.tune_collector`; serving processes only).
     `http_limits` bounds HTTP bodies and room creation per client (defaults in `settings.py`); `lifecycle`
-    says when rooms leave memory (`rooms.Lifecycle`, defaults in `settings.py`).
+    says when rooms leave memory (`rooms.Lifecycle`, defaults in `settings.py`). `ownership` says which
+    rooms this process holds (`ownership.py`; default: in-process, every room it serves).
     """
+    owned = ownership if ownership is not None else Ownership()
     metrics = Metrics()
     web = web_dir if web_dir is not None else default_web_dir()
     wheel_dirs: list[Path] = []
@@ -77,7 +88,18 @@ def create_app(
             }
             for each in stores:
                 await each.open()
-            rooms = Rooms(store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster, lifecycle)
+            await owned.start()
+            rooms = Rooms(
+                store, registry, fingerprint, bot_delay, snapshot_every, stores[1:], cluster, lifecycle, owned
+            )
+
+            async def serve_socket(socket: RemoteSocket, room_id: str) -> None:
+                await serve_relayed_socket(socket, rooms, app.state.socket_limits, room_id)
+
+            async def serve_http(request: dict[str, Any]) -> dict[str, Any]:
+                return await call_app(app, request)
+
+            owned.serve_socket, owned.serve_http = serve_socket, serve_http
             app.state.rooms = rooms
             metrics.rooms = rooms
             rooms.count_error = metrics.count_error
@@ -96,6 +118,7 @@ def create_app(
             finally:  # under `DrainingServer` the rooms drained before uvicorn's shutdown; here for any other server
                 await rooms.drain()
                 await rooms.close()
+                await owned.close()
                 for each in stores:
                     await each.close()
 
@@ -106,8 +129,100 @@ def create_app(
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
         *static_routes(web, wheel_dirs),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ForwardToHolder)])
     app.state.socket_limits = socket_limits or SocketLimits()
     app.state.http_limits = http_limits or HttpLimits()
     app.state.metrics = metrics
     return app
+
+
+class ForwardToHolder:
+    """ASGI middleware: a request for a room another process holds is forwarded to it and answered as it
+    answers (`Ownership.forward_http`); 503 `room/moved` when it does not answer in time."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match = ROOM_API.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        rooms: Rooms | None = getattr(scope["app"].state, "rooms", None) if match is not None else None
+        if match is None or rooms is None or not rooms.ownership.shared or scope.get(FORWARDED):
+            await self.app(scope, receive, send)
+            return
+        room_id = match.group(1)
+        holder = None if room_id in rooms.rooms else await rooms.ownership.holder(room_id)
+        if holder is None or holder == rooms.ownership.process_id:
+            await self.app(scope, receive, send)
+            return
+        limit = scope["app"].state.http_limits.max_body
+        body = b""
+        more = True
+        while more and len(body) <= limit:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        client = scope.get("client")
+        request = {
+            "method": scope["method"],
+            "path": scope["path"],
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"] if k in KEPT_HEADERS],
+            "body": body[: limit + 1].decode("latin-1"),
+            "client": client[0] if client else "",
+        }
+        answer = await rooms.ownership.forward_http(holder, request)
+        if answer is None:
+            answer = {
+                "status": 503,
+                "headers": [["content-type", "application/json"]],
+                "body": '{"code":"room/moved","error":"the room\'s server did not answer; try again"}',
+            }
+        await send(
+            {
+                "type": "http.response.start",
+                "status": int(answer["status"]),
+                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]],
+            }
+        )
+        await send({"type": "http.response.body", "body": str(answer["body"]).encode("latin-1")})
+
+
+async def call_app(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
+    """Runs a request forwarded by another process through this app; returns its status, headers and body."""
+    body = str(request.get("body", "")).encode("latin-1")
+    scope: dict[str, Any] = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": str(request["method"]),
+        "scheme": "http",
+        "path": str(request["path"]),
+        "raw_path": str(request["path"]).encode(),
+        "query_string": str(request.get("query", "")).encode("latin-1"),
+        "root_path": "",
+        "headers": [(str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in request.get("headers", [])],
+        "client": (str(request.get("client", "")), 0),
+        "server": ("127.0.0.1", 0),
+        FORWARDED: True,
+    }
+    sent = False
+    answer: dict[str, Any] = {"status": 500, "headers": [], "body": ""}
+    chunks: list[bytes] = []
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+            answer["headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", [])]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    answer["body"] = b"".join(chunks).decode("latin-1")
+    return answer

@@ -9,7 +9,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from boardweaver import Game
@@ -36,6 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         help="the store: postgresql://user:password@host:port/database, or a SQLite file or sqlite:///path"
         " (default: $BOARDWEAVER_STORE, else --db)",
+    )
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="redis://host:port/db: room ownership and fan-out shared with every process serving the same"
+        " PostgreSQL store (default: $BOARDWEAVER_REDIS; without it this process is the store's only server)",
     )
     serve.add_argument(
         "--bot-delay",
@@ -120,10 +127,22 @@ def _serve(options: argparse.Namespace) -> int:
     from .store import is_store_url
 
     db = options.store or os.environ.get("BOARDWEAVER_STORE") or options.db or default_db_path()
+    redis_url = options.redis or os.environ.get("BOARDWEAVER_REDIS") or None
+    if redis_url is not None and not is_store_url(db):
+        print(
+            "boardweaver serve: --redis shares rooms between processes serving one PostgreSQL store; a SQLite store"
+            " is one machine's (use --store postgresql://..., or drop --redis)",
+            file=sys.stderr,
+        )
+        return 2
     if options.workers is None:
         options.workers = 1 if is_store_url(db) else usable_cores()
-    if options.workers > 1 and is_store_url(db):  # room ownership across processes sharing a database: issue 17
-        print("boardweaver serve: a PostgreSQL store is served by one process for now (--workers 1)", file=sys.stderr)
+    if options.workers > 1 and is_store_url(db):
+        print(
+            "boardweaver serve: a PostgreSQL store is served by plain processes (--workers 1 each); to run several,"
+            " start each with the same --store and --redis",
+            file=sys.stderr,
+        )
         return 2
     notice = DRAIN_NOTICE_SECONDS if options.drain_notice is None else options.drain_notice
     if not 0 <= notice <= 3600:
@@ -155,6 +174,13 @@ def _serve(options: argparse.Namespace) -> int:
     except StoreError as error:
         print(f"boardweaver serve: {error}", file=sys.stderr)
         return 2
+    ownership = None
+    if redis_url is not None:
+        try:
+            ownership = _redis_ownership(redis_url)
+        except Exception as error:
+            print(f"boardweaver serve: {error}", file=sys.stderr)
+            return 2
     for name, cls in games.items():
         for problem in look_problems(name, cls):
             logging.getLogger("boardweaver.server").warning("%s", problem)
@@ -176,10 +202,34 @@ def _serve(options: argparse.Namespace) -> int:
     from .app import create_app
     from .draining import DrainingServer
 
-    app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True)
+    app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True, ownership=ownership)
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     DrainingServer(config, notice=notice).run()
     return 0
+
+
+def _redis_ownership(url: str) -> Any:
+    """Returns this process's room ownership on the Redis server `url` names, after checking it answers.
+
+    The lease time is `$BOARDWEAVER_LEASE_MS` (default `ownership.LEASE_MS`): how long a dead process's rooms
+    wait before another process takes them over.
+    """
+    try:
+        import redis
+    except ImportError:
+        raise RuntimeError("--redis needs redis-py: pip install 'boardweaver[redis]'") from None
+    from .ownership import LEASE_MS, Ownership
+    from .ownership_redis import RedisBackend
+
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=5) as probe:
+            probe.ping()
+    except (redis.RedisError, ValueError) as error:
+        raise RuntimeError(f"cannot reach the Redis server {url} ({error})") from None
+    lease = os.environ.get("BOARDWEAVER_LEASE_MS", "")
+    if lease and not (lease.isdigit() and 300 <= int(lease) <= 600_000):
+        raise RuntimeError(f"expected BOARDWEAVER_LEASE_MS to be 300 to 600000 milliseconds, got {lease!r}")
+    return Ownership(RedisBackend(url), int(lease) if lease else LEASE_MS)
 
 
 def _new(name: str, folder: Path) -> int:

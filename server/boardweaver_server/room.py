@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from boardweaver import (
@@ -92,6 +93,10 @@ class Room:
         self._clock_wake = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
         self.draining = False  # the process stops: no decision is taken any more (`Rooms.drain`)
+        # several processes (`ownership.py`): another holder stored a seq first, so this copy is stale and is
+        # dropped (`on_fenced`), not caught up; `fenced` refuses every later decision here
+        self.on_fenced: Callable[[], None] | None = None
+        self.fenced = False
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -321,6 +326,8 @@ class Room:
 
     async def _commit_locked(self, seat: int, commit: Commit, origin: Listener | None) -> None:
         cid = commit.commit_id
+        if self.fenced:
+            raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid)
         seen = self.commit_ids.get((seat, cid))
         if seen is not None:
             _ack(origin, cid, seen)
@@ -389,6 +396,10 @@ class Room:
                 self.table.pick_rng.counter = result.pick_rng_before
             self.seq -= 1
             self._restore_clock(clock_before)
+            if isinstance(error, SeqConflict) and self.on_fenced is not None:
+                self.fenced = True
+                self.on_fenced()
+                raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid) from None
             if isinstance(error, SeqConflict) and await self._catch_up():
                 raise ProtocolError(
                     "commit/stale", f"another server stored seq {error.seq} first; expected baseSeq {self.seq}", cid
@@ -480,6 +491,8 @@ class Room:
     async def undo(self, seat: int, cid: str, origin: Listener | None) -> None:
         """Undoes the seat's last decision when the game allowed it and nothing happened since."""
         async with self.lock:
+            if self.fenced:
+                raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid)
             seen = self.commit_ids.get((seat, cid))
             if seen is not None:
                 _ack(origin, cid, seen)
@@ -508,7 +521,11 @@ class Room:
             )
             try:
                 await self.store.write(ops.insert_event(self.room_id, event))
-            except Exception:
+            except Exception as error:
+                if isinstance(error, SeqConflict) and self.on_fenced is not None:
+                    self.fenced = True
+                    self.on_fenced()
+                    raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid) from None
                 logger.exception("room %s: storing undo seq %s failed", self.room_id, self.seq)
                 self.seq -= 1
                 self.last_result = verify_commit(self.game, self.table, seat, last.steps, picks=last.picks)

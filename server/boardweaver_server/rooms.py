@@ -10,7 +10,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from boardweaver import Game, RandomBot, canonical_bytes, seed_commitment, start
 
@@ -31,6 +31,9 @@ from .settings import (
 from .store import RoomRecord, Store
 from .tokens import new_token, token_hash, token_matches
 
+if TYPE_CHECKING:
+    from .ownership import Ownership
+
 logger = logging.getLogger("boardweaver.server")
 BotDelay = float | tuple[float, float]
 # Who may sit is kept in `seat_tokens` beside the seats' tokens, under seats no player has (no schema change):
@@ -39,6 +42,7 @@ RULES_CHANGED = 4009  # the close code of a room's sockets when the server's rul
 ROOM_EXPIRED = 4010  # the close code of a room's sockets when it expired (nobody started it in time)
 SERVICE_RESTART = 1012  # the close code of every room socket of a process that stops (draining): reconnect
 RESTARTING = "server restarting"
+ROOM_MOVED = 4012  # the close code of a room's sockets when this process gave the room up: reconnect
 MAX_GAME_NAME = 64
 MAX_ROOM_ID = 64  # a longer id is no room's: refused without reading the store
 
@@ -56,6 +60,15 @@ class RoomError(ValueError):
         self.message = message
         self.code = code
         self.close_code = close_code
+
+
+class RoomElsewhereError(RoomError):
+    """The room is held by another process (`holder`): its sockets are relayed, its requests forwarded."""
+
+    def __init__(self, holder: str) -> None:
+        super().__init__(503, "this room is held by another process", "room/elsewhere")
+        self.holder = holder
+        self.hello = ""  # the hello of the socket to relay (set by `sockets`)
 
 
 @dataclass
@@ -184,7 +197,11 @@ class Rooms:
         extra_stores: Sequence[Store] = (),
         cluster: Cluster | None = None,
         lifecycle: Lifecycle | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
+        from .ownership import Ownership
+
+        self.ownership = ownership if ownership is not None else Ownership()  # in-process: every room is ours
         self.store = store  # where new rooms go; rooms recovered from `extra_stores` stay in theirs
         self.stores = [store, *extra_stores]
         self.cluster = cluster
@@ -205,6 +222,8 @@ class Rooms:
         self._sweeper: asyncio.Task[None] | None = None
         self.draining = False  # told to stop: no new room socket, room or commit (`drain`)
         self._drain: asyncio.Future[None] | None = None
+        self._adopter: asyncio.Task[None] | None = None
+        self.ownership.on_lost = self.abandon
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
@@ -228,6 +247,10 @@ class Rooms:
             return room
         if len(room_id) > MAX_ROOM_ID:
             raise RoomError(404, "no such room")
+        if self.ownership.shared:  # another process may hold it: its sockets are relayed there
+            holder = await self.ownership.holder(room_id)
+            if holder is not None and holder != self.ownership.process_id:
+                raise RoomElsewhereError(holder)
         loading = self._loading.get(room_id)
         if loading is None:
             loading = asyncio.create_task(self._load(room_id))
@@ -252,16 +275,62 @@ class Rooms:
             raise RoomError(
                 410, f"this room expired: nobody started it within {hours:g} hours", "room/expired", ROOM_EXPIRED
             )
-        if not (record.over or record.ended):  # a live room is in memory from recovery on, unless it failed there
+        live = not (record.over or record.ended)
+        if live and not self.ownership.shared:  # a live room is in memory from recovery on, unless it failed there
             raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
-        logs = await store.read(lambda conn: _read_logs(conn, [record]))
-        room = self._build(record, store, logs[room_id])
+        if live and self.draining:  # a stopping process takes no room over: another process will
+            raise RoomError(503, "the server is restarting; try again in a moment", "server/restarting")
+        if not await self.ownership.acquire(room_id):  # taken over by another process meanwhile
+            raise RoomElsewhereError(await self.ownership.holder(room_id) or "")
+        try:  # read again under the lease: the last holder may have written since
+            reread = await store.read(lambda conn: ops.load_room(conn, room_id))
+            record = reread if reread is not None else record
+            logs = await store.read(lambda conn: _read_logs(conn, [record]))
+            room = self._build(record, store, logs[room_id])
+        except BaseException:
+            await self.ownership.release(room_id)
+            raise
         if room is None:
+            await self.ownership.release(room_id)
             raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
         if room_id not in self.rooms:  # a room created meanwhile cannot have this id; keep the first anyway
-            self.rooms[room_id] = room
+            self._adopt(room)
             self._used[room_id] = self.lifecycle.now()
+            if live:
+                logger.info("room %s: taken over from the store at seq %s", room_id, room.seq)
         return self.rooms[room_id]
+
+    def _adopt(self, room: Room) -> None:
+        """Puts a room this process holds in memory, with its bots; a stale copy's seq conflict drops it."""
+        self.rooms[room.room_id] = room
+        if self.ownership.shared:
+            room.on_fenced = lambda: self._spawn_abandon(room.room_id)
+        self._start_bots(room)
+
+    def _spawn_abandon(self, room_id: str) -> None:
+        self.ownership.forget(room_id)  # another process holds it now: its lease is not ours to release
+        self._closing.add(asyncio.create_task(self.abandon(room_id)))
+
+    async def abandon(self, room_id: str) -> None:
+        """Drops a room this process no longer holds (its lease lapsed, or another holder stored a seq first):
+        its sockets close with ROOM_MOVED and reconnect to whoever holds it now."""
+        room = self.rooms.pop(room_id, None)
+        self._used.pop(room_id, None)
+        self.ownership.forget(room_id)
+        if room is None:
+            return
+        room.fenced = True
+        tasks = [task for task in (self._bot_tasks.pop(room_id, None), room.stop_clock_task()) if task is not None]
+        for task in tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        for group in list(room.listeners.values()):
+            for listener in list(group):
+                if isinstance(listener, Closable):
+                    listener.closed = True
+                    self._closing.add(asyncio.create_task(listener.close(ROOM_MOVED, "room moved; reconnect")))
+        room.listeners.clear()
+        logger.warning("room %s: dropped at seq %s; another process serves it", room_id, room.seq)
 
     def _is_expired(self, record: RoomRecord) -> bool:
         return self.lifecycle.now() - record.created >= self.lifecycle.unstarted_seconds
@@ -325,13 +394,18 @@ class Rooms:
             rules_version=self.rules[spec.game].version,
             rules_fingerprint=self.rules[spec.game].fingerprint,
         )
+        if not await self.ownership.acquire(record.room_id):  # a fresh random id: only a clash of ids fails
+            raise RoomError(503, "the room could not be created; try again", "room/elsewhere")
         writes = [ops.insert_room(record)]
-        await self.store.write(*writes)
+        try:
+            await self.store.write(*writes)
+        except BaseException:
+            await self.ownership.release(record.room_id)
+            raise
         room = Room(record, game, table, self.store, self.fingerprint, snapshot_every=self.snapshot_every)
-        self.rooms[record.room_id] = room
         if spec.clock is not None:
             room.use_clock(spec.clock)
-        self._start_bots(room)
+        self._adopt(room)
         if self.cluster is not None:
             try:
                 await self.cluster.room_created(record.room_id)
@@ -481,6 +555,9 @@ class Rooms:
     async def _recover(self, store: Store) -> None:
         since = self.lifecycle.now() - self.lifecycle.unstarted_seconds
         records = await store.read(lambda conn: ops.load_rooms(conn, since))
+        records = [r for r in records if r.room_id not in self.rooms]
+        taken = await asyncio.gather(*(self.ownership.acquire(record.room_id) for record in records))
+        records = [record for record, ours in zip(records, taken, strict=True) if ours]  # others' stay theirs
         if self.cluster is not None:  # the supervisor routes the requests for them here too
             self.unloaded += await store.read(lambda conn: ops.other_room_ids(conn, since))
         known = []
@@ -503,12 +580,16 @@ class Rooms:
             await store.write(*writes)
         logs = await store.read(lambda conn: _read_logs(conn, known))  # one trip to the store's thread
         for record in known:
+            if record.room_id in self.rooms:  # created or loaded on demand meanwhile: that copy stays
+                continue
             room = self._build(record, store, logs.pop(record.room_id))
             if room is None:
                 self.unloaded.append(record.room_id)
                 continue
-            self.rooms[record.room_id] = room
-            self._start_bots(room)
+            self._adopt(room)
+        for record in records:  # the leases of rooms not loaded (an unknown game, other rules) are given up
+            if record.room_id not in self.rooms:
+                await self.ownership.release(record.room_id)
 
     def _same_rules(self, record: RoomRecord) -> bool:
         """Tells whether the room may run with this server's rules; logs why not."""
@@ -552,6 +633,21 @@ class Rooms:
         """Starts the task that moves expired and finished rooms out of memory every `sweep_seconds`."""
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_forever(), name="boardweaver-room-sweeper")
+        if self.ownership.shared and self._adopter is None:
+            self._adopter = asyncio.create_task(self._adopt_forever(), name="boardweaver-room-adopter")
+
+    async def _adopt_forever(self) -> None:
+        """Takes over, every lease time, the live rooms nobody holds (their holder died): a room of bots alone
+        goes on even when no socket comes back for it."""
+        while not self.draining:
+            await asyncio.sleep(self.ownership.lease_ms / 1000)
+            if self.draining:  # its leases are given up: the rooms are for the other processes to take
+                return
+            try:
+                for store in self.stores:
+                    await self._recover(store)
+            except Exception:
+                logger.exception("taking over rooms nobody holds failed; trying again")
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -592,6 +688,7 @@ class Rooms:
     async def _drop(self, room_id: str) -> None:
         room = self.rooms.pop(room_id, None)
         self._used.pop(room_id, None)
+        await self.ownership.release(room_id)
         if room is None:
             return
         tasks = [task for task in (self._bot_tasks.pop(room_id, None), room.stop_clock_task()) if task is not None]
@@ -661,7 +758,7 @@ class Rooms:
         Each room's lock is taken once: a commit under way is durable, acknowledged and broadcast before it is
         free, and every commit after is refused (`Room.draining`). Frames already queued are written before each
         close. Waits at most `timeout` in all; a commit still unfinished then was never acknowledged. Then the
-        cluster (if it has `release_all`) lets go of this process's rooms. Calling it again waits for the first.
+        ownership (`ownership.py`) gives up this process's leases. Calling it again waits for the first.
         """
         self.start_draining()
         if self._drain is None:
@@ -691,18 +788,15 @@ class Rooms:
         closing = [asyncio.ensure_future(listener.close(SERVICE_RESTART, RESTARTING)) for listener in listeners]
         if closing:
             await asyncio.wait(closing, timeout=max(0.1, deadline - time.monotonic()))
-        release = getattr(self.cluster, "release_all", None)
-        if release is not None:  # the cluster's hook: a room owner lets go of its leases here
-            try:
-                await asyncio.wait_for(release(), max(0.1, deadline - time.monotonic()))
-            except Exception:
-                logger.exception("draining: the cluster could not release this process's rooms")
+        try:  # the other processes sharing the store may take this process's rooms at once
+            await asyncio.wait_for(self.ownership.release_all(), max(0.1, deadline - time.monotonic()))
+        except Exception:
+            logger.exception("draining: this process could not release its rooms' leases")
         logger.info("drained: %d rooms, %d sockets closed with %d", len(rooms), len(listeners), SERVICE_RESTART)
 
     async def close(self) -> None:
         tasks = list(self._bot_tasks.values())
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [task for task in (self._sweeper, self._adopter) if task is not None]
         tasks += [task for room in self.rooms.values() if (task := room.stop_clock_task()) is not None]
         for task in tasks:
             task.cancel()

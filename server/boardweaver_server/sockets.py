@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
-from .rooms import RESTARTING, SERVICE_RESTART, RoomError, Rooms
+from .rooms import RESTARTING, ROOM_MOVED, SERVICE_RESTART, RoomElsewhereError, RoomError, Rooms
 from .settings import SEND_QUEUE_BYTES, SEND_QUEUE_FRAMES, SOCKETS_PER_CLIENT
 
 POLICY_VIOLATION = 1008
@@ -199,8 +199,21 @@ async def serve_room_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimi
             cluster.release_socket(socket.client)
 
 
-async def _run_session(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
+async def serve_relayed_socket(socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str) -> None:
+    """Runs the session of a socket another process relays here (`ownership.RemoteSocket`; it counted it)."""
+    await _run_session(socket, rooms, limits, room_id, relayed=True)
+
+
+async def _run_session(
+    socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str, relayed: bool = False
+) -> None:
     greeted = await _greet(socket, rooms, limits, room_id)
+    if isinstance(greeted, RoomElsewhereError):  # another process holds the room: relay the socket there
+        if relayed or not greeted.holder:
+            await socket.close(ROOM_MOVED, "room moved; reconnect")
+        else:
+            await rooms.ownership.relay(socket, room_id, greeted.holder, greeted.hello)
+        return
     if isinstance(greeted, RoomError):  # the room cannot be served (its rules changed, it expired): say why
         rooms.count_error(greeted.code)
         socket.send(ProtocolError(greeted.code, greeted.message).to_frame())
@@ -252,6 +265,9 @@ async def _greet(
         return None
     try:
         room = await rooms.find(room_id)
+    except RoomElsewhereError as error:
+        error.hello = text
+        return error
     except RoomError as error:
         return error if error.close_code else None
     perspective = room.authorize(hello)

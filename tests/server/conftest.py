@@ -180,3 +180,4 @@ class SeatClient:
 
 
 from tests.server.pgserver import pg_url, postgres_server  # noqa: E402, F401  (fixtures: a throwaway PostgreSQL)
+from tests.server.redisserver import redis_server, redis_url  # noqa: E402, F401  (fixtures: a throwaway Redis)

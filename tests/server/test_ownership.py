@@ -1,0 +1,275 @@
+"""Room ownership and fan-out, one conformance suite for both back ends: in-process (`MemoryBackend`, two
+"processes" sharing one hub) and Redis (a real redis-server, tests/server/redisserver.py). No mocks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from boardweaver_server.ownership import ROOM_MOVED, MemoryBackend, MemoryHub, Ownership, RemoteSocket
+from boardweaver_server.sockets import RoomSocket
+
+LEASE_MS = 600
+
+
+class FakeClient(RoomSocket):
+    """The client's end of a relayed socket: what it sends, queued; what it gets, kept."""
+
+    def __init__(self, sent: list[str]) -> None:
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        for text in sent:
+            self.inbox.put_nowait(text)
+        self.frames: list[str] = []
+        self.close_code: int | None = None
+        self.closed_event = asyncio.Event()
+
+    async def receive(self) -> str | bytes | None:
+        return await self.inbox.get()
+
+    def send(self, text: str) -> None:
+        self.frames.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.close_code = code
+        self.closed = True
+        self.closed_event.set()
+
+    async def stop(self) -> None:
+        self.closed = True
+
+
+Factory = Callable[..., Ownership]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def make(request: pytest.FixtureRequest) -> Factory:
+    """Returns a maker of processes' ownerships sharing one back end (a hub, or one Redis server)."""
+    if request.param == "memory":
+        hub = MemoryHub()
+        return lambda lease=LEASE_MS: Ownership(MemoryBackend(hub, shared=True), lease)
+    from boardweaver_server.ownership_redis import RedisBackend
+
+    url = request.getfixturevalue("redis_url")
+    return lambda lease=LEASE_MS: Ownership(RedisBackend(url), lease)
+
+
+async def started(make: Factory, count: int, lease: int = LEASE_MS) -> list[Ownership]:
+    ownerships = [make(lease) for _ in range(count)]
+    for each in ownerships:
+        await each.start()
+    return ownerships
+
+
+async def stop(*ownerships: Ownership) -> None:
+    for each in ownerships:
+        await each.close()
+
+
+def die(ownership: Ownership) -> None:
+    """Stops a process's renewals without giving anything up (what SIGKILL leaves behind)."""
+    assert ownership._renewer is not None
+    ownership._renewer.cancel()
+
+
+def test_a_room_is_held_by_one_process_until_it_gives_it_up(make: Factory) -> None:
+    async def run() -> None:
+        first, second = await started(make, 2)
+
+        taken = await asyncio.gather(first.acquire("r1"), second.acquire("r1"))
+        holder = await second.holder("r1")
+        await first.release("r1") if taken[0] else await second.release("r1")
+        after = await second.acquire("r1"), await second.holder("r1")
+        await stop(first, second)
+
+        assert sorted(taken) == [False, True]
+        assert holder == (first if taken[0] else second).process_id
+        assert after == (True, second.process_id)
+
+    asyncio.run(run())
+
+
+def test_a_lease_outlives_its_time_while_renewed_and_lapses_when_its_holder_dies(make: Factory) -> None:
+    async def run() -> None:
+        first, second = await started(make, 2)
+        assert await first.acquire("r1")
+
+        await asyncio.sleep(LEASE_MS * 2 / 1000)  # renewed every third of the lease meanwhile
+        kept = await second.acquire("r1")
+        die(first)
+        await asyncio.sleep(LEASE_MS * 1.5 / 1000)
+        taken = await second.acquire("r1")
+        lost = await first.renew()  # the old holder learns it lost the room
+        await stop(first, second)
+
+        assert kept is False
+        assert taken is True
+        assert lost == ["r1"]
+
+    asyncio.run(run())
+
+
+def test_a_process_whose_lease_was_taken_is_told_the_room_is_lost(make: Factory) -> None:
+    async def run() -> list[str]:
+        first, second = await started(make, 2)
+        lost: list[str] = []
+
+        async def on_lost(room_id: str) -> None:
+            lost.append(room_id)
+
+        first.on_lost = on_lost
+        await first.acquire("r1")
+        await first.backend.give_up(first.room_key("r1"), first.process_id)  # as if it had lapsed
+        await second.acquire("r1")
+        await asyncio.sleep(LEASE_MS / 1000)
+        await stop(first, second)
+        return lost
+
+    assert asyncio.run(run()) == ["r1"]
+
+
+def test_release_all_hands_every_room_over_at_once(make: Factory) -> None:
+    async def run() -> list[bool]:
+        first, second = await started(make, 2)
+        for room in ("a", "b", "c"):
+            await first.acquire(room)
+
+        await first.release_all()
+        taken = [await second.acquire(room) for room in ("a", "b", "c")]
+        await stop(first, second)
+        return taken
+
+    assert asyncio.run(run()) == [True, True, True]
+
+
+def test_a_relayed_socket_gets_only_the_frames_the_holder_sends_for_it(make: Factory) -> None:
+    async def run() -> tuple[FakeClient, FakeClient, list[str]]:
+        holder, relay = await started(make, 2)
+        await holder.acquire("r1")
+        seen: list[str] = []
+
+        async def serve(socket: RemoteSocket, room_id: str) -> None:  # an echo session naming its hello
+            hello = await socket.receive()
+            seen.append(str(hello))
+            while (text := await socket.receive()) is not None:
+                socket.send(f"{hello}:{text}")
+                if text == "bye":
+                    await socket.close(4003, "done")
+                    return
+
+        holder.serve_socket = serve
+        one, two = FakeClient(["a1", "bye"]), FakeClient(["b1", "b2", "bye"])
+
+        await asyncio.wait_for(
+            asyncio.gather(
+                relay.relay(one, "r1", holder.process_id, "hello-one"),
+                relay.relay(two, "r1", holder.process_id, "hello-two"),
+            ),
+            10,
+        )
+        await stop(holder, relay)
+        return one, two, seen
+
+    one, two, seen = asyncio.run(run())
+
+    assert sorted(seen) == ["hello-one", "hello-two"]
+    assert one.frames == ["hello-one:a1", "hello-one:bye"]
+    assert two.frames == ["hello-two:b1", "hello-two:b2", "hello-two:bye"]
+    assert (one.close_code, two.close_code) == (4003, 4003)
+
+
+def test_a_relayed_socket_closes_with_room_moved_when_the_holder_dies(make: Factory) -> None:
+    async def run() -> FakeClient:
+        holder, relay = await started(make, 2)
+        await holder.acquire("r1")
+
+        async def serve(socket: RemoteSocket, room_id: str) -> None:
+            await socket.receive()
+            socket.send("snapshot")
+            await asyncio.Event().wait()  # serves on until the process dies
+
+        holder.serve_socket = serve
+        client = FakeClient([])
+        relaying = asyncio.create_task(relay.relay(client, "r1", holder.process_id, "hello"))
+        await asyncio.sleep(0.2)
+        die(holder)  # its leases lapse
+        await asyncio.wait_for(relaying, LEASE_MS * 4 / 1000)
+        await stop(holder, relay)
+        return client
+
+    client = asyncio.run(run())
+
+    assert client.frames == ["snapshot"]
+    assert client.close_code == ROOM_MOVED
+
+
+def test_a_holder_that_stops_closes_its_relayed_sockets_with_room_moved_at_once(make: Factory) -> None:
+    async def run() -> tuple[FakeClient, bool]:
+        holder, relay = await started(make, 2, lease=60_000)  # the lease watch would take 30 s
+        await holder.acquire("r1")
+
+        async def serve(socket: RemoteSocket, room_id: str) -> None:
+            while await socket.receive() is not None:
+                pass
+
+        holder.serve_socket = serve
+        client = FakeClient([])
+        relaying = asyncio.create_task(relay.relay(client, "r1", holder.process_id, "hello"))
+        await asyncio.sleep(0.2)
+        await holder.close()  # a process told to stop: its leases given up, its relayed sockets told
+        await asyncio.wait_for(relaying, 5)
+        free = await relay.acquire("r1")
+        await stop(relay)
+        return client, free
+
+    client, free = asyncio.run(run())
+
+    assert client.close_code == ROOM_MOVED
+    assert free
+
+
+def test_the_holder_ends_a_relayed_socket_when_its_client_leaves(make: Factory) -> None:
+    async def run() -> bool:
+        holder, relay = await started(make, 2)
+        await holder.acquire("r1")
+        ended = asyncio.Event()
+
+        async def serve(socket: RemoteSocket, room_id: str) -> None:
+            while await socket.receive() is not None:
+                pass
+            ended.set()
+
+        holder.serve_socket = serve
+        client = FakeClient(["frame"])
+        relaying = asyncio.create_task(relay.relay(client, "r1", holder.process_id, "hello"))
+        await asyncio.sleep(0.2)
+        client.inbox.put_nowait(None)  # the client disconnects
+        await asyncio.wait_for(relaying, 5)
+        await asyncio.wait_for(ended.wait(), 5)
+        await stop(holder, relay)
+        return not holder.remote
+
+    assert asyncio.run(run())
+
+
+def test_a_request_forwarded_to_the_holder_gets_its_answer(make: Factory) -> None:
+    async def run() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        holder, relay = await started(make, 2)
+
+        async def answer(request: dict[str, Any]) -> dict[str, Any]:
+            return {"status": 200, "headers": [["content-type", "application/json"]], "body": json.dumps(request)}
+
+        holder.serve_http = answer
+        request = {"method": "GET", "path": "/api/rooms/r1", "headers": [], "body": ""}
+        got = await relay.forward_http(holder.process_id, request)
+        await stop(holder)
+        gone = await relay.forward_http(holder.process_id, request, timeout=1)  # nobody listens any more
+        await stop(relay)
+        return got, gone
+
+    got, gone = asyncio.run(run())
+
+    assert got is not None and got["status"] == 200 and json.loads(got["body"])["path"] == "/api/rooms/r1"
+    assert gone is None
