@@ -160,7 +160,7 @@ class RoomPage:
             mover = self.session.seat if "ack" in frame else acting[0] if len(acting) == 1 else None
             self.note_moves(mover)
         elif frame.get("type") == "snapshot":
-            self.last_moves = {}
+            self.last_moves = marks_from(frame.get("last_moves"))
         if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
             self.clock_at = dom.now()
         if self.session.wants_truth() and not self.truth_asked:
@@ -573,6 +573,18 @@ def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts)
         title = html.escape(texts.get("rules.options"))
         parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
     return "".join(parts)
+
+
+def marks_from(last_moves: Any) -> dict[str, int]:
+    """A snapshot's `last_moves` (`[[seat, [[space, index or null]...]]...]`, oldest first) as the board's marks."""
+    marks: dict[str, int] = {}
+    for entry in last_moves if isinstance(last_moves, list) else []:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], list)):
+            continue
+        for place in entry[1]:
+            if isinstance(place, list) and len(place) == 2 and isinstance(place[0], str):
+                marks[f"{place[0]}/{place[1]}" if type(place[1]) is int else place[0]] = entry[0]
+    return marks
 
 
 def last_click(session: Session) -> set[tuple[str, int]]:
