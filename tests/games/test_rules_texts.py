@@ -50,6 +50,17 @@ def test_the_games_api_gives_the_rules_in_the_language_asked_for(client: TestCli
     assert english[name]["rules"] != french["rules"]
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_api_gives_the_description_in_the_language_asked_for(client: TestClient, name: str) -> None:
+    french = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}[name]
+    english = {game["name"]: game for game in client.get("/api/games?lang=en").json()}[name]
+
+    catalogs = load(name).catalogs()
+    assert english["description"] == catalogs["en"].texts["description"] == load(name).description
+    assert french["description"] == catalogs["fr"].texts["description"] != english["description"]
+    assert 20 < len(french["description"]) <= 160 and "\n" not in french["description"]
+
+
 def test_option_labels_help_and_choice_labels_come_from_the_catalog(client: TestClient) -> None:
     games = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}
 

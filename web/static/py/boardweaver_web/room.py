@@ -402,7 +402,8 @@ class RoomPage:
         dom.set_html("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
         if not self.rules_drawn:
             self.rules_drawn = True
-            dom.set_html("rules-text", render_rules(self.catalog, dict(game.options), self.texts))
+            described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
+            dom.set_html("rules-text", described)
         self.render_status()
         self.signal_turn(game)
         dom.set_attribute("page", "data-state", self.page_state())
@@ -555,11 +556,14 @@ def render_ended(texts: Texts) -> str:
 FINAL_CLOSES = {4003: "room.replaced", 4009: "room.rules-changed", 4010: "room.expired"}
 
 
-def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:
-    """The game's rules (its catalog's `rules`, paragraphs split on blank lines) and this room's options."""
+def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
+    """The game's one-line description and rules (its catalog's `description` and `rules`, paragraphs split on blank
+    lines) and this room's options; `description` is the game class's own, for a catalog that has none."""
     text = catalog.texts.get("rules", "") if catalog is not None else ""
+    lead = catalog.texts.get("description", description) if catalog is not None else description
     paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
-    parts = [f"<p>{html.escape(part)}</p>" for part in paragraphs]
+    parts = [f'<p class="game-description">{html.escape(lead)}</p>'] if lead else []
+    parts += [f"<p>{html.escape(part)}</p>" for part in paragraphs]
     said = catalog.texts if catalog is not None else {}
     items = []
     for name, value in sorted(options.items()):
