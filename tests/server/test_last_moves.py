@@ -87,3 +87,25 @@ def test_a_restarted_server_keeps_the_marks_of_the_decisions_it_replays(tmp_path
 
     assert after["seq"] == before["seq"] == 1
     assert after["last_moves"] == before["last_moves"] and before["last_moves"][0][0] == 0
+
+
+def test_an_undone_decision_leaves_no_mark(client: TestClient) -> None:
+    room = create_room(client, "three-lanes", seats=2)
+    steps = [
+        {"type": "piece", "space": "hand-0", "index": 0},
+        {"type": "space", "space": "lane-1"},
+        {"type": "command", "name": "confirm"},
+    ]
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(room, 0))
+        ws.receive_json()
+        event = commit(ws, 0, steps, "plan")
+        marked = snapshot_text(client, room, 0)
+        ws.send_json({"type": "undo", "commitId": "back"})
+        acked = ws.receive_json()
+        resynced = ws.receive_text()
+
+    assert event.get("undoable") is True and acked["type"] == "ack"
+    assert '"last_moves":[[0,[["plan-0",null]]]],' in marked
+    assert json.loads(resynced)["type"] == "snapshot" and "last_moves" not in resynced
+    assert "last_moves" not in snapshot_text(client, room, 0)
