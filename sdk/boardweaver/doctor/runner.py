@@ -163,7 +163,7 @@ def check_game(
         3: counters.commutes,
         4: compared + counters.offers,
         5: replayed + elsewhere,
-        6: (len(used) + looked) * len(catalogs),
+        6: (len(used) + looked) * len(catalogs) + sum(len(catalog.texts) for catalog in catalogs.values()),
         7: report.games_played,
         8: report.games_finished + ended,
     }
