@@ -23,7 +23,7 @@ from .messages import Catalog
 
 def find_catalogs(cls: type) -> dict[str, Catalog]:
     """Returns `cls`'s catalogs by locale: its bases' first, each key overridden by a more derived class."""
-    texts: dict[str, dict[str, str]] = {}
+    merged: dict[str, Catalog] = {}
     seen: set[str] = set()
     for klass in reversed(cls.__mro__):
         module = klass.__module__
@@ -31,8 +31,16 @@ def find_catalogs(cls: type) -> dict[str, Catalog]:
             continue
         seen.add(module)
         for locale, catalog in _catalogs(module).items():
-            texts.setdefault(locale, {}).update(catalog.texts)
-    return {locale: Catalog(locale, texts[locale]) for locale in sorted(texts)}
+            merged[locale] = _over(merged[locale], catalog) if locale in merged else catalog
+    return {locale: merged[locale] for locale in sorted(merged)}
+
+
+def _over(base: Catalog, derived: Catalog) -> Catalog:
+    """Returns `base` with every entry of `derived` in its place (and its Plural-Forms rule, if it has one)."""
+    plurals = {key: forms for key, forms in base.plurals.items() if key not in derived.texts}
+    plurals.update(derived.plurals)
+    ruled = [c.plural_forms for c in (derived, base) if c.has_plural_header]
+    return Catalog(base.locale, {**base.texts, **derived.texts}, plurals, ruled[0] if ruled else None)
 
 
 def _catalogs(module_name: str) -> dict[str, Catalog]:

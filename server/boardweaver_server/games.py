@@ -120,7 +120,7 @@ def _note_kinds(table: Table, spaces: set[str], pieces: set[str]) -> None:
 
 
 def describe(name: str, cls: type[Game], language: str = "en") -> dict[str, object]:
-    """Returns the public description of a game for the lobby, its rules and option texts in `language`.
+    """Returns the public description of a game for the lobby: its description, rules and option texts in `language`.
 
     `options` keeps the defaults by name; `option_info` adds each option's type, bounds, choices and the
     catalog's texts (`option.<name>.label`, `.help`, `.<choice>`), the name itself where the catalog has none.
@@ -141,7 +141,7 @@ def describe(name: str, cls: type[Game], language: str = "en") -> dict[str, obje
     return {
         "name": name,
         "title": cls.title or name,
-        "description": cls.description,
+        "description": texts.get("description", cls.description),
         "rules": texts.get("rules", ""),
         "locale": catalog.locale if catalog is not None else "",
         "min_players": cls.min_players,

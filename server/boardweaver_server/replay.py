@@ -26,6 +26,7 @@ from boardweaver import (
 )
 from boardweaver.changes import Change, revert_all
 
+from .marks import LastMoves
 from .rules_wheel import GameRules, game_rules
 from .store import EventRecord, Snapshot
 
@@ -49,6 +50,7 @@ class Replayed:
     last_result: CommitResult | None = None
     states: list[dict[str, Any]] = field(default_factory=list)
     flagged: list[int] = field(default_factory=list)
+    last_moves: LastMoves = field(default_factory=LastMoves)  # each seat's last move among the replayed events
 
 
 def apply_flag(game: Game, table: Table, seat: int, name: str = "") -> list[Change]:
@@ -122,7 +124,9 @@ def replay(
     for event in events:
         if event.seq != done.seq + 1:
             raise ReplayError(f"expected event seq {done.seq + 1}, got {event.seq}")
+        acting = list(table.state.active_player_ids)
         done.last_result = apply_event(game, table, event, done.last_result, check_picks)
+        done.last_moves.follow(event.kind, event.seat, acting, done.last_result)
         done.seq = event.seq
         if event.kind == "flag":
             done.flagged.append(event.seat)

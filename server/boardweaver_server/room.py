@@ -32,6 +32,7 @@ from boardweaver.views import Views
 from . import store as ops
 from .clock import Clock, TimeControl
 from .encoding import encode, encode_plain
+from .marks import LastMoves
 from .protocol import Commit, ProtocolError
 from .replay import apply_event, apply_flag
 from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
@@ -88,6 +89,7 @@ class Room:
         self.listeners: dict[Perspective, set[Listener]] = {}
         self.views = Views(table)  # each perspective's view as its sockets hold it, and the seats' offers
         self.commit_ids: dict[tuple[int, str], int] = {}
+        self.last_moves = LastMoves()  # each seat's last move, for the marks a snapshot redraws
         self.review_cache: bytes | None = None
         self.clock: Clock | None = None  # the seats' clocks when the room has a time control
         self._clock_wake = asyncio.Event()
@@ -216,6 +218,9 @@ class Room:
         }
         if self.record.rematch:
             frame["rematch"] = self.record.rematch
+        last_moves = self.last_moves.to_wire(perspective)
+        if last_moves:
+            frame["last_moves"] = last_moves
         if offers:
             frame["offers"] = self.offers_for(perspective)
         if self.clock is not None:
@@ -347,6 +352,7 @@ class Room:
             steps = [Action.from_wire(step) for step in commit.steps]
         except (ValueError, TypeError) as error:
             raise ProtocolError("frame/malformed", str(error), cid) from None
+        acting = list(self.table.state.active_player_ids)
         result = self._verify(seat, steps, cid, origin)
         self.seq += 1
         clock_before = self._clock_state()
@@ -410,6 +416,7 @@ class Room:
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
+        self.last_moves.note(seat, result.changes, acting)
         # the committing socket's frame carries the ack
         frames = prepared[0] if prepared else self._event_frames(result.changes, origin, cid, undoable)
         listeners = self.listeners
@@ -467,7 +474,9 @@ class Room:
             for event in events:
                 if event.seq != self.seq + 1:
                     raise ValueError(f"expected seq {self.seq + 1}, the store holds {event.seq}")
+                acting = list(self.table.state.active_player_ids)
                 self.last_result = apply_event(self.game, self.table, event, self.last_result)
+                self.last_moves.follow(event.kind, event.seat, acting, self.last_result)
                 self.seq = event.seq
                 self.commit_ids[(event.seat, event.commit_id)] = event.seq
                 if self.clock is not None and event.clock:
@@ -535,6 +544,7 @@ class Room:
                 raise ProtocolError("server/store", "the undo could not be stored; send it again", cid) from None
             self._remember(seat, cid)
             self.last_result = None
+            self.last_moves.forget(seat)
             _ack(origin, cid, self.seq)
             self.resync_all()  # an undo removes log lines: every socket starts again from a snapshot
             self.changed.set()

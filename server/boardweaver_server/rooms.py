@@ -621,6 +621,7 @@ class Rooms:
             return None
         room = Room(record, game, done.table, store, self.fingerprint, done.seq, done.last_result, self.snapshot_every)
         room.since_snapshot = len(events)
+        room.last_moves = done.last_moves  # the marks of the decisions since the stored snapshot
         for seat, cid, seq in reversed(commits):
             room.commit_ids[(seat, cid)] = seq
         if record.clock is not None:

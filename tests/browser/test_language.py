@@ -26,6 +26,7 @@ def test_the_switch_turns_the_lobby_french_and_back_and_a_reload_keeps_it(server
 
     assert lobby.inner_text("#create") == "Créer la salle"
     assert lobby.inner_text("section.create h2") == "Créer une salle"
+    assert "Prenez sept cartes dans un marché" in lobby.inner_text("#games")  # the games' descriptions too
     assert lobby.get_attribute("html", "lang") == "fr" and lobby.input_value("#lang") == "fr"
     lobby.reload()
     wait_state(lobby, "ready")
@@ -49,8 +50,10 @@ def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any
     assert page.inner_text("#log-title") == "Journal" and page.inner_text("#sound-label") == "Son à mon tour"
     assert "À vous de jouer" in page.inner_text("#turn")
     assert "Douze cartes" in (page.text_content("#rules-text") or "")  # the game's compiled French catalog
+    assert (page.text_content("#rules-text .game-description") or "").startswith("Prenez sept cartes")
     labels = page.locator("#board [data-space=market] .piece.offer").first.get_attribute("aria-label") or ""
     assert labels.startswith("Choisir")
     _switch(page, "en")
     assert page.inner_text("#log-title") == "Log" and "Your turn" in page.inner_text("#turn")
     assert "Twelve cards" in (page.text_content("#rules-text") or "")
+    assert (page.text_content("#rules-text .game-description") or "").startswith("Draft seven cards")

@@ -81,6 +81,47 @@ def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
     assert len(sockets) >= 2
 
 
+MARKS = """
+[...document.querySelectorAll('#board .last-move, #board .last-move-space')].map(
+  (e) => (e.dataset.space || e.closest('[data-space]')?.dataset.space) + ' '
+    + [...e.classList].filter((c) => /^last-move-\\d+$/.test(c)).join(' ')
+).sort()
+"""
+
+
+def test_the_last_moves_stay_marked_after_a_reload_and_a_resync(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page = new_page()
+    page.route_web_socket("**/ws/rooms/**", through)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#board [data-space=market] .piece").first.click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1", timeout=30_000)
+    page.wait_for_function("document.querySelectorAll('#board .last-move-1').length > 0", timeout=30_000)
+    before = page.evaluate(MARKS)
+
+    page.reload()
+    wait_state(page, "ready")
+    page.wait_for_function("document.querySelectorAll('#board .last-move-1').length > 0", timeout=30_000)
+    reloaded = page.evaluate(MARKS)
+    sockets[-1].close(code=4000, reason="test")  # the tab reconnects and gets a snapshot again
+    page.wait_for_function("document.getElementById('notice').textContent.length > 0", timeout=10_000)
+    wait_state(page, "ready", timeout=30_000)
+    page.wait_for_function("document.querySelectorAll('#board .last-move-1').length > 0", timeout=30_000)
+    resynced = page.evaluate(MARKS)
+
+    assert any("last-move-0" in mark for mark in before) and any("last-move-1" in mark for mark in before)
+    assert reloaded == before
+    assert resynced == before
+
+
 def test_the_lobby_shows_the_rules_of_every_game(server: str, api: Any, new_page: Any) -> None:
     listed = api.call("/api/games")
     page = new_page(server + "/")

@@ -30,7 +30,7 @@ from boardweaver import (
     true_to_view,
     verify_commit,
 )
-from boardweaver.messages import placeholders
+from boardweaver.doctor.catalogs import check_catalogs
 
 SPECTATOR_SEAT = None
 
@@ -113,25 +113,17 @@ def assert_views_keep_secrets(game: Game, table: Table, viewers: Iterable[int | 
 def assert_catalogs_complete(game: Game, messages: Iterable[Message], locales: int = 2) -> None:
     """Asserts every message key is in every catalog, whose placeholders all come from the message's args.
 
-    Also asserts the game ships at least `locales` catalogs and that they hold the same keys with the
-    same placeholder names.
+    Also asserts the game ships at least `locales` catalogs that the doctor's `check_catalogs` finds in
+    agreement: the same keys and placeholder names, plural entries with their language's number of forms.
     """
     catalogs = type(game).catalogs()
     assert len(catalogs) >= locales, f"{game.name}: expected {locales} catalogs, got {sorted(catalogs)!r}"
-    first = next(iter(catalogs.values()))
-    for catalog in catalogs.values():
-        assert set(catalog.texts) == set(first.texts), (
-            f"{game.name}: {catalog.locale} and {first.locale} hold different keys: "
-            f"{sorted(set(catalog.texts) ^ set(first.texts))!r}"
-        )
-        for key, text in catalog.texts.items():
-            assert placeholders(text) == placeholders(first.texts[key]), (
-                f"{game.name}: {key!r} has other placeholders in {catalog.locale} than in {first.locale}"
-            )
+    disagreements = [finding.detail for finding in check_catalogs(catalogs)]
+    assert not disagreements, f"{game.name}: {disagreements!r}"
     for message in set(messages):
         for catalog in catalogs.values():
             assert catalog.has(message.key), f"{game.name}: {catalog.locale} lacks {message.key!r}"
-            missing = placeholders(catalog.texts[message.key]) - set(message.args)
+            missing = catalog.placeholders(message.key) - set(message.args)
             assert not missing, f"{game.name}: {message.key!r} in {catalog.locale} needs args {sorted(missing)!r}"
 
 

@@ -218,7 +218,7 @@ def test_the_ply_limit_ends_the_game_in_a_draw() -> None:
     play(game, table, "g1f3", "g8f6", "f3g1", "f6g8")
 
     assert table.state.result is not None and table.state.result.winners == []
-    assert table.state.log[-1] == msg("log.move-limit", plies=4)
+    assert table.state.log[-1] == msg("log.move-limit", count=4)
 
 
 def test_log_lines_say_who_moved_and_never_where() -> None:
@@ -361,7 +361,7 @@ EVERY_MESSAGE = [
         for key in ("offer.move", "offer.promote-queen", "offer.promote-r", "offer.promote-b", "offer.promote-n")
     ),
     *(msg(f"log.{side}-{what}") for side in ("white", "black") for what in ("moved", "king-captured", "stalemated")),
-    msg("log.move-limit", plies=300),
+    msg("log.move-limit", count=300),
     *(msg(key) for key in ("look.board-white", "look.board-black", "look.square", "look.empty", "look.fog")),
     *(msg(f"look.{c}{p}") for c in "wb" for p in "KQRBNP"),
 ]

@@ -51,7 +51,7 @@ def test_the_take_refills_the_gap_from_the_deck_and_is_a_reveal() -> None:
     assert (refilled.public_kind, refilled.private_kind) == ("moon-7", None)
     assert len(table.state.space(MARKET).pieces) == 12
     assert [p.private_kind for p in table.state.space(DECK).pieces] == ["leaf-2"]
-    assert Message("log.refilled", {"card": "☾7", "left": 1}) in table.state.log
+    assert Message("log.refilled", {"card": "☾7", "count": 1}) in table.state.log
     assert table.state.active_player_ids == [1]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from boardweaver import msg
 from boardweaver.installed import installed_games
 from boardweaver.installed import load_game as load
 from boardweaver_server.app import create_app
@@ -47,6 +48,17 @@ def test_the_games_api_gives_the_rules_in_the_language_asked_for(client: TestCli
     assert french["rules"] == catalogs["fr"].texts["rules"]
     assert english[name]["rules"] == catalogs["en"].texts["rules"]
     assert english[name]["rules"] != french["rules"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_api_gives_the_description_in_the_language_asked_for(client: TestClient, name: str) -> None:
+    french = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}[name]
+    english = {game["name"]: game for game in client.get("/api/games?lang=en").json()}[name]
+
+    catalogs = load(name).catalogs()
+    assert english["description"] == catalogs["en"].texts["description"] == load(name).description
+    assert french["description"] == catalogs["fr"].texts["description"] != english["description"]
+    assert 20 < len(french["description"]) <= 160 and "\n" not in french["description"]
 
 
 def test_option_labels_help_and_choice_labels_come_from_the_catalog(client: TestClient) -> None:
@@ -94,3 +106,34 @@ def test_rules_texts_are_plain_sentences_without_placeholders() -> None:
     for name in GAMES:
         for catalog in load(name).catalogs().values():
             assert "{" not in catalog.texts["rules"], (name, catalog.locale)
+
+
+def test_counted_texts_take_the_plural_of_their_language() -> None:
+    lanes, bluff = load("three-lanes").catalogs(), load("bluff").catalogs()
+
+    offers = [bluff[lang].render(msg("offer.play", count=n, rank="K")) for lang in ("en", "fr") for n in (0, 1, 2)]
+
+    assert [lanes["en"].render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
+        "Player 0 locks in 1 card.",
+        "Player 0 locks in 2 cards.",
+    ]
+    assert [lanes["fr"].render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
+        "Le joueur 0 valide 1 carte.",
+        "Le joueur 0 valide 2 cartes.",
+    ]
+    assert offers == [
+        "Play 0 cards as K",
+        "Play 1 card as K",
+        "Play 2 cards as K",
+        "Jouer 0 carte comme K",
+        "Jouer 1 carte comme K",
+        "Jouer 2 cartes comme K",
+    ]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_text_of_the_game_hedges_a_plural_with_parentheses(name: str) -> None:
+    for catalog in load(name).catalogs().values():
+        texts = [*catalog.texts.values(), *(form for forms in catalog.plurals.values() for form in forms)]
+        assert not [text for text in texts if "(s)" in text or "(nt)" in text], (name, catalog.locale)
+        assert catalog.has_plural_header, (name, catalog.locale)

@@ -218,4 +218,50 @@ class CataloguedWell(Catalogued):
     french: ClassVar[dict[str, str]] = {**TEXTS, "log.bonus": "Le joueur {player} marque un bonus"}
 
 
+PLURAL_PO = """msgid ""
+msgstr ""
+"Plural-Forms: {rule}\\n"
+
+msgid "log.hand"
+msgid_plural "log.hand"
+{forms}
+"""
+
+
+class CountedHands(CataloguedWell):
+    """Check 6 passes: a plural log line (`count`), its forms right in English and French."""
+
+    name = "fixture-counted-hands"
+    forms: ClassVar[dict[str, tuple[str, ...]]] = {
+        "en": ("Player {player} holds {count} card", "Player {player} holds {count} cards"),
+        "fr": ("Le joueur {player} a {count} carte", "Le joueur {player} a {count} cartes"),
+    }
+    rules: ClassVar[dict[str, str]] = {"en": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        found = {}
+        for locale, catalog in base.items():
+            forms = "\n".join(f'msgstr[{n}] "{text}"' for n, text in enumerate(cls.forms[locale]))
+            counted = Catalog.from_po(locale, PLURAL_PO.format(rule=cls.rules[locale], forms=forms))
+            found[locale] = Catalog(locale, {**catalog.texts, **counted.texts}, counted.plurals, counted.plural_forms)
+        return found
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        if action.name == "take":
+            table.log(msg("log.hand", player=player_id, count=len(table.state.space(hand_id(player_id)).pieces)))
+
+
+class MiscountedHands(CountedHands):
+    """Check 6: French says nplurals=2 but its plural entry has three forms."""
+
+    name = "fixture-miscounted-hands"
+    forms: ClassVar[dict[str, tuple[str, ...]]] = {
+        **CountedHands.forms,
+        "fr": ("Le joueur {player} a {count} carte", "Le joueur {player} a {count} cartes", "(trop)"),
+    }
+
+
 assert hand_id(0) == "hand-0"

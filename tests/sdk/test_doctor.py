@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-from boardweaver import Action, Draft, Game, start
+from boardweaver import Action, Catalog, Draft, Game, start
 from boardweaver.doctor import CHECKS, check_game
+from boardweaver.doctor.catalogs import check_catalogs, check_messages
 
 from . import doctor_fixtures as fixtures
 from . import fixtures_bid as bid
@@ -41,9 +42,10 @@ BROKEN: list[tuple[type[Game], int]] = [
     (more.ClassCache, 7),
     (more.RememberedTurn, 7),
     (more.Catalogued, 6),
+    (more.MiscountedHands, 6),
 ]
 
-CORRECT: list[type[Game]] = [bid.SealedBid, more.Texts, more.ShuffledHands, more.CataloguedWell]
+CORRECT: list[type[Game]] = [bid.SealedBid, more.Texts, more.ShuffledHands, more.CataloguedWell, more.CountedHands]
 
 
 def test_the_correct_market_draft_passes_every_check() -> None:
@@ -99,6 +101,39 @@ def test_the_catalog_check_reads_the_source_and_every_language() -> None:
         "missing key 'log.bonus' in catalog 'fr'",
         "missing key 'look.deck' in catalog 'fr'",
     ]
+
+
+def test_a_plural_entry_with_a_wrong_number_of_forms_is_named() -> None:
+    report = check_game(more.MiscountedHands, games=3)
+
+    [violation] = report.violations
+    assert violation.title == "plural entry 'log.hand' has 3 forms in catalog 'fr'"
+    assert "nplurals=2" in violation.detail
+
+
+def test_the_catalogs_are_checked_against_each_other() -> None:
+    en = Catalog(
+        "en", {"a": "A {x}", "b": "B", "c": "C {n}"}, {"c": ("C {count}", "Cs {count}")}, "nplurals=2; plural=(n != 1);"
+    )
+    fr = Catalog("fr", {"a": "A {y}", "c": "C"}, plural_forms="nplurals=2; plural=(n > 1);")
+
+    titles = [f.title for f in check_catalogs({"en": en, "fr": fr})]
+
+    assert titles == [
+        "placeholders of 'a' differ between catalogs",
+        "key 'b' missing in catalog 'fr'",
+        "'c' is plural in some catalogs only",
+    ]
+    assert check_catalogs({"en": en, "fr": fr}, used={"a", "b"}) == check_catalogs({"en": en, "fr": fr})[2:]
+
+
+def test_a_plural_message_used_without_count_is_reported() -> None:
+    en = Catalog("en", {"c": "C {count}"}, {"c": ("C {count}", "Cs {count}")}, "nplurals=2; plural=(n != 1);")
+
+    [(finding, _)] = check_messages({"en": en}, {("c", ("n",))})
+
+    assert finding.title == "plural message 'c' used without count"
+    assert check_messages({"en": en}, {("c", ("count",))}) == []
 
 
 def test_state_on_the_game_names_the_attribute() -> None:

@@ -50,4 +50,62 @@ def test_placeholders_lists_the_named_fields() -> None:
 
 def test_an_unsupported_po_line_is_refused() -> None:
     with pytest.raises(ValueError, match=r"unsupported \.po line"):
-        parse_po('msgid_plural "x"\n')
+        parse_po('msgctxt "x"\n')
+
+
+FRENCH = r"""
+msgid ""
+msgstr ""
+"Language: fr\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\n"
+
+msgid "log.drew"
+msgid_plural "log.drew"
+msgstr[0] "Le joueur {player} pioche {count} carte"
+msgstr[1] "Le joueur {player} pioche {count} cartes"
+"""
+
+ENGLISH = FRENCH.replace("fr\\n", "en\\n").replace("(n > 1)", "(n != 1)").replace("Le joueur", "Player")
+ENGLISH = ENGLISH.replace("pioche {count} carte", "draws {count} card")
+
+
+def test_a_plural_entry_is_chosen_by_count_with_the_language_rule() -> None:
+    french = Catalog.from_po("fr", FRENCH)
+    english = Catalog.from_po("en", ENGLISH)
+
+    said = {
+        n: (french.render(msg("log.drew", player=0, count=n)), english.render(msg("log.drew", player=0, count=n)))
+        for n in (0, 1, 2)
+    }
+
+    assert said[1] == ("Le joueur 0 pioche 1 carte", "Player 0 draws 1 card")
+    assert said[2] == ("Le joueur 0 pioche 2 cartes", "Player 0 draws 2 cards")
+    assert said[0] == ("Le joueur 0 pioche 0 carte", "Player 0 draws 0 cards")  # French counts 0 as one
+
+
+def test_a_plural_entry_keeps_every_form_and_names_count_among_its_arguments() -> None:
+    french = Catalog.from_po("fr", FRENCH)
+
+    assert french.plurals == {
+        "log.drew": ("Le joueur {player} pioche {count} carte", "Le joueur {player} pioche {count} cartes")
+    }
+    assert french.texts["log.drew"] == "Le joueur {player} pioche {count} carte"
+    assert (french.nplurals, french.is_plural("log.drew")) == (2, True)
+    assert french.placeholders("log.drew") == {"player", "count"}
+    assert (
+        french.render(msg("log.drew", player=0)) == "Le joueur {player} pioche {count} carte"
+    )  # no count: form 0, unfilled
+
+
+def test_a_catalog_without_a_plural_header_counts_as_english() -> None:
+    bare = Catalog.from_po("xx", FRENCH.replace('"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n', ""))
+
+    assert not bare.has_plural_header
+    assert bare.render(msg("log.drew", player=1, count=0)).endswith("0 cartes")
+
+
+def test_a_bad_plural_header_or_a_mixed_entry_is_refused() -> None:
+    with pytest.raises(ValueError, match="Plural-Forms"):
+        Catalog.from_po("fr", FRENCH.replace("nplurals=2;", "nplurals=two;"))
+    with pytest.raises(ValueError, match=r"msgstr\[0\]"):
+        parse_po('msgid "a"\nmsgid_plural "a"\nmsgstr "b"\n')

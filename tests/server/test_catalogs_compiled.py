@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from boardweaver import msg
 from boardweaver.locales import find_catalogs
 from boardweaver.messages import Catalog
 from boardweaver_server.rules_wheel import build_rules_wheel, compile_catalog, installed_targets
@@ -30,7 +31,21 @@ def test_a_compiled_catalog_gives_the_same_text_for_every_key(po: Path) -> None:
     read = Catalog.from_po(po.stem, source.decode("utf-8"))
 
     assert compiled.texts == read.texts
+    assert compiled.plurals == read.plurals
+    assert compiled.plural_forms == read.plural_forms
+    assert [compiled.plural(n) for n in range(4)] == [read.plural(n) for n in range(4)]
     assert compiled.texts  # not two empty readings
+
+
+def test_a_compiled_plural_entry_is_chosen_by_count() -> None:
+    po = (GAMES / "three_lanes" / "locales" / "fr.po").read_bytes()
+
+    french = Catalog.from_mo("fr", compile_catalog(po, "fr"))
+
+    assert [french.render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
+        "Le joueur 0 valide 1 carte.",
+        "Le joueur 0 valide 2 cartes.",
+    ]
 
 
 def test_a_locale_with_a_mo_is_read_from_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

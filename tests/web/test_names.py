@@ -100,3 +100,18 @@ def test_a_french_log_line_by_name_loses_the_article_with_the_word() -> None:
 
     assert named.render(msg("log.placed", player=0)) == "Ada pose une tuile."
     assert named.render(msg("log.play", player=1)) == "Bob joue"
+
+
+def test_a_plural_log_line_calls_seats_by_name_in_the_form_its_count_asks() -> None:
+    catalog = Catalog(
+        "fr",
+        {"log.planned": "Le joueur {player} valide {count} carte."},
+        {"log.planned": ("Le joueur {player} valide {count} carte.", "Le joueur {player} valide {count} cartes.")},
+        "nplurals=2; plural=(n > 1);",
+    )
+
+    named = NamedCatalog(catalog, {0: "Ada"})
+
+    assert named.render(msg("log.planned", player=0, count=1)) == "Ada valide 1 carte."
+    assert named.render(msg("log.planned", player=0, count=3)) == "Ada valide 3 cartes."
+    assert named.render(msg("log.planned", player=1, count=3)) == "Le joueur 1 valide 3 cartes."

@@ -341,7 +341,7 @@ class FogChess(Game):
             table.log(msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
             table.end_game()
         elif plies >= self.max_plies:
-            table.log(msg("log.move-limit", plies=plies))
+            table.log(msg("log.move-limit", count=plies))
             table.end_game()
         else:
             table.set_active_players([seat_of_color(pos.turn)])

@@ -157,7 +157,7 @@ class Hexbloom(Game):
                 colour=colour,
                 q=space.public_state["q"],
                 r=space.public_state["r"],
-                size=size,
+                count=size,
             )
         )
 
@@ -202,5 +202,9 @@ class Hexbloom(Game):
         scores = {p: score_of(table, p) for p in players}
         top = max(scores.values())
         winners = [p for p in players if scores[p] == top]
-        table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))
+        table.log(
+            msg("log.game-over", winner=winners[0], count=top)
+            if len(winners) == 1
+            else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+        )
         table.end_game(winners=winners, scores=scores)

@@ -148,7 +148,7 @@ class MarketDraft(Game):
         at = table.move_piece(DECK, 0, MARKET, index)
         table.set_private_kind(MARKET, at, None)
         table.set_public_kind(MARKET, at, face)
-        table.log(msg("log.refilled", card=card_name(face), left=len(table.state.space(DECK).pieces)))
+        table.log(msg("log.refilled", card=card_name(face), count=len(table.state.space(DECK).pieces)))
 
     def pass_turn(self, table: Table, player_id: int) -> None:
         players = [int(p) for p in table.state.player_ids]
@@ -157,7 +157,11 @@ class MarketDraft(Game):
             scores = {p: score_hand(hand) for p, hand in hands.items()}
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
-            table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))
+            table.log(
+                msg("log.game-over", winner=winners[0], count=top)
+                if len(winners) == 1
+                else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+            )
             table.end_game(winners=winners, scores=scores)
             return
         table.set_active_players([players[(players.index(player_id) + 1) % len(players)]])

@@ -181,7 +181,7 @@ class ThreeLanes(Game):
 
     def confirm(self, table: Table, player_id: int) -> None:
         waiting = [p for p in table.state.active_player_ids if p != player_id]
-        table.log(msg("log.planned", player=player_id, cards=len(table.state.space(plan_id(player_id)).pieces)))
+        table.log(msg("log.planned", player=player_id, count=len(table.state.space(plan_id(player_id)).pieces)))
         if waiting:
             table.set_active_players(waiting)
             table.allow_undo()
@@ -231,7 +231,11 @@ class ThreeLanes(Game):
             scores = {p: score_of(table, p) for p in players}
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
-            table.log(msg("log.game-over", winners=", ".join(str(p) for p in winners), score=top))
+            table.log(
+                msg("log.game-over", winner=winners[0], count=top)
+                if len(winners) == 1
+                else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+            )
             table.end_game(winners=winners, scores=scores)
             return
         table.set(StateOf.meta(), "round", number)

@@ -1,12 +1,16 @@
 """Check 6: every message key a game uses exists in each of its catalogs, with the same argument names.
 
 The uses come from the explored games (keys with the arguments they had), the game's source and its
-`look` titles (keys whose arguments are not known there: only the key is checked).
+`look` titles (keys whose arguments are not known there: only the key is checked). The catalogs are also
+checked against each other: the same keys, the same placeholders, plural entries in each language with
+as many forms as its `Plural-Forms` header says.
 """
 
 from __future__ import annotations
 
-from ..messages import Catalog, placeholders
+from collections.abc import Collection
+
+from ..messages import Catalog
 from .stepper import Finding
 
 Use = tuple[str, tuple[str, ...] | None]  # a key and its argument names (None: not known)
@@ -17,8 +21,7 @@ def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[F
     found: list[tuple[Finding, Use]] = []
     for key, args in sorted(used, key=lambda use: (use[0], use[1] or ())):
         for locale, catalog in sorted(catalogs.items()):
-            template = catalog.texts.get(key)
-            if template is None:
+            if not catalog.has(key):
                 found.append(
                     (
                         Finding(
@@ -31,8 +34,23 @@ def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[F
                     )
                 )
                 continue
-            wanted = placeholders(template)
-            if args is not None and wanted != set(args):
+            if args is None:
+                continue
+            if catalog.is_plural(key) and "count" not in args:
+                found.append(
+                    (
+                        Finding(
+                            6,
+                            f"plural message {key!r} used without count",
+                            f"catalog {locale!r} gives {key!r} plural forms, chosen by a `count` argument, but it "
+                            f"is used with arguments {sorted(args)}: pass count=<the number>",
+                        ),
+                        (key, args),
+                    )
+                )
+                continue
+            wanted = catalog.placeholders(key)
+            if wanted != set(args):
                 found.append(
                     (
                         Finding(
@@ -44,4 +62,67 @@ def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[F
                         (key, args),
                     )
                 )
+    return found
+
+
+def check_catalogs(catalogs: dict[str, Catalog], used: Collection[str] = ()) -> list[Finding]:
+    """Returns a Finding per disagreement between `catalogs` and per plural entry with a wrong number of forms.
+
+    A key in `used` is left to `check_messages` where catalogs lack it or name other placeholders: it names the use.
+    """
+    found: list[Finding] = []
+    keys = sorted(set().union(*(catalog.texts for catalog in catalogs.values())))
+    for locale, catalog in sorted(catalogs.items()):
+        if catalog.plurals and not catalog.has_plural_header:
+            found.append(
+                Finding(
+                    6,
+                    f"catalog {locale!r} has plural entries but no Plural-Forms header",
+                    f"catalog {locale!r} has plural entries ({', '.join(sorted(catalog.plurals))}) but no "
+                    'Plural-Forms header: add e.g. "Plural-Forms: nplurals=2; plural=(n != 1);\\n" for its language',
+                )
+            )
+        for key, forms in sorted(catalog.plurals.items()):
+            if len(forms) != catalog.nplurals:
+                found.append(
+                    Finding(
+                        6,
+                        f"plural entry {key!r} has {len(forms)} forms in catalog {locale!r}",
+                        f"catalog {locale!r} says nplurals={catalog.nplurals} ({catalog.plural_forms}) but its "
+                        f"entry {key!r} has {len(forms)} forms (msgstr[0]..msgstr[{len(forms) - 1}])",
+                    )
+                )
+    for key in keys:
+        having = {locale: c for locale, c in sorted(catalogs.items()) if c.has(key)}
+        lacking = sorted(set(catalogs) - set(having))
+        if lacking and key not in used:
+            found.append(
+                Finding(
+                    6,
+                    f"key {key!r} missing in catalog {lacking[0]!r}",
+                    f"catalog(s) {', '.join(having)} hold {key!r} but {', '.join(lacking)} do not",
+                )
+            )
+        plural = sorted(locale for locale, c in having.items() if c.is_plural(key))
+        if plural and len(plural) != len(having):
+            single = sorted(set(having) - set(plural))
+            found.append(
+                Finding(
+                    6,
+                    f"{key!r} is plural in some catalogs only",
+                    f"{key!r} has plural forms (msgid_plural) in {', '.join(plural)} but a single text in "
+                    f"{', '.join(single)}",
+                )
+            )
+            continue
+        names = {locale: c.placeholders(key) for locale, c in having.items()}
+        first = next(iter(names.values()), set())
+        if key not in used and any(other != first for other in names.values()):
+            found.append(
+                Finding(
+                    6,
+                    f"placeholders of {key!r} differ between catalogs",
+                    f"{key!r} names " + "; ".join(f"{sorted(args)} in {locale!r}" for locale, args in names.items()),
+                )
+            )
     return found

@@ -14,7 +14,7 @@ CHECKS: dict[int, str] = {
     3: "unmarked reveals: every step the seat could not compute is marked",
     4: "non-interference: a seat sees nothing of what it cannot see",
     5: "determinism: replays give the same state, in any process",
-    6: "messages and look: every key in every catalog, no dead look",
+    6: "messages and look: every key and plural in every catalog, no dead look",
     7: "no state on the game: instance and classes unchanged by play",
     8: "the game ends under bots (or declares itself endless)",
 }

@@ -12,7 +12,7 @@ from ..installed import installed_games
 from ..model import Json, PlayerId
 from ..offers import Action
 from ..wire import canonical_json
-from .catalogs import Use, check_messages
+from .catalogs import Use, check_catalogs, check_messages
 from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
 from .instance import changed, fresh_game, snapshot
@@ -163,7 +163,7 @@ def check_game(
         3: counters.commutes,
         4: compared + counters.offers,
         5: replayed + elsewhere,
-        6: (len(used) + looked) * len(catalogs),
+        6: (len(used) + looked) * len(catalogs) + sum(len(catalog.texts) for catalog in catalogs.values()),
         7: report.games_played,
         8: report.games_finished + ended,
     }
@@ -271,6 +271,8 @@ def _check_look(
     for finding, use in check_messages(game.catalogs(), set(used)):
         use_seed, use_players, prefix = used[use]
         _keep(found, Candidate(Hit(finding, None, len(prefix)), use_seed, use_players, prefix))
+    for finding in check_catalogs(game.catalogs(), runtime_keys | {key for key, _ in static}):
+        _keep(found, Candidate(Hit(finding, None, 0), seed, players, []))
     for part, kind in unused_look(game, patterns.space_kinds, patterns.piece_kinds):
         what = "space" if part == "spaces" else "piece"
         finding = Finding(

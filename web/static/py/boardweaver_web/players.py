@@ -42,11 +42,11 @@ class NamedCatalog(Catalog):
     """A game's catalog whose log lines call seats by name ("Ada takes a 7" for "Player 0 takes a 7")."""
 
     def __init__(self, catalog: Catalog, names: dict[int, str]) -> None:
-        super().__init__(catalog.locale, catalog.texts)
+        super().__init__(catalog.locale, catalog.texts, catalog.plurals, catalog.plural_forms)
         self.names = names
 
     def render(self, message: Message) -> str:
-        template = self.texts.get(message.key)
+        template = self.template(message.key, message.args.get("count"))
         args = dict(message.args)
         named = []
         for arg, value in message.args.items():

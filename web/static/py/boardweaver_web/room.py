@@ -161,7 +161,7 @@ class RoomPage:
             mover = self.session.seat if "ack" in frame else acting[0] if len(acting) == 1 else None
             self.note_moves(mover)
         elif frame.get("type") == "snapshot":
-            self.last_moves = {}
+            self.last_moves = marks_from(frame.get("last_moves"))
         if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
             self.clock_at = dom.now()
         if self.session.wants_truth() and not self.truth_asked:
@@ -403,7 +403,8 @@ class RoomPage:
         dom.set_html("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
         if not self.rules_drawn:
             self.rules_drawn = True
-            dom.set_html("rules-text", render_rules(self.catalog, dict(game.options), self.texts))
+            described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
+            dom.set_html("rules-text", described)
         self.render_status()
         self.signal_turn(game)
         dom.set_attribute("page", "data-state", self.page_state())
@@ -560,11 +561,14 @@ SERVICE_RESTART = 1012
 RESTART_RECONNECT_MS = (100, 400)
 
 
-def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:
-    """The game's rules (its catalog's `rules`, paragraphs split on blank lines) and this room's options."""
+def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
+    """The game's one-line description and rules (its catalog's `description` and `rules`, paragraphs split on blank
+    lines) and this room's options; `description` is the game class's own, for a catalog that has none."""
     text = catalog.texts.get("rules", "") if catalog is not None else ""
+    lead = catalog.texts.get("description", description) if catalog is not None else description
     paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
-    parts = [f"<p>{html.escape(part)}</p>" for part in paragraphs]
+    parts = [f'<p class="game-description">{html.escape(lead)}</p>'] if lead else []
+    parts += [f"<p>{html.escape(part)}</p>" for part in paragraphs]
     said = catalog.texts if catalog is not None else {}
     items = []
     for name, value in sorted(options.items()):
@@ -578,6 +582,18 @@ def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts)
         title = html.escape(texts.get("rules.options"))
         parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
     return "".join(parts)
+
+
+def marks_from(last_moves: Any) -> dict[str, int]:
+    """A snapshot's `last_moves` (`[[seat, [[space, index or null]...]]...]`, oldest first) as the board's marks."""
+    marks: dict[str, int] = {}
+    for entry in last_moves if isinstance(last_moves, list) else []:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], list)):
+            continue
+        for place in entry[1]:
+            if isinstance(place, list) and len(place) == 2 and isinstance(place[0], str):
+                marks[f"{place[0]}/{place[1]}" if type(place[1]) is int else place[0]] = entry[0]
+    return marks
 
 
 def last_click(session: Session) -> set[tuple[str, int]]:

@@ -1,0 +1,61 @@
+"""Each seat's last move, as the room's sockets saw it: what a snapshot carries to redraw the tab's marks.
+
+A decision's piece moves are kept in the short form the `event` frames use (the target space, and the index
+only in an ordered space: a collection's true order is nobody's to see). A perspective gets a seat's moves
+when its `event` frames already named the mover: the seat's own sockets (the ack) and, when that seat was
+the only one to act, everyone. So a snapshot says nothing the socket's events had not said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardweaver import CommitResult, Perspective
+from boardweaver.changes import Change, PieceMoved
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """Where one seat's last decision moved pieces, and whether every perspective knew who made it."""
+
+    places: tuple[tuple[str, int | None], ...]
+    public: bool  # the seat was the only one to act: every event frame's reader knew the mover
+
+
+class LastMoves:
+    """The last move of every seat that moved, oldest decision first."""
+
+    def __init__(self) -> None:
+        self._by_seat: dict[int, LastMove] = {}
+
+    def note(self, seat: int, changes: list[Change], acting: list[int]) -> None:
+        """Keeps where `seat`'s decision moved pieces (`acting`: who was to act before it), if it moved any."""
+        places = tuple(_target(change) for change in changes if type(change) is PieceMoved)
+        if not places:
+            return
+        self._by_seat.pop(seat, None)  # re-inserted last: a later move overwrites an earlier mark on its place
+        self._by_seat[seat] = LastMove(places, acting == [seat])
+
+    def follow(self, kind: str, seat: int, acting: list[int], result: CommitResult | None) -> None:
+        """Follows a replayed event of the log: a commit's moves are noted, an undo's seat forgotten."""
+        if kind == "undo":
+            self.forget(seat)
+        elif kind == "commit" and result is not None:
+            self.note(seat, result.changes, acting)
+
+    def forget(self, seat: int) -> None:
+        """Drops `seat`'s last move (it was undone)."""
+        self._by_seat.pop(seat, None)
+
+    def to_wire(self, perspective: Perspective) -> list[list[object]]:
+        """Returns `[[seat, [[space, index or null]...]]...]`: the moves `perspective` knows the mover of."""
+        return [
+            [seat, [list(place) for place in move.places]]
+            for seat, move in self._by_seat.items()
+            if move.public or (perspective.kind == "seat" and perspective.seat == seat)
+        ]
+
+
+def _target(change: PieceMoved) -> tuple[str, int | None]:
+    target = change.target
+    return (target.space_id, None if target.is_collection else change.target_index)
