@@ -70,6 +70,11 @@ STAGES_JS = """() => {
     }
   }
   out["games requests"] = performance.getEntriesByType("resource").filter((r) => /\\/api\\/games$/.test(r.name)).length;
+  const nav = performance.getEntriesByType("navigation")[0];
+  if (nav) Object.assign(out, {"page asked": nav.requestStart, "page arrived": nav.responseEnd,
+                               "page parsed": nav.domInteractive});
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  if (paint) out["first paint"] = paint.startTime;
   return out;
 }"""
 
