@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .api import HttpLimits, api_routes
 from .games import load_games, served_targets
 from .health import health_routes
+from .lobby_page import lobby_routes
 from .metrics import Metrics, metrics_routes
 from .ownership import Ownership, RemoteSocket
 from .roomproto import LIMITS_STATE, ROOMS_STATE
@@ -127,6 +128,7 @@ def create_app(
         *health_routes(),
         *metrics_routes(metrics),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+        *lobby_routes(web),  # before the static pages: the lobby is drawn with its games
         *static_routes(web, wheel_dirs),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ForwardToHolder)])

@@ -6,8 +6,11 @@ import asyncio
 import importlib
 import shutil
 import sys
+import zipfile
+import zipimport
 from pathlib import Path
 
+import pytest
 from boardweaver_web import bytecode
 
 
@@ -60,3 +63,28 @@ def test_restore_writes_only_pyc_files_in_pycache_folders(tmp_path: Path) -> Non
 
     assert bytecode.restore(buffer.getvalue()) == 1
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["__pycache__", "z.cpython-3.pyc"]
+
+
+def test_fresh_imports_find_new_files_without_reading_the_stdlib_zip_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive, folder = tmp_path / "lib.zip", tmp_path / "home"
+    folder.mkdir()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped_module_bw.py", "VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.syspath_prepend(str(archive))
+    importlib.import_module("zipped_module_bw")
+    with pytest.raises(ImportError):
+        importlib.import_module("written_later_bw")
+    reads: list[str] = []
+    read = zipimport._read_directory  # type: ignore[attr-defined]
+    monkeypatch.setattr(zipimport, "_read_directory", lambda path: reads.append(path) or read(path))
+    (folder / "written_later_bw.py").write_text("VALUE = 2\n")
+
+    bytecode.fresh_imports()
+
+    assert importlib.import_module("written_later_bw").VALUE == 2
+    assert reads == []  # importlib.invalidate_caches() reads the zip's directory again
+    for name in ("zipped_module_bw", "written_later_bw"):
+        sys.modules.pop(name, None)

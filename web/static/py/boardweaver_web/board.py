@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
@@ -37,6 +38,7 @@ class Board:
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
     picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
     last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> who moved there last
+    _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -173,12 +175,22 @@ class Board:
         return self.say(look["title"]) if look.get("title") else space.space_id
 
     def _where(self, space: Space) -> str:
-        """Names a space for a label: its title, with its owner's seat when it is someone's."""
+        """Names a space for a label: its title, with its owner's seat when it is someone's.
+
+        Kept for the drawing: every piece's label names its space (a Choice click draws them all again).
+        """
+        known = self._named.get(space.space_id)
+        if known is not None:
+            return known
         title = self.places.get(space.space_id) or self._space_title(space)
         if space.owner is None or self.game.space_look(space.kind).get("area") != "seat":
-            return title
-        seat = self.texts.get("seat.you" if space.owner == self.me else "seat", seat=space.owner)
-        return self.texts.get("space.of", seat=seat, space=title)
+            where = title
+        else:
+            seat = self.texts.get("seat.you" if space.owner == self.me else "seat", seat=space.owner)
+            where = self.texts.get("space.of", seat=seat, space=title)
+        if _axial(space) is None or space.space_id in self.places:  # a hex is named once the map is laid out
+            self._named[space.space_id] = where
+        return where
 
     def _space(self, space: Space, ghosts: dict[str, list[str]]) -> str:
         look = self.game.space_look(space.kind)
@@ -375,6 +387,7 @@ def _luminance(colour: str) -> float | None:
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
 
 
+@cache  # a handful of colours per game, asked for by every piece of every drawing
 def ink_for(colour: str) -> str | None:
     """The ink (black or white) that reads best on a piece of `colour`: at least 4.58:1 for any colour."""
     luminance = _luminance(colour)

@@ -108,13 +108,13 @@ async def prepare() -> dict[str, Any]:
     return config
 
 
-async def keep_bytecode() -> None:
+async def keep_bytecode(rules: bool = True) -> None:
     """After the page is drawn: unpacks a wheel the snapshot made wait, and compiles what this load
-    compiled from source, for the next load."""
+    compiled from source, for the next load (`rules=False`: a page without the rules wheel, the lobby)."""
     while _deferred_wheel:
         await dom.install_wheel(_deferred_wheel.pop())
-    packages = [*_rules, CLIENT, "pyscript"]  # whose bytecode is kept: ours and PyScript's own package
-    for name in _rules:  # the packages whose folders hold our modules
+    packages = [*(_rules if rules else []), CLIENT, "pyscript"]  # whose bytecode is kept: ours and PyScript's
+    for name in packages:  # the packages whose folders hold our modules
         importlib.import_module(name)
     data = await bytecode.harvest(bytecode.package_roots(packages))
     if data is not None:

@@ -13,6 +13,8 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
+from . import bytecode
+
 VERSIONED = ("/pyodide/", "/pyscript/", "/wheels/")  # paths whose files never change (the sw.js IMMUTABLE)
 _KEEP: list[Any] = []  # proxies the page calls back into live as long as the page
 
@@ -44,9 +46,26 @@ def element(element_id: str) -> Any:
 
 
 def set_html(element_id: str, html: str) -> None:
+    _DRAWN.pop(element_id, None)  # `draw` sets it again next time
     node = element(element_id)
     if node is not None:
         node.innerHTML = html
+
+
+_DRAWN: dict[str, str] = {}  # element id -> the markup `draw` last gave it
+
+
+def draw(element_id: str, html: str) -> bool:
+    """Sets the element's markup unless it is what `draw` gave it last (the page parses, styles and lays out
+    only what changed); True when it was set. `set_html` on the element makes the next `draw` set it again."""
+    if _DRAWN.get(element_id) == html:
+        return False
+    node = element(element_id)
+    if node is None:
+        return False
+    node.innerHTML = html
+    _DRAWN[element_id] = html
+    return True
 
 
 def set_text(element_id: str, text: str) -> None:
@@ -82,6 +101,64 @@ def on(element_id: str, event: str, handler: Callable[[Any], None]) -> None:
     node = element(element_id)
     if node is not None:
         node.addEventListener(event, proxy(handler))
+
+
+def on_submit(form_id: str, handler: Callable[[str | None], None]) -> None:
+    """Calls `handler(id of the button that submitted)` instead of the form's own submission (the page posts
+    it plainly before Python runs); the id is None when no button did."""
+    node = element(form_id)
+    if node is None:
+        return
+
+    def submitted(event: Any) -> None:
+        event.preventDefault()
+        submitter = _some(getattr(event, "submitter", None))
+        handler(None if submitter is None else str(submitter.id))
+
+    node.addEventListener("submit", proxy(submitted))
+
+
+def text_of(element_id: str) -> str | None:
+    """The text content of an element (a `<script type="application/json">`'s data), None when absent."""
+    node = element(element_id)
+    return None if node is None else str(node.textContent)
+
+
+def template_html(element_id: str) -> str:
+    """The markup a `<template>` holds ("" when absent)."""
+    node = element(element_id)
+    return "" if node is None else str(node.innerHTML)
+
+
+def set_hidden(element_id: str, hidden: bool) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.hidden = hidden
+
+
+def set_checked(element_id: str, checked: bool) -> None:
+    node = element(element_id)
+    if node is not None:
+        node.checked = checked
+
+
+def get_attribute(element_id: str, name: str) -> str | None:
+    node = element(element_id)
+    value = None if node is None else _some(node.getAttribute(name))
+    return None if value is None else str(value)
+
+
+def cookie(name: str) -> str | None:
+    for part in str(js.document.cookie).split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return None
+
+
+def set_cookie(name: str, value: str) -> None:
+    """Keeps a plain setting for the server to read (the page's language), for a year."""
+    js.document.cookie = f"{name}={value}; path=/; max-age=31536000; SameSite=Lax"
 
 
 def on_window(event: str, handler: Callable[[Any], None]) -> None:
@@ -274,7 +351,7 @@ async def install_wheel_with_micropip(url: str) -> None:
     await pyodide_js.loadPackage("micropip")
     micropip = importlib.import_module("micropip")
     await micropip.install(url)
-    importlib.invalidate_caches()
+    bytecode.fresh_imports()
     mark("installed-by-micropip")
 
 
@@ -284,7 +361,6 @@ async def install_wheel(url: str) -> None:
     Used on later visits: the wheel is pure Python with no dependencies, so unpacking it is all
     micropip would do, and loading and importing micropip costs about 0.4 s of a warm load.
     """
-    import importlib
     import sys
 
     import pyodide_js  # type: ignore[import-not-found]
@@ -296,7 +372,7 @@ async def install_wheel(url: str) -> None:
     pyodide_js.unpackArchive(
         await response.arrayBuffer(), "wheel", to_js({"extractDir": target}, dict_converter=js.Object.fromEntries)
     )
-    importlib.invalidate_caches()
+    bytecode.fresh_imports()
     mark("unpacked")
 
 
@@ -343,13 +419,17 @@ class Socket:
             pass
 
 
-def capture_rects(root_id: str) -> dict[str, tuple[float, float]]:
-    """Returns where each `[data-key]` element under the root is on screen, by key."""
+def capture_rects(root_id: str, keys: list[str] | None = None) -> dict[str, tuple[float, float]]:
+    """Returns where each `[data-key]` element under the root (or only those of `keys`) is on screen, by key."""
     rects: dict[str, tuple[float, float]] = {}
     root = element(root_id)
     if root is None:
         return rects
-    for node in root.querySelectorAll("[data-key]"):
+    if keys is None:
+        nodes = list(root.querySelectorAll("[data-key]"))
+    else:
+        nodes = [node for key in keys if (node := _some(root.querySelector(f'[data-key="{key}"]'))) is not None]
+    for node in nodes:
         box = node.getBoundingClientRect()
         rects[str(node.getAttribute("data-key"))] = (float(box.left), float(box.top))
     return rects
@@ -429,6 +509,11 @@ def location_reload() -> None:
 
 
 # -- the your-turn signal: tab title, a beep, a notification (room.py decides when) ---------------------
+
+
+def replace_hash(fragment: str) -> None:
+    """Replaces the address's fragment without a reload or a history entry."""
+    js.history.replaceState(jsnull, "", f"#{fragment}")
 
 
 def location_search() -> str:

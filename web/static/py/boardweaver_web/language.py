@@ -12,6 +12,8 @@ from typing import Any
 from . import dom
 from .texts import LANGUAGES, STORAGE_KEY, Texts, pick_locale
 
+COOKIE = "bw-lang"  # the chosen language, for the server (boardweaver_server.lobby_page.LANGUAGE_COOKIE)
+
 
 def current() -> str:
     """Returns the page's language: the one chosen with the switch, else the browser's best match."""
@@ -38,4 +40,5 @@ def changed(_event: Any) -> None:
     choice = dom.input_value("lang")
     if choice in LANGUAGES:
         dom.storage_set(STORAGE_KEY, choice)
+        dom.set_cookie(COOKIE, choice)  # the server draws the lobby in it
         dom.location_reload()

@@ -1,4 +1,10 @@
-"""The lobby: your name, your games, the open rooms, quick start, the games and a room-creation form."""
+"""The lobby: your name, your games, the open rooms, quick start, the games and a room-creation form.
+
+The server draws the page with its games, their rules and the form (`boardweaver_server.lobby_page`), usable
+before Python starts: the form posts plainly. This module takes over the same elements: it reads the games from
+the page (`#bw-games`), wires the form to the JSON API, and draws what only the browser knows (the name, my
+games) and what changes (open rooms, the links of a new room). It never draws the games again.
+"""
 
 from __future__ import annotations
 
@@ -7,75 +13,11 @@ import html
 import json
 from typing import Any
 
-from . import dom, mine
+from . import boot, dom, language, mine
 from .texts import Texts
 
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
-
-
-def render_games(games: list[dict[str, Any]]) -> str:
-    """The game list: one card per game with its title, description and player count."""
-    cards = []
-    for game in games:
-        players = f"{game.get('min_players')} to {game.get('max_players')}"
-        cards.append(  # the whole card is one button: a click, Enter or Space picks the game in the form
-            f'<li><button type="button" class="game-card" data-game="{html.escape(game["name"])}">'
-            f'<span class="game-title">{html.escape(game.get("title") or game["name"])}</span>'
-            f'<span class="game-text">{html.escape(game.get("description") or "")}</span>'
-            f'<span class="game-text players">{html.escape(players)} players</span></button>'
-            f"{render_rules(game)}</li>"
-        )
-    return "".join(cards)
-
-
-def render_rules(game: dict[str, Any], texts: Texts | None = None) -> str:
-    """The game's rules text (from its catalog, in the page's language) as a disclosure under its card."""
-    paragraphs = [p.strip() for p in str(game.get("rules") or "").split("\n\n") if p.strip()]
-    if not paragraphs:
-        return ""
-    text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
-    name = html.escape(game["name"])
-    rules = html.escape((texts or Texts("en")).get("lobby.rules"))
-    return f'<details class="game-rules" data-rules="{name}"><summary>{rules}</summary>{text}</details>'
-
-
-def render_game_options(game: dict[str, Any]) -> str:
-    """The form fields for one game's options: typed from their defaults, labelled and explained by the catalog."""
-    fields = []
-    info = {str(item["name"]): item for item in game.get("option_info") or []}
-    for key, default in sorted((game.get("options") or {}).items()):
-        name = html.escape(key)
-        about = info.get(key, {})
-        label = html.escape(str(about.get("label") or key))
-        bounds = "".join(f' {b}="{int(about[b])}"' for b in ("min", "max") if isinstance(about.get(b), int))
-        help_text = f'<span class="option-help">{html.escape(str(about["help"]))}</span>' if about.get("help") else ""
-        if about.get("choices"):
-            choices = "".join(
-                f'<option value="{html.escape(str(c["value"]))}"{" selected" if c["value"] == default else ""}>'
-                f"{html.escape(str(c['label']))}</option>"
-                for c in about["choices"]
-            )
-            field = f'<select id="opt-{name}" data-option="{name}" data-type="str">{choices}</select>'
-        elif isinstance(default, bool):
-            checked = " checked" if default else ""
-            field = f'<input type="checkbox" id="opt-{name}" data-option="{name}" data-type="bool"{checked}>'
-        elif isinstance(default, int):
-            field = (
-                f'<input type="number" id="opt-{name}" data-option="{name}" data-type="int" value="{default}"{bounds}>'
-            )
-        else:
-            value = html.escape("" if default is None else str(default))
-            field = f'<input type="text" id="opt-{name}" data-option="{name}" data-type="str" value="{value}">'
-        fields.append(f'<label class="option">{label} {field}{help_text}</label>')
-    return "".join(fields)
-
-
-def render_bot_boxes(seats: int, bots: set[int]) -> str:
-    return "".join(
-        f'<label class="bot"><input type="checkbox" id="bot-{seat}" data-bot="{seat}"'
-        f"{' checked' if seat in bots else ''}> seat {seat} is a bot</label>"
-        for seat in range(seats)
-    )
+MAX_SEATS = 8  # the bot boxes the server draws (lobby_page.MAX_SEATS)
 
 
 def render_links(
@@ -134,34 +76,27 @@ class Lobby:
         self.texts = Texts(dom.language())
 
     def start(self) -> None:
-        self.draw_games()
-        dom.element("player-name").value = mine.load_name(self.store)
+        """Wires the page the server drew, keeping what the player did before Python ran."""
+        name = dom.element("player-name")
+        if not name.value:
+            name.value = mine.load_name(self.store)
         dom.on("player-name", "change", lambda _e: self.name_changed())
         dom.on("game", "change", lambda _e: self.game_changed())
         dom.on("seats", "change", lambda _e: self.seats_changed())
         dom.on("games", "click", self.card_clicked)
-        dom.on("create", "click", lambda _e: self.run(self.create()))
-        dom.on("quick-start", "click", lambda _e: self.run(self.quick_start()))
+        dom.on_submit("create-form", self.submitted)
         dom.on("page", "click", self.page_clicked)
-        self.game_changed()
+        if dom.get_attribute("options", "data-for") != dom.input_value("game"):  # another game chosen meanwhile
+            self.game_changed()
         self.render_mine()
 
-    def update_games(self, games: list[dict[str, Any]]) -> None:
-        """Draws the server's list where the kept one was drawn, keeping the form's game when it still exists."""
-        chosen = dom.input_value("game")
-        self.games = {game["name"]: game for game in games}
-        self.draw_games()
-        if chosen in self.games:
-            dom.element("game").value = chosen
-        self.game_changed()
-
-    def draw_games(self) -> None:
-        dom.set_html("games", render_games(list(self.games.values())))
-        options = "".join(
-            f'<option value="{html.escape(name)}">{html.escape(g.get("title") or name)}</option>'
-            for name, g in self.games.items()
-        )
-        dom.set_html("game", options)
+    def submitted(self, button: str | None) -> None:
+        if button == "quick-start":
+            self.run(self.quick_start())
+        elif button == "create":
+            self.run(self.create())
+        else:  # Enter in a field: the name is kept, nothing is created (a click does that)
+            self.name_changed()
 
     def run(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -237,12 +172,16 @@ class Lobby:
         seats.min, seats.max = game["min_players"], game["max_players"]
         current = int(dom.input_value("seats") or 0)
         seats.value = str(min(max(current, game["min_players"]), game["max_players"]))
-        dom.set_html("options", render_game_options(game))
+        dom.set_html("options", dom.template_html(f"options-{game['name']}"))  # drawn by the server
+        dom.set_attribute("options", "data-for", game["name"])
         self.seats_changed()
 
     def seats_changed(self) -> None:
+        """Shows a bot box per seat (the server drew one for each seat the form allows); all but the first are bots."""
         seats = int(dom.input_value("seats") or 2)
-        dom.set_html("bots", render_bot_boxes(seats, set(range(1, seats))))
+        for seat in range(MAX_SEATS):
+            dom.set_hidden(f"bot-seat-{seat}", seat >= seats)
+            dom.set_checked(f"bot-{seat}", 0 < seat < seats)
 
     def read_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {}
@@ -347,32 +286,31 @@ def error_text(data: Any) -> str:
     return str(data["error"]) if isinstance(data, dict) and "error" in data else json.dumps(data)
 
 
-GAMES_KEY = "bw:games"  # the last list of games, drawn at once on the next visit while it is asked again
-
-
 async def main() -> None:
     dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     dom.register_service_worker()
-    store = dom.BrowserStore()
-    kept = read_games(store.get(GAMES_KEY))
-    lobby = None
-    if kept:  # a later visit: usable now, without waiting for the server's answer
-        lobby = show(kept)
-    status, games = await dom.fetch_json(f"/api/games?lang={dom.language()}")
-    if status != 200 or not isinstance(games, list) or not games:
-        if lobby is None:
-            dom.set_text("status", Texts(dom.language()).get("lobby.no-games", status=status))
+    if in_other_language():
         return
-    if games != kept:
-        store.set(GAMES_KEY, json.dumps(games, separators=(",", ":")))
-        if lobby is None:
-            lobby = show(games)
-        else:
-            lobby.update_games(games)
+    games = read_games(dom.text_of("bw-games"))  # the games the server drew the page with
+    if not games:
+        return  # the server said so on the page
+    lobby = show(games)
     lobby.run(lobby.refresh_mine())
     lobby.run(lobby.refresh_open())
     await dom.cache_shell([])
+    await boot.keep_bytecode(rules=False)
     dom.publish("__bw_cached", True)
+
+
+def in_other_language() -> bool:
+    """Asks the server for the page again when it drew it in another language than the page's own (a choice
+    made before the server was told of it); True when the page reloads."""
+    wanted = language.current()
+    if dom.get_attribute("page", "data-lang") in (None, wanted) or dom.cookie(language.COOKIE) == wanted:
+        return False
+    dom.set_cookie(language.COOKIE, wanted)
+    dom.location_reload()
+    return True
 
 
 def read_games(text: str | None) -> list[dict[str, Any]] | None:

@@ -7,7 +7,7 @@ import html
 import json
 import random
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from boardweaver import Action, Catalog, Game, Message, Offer
 
@@ -38,6 +38,8 @@ class RoomPage:
 
     def __init__(self, room: str, fragment: dict[str, str], config: dict[str, Any]) -> None:
         self.token = fragment.get("token")
+        invites = {k.removeprefix("invite-"): v for k, v in fragment.items() if k.startswith("invite-")}
+        self.made_here = {"host": fragment["host"], "invites": invites} if fragment.get("host") else {}
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
         self.session = Session(room, role, seat, dom.BrowserStore(), game_loader(config))
@@ -191,7 +193,11 @@ class RoomPage:
         if self.session.role != "seat" or seat is None or not token:
             return
         store = dom.BrowserStore()
-        mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""))
+        made = self.made_here  # a room the lobby's plain form made: its host token and invites came in the link
+        mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""), **made)
+        if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
+            dom.replace_hash(urlencode({"seat": seat, "token": token}))
+            self.made_here = {}
         name = mine.load_name(store)
         names = frame.get("names") if isinstance(frame.get("names"), list) else []
         known = names[seat] if seat < len(names) else None
@@ -341,8 +347,10 @@ class RoomPage:
         offer = self.shown[int(number)]
         shown = self.session.shown_table()
         before = piece_keys(shown) if shown is not None else {}
-        rects = dom.capture_rects("board")
         frame = self.session.take(offer.action)
+        after = self.session.shown_table()
+        moves = guess_moves(before, piece_keys(after)) if after is not None else []
+        rects = dom.capture_rects("board", [origin for origin, _ in moves])  # where the moved pieces were
         if frame is not None:
             self.sent_commit(frame)
             self.send(frame)
@@ -350,11 +358,9 @@ class RoomPage:
         if frame is None and not offer.ends_decision():
             dom.record_timing("choice_ms", dom.now() - started)
             dom.record_timing("choice_event_ms", dom.now() - float(event.timeStamp))
-        after = self.session.shown_table()
-        if after is not None:
-            for origin, target in guess_moves(before, piece_keys(after)):
-                if origin in rects:
-                    dom.animate_from("board", target, rects[origin])
+        for origin, target in moves:
+            if origin in rects:
+                dom.animate_from("board", target, rects[origin])
 
     def take(self, action: Action) -> None:
         """Takes a step as a click would (for scripted use from the console)."""
@@ -389,18 +395,18 @@ class RoomPage:
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
         focused = dom.focused_selector(("board", "commands"))
-        dom.set_html("board", board.render())
+        dom.draw("board", board.render())
         for change in moves:
             self.animate(change, before, table)
         session.changes = []
         clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
-        dom.set_html("commands", clocks + self.render_commands(board))
+        dom.draw("commands", clocks + self.render_commands(board))
         self.refocus(focused)
-        dom.set_html("log", render_log(session.log_messages(), self.catalog))
-        dom.scroll_to_end("log")
+        if dom.draw("log", render_log(session.log_messages(), self.catalog)):  # a Choice step seldom logs
+            dom.scroll_to_end("log")
         me = session.seat if session.role == "seat" else None
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
-        dom.set_html("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
+        dom.draw("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
         if not self.rules_drawn:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
