@@ -2,6 +2,7 @@
 
 Locally each game plays 30 games; in CI (CI=true) and with BOARDWEAVER_FULL=1 each plays the 500 games the
 doctor's issue asks of CI. The games are checked in one process per core, all at the first test's start.
+CPU figures per game and what was done about them: bench/README.md, "The test suite's time".
 """
 
 from __future__ import annotations
