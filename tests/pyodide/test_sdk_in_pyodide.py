@@ -1,7 +1,8 @@
 """The SDK's tests pass inside Pyodide (Python 3.14 on wasm) just as they do under CPython.
 
 Pyodide runs under Node from web/node_modules (`scripts/install` provides it and the wheels);
-the rules wheel it installs is the very one the server hands to browser tabs.
+the rules wheel it installs is the very one the server hands to browser tabs. The CPython run that
+gives the expected counts and the Pyodide run go side by side (two processes, two cores).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -44,8 +46,24 @@ def _require_pyodide_runtime() -> None:
     pytest.skip(reason)
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+def _run_side_by_side(*commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """Runs the commands at once (each a process of its own: on two cores they overlap) and waits for all."""
+    processes = [
+        subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for command in commands
+    ]
+    try:
+        with ThreadPoolExecutor(len(processes)) as pool:  # each pipe read at once: none fills and blocks
+            outputs = list(pool.map(lambda p: p.communicate(timeout=TIMEOUT_S), processes))
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return [
+        subprocess.CompletedProcess(p.args, p.returncode, out, err)
+        for p, (out, err) in zip(processes, outputs, strict=True)
+    ]
 
 
 def test_sdk_tests_pass_in_pyodide_as_in_cpython(tmp_path: Path) -> None:
@@ -55,9 +73,11 @@ def test_sdk_tests_pass_in_pyodide_as_in_cpython(tmp_path: Path) -> None:
     counter = _count_pytest()
     wheel, _ = build_rules_wheel(tmp_path)
 
-    cpython = _run([sys.executable, str(HERE / "count_pytest.py"), *PYTEST_ARGS])
     node = ["node", str(HERE / "run_sdk_tests.mjs")]
-    pyodide = _run([*node, "--repo", str(REPO), "--rules-wheel", str(wheel), "--", *PYTEST_ARGS])
+    cpython, pyodide = _run_side_by_side(
+        [sys.executable, str(HERE / "count_pytest.py"), *PYTEST_ARGS],
+        [*node, "--repo", str(REPO), "--rules-wheel", str(wheel), "--", *PYTEST_ARGS],
+    )
 
     report = f"--- Pyodide stdout ---\n{pyodide.stdout[-6000:]}\n--- stderr ---\n{pyodide.stderr[-3000:]}"
     expected = counter.parse(cpython.stdout)

@@ -29,7 +29,7 @@ Standard library only; runs on CPython 3.11+ and Pyodide.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
@@ -50,6 +50,7 @@ ROOK_RAYS: tuple[Step, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 BISHOP_RAYS: tuple[Step, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 KING_STEPS = ROOK_RAYS + BISHOP_RAYS
 SLIDER_RAYS: dict[str, tuple[Step, ...]] = {"B": BISHOP_RAYS, "R": ROOK_RAYS, "Q": KING_STEPS}
+COLORS: tuple[Color, Color] = ("w", "b")
 
 
 @dataclass(frozen=True)
@@ -252,56 +253,88 @@ def _check_en_passant(pos: Position, ep: str) -> None:
         )
 
 
-def _ray_squares(board: Board, square: str, rays: tuple[Step, ...]) -> Iterator[str]:
-    """Yields squares along each ray up to and including the first occupied one."""
-    for step in rays:
-        target = shift(square, step)
-        while target is not None:
-            yield target
-            if target in board:
-                break
-            target = shift(target, step)
-
-
-def _reach(board: Board, square: str, piece: str) -> Iterator[str]:
-    """Yields the squares a knight, bishop, rook, queen or king attacks, own pieces' squares included."""
-    kind = piece[1]
-    if kind in SLIDER_RAYS:
-        return _ray_squares(board, square, SLIDER_RAYS[kind])
-    steps = KNIGHT_STEPS if kind == "N" else KING_STEPS
-    return filter(None, (shift(square, step) for step in steps))
+def _ray(square: str, step: Step) -> tuple[str, ...]:
+    """Returns the squares from `square` (excluded) along `step` to the board's edge."""
+    squares = []
+    target = shift(square, step)
+    while target is not None:
+        squares.append(target)
+        target = shift(target, step)
+    return tuple(squares)
 
 
 def _pawn_forward(color: Color) -> int:
     return 1 if color == "w" else -1
 
 
-def _pawn_pushes(board: Board, square: str, color: Color) -> list[str]:
-    """Returns the squares a pawn may push to: one ahead if empty, two from the start rank if both are.
+def _pawn_push_squares(square: str, color: Color) -> tuple[str, str | None] | None:
+    """Returns a pawn's single-push square and, from its start rank, its double-push square."""
+    step = _pawn_forward(color)
+    one, two = shift(square, (0, step)), shift(square, (0, 2 * step))
+    if one is None:
+        return None
+    return one, two if square[1] == ("2" if color == "w" else "7") else None
 
-    Pawns never stand on the last rank, so the squares ahead are on the board.
+
+# Geometry computed once: by piece kind (or pawn color), each square's rays, jumps, pushes and diagonals.
+RAYS: dict[str, dict[str, tuple[tuple[str, ...], ...]]] = {
+    kind: {square: tuple(ray for ray in (_ray(square, step) for step in steps) if ray) for square in SQUARES}
+    for kind, steps in SLIDER_RAYS.items()
+}
+JUMPS: dict[str, dict[str, tuple[str, ...]]] = {
+    kind: {square: tuple(t for t in (shift(square, step) for step in steps) if t is not None) for square in SQUARES}
+    for kind, steps in (("N", KNIGHT_STEPS), ("K", KING_STEPS))
+}
+PAWN_PUSHES: dict[str, dict[str, tuple[str, str | None]]] = {
+    color: {sq: push for sq in SQUARES if (push := _pawn_push_squares(sq, color)) is not None} for color in COLORS
+}
+PAWN_DIAGONALS: dict[str, dict[str, tuple[str, ...]]] = {
+    color: {
+        sq: tuple(t for t in (shift(sq, (f, _pawn_forward(color))) for f in (-1, 1)) if t is not None) for sq in SQUARES
+    }
+    for color in COLORS
+}
+
+
+def _targets(pos: Position, square: str, piece: str) -> list[str]:
+    """Returns the squares the piece on `square` could move to if it were its side's turn (castling aside).
+
+    A bishop, rook or queen goes along each ray up to the first occupied square, taking it if it holds
+    an enemy; a knight or king jumps to squares empty or holding an enemy; a pawn pushes onto empty squares
+    (two from its start rank) and takes diagonally an enemy piece, or en passant for the side to move.
     """
-    rank, step = int(square[1]), _pawn_forward(color)
-    one, two = f"{square[0]}{rank + step}", f"{square[0]}{rank + 2 * step}"
-    if one in board:
-        return []
-    on_start_rank = rank == (2 if color == "w" else 7)
-    return [one, two] if on_start_rank and two not in board else [one]
-
-
-def _pawn_captures(pos: Position, square: str, color: Color) -> list[str]:
-    """Returns diagonal squares holding an enemy piece, or the en-passant square for the side to move."""
-    targets = []
-    for file_step in (-1, 1):
-        target = shift(square, (file_step, _pawn_forward(color)))
-        if target is None:
-            continue
-        piece = pos.board.get(target)
-        if piece is not None and color_of(piece) != color:
-            targets.append(target)
-        elif target == pos.ep and color == pos.turn:
-            targets.append(target)  # a valid `ep` always has the pawn to take behind it
-    return targets
+    board = pos.board
+    color, kind = piece[0], piece[1]
+    found: list[str] = []
+    if kind == "P":
+        one, two = PAWN_PUSHES[color][square]
+        if one not in board:
+            found.append(one)
+            if two is not None and two not in board:
+                found.append(two)
+        for target in PAWN_DIAGONALS[color][square]:
+            occupant = board.get(target)
+            if occupant is not None:
+                if occupant[0] != color:
+                    found.append(target)
+            elif target == pos.ep and color == pos.turn:
+                found.append(target)  # a valid `ep` always has the pawn to take behind it
+    elif kind in RAYS:
+        for ray in RAYS[kind][square]:
+            for target in ray:
+                occupant = board.get(target)
+                if occupant is None:
+                    found.append(target)
+                    continue
+                if occupant[0] != color:
+                    found.append(target)
+                break
+    else:
+        for target in JUMPS[kind][square]:
+            occupant = board.get(target)
+            if occupant is None or occupant[0] != color:
+                found.append(target)
+    return found
 
 
 def can_castle(pos: Position, rule: CastlingRule) -> bool:
@@ -323,21 +356,15 @@ def _castling_rules(pos: Position, color: Color) -> list[CastlingRule]:
     return [rule for rule in own_rules if can_castle(pos, rule)]
 
 
-def _destinations(pos: Position, color: Color) -> Iterator[tuple[str, str]]:
-    """Yields (from, to) for every move `color` could make if it were its turn, promotions folded."""
+def _destinations(pos: Position, color: Color) -> list[tuple[str, str]]:
+    """Returns (from, to) for every move `color` could make if it were its turn, promotions folded."""
+    found: list[tuple[str, str]] = []
     for square, piece in pos.board.items():
-        if color_of(piece) != color:
-            continue
-        if piece[1] == "P":
-            for target in _pawn_pushes(pos.board, square, color) + _pawn_captures(pos, square, color):
-                yield square, target
-            continue
-        for target in _reach(pos.board, square, piece):
-            occupant = pos.board.get(target)
-            if occupant is None or color_of(occupant) != color:
-                yield square, target
-    for rule in _castling_rules(pos, color):
-        yield rule.king_from, rule.king_to
+        if piece[0] == color:
+            found.extend((square, target) for target in _targets(pos, square, piece))
+    if pos.castling:
+        found.extend((rule.king_from, rule.king_to) for rule in _castling_rules(pos, color))
+    return found
 
 
 def moves_for(pos: Position, color: Color) -> list[Move]:
@@ -363,8 +390,18 @@ def legal_moves(pos: Position) -> list[Move]:
 
 
 def is_legal(pos: Position, move: Move) -> bool:
-    """Tells whether `move` is legal in `pos`."""
-    return move in legal_moves(pos)
+    """Tells whether `move` is legal in `pos` (is one of `legal_moves(pos)`), generating only its piece's moves."""
+    piece = pos.board.get(move.from_sq)
+    if piece is None or piece[0] != pos.turn or winner(pos) is not None:
+        return False
+    castles = piece[1] == "K" and any(
+        (rule.king_from, rule.king_to) == (move.from_sq, move.to_sq) for rule in _castling_rules(pos, pos.turn)
+    )
+    if not castles and move.to_sq not in _targets(pos, move.from_sq, piece):
+        return False
+    if piece[1] == "P" and move.to_sq[1] == ("8" if pos.turn == "w" else "1"):
+        return move.promotion in PROMOTION_PIECES
+    return move.promotion is None
 
 
 def play(pos: Position, move: Move) -> Position:
@@ -426,13 +463,15 @@ def is_over(pos: Position) -> bool:
     return winner(pos) is not None or is_stalemate(pos)
 
 
-def visible_squares(pos: Position, color: Color) -> set[str]:
+def visible_squares(pos: Position, color: Color, moves: Iterable[Move] | None = None) -> set[str]:
     """Returns the squares `color` sees: its pieces' squares and its moves' destinations (see module doc).
 
-    The side to move that can take en passant also sees the pawn it would take.
+    The side to move that can take en passant also sees the pawn it would take. `moves`, when given,
+    must be `moves_for(pos, color)`, already computed: it spares computing them again.
     """
-    visible = {square for square, piece in pos.board.items() if color_of(piece) == color}
-    for from_sq, to_sq in _destinations(pos, color):
+    pairs = _destinations(pos, color) if moves is None else [(m.from_sq, m.to_sq) for m in moves]
+    visible = {square for square, piece in pos.board.items() if piece[0] == color}
+    for from_sq, to_sq in pairs:
         visible.add(to_sq)
         if to_sq == pos.ep and color == pos.turn and pos.board[from_sq][1] == "P" and from_sq[0] != to_sq[0]:
             visible.add(f"{to_sq[0]}{from_sq[1]}")

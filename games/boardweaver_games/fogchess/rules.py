@@ -109,9 +109,12 @@ def click(seat: int, square: str) -> Action:
     return Action.piece_click(board_id(seat), index_of(seat, square))
 
 
-def sight(pos: Position, color: Color) -> dict[str, str]:
-    """Returns what `color` sees on each square: a piece code, "empty" or "fog"."""
-    visible = visible_squares(pos, color)
+def sight(pos: Position, color: Color, moves: list[Move] | None = None) -> dict[str, str]:
+    """Returns what `color` sees on each square: a piece code, "empty" or "fog".
+
+    `moves`, when given, must be `moves_for(pos, color)`, already computed.
+    """
+    visible = visible_squares(pos, color, moves)
     return {square: (pos.board.get(square, EMPTY) if square in visible else FOG) for square in SQUARES}
 
 
@@ -151,22 +154,22 @@ def _captured(before: Position, after: Position) -> str | None:
     return lost[0] if lost else None
 
 
-def _seen_squares(table: Table, seat: int) -> set[str]:
-    """Returns the squares `seat` sees now (its board's squares not in the fog)."""
+def _seen_squares(table: Table, seat: int, squares: set[str]) -> set[str]:
+    """Returns those of `squares` that `seat` sees now (its board's squares not in the fog)."""
     pieces = table.state.space(board_id(seat)).pieces
-    return {BOARD_SQUARES[seat][i] for i, piece in enumerate(pieces) if piece.private_kind != FOG}
+    return {square for square in squares if pieces[BOARD_INDEX[seat][square]].private_kind != FOG}
 
 
 def _mark(table: Table, seat: int, squares: set[str], mark: str) -> None:
     """Marks `squares` on `seat`'s board with `mark` ("last": its own last move; "seen": the opponent's
     last move where `seat` saw it), clearing that mark elsewhere; the board's owner alone sees marks."""
     board = board_id(seat)
-    for index, piece in enumerate(table.state.space(board).pieces):
+    for index, (square, piece) in enumerate(zip(BOARD_SQUARES[seat], table.state.space(board).pieces, strict=True)):
         now = piece.private_state.get("mark")
-        square = BOARD_SQUARES[seat][index]
-        if square in squares and now != mark:
-            table.set(StateOf.piece_private(board, index), "mark", mark)
-        elif square not in squares and now == mark:
+        if square in squares:
+            if now != mark:
+                table.set(StateOf.piece_private(board, index), "mark", mark)
+        elif now == mark:
             table.set(StateOf.piece_private(board, index), "mark", None)
 
 
@@ -328,10 +331,11 @@ class FogChess(Game):
         table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved"))
         moves = legal_moves(pos)
         other = 1 - player_id
-        seen_before = _seen_squares(table, other)
+        touched = {move.from_sq, move.to_sq}
+        seen_before = _seen_squares(table, other, touched)
         self.show(table, pos, moves)
-        _mark(table, player_id, {move.from_sq, move.to_sq}, "last")
-        _mark(table, other, {move.from_sq, move.to_sq} & seen_before & _seen_squares(table, other), "seen")
+        _mark(table, player_id, touched, "last")
+        _mark(table, other, _seen_squares(table, other, seen_before), "seen")
         won = winner(pos)
         if won is not None:
             loser = COLOR_NAMES["b" if won == "w" else "w"]
@@ -353,16 +357,19 @@ class FogChess(Game):
 
     def show(self, table: Table, pos: Position, moves: list[Move]) -> None:
         """Sets each board to its side's sight (only squares that changed) and the mover's legal moves."""
-        for index, piece in enumerate(table.state.space(TRUE_BOARD).pieces):
-            kind = pos.board.get(BOARD_SQUARES[0][index], EMPTY)
+        true_pieces = table.state.space(TRUE_BOARD).pieces
+        for index, (square, piece) in enumerate(zip(BOARD_SQUARES[0], true_pieces, strict=True)):
+            kind = pos.board.get(square, EMPTY)
             if piece.private_kind != kind:
                 table.set_private_kind(TRUE_BOARD, index, kind)
         for seat in (0, 1):
             color = color_of_seat(seat)
-            seen = sight(pos, color)
+            seen = sight(pos, color, moves if moves and pos.turn == color else None)  # moves: the mover's, if any
             board = board_id(seat)
-            for index, piece in enumerate(table.state.space(board).pieces):
-                kind = seen[BOARD_SQUARES[seat][index]]
+            for index, (square, piece) in enumerate(
+                zip(BOARD_SQUARES[seat], table.state.space(board).pieces, strict=True)
+            ):
+                kind = seen[square]
                 if piece.private_kind != kind:
                     table.set_private_kind(board, index, kind)
             ucis = " ".join(sorted(m.uci() for m in moves)) if pos.turn == color else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..changes import Change
 from ..game import Game, start
@@ -152,7 +153,8 @@ class Explorer:
         self._note_log(table, index)
         changes: list[Change] = [change for record in stepper.records for change in record.changes]
         for twin in watching:
-            self._advance(twin, table, decision, changes, acting_sees[twin.observer])
+            seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
+            self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
 
     def _explore(self, stepper: Stepper) -> None:
         """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""
@@ -203,9 +205,17 @@ class Explorer:
             if twin is not None:
                 self.twins[player] = twin
 
-    def _advance(self, twin: Twin, table: Table, decision: Decision, changes: list[Change], acting_sees: bool) -> None:
+    def _advance(
+        self,
+        twin: Twin,
+        table: Table,
+        decision: Decision,
+        changes: list[Change],
+        acting_sees: bool,
+        seen: tuple[Table, dict[str, Any]] | None = None,
+    ) -> None:
         try:
-            outcome = advance(self.game, twin, table, decision, changes, acting_sees)
+            outcome = advance(self.game, twin, table, decision, changes, acting_sees, seen)
         except Exception:
             outcome = False  # the twin may be a world the game never makes: no verdict
         if isinstance(outcome, Finding):

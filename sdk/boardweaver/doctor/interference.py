@@ -239,9 +239,18 @@ def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
 
 
 def advance(
-    game: Game, twin: Twin, table: Table, decision: Decision, changes: list[Change], acting_sees: bool
+    game: Game,
+    twin: Twin,
+    table: Table,
+    decision: Decision,
+    changes: list[Change],
+    acting_sees: bool,
+    seen: tuple[Table, dict[str, Any]] | None = None,
 ) -> Finding | bool | None:
-    """Takes `decision` in the twin and compares; returns a Finding, True to go on, or False when it ends."""
+    """Takes `decision` in the twin and compares; returns a Finding, True to go on, or False when it ends.
+
+    `seen`, when given, is the observer's view of `table` now and its wire form (see `compare`).
+    """
     world = twin.world
     twin_game = twin.game if twin.game is not None else game
     world.take_changes()
@@ -270,7 +279,7 @@ def advance(
         return False
     probe = not twin.probed
     twin.probed = True
-    verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game)
+    verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game, seen)
     if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
@@ -317,8 +326,12 @@ def compare(
     twin_changes: list[Change],
     probe: bool = True,
     twin_game: Game | None = None,
+    true_seen: tuple[Table, dict[str, Any]] | None = None,
 ) -> Finding | bool:
-    """Compares everything sent to `observer` in the two worlds; returns a Finding or True."""
+    """Compares everything sent to `observer` in the two worlds; returns a Finding or True.
+
+    `true_seen`, when given, is `observer`'s view of `true_table` and its wire form, already projected.
+    """
     other = twin_game if twin_game is not None else game
     perspective = seat_perspective(observer)
     if logged(true_changes) != logged(twin_changes):
@@ -328,8 +341,12 @@ def compare(
             f"the log lines seat {observer} reads differ between two worlds that differ only in parts "
             "it cannot see: a log line names a hidden part",
         )
-    true_view, twin_view = true_table.view(perspective), twin_table.view(perspective)
-    true_wire, twin_wire = state_to_wire(true_view.state), state_to_wire(twin_view.state)
+    if true_seen is None:
+        true_view = true_table.view(perspective)
+        true_seen = true_view, state_to_wire(true_view.state)
+    true_view, true_wire = true_seen
+    twin_view = twin_table.view(perspective)
+    twin_wire = state_to_wire(twin_view.state)
     if true_wire != twin_wire:
         where = first_difference(true_wire, twin_wire)
         return Finding(

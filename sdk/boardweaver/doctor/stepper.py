@@ -113,14 +113,19 @@ def _click_positions(perspective: Perspective, space: Space) -> tuple[list[int],
     return by_view, by_true
 
 
-def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer], on_view: bool) -> list[str]:
-    """Returns `offers` as sorted canonical texts comparable between a seat's view and the full `state`.
+ClickPositions = dict[str, tuple[list[int], list[int]]]  # per collection: `_click_positions`
+
+
+def offer_wires(
+    state: TableState, perspective: Perspective, offers: list[Offer], on_view: bool, positions: ClickPositions
+) -> list[dict[str, Any]]:
+    """Returns `offers` as wire data comparable between a seat's view and the full `state`.
 
     A click on a piece of a collection names the first view position of its group (a hidden piece stands
     for its whole group): the seat's view and the full state number a collection's pieces differently.
+    `positions` keeps each collection's positions, worked out once for all the offers of one state.
     """
-    keys: list[str] = []
-    positions: dict[str, tuple[list[int], list[int]]] = {}  # per collection, worked out once for all its offers
+    wires: list[dict[str, Any]] = []
     for offer in offers:
         wire = offer.to_wire()
         action = offer.action
@@ -131,8 +136,24 @@ def offer_keys(state: TableState, perspective: Perspective, offers: list[Offer],
                     positions[action.space_id] = _click_positions(perspective, space)
                 by_view, by_true = positions[action.space_id]
                 wire["action"]["index"] = (by_view if on_view else by_true)[action.index]
-        keys.append(canonical_json(wire))
-    return sorted(keys)
+        wires.append(wire)
+    return wires
+
+
+def same_offers(state: TableState, perspective: Perspective, on_view: list[Offer], on_full: list[Offer]) -> bool:
+    """Tells whether the offers on the seat's view and on the full `state` are the same, in any order.
+
+    Both lists usually come in the same order: one canonical text of each whole list settles that case (equal
+    texts of two lists mean equal texts of each item); only otherwise is each offer's text sorted.
+    """
+    if len(on_view) != len(on_full):
+        return False
+    positions: ClickPositions = {}  # the same for both lists: one state, one perspective
+    view_wires = offer_wires(state, perspective, on_view, True, positions)
+    full_wires = offer_wires(state, perspective, on_full, False, positions)
+    if canonical_json(view_wires) == canonical_json(full_wires):
+        return True
+    return sorted(map(canonical_json, view_wires)) == sorted(map(canonical_json, full_wires))
 
 
 @dataclass
@@ -163,6 +184,9 @@ class Stepper:
         self.broken = False  # the full state and the draft no longer agree: stop this game
         self.failed: Action | None = None  # a step that raised on the full state, kept for the reproduction
         self.in_view_order = True  # the draft's view is still the projection of the full state
+        # The seat's view of the full table after the decision's last step, and its wire form, when check 3
+        # made them: check 4 compares that same view with the twin world's, so it need not project it again.
+        self.seen: tuple[Table, dict[str, Any]] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -205,7 +229,7 @@ class Stepper:
         self.counters.offers += 1
         state, perspective = self.table.state, seat_perspective(self.seat)
         try:
-            same = offer_keys(state, perspective, offers, True) == offer_keys(state, perspective, full, False)
+            same = same_offers(state, perspective, offers, full)
         except RuleError:
             same = False
         if not same:
@@ -222,6 +246,7 @@ class Stepper:
     def undo(self) -> None:
         """Undoes the last step in the draft and on the full state."""
         record = self.records.pop()
+        self.seen = None
         self.draft.undo()
         revert_all(self.table.state, record.changes)
         self._rewind(record.rng_before, record.pick_before)
@@ -232,6 +257,7 @@ class Stepper:
     def take(self, action: Action, recorded_pick: int | None = None) -> Offer | None:
         """Takes an offered step in the draft and on the full state; returns None if it is not offered."""
         table = self.table
+        self.seen = None
         rng_before = table.rng_counter
         pick_before = table.pick_rng.counter if table.pick_rng is not None else 0
         try:
@@ -319,7 +345,9 @@ class Stepper:
     def _check_last_step(self, action: Action) -> None:
         """Check 3 for a decision's last, unmarked Confirm: the seat's draft must equal the projection."""
         self.counters.commutes += 1
-        actual = state_to_wire(self.table.view(seat_perspective(self.seat)).state)
+        view = self.table.view(seat_perspective(self.seat))
+        actual = state_to_wire(view.state)
+        self.seen = (view, actual)
         drafted = state_to_wire(self.draft.view.view(self.seat).state)
         if drafted != actual or logged(self.draft._applied[-1].changes) != logged(self.records[-1].changes):
             self._break(
