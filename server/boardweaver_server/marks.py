@@ -9,6 +9,7 @@ the only one to act, everyone. So a snapshot says nothing the socket's events ha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from boardweaver import CommitResult, Perspective
 from boardweaver.changes import Change, PieceMoved
@@ -46,6 +47,23 @@ class LastMoves:
     def forget(self, seat: int) -> None:
         """Drops `seat`'s last move (it was undone)."""
         self._by_seat.pop(seat, None)
+
+    def stored(self, seat: int, changes: list[Change], acting: list[int]) -> list[list[object]]:
+        """Returns what a snapshot stores: every seat's last move once `seat`'s decision is noted, oldest first
+        (`[[seat, [[space, index or null]...], public]...]`; `from_stored` reads it back)."""
+        after = LastMoves()
+        after._by_seat = dict(self._by_seat)
+        after.note(seat, changes, acting)
+        return [[s, [list(place) for place in move.places], move.public] for s, move in after._by_seat.items()]
+
+    @classmethod
+    def from_stored(cls, stored: list[Any]) -> LastMoves:
+        """Returns the last moves a snapshot stored (`stored`); an older snapshot's empty list gives none."""
+        moves = cls()
+        for seat, places, public in stored:
+            targets = tuple((str(space), None if index is None else int(index)) for space, index in places)
+            moves._by_seat[int(seat)] = LastMove(targets, bool(public))
+        return moves
 
     def to_wire(self, perspective: Perspective) -> list[list[object]]:
         """Returns `[[seat, [[space, index or null]...]]...]`: the moves `perspective` knows the mover of."""

@@ -119,6 +119,8 @@ def replay(
     """Rebuilds a room's table from its seed (or a snapshot) and the events after it."""
     table = table_from_snapshot(snapshot, seed) if snapshot is not None else start(game, players, seed)
     done = Replayed(table, snapshot.seq if snapshot is not None else 0)
+    if snapshot is not None:  # the marks of the decisions before it, which are not replayed
+        done.last_moves = LastMoves.from_stored(snapshot.marks)
     if keep_states:
         done.states.append(_frozen(table))
     for event in events:

@@ -379,7 +379,11 @@ class Room:
                 ops.insert_snapshot(
                     self.room_id,
                     Snapshot(
-                        self.seq, state_to_wire(self.table.state), self.table.rng_counter, _pick_counter(self.table)
+                        self.seq,
+                        state_to_wire(self.table.state),
+                        self.table.rng_counter,
+                        _pick_counter(self.table),
+                        self.last_moves.stored(seat, result.changes, acting),
                     ),
                 )
             )

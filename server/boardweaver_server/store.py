@@ -32,7 +32,7 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
-SCHEMA_VERSION = 3  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+SCHEMA_VERSION = 4  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
 # version 3: the rules a room was created with, and when it finished)
@@ -47,6 +47,7 @@ ADDED_COLUMNS = {
         ("finished", "REAL NOT NULL DEFAULT 0"),
     ],
     "events": [("clock", "TEXT NOT NULL DEFAULT ''")],
+    "snapshots": [("marks", "TEXT NOT NULL DEFAULT '[]'")],
 }
 
 SCHEMA = """
@@ -72,7 +73,7 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     room TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL,
-    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL,
+    rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL, marks TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS seat_names (
@@ -150,6 +151,7 @@ class Snapshot:
     state: dict[str, Any]
     rng_counter: int
     pick_counter: int
+    marks: list[Any] = field(default_factory=list)  # every seat's last move then (`marks.LastMoves.stored`)
 
 
 class StoreError(RuntimeError):
@@ -711,11 +713,13 @@ def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) ->
 
 def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:
     state = _dumps(snapshot.state)  # now: the live state may change before the writer runs
+    marks = _dumps(snapshot.marks)
 
     def op(conn: sqlite3.Connection) -> None:
         conn.execute(
-            "INSERT OR REPLACE INTO snapshots (room, seq, state, rng_counter, pick_counter) VALUES (?,?,?,?,?)",
-            (room_id, snapshot.seq, state, snapshot.rng_counter, snapshot.pick_counter),
+            "INSERT OR REPLACE INTO snapshots (room, seq, state, rng_counter, pick_counter, marks)"
+            " VALUES (?,?,?,?,?,?)",
+            (room_id, snapshot.seq, state, snapshot.rng_counter, snapshot.pick_counter, marks),
         )
 
     return op
@@ -810,10 +814,10 @@ def _room_record(row: Any) -> RoomRecord:
 
 def latest_snapshot(conn: sqlite3.Connection, room_id: str) -> Snapshot | None:
     row = conn.execute(
-        "SELECT seq, state, rng_counter, pick_counter FROM snapshots WHERE room = ? ORDER BY seq DESC LIMIT 1",
+        "SELECT seq, state, rng_counter, pick_counter, marks FROM snapshots WHERE room = ? ORDER BY seq DESC LIMIT 1",
         (room_id,),
     ).fetchone()
-    return None if row is None else Snapshot(row[0], json.loads(row[1]), row[2], row[3])
+    return None if row is None else Snapshot(row[0], json.loads(row[1]), row[2], row[3], json.loads(row[4]))
 
 
 def events_after(conn: sqlite3.Connection, room_id: str, seq: int = 0) -> list[EventRecord]:

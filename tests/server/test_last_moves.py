@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from boardweaver_server.encoding import encode_plain
 from starlette.testclient import TestClient
 
@@ -72,9 +73,12 @@ def test_a_seat_that_moved_beside_others_is_marked_only_for_itself(client: TestC
     assert json.loads(other)["seq"] == 1
 
 
-def test_a_restarted_server_keeps_the_marks_of_the_decisions_it_replays(tmp_path: Path) -> None:
-    db = tmp_path / "rooms.db"
-    with TestClient(make_app(db)) as client:
+@pytest.mark.parametrize("snapshot_every", [64, 1])
+def test_a_restarted_server_keeps_the_marks_from_its_snapshot_and_the_decisions_it_replays(
+    tmp_path: Path, snapshot_every: int
+) -> None:
+    db = tmp_path / "rooms.db"  # every 1: the decision is in the stored snapshot, and no event is replayed
+    with TestClient(make_app(db, snapshot_every=snapshot_every)) as client:
         room = create_room(client, "old-maid", seats=2)
         with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
             ws.send_json(hello(room, 0))
@@ -82,7 +86,7 @@ def test_a_restarted_server_keeps_the_marks_of_the_decisions_it_replays(tmp_path
             commit(ws, 0, [{"type": "piece", "space": "hand-1", "index": 0}], "take")
         before = json.loads(snapshot_text(client, room, 1))
 
-    with TestClient(make_app(db)) as client:
+    with TestClient(make_app(db, snapshot_every=snapshot_every)) as client:
         after = json.loads(snapshot_text(client, room, 1))
 
     assert after["seq"] == before["seq"] == 1

@@ -215,9 +215,11 @@ def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(t
     try:
         [room] = ops.load_rooms(conn)
         [stored] = ops.events_after(conn, "r1")
+        snapshot_columns = {row[1] for row in conn.execute("PRAGMA table_info(snapshots)")}
     finally:
         conn.close()
-    assert user_version(db) == SCHEMA_VERSION == 3
+    assert user_version(db) == SCHEMA_VERSION == 4
+    assert "marks" in snapshot_columns  # schema 4: each seat's last move stored with a snapshot
     assert (room.room_id, room.visibility, room.invite_hash, room.replaced, room.clock) == (
         "r1",
         "public",
