@@ -85,13 +85,16 @@ def create_rooms(base: str, count: int) -> list[dict[str, Any]]:
         return list(pool.map(lambda _: create_room(base), range(count)))
 
 
+MAX_ROOMS = 1000  # 4,000 sockets: a bounded load
+
+
 # -- the server's /proc figures --------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> float:
-    """Returns the CPU time of `pid` and every process under it (a server's supervisor and its workers)."""
+def cpu_seconds(*pids: int) -> float:
+    """Returns the CPU time of each of `pids` and every process under it (a server's supervisor and its workers)."""
     ticks = 0
-    for each in bench_server.pids(pid):
+    for each in {each for pid in pids for each in bench_server.pids(pid)}:
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # it exited meanwhile
@@ -100,10 +103,10 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def status_kib(pid: int, key: str) -> int:
-    """Returns a /proc status figure (VmRSS, VmHWM) summed over `pid` and every process under it."""
+def status_kib(pids: list[int], key: str) -> int:
+    """Returns a /proc status figure (VmRSS, VmHWM) summed over `pids` and every process under them."""
     total = 0
-    for each in bench_server.pids(pid):
+    for each in {each for pid in pids for each in bench_server.pids(pid)}:
         try:
             lines = Path(f"/proc/{each}/status").read_text().splitlines()
         except OSError:
@@ -620,9 +623,9 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
     try:
         if args.stand_in:
             stand_in, base = start_stand_in()
-            pid = stand_in.pid
+            pids = [stand_in.pid]
         elif args.url:
-            base, pid = args.url.rstrip("/"), args.pid
+            base, pids = args.url.rstrip("/"), list(args.pid)
         else:
             proc, base = bench_server.start(
                 Path(folder.name) / "load.db",
@@ -632,7 +635,8 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
                 extra=("--no-deflate",) if args.no_deflate else (),
                 workers=args.workers,
             )
-            pid = proc.pid
+            pids = [proc.pid]
+        side: dict[str, list[int]] = getattr(args, "side", {})  # services beside the server (bench/cluster.py)
         if args.stand_in:  # no HTTP API, no rules: nothing to check
             rooms = [{"room": f"stand-in-{i}", "host": "", "tokens": ["-"] * SEATS} for i in range(m)]
         else:
@@ -648,16 +652,19 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         cpu0: tuple[float, float] | None = None
         cpu1: tuple[float, float] | None = None
         driver_cpu0: list[float] = []
+        side_cpu0: dict[str, float] = {}
         while time.monotonic() < start + args.seconds:
             now = time.monotonic()
             if cpu0 is None and now >= start:
-                cpu0 = (cpu_seconds(pid) if pid else 0.0, now)
+                cpu0 = (cpu_seconds(*pids), now)
                 driver_cpu0 = [cpu_seconds(p) for p in drivers.pids]
-            if pid and now >= start:
-                rss_peak_window = max(rss_peak_window, status_kib(pid, "VmRSS"))
+                side_cpu0 = {name: cpu_seconds(*each) for name, each in side.items()}
+            if pids and now >= start:
+                rss_peak_window = max(rss_peak_window, status_kib(pids, "VmRSS"))
             time.sleep(0.05 if cpu0 is None else 0.25)
-        cpu1 = (cpu_seconds(pid) if pid else 0.0, time.monotonic())
+        cpu1 = (cpu_seconds(*pids), time.monotonic())
         driver_cpu = [cpu_seconds(p) - c for p, c in zip(drivers.pids, driver_cpu0, strict=True)]
+        side_cpu = {name: cpu_seconds(*each) - side_cpu0[name] for name, each in side.items()}
         load_avg = os.getloadavg()[0]
         results = drivers.results()
         fatal = [r["fatal"] for r in results if "fatal" in r]
@@ -669,7 +676,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         for r in results:
             for code, n in r["errors"].items():
                 errors[code] = errors.get(code, 0) + n
-        rss_peak = status_kib(pid, "VmHWM") if pid else 0  # before the review, which is big
+        rss_peak = status_kib(pids, "VmHWM") if pids else 0  # before the review, which is big
         hands = {k: {int(s): h for s, h in v.items()} for r in results for k, v in r.get("hands", {}).items()}
         compared, problems = 0, []
         for room in rooms[: len(sampled)]:
@@ -679,7 +686,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         breaches = [b for r in results for b in r.get("breaches", [])]
         assert cpu0 is not None
         window = cpu1[1] - cpu0[1]
-        server_cpu = cpu1[0] - cpu0[0] if pid else float("nan")
+        server_cpu = cpu1[0] - cpu0[0] if pids else float("nan")
         figures = {
             "rooms": m,
             "driver": args.driver,
@@ -696,6 +703,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_window_mib": rss_peak_window / 1024,
             "driver_cpu_pct": [c / window * 100 for c in driver_cpu],
             "driver_cpu_us_per_move": sum(driver_cpu) / max(1, moves) * 1e6,
+            "side_cpu_us_per_move": {name: cpu / max(1, moves) * 1e6 for name, cpu in side_cpu.items()},
             "load_avg_1m": load_avg,
             "errors": errors,
             "socket_failures": [f for r in results for f in r["failures"]],
@@ -720,9 +728,10 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         folder.cleanup()
 
 
-def main() -> int:
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """Returns the bench's options from `argv` (default: the command line), checked."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, nargs="+", default=[1, 10, 100], help="values of M (at most 500)")
+    parser.add_argument("--rooms", type=int, nargs="+", default=[1, 10, 100], help="values of M (at most 1000)")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per M")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--drivers", type=int, default=1, help="driver processes sharing the sockets")
@@ -736,7 +745,9 @@ def main() -> int:
         help="the driver processes' scheduling class: batch (default; their wake-ups do not preempt the server)",
     )
     parser.add_argument("--url", default=None, help="a running server on 127.0.0.1 (default: start one per M)")
-    parser.add_argument("--pid", type=int, default=0, help="with --url: the server's pid, for CPU and RSS")
+    parser.add_argument(
+        "--pid", type=int, action="append", default=[], help="with --url: a server pid, for CPU and RSS (repeatable)"
+    )
     parser.add_argument("--rate", type=float, default=1000.0, help="the started server's per-socket frames/s")
     parser.add_argument("--workers", type=int, default=None, help="the started server's worker processes")
     parser.add_argument(
@@ -751,11 +762,39 @@ def main() -> int:
     )
     parser.add_argument("--sample-rooms", type=int, default=2, help="rooms whose every seat's frames are checked")
     parser.add_argument("--json", action="store_true", help="print one JSON line per M as well")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.url and not args.url.startswith("http://127.0.0.1"):
         parser.error("--url must be a server on http://127.0.0.1")
-    if any(not 1 <= m <= 500 for m in args.rooms) or not 0 < args.seconds <= 300:
-        parser.error("expected 1..500 rooms and at most 300 seconds")
+    if any(not 1 <= m <= MAX_ROOMS for m in args.rooms) or not 0 < args.seconds <= 300:
+        parser.error(f"expected 1..{MAX_ROOMS} rooms and at most 300 seconds")
+    return args
+
+
+HEADER = (
+    f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
+    f"{'srv CPU%':>8} {'µs/move':>7} {'RSS MiB':>7} {'drv CPU%':>8} {'drv µs':>6} {'load':>5}  checked"
+)
+
+
+def row(f: dict[str, Any], stand_in: bool = False) -> str:
+    """One M's figures as a line under HEADER."""
+    drivers = "+".join(f"{x:.0f}" for x in f["driver_cpu_pct"])
+    return (
+        f"{f['rooms']:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
+        f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
+        f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} {f['server_rss_peak_mib']:>7.1f} "
+        f"{drivers:>8} {f['driver_cpu_us_per_move']:>6.0f} {f['load_avg_1m']:>5.2f}  "
+        + (
+            "stand-in server, nothing to check"
+            if stand_in
+            else f"{f['checked_frames']} frames, {f['reviewed_hands']} hands vs review, no leak"
+        )
+        + f"; errors {f['errors'] or 'none'}"
+    )
+
+
+def main() -> int:
+    args = arguments()
     if args.driver == "node":
         ensure_node_driver()
     print(
@@ -764,26 +803,10 @@ def main() -> int:
         f"load average {os.getloadavg()[0]:.2f} before"
         + ("; the server is bench/stand_in.mjs (no rules, no store): driver figures only" if args.stand_in else "")
     )
-    print(
-        f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
-        f"{'srv CPU%':>8} {'µs/move':>7} {'RSS MiB':>7} {'drv CPU%':>8} {'drv µs':>6} {'load':>5}  checked"
-    )
+    print(HEADER)
     for m in args.rooms:
         f = run(m, args)
-        drivers = "+".join(f"{x:.0f}" for x in f["driver_cpu_pct"])
-        print(
-            f"{m:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
-            f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
-            f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} {f['server_rss_peak_mib']:>7.1f} "
-            f"{drivers:>8} {f['driver_cpu_us_per_move']:>6.0f} {f['load_avg_1m']:>5.2f}  "
-            + (
-                "stand-in server, nothing to check"
-                if args.stand_in
-                else f"{f['checked_frames']} frames, {f['reviewed_hands']} hands vs review, no leak"
-            )
-            + f"; errors {f['errors'] or 'none'}",
-            flush=True,
-        )
+        print(row(f, args.stand_in), flush=True)
         if f["socket_failures"]:
             print(f"     socket failures: {f['socket_failures']}")
         if args.json:

@@ -1,7 +1,7 @@
 """The server the benches start: the real app (`create_app`) under uvicorn, on 127.0.0.1, in its own process.
 
     .venv/bin/python bench/server.py --port 8765 --db /tmp/bench.db [--rate 20 --burst 40] [--ws websockets]
-        [--workers N]
+        [--workers N] [--db postgresql://... --redis redis://...]
 
 It is `boardweaver serve` with the same uvicorn settings (`boardweaver_server.settings.UVICORN_OPTIONS`), the
 same processes (a supervisor and `--workers` worker processes, default one per core, as `serve`; 1: one
@@ -116,6 +116,7 @@ def main() -> None:
     parser.add_argument("--no-deflate", action="store_true", help="refuse permessage-deflate (A/B only)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: as serve; 1: one)")
+    parser.add_argument("--redis", default=None, help="with --db postgresql://...: room ownership on this Redis")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
@@ -128,7 +129,7 @@ def main() -> None:
         options["ws"] = args.ws
     if args.no_deflate:
         options["ws_per_message_deflate"] = False
-    workers = args.workers or usable_cores()
+    workers = args.workers or (1 if args.redis else usable_cores())
     if workers > 1:
         limits = {"rate": args.rate, "burst": args.burst, "per_client": SOCKETS_PER_CLIENT}
         config = {
@@ -144,6 +145,11 @@ def main() -> None:
     from boardweaver_server.app import create_app
     from boardweaver_server.sockets import SocketLimits
 
+    ownership = None
+    if args.redis:  # one of several processes sharing a PostgreSQL store (bench/cluster.py)
+        from boardweaver_server.cli import _redis_ownership
+
+        ownership = _redis_ownership(args.redis)
     limits = SocketLimits(rate=args.rate, burst=args.burst, per_client=SOCKETS_PER_CLIENT)
     app = create_app(
         args.db,
@@ -151,6 +157,7 @@ def main() -> None:
         socket_limits=limits,
         http_limits=HttpLimits(rooms_per_minute=ROOMS_PER_MINUTE),
         tune_gc=True,
+        ownership=ownership,
     )
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 

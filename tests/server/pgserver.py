@@ -39,15 +39,12 @@ def _as_user(user: str | None, command: list[str]) -> list[str]:
     return command if user is None else ["runuser", "-u", user, "--", *command]
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """Starts a PostgreSQL server for the session; yields the URL of its `postgres` database."""
+@contextlib.contextmanager
+def running_postgres(durable: bool = False) -> Iterator[tuple[str, str]]:
+    """Runs a throwaway PostgreSQL server; yields the URL of its `postgres` database and its data folder (whose
+    `postmaster.pid` names the server). `durable=False` (the tests) turns fsync off; the benches keep it on."""
     bin_dir = postgres_bin()
-    if bin_dir is None:
-        reason = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); run scripts/install --postgres"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    assert bin_dir is not None, "PostgreSQL is not installed; run scripts/install --postgres"
     user = None
     folder = tempfile.mkdtemp(prefix="boardweaver-pg-")
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own user runs it
@@ -63,7 +60,9 @@ def postgres_server() -> Iterator[str]:
         check=False,
     )
     assert init.returncode == 0, init.stderr
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c full_page_writes=off"
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off -c full_page_writes=off"
     started = subprocess.run(
         _as_user(
             user, [f"{bin_dir}/pg_ctl", "-D", data, "-l", f"{folder}/log", "-w", "-t", "30", "-o", options, "start"]
@@ -74,7 +73,7 @@ def postgres_server() -> Iterator[str]:
     )
     assert started.returncode == 0, started.stderr + open(f"{folder}/log").read()
     try:
-        yield f"postgresql://boardweaver@127.0.0.1:{port}/postgres"
+        yield f"postgresql://boardweaver@127.0.0.1:{port}/postgres", data
     finally:
         subprocess.run(
             _as_user(user, [f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
@@ -82,6 +81,18 @@ def postgres_server() -> Iterator[str]:
             check=False,
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """Starts a PostgreSQL server for the session; yields the URL of its `postgres` database."""
+    if postgres_bin() is None:
+        reason = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); run scripts/install --postgres"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with running_postgres() as (url, _):
+        yield url
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ tests that need it skip, saying so; under CI=true they fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -24,15 +25,9 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[str]:
-    """Starts a redis-server for the session; yields its URL (database 0)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        reason = "Redis is not installed (no redis-server); run scripts/install --redis"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+@contextlib.contextmanager
+def running_redis(binary: str = "redis-server") -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Runs a throwaway redis-server on 127.0.0.1 and a free port; yields its URL (database 0) and process."""
     folder = tempfile.mkdtemp(prefix="boardweaver-redis-")
     port = _free_port()
     command = [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"]
@@ -50,11 +45,24 @@ def redis_server() -> Iterator[str]:
                 pass
             assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", server
     finally:
         server.terminate()
         server.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """Starts a redis-server for the session; yields its URL (database 0)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        reason = "Redis is not installed (no redis-server); run scripts/install --redis"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with running_redis(binary) as (url, _):
+        yield url
 
 
 @pytest.fixture
