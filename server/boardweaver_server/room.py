@@ -277,6 +277,9 @@ class Room:
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
         moved = [change for change in changes if type(change) is PieceMoved]
+        alike = None  # the moves every perspective sees alike (`Change.seen_alike`), worked out once
+        if moved and PieceMoved.seen_alike:
+            alike = [change.visible_to(SPECTATOR) for change in moved]
         encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
         encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
         frames: list[tuple[Listener, str]] = []
@@ -288,7 +291,7 @@ class Room:
                 patch_text = encoded_patches.get(id(patch))
                 if patch_text is None:
                     patch_text = encoded_patches[id(patch)] = encode(patch)
-            seen = [change.visible_to(perspective) for change in moved]
+            seen = alike if alike is not None else [change.visible_to(perspective) for change in moved]
             mask = tuple(wire is not None for wire in seen)
             moves_text = encoded_moves.get(mask)
             if moves_text is None:  # spaces' names, indexes and nulls only: no float to fall back for
