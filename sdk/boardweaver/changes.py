@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .messages import Message
 from .model import GameResult, JsonMap, Piece, PlayerId, Space, TableState
@@ -15,7 +15,13 @@ MISSING: Any = object()
 
 @dataclass
 class Change:
-    """One recorded mutation."""
+    """One recorded mutation.
+
+    `seen_alike`: `visible_to` gives every perspective the same answer (a move's places are public), so
+    the platform may ask it once for all of them.
+    """
+
+    seen_alike: ClassVar[bool] = False
 
     def revert(self, state: TableState) -> None:
         raise NotImplementedError
@@ -64,6 +70,8 @@ class PieceRemoved(Change):
 
 @dataclass
 class PieceMoved(Change):
+    seen_alike: ClassVar[bool] = True  # its places only: a collection's index is never named
+
     source: Space
     source_index: int
     target: Space

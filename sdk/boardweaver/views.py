@@ -414,8 +414,12 @@ class Views:
             cache = self._players[player.player_id] = {}
         part = cache.get(sees)
         if part is None:
-            frozen = _seen_player(player, sees)
-            part = cache[sees] = (frozen, player_to_wire(frozen))
+            if not player.private_state:  # a player with no private state looks alike to all: one part
+                part = cache.get(not sees)
+            if part is None:
+                frozen = _seen_player(player, sees)
+                part = (frozen, player_to_wire(frozen))
+            cache[sees] = part
         return part
 
     def _common_parts(self) -> Wire:
@@ -528,9 +532,13 @@ class Views:
         columns: list[list[Any]] = []  # per part: each row's key before, then after
         for i, player in enumerate(state.players):
             if player.player_id in dirty.players:
-                sees = self._sees_for(player.player_id, rows)
+                before = before_players[player.player_id]
+                if not player.private_state and before is not None and _one_part(before):
+                    sees = [next(iter(before))] * len(rows)  # seen alike by all, before and after: one key
+                else:
+                    sees = self._sees_for(player.player_id, rows)
                 columns += (sees, sees)
-                parts.append(_Part(("players", i), player, before_players[player.player_id]))
+                parts.append(_Part(("players", i), player, before))
         for i, space in enumerate(state.spaces.values()):
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
@@ -584,7 +592,12 @@ class Views:
                     new = self._player_part(part.model, after)[1]  # type: ignore[arg-type]
                 else:
                     new = self._space_part(perspective, part.model, after)[1]  # type: ignore[arg-type]
-                found = [] if old is new else diff(old, new, part.path)
+                if old is new:
+                    found = []
+                else:  # keys whose parts are the same objects (a player seen alike by all) share their ops
+                    found = part.by_parts.get((id(old), id(new)))
+                    if found is None:
+                        found = part.by_parts[(id(old), id(new))] = diff(old, new, part.path)
                 part.ops[(before, after)] = found
             ops += found
         if common is None:
@@ -592,16 +605,24 @@ class Views:
         return ops + common if common else ops
 
 
+def _one_part(cache: dict[bool, PlayerPart]) -> bool:
+    """Tells whether every perspective saw a player's part as the same object (it had no private state)."""
+    parts = iter(cache.values())
+    first = next(parts)
+    return all(part is first for part in parts)
+
+
 class _Part:
     """A dirty part of the views: where it lies, its model, its parts before by key, its ops by keys."""
 
-    __slots__ = ("before", "model", "ops", "path")
+    __slots__ = ("before", "by_parts", "model", "ops", "path")
 
     def __init__(self, path: tuple[str, int], model: Player | Space, before: dict[Any, tuple[Any, Wire]] | None):
         self.path = path
         self.model = model
         self.before = before
         self.ops: dict[tuple[Any, Any], list[Op]] = {}
+        self.by_parts: dict[tuple[int, int], list[Op]] = {}  # by the ids of the wire parts before and after
 
 
 def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:

@@ -17,12 +17,22 @@ always canonical_json's (tests/server/test_encoding.py checks it byte for byte, 
 One difference is left, on input no frame holds: orjson writes an `enum.Enum` or a `uuid.UUID` (and
 dataclasses and datetimes are passed through to Python's encoder, which refuses them) where Python's
 encoder raises TypeError. Without orjson installed everything goes through Python's encoder.
+
+`decode` is the way back for the frames a client sends (`protocol.loads`): `orjson.loads` where its result
+is exactly the Python parser's, the Python parser (its errors) everywhere else:
+
+- text with a float (a digit followed by `.`, `e` or `E`: orjson refuses `1e999`, which the wire's own
+  parser refuses with its own error) or a run of 18 digits (orjson reads an integer beyond 64 bits as a
+  float, Python as the integer) goes to Python's parser;
+- whatever orjson refuses (malformed JSON, lone surrogates, `NaN`, nesting deeper than 1,024) goes to
+  Python's parser, which gives today's result or error; orjson accepts nothing Python's parser refuses.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 # Python's canonical encoder without the check for circular references (~20 % of encoding a patch); a
@@ -37,6 +47,8 @@ except ImportError:  # pragma: no cover - orjson is a dependency; the fallback k
     orjson = None  # type: ignore[assignment]
 
 _MAYBE_FLOAT = re.compile(rb"[0-9][.eE]").search
+# where orjson's reading may differ from Python's: a float, or an integer of 18 digits or more
+_NOT_PLAIN_TEXT = re.compile(r"[0-9](?:[.eE]|[0-9]{17})").search
 
 
 if orjson is not None:
@@ -61,5 +73,19 @@ if orjson is not None:
             return python_encode(value)
         return data.decode()
 
+    def decode(text: str, python_loads: Callable[[str], Any]) -> Any:
+        """Returns `python_loads(text)` (its value, or its error), with orjson where that gives the same value."""
+        if _NOT_PLAIN_TEXT(text) is None:
+            try:
+                return _loads(text)
+            except ValueError:  # orjson.JSONDecodeError is a ValueError: Python's parser says what is wrong
+                pass
+        return python_loads(text)
+
+    _loads = orjson.loads
+
 else:  # pragma: no cover
     encode = encode_plain = python_encode
+
+    def decode(text: str, python_loads: Callable[[str], Any]) -> Any:
+        return python_loads(text)

@@ -10,7 +10,7 @@ from typing import Any
 
 from boardweaver import canonical_json
 
-from .encoding import python_encode
+from .encoding import decode, python_encode
 
 MAX_FRAME_BYTES = 64 * 1024
 
@@ -54,9 +54,16 @@ def _no_constant(text: str) -> Any:
     raise ValueError(f"expected a JSON number, got {text!r}")
 
 
-def loads(text: str | bytes) -> Any:
+def python_loads(text: str | bytes) -> Any:
     """Parses JSON as the wire allows it: no NaN or infinity (`NaN`, `1e999`); raises ValueError or RecursionError."""
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+
+
+def loads(text: str | bytes) -> Any:
+    """`python_loads`, through orjson where it reads the same (`encoding.decode`): the same value or error."""
+    if isinstance(text, bytes):
+        return python_loads(text)
+    return decode(text, python_loads)
 
 
 def parse_frame(text: str) -> dict[str, Any]:

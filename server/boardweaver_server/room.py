@@ -289,8 +289,15 @@ class Room:
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
         moved = [change for change in changes if type(change) is PieceMoved]
+        alike: str | None = None  # the moves every perspective sees alike (`Change.seen_alike`), encoded once
+        if not moved:
+            alike = ""
+        elif PieceMoved.seen_alike:
+            moves_seen = [_move(wire) for change in moved if (wire := change.visible_to(SPECTATOR)) is not None]
+            alike = f'"moves":{encode_plain(moves_seen)},' if moves_seen else ""
         encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
         encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
+        bodies: dict[tuple[str, str], str] = {}  # a body without offers, by its patch and its moves
         frames: list[tuple[Listener, str]] = []
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
@@ -300,19 +307,25 @@ class Room:
                 patch_text = encoded_patches.get(id(patch))
                 if patch_text is None:
                     patch_text = encoded_patches[id(patch)] = encode(patch)
-            seen = [change.visible_to(perspective) for change in moved]
-            mask = tuple(wire is not None for wire in seen)
-            moves_text = encoded_moves.get(mask)
-            if moves_text is None:  # spaces' names, indexes and nulls only: no float to fall back for
-                moves = [_move(wire) for wire in seen if wire is not None]
-                moves_text = encoded_moves[mask] = f'"moves":{encode_plain(moves)},' if moves else ""
-            bodies: dict[bool, str] = {}  # without and with the offers, each made once if a socket needs it
+            moves_text = alike
+            if moves_text is None:
+                seen = [change.visible_to(perspective) for change in moved]
+                mask = tuple(wire is not None for wire in seen)
+                moves_text = encoded_moves.get(mask)
+                if moves_text is None:  # spaces' names, indexes and nulls only: no float to fall back for
+                    moves = [_move(wire) for wire in seen if wire is not None]
+                    moves_text = encoded_moves[mask] = f'"moves":{encode_plain(moves)},' if moves else ""
+            with_offers: str | None = None  # this perspective's body with its offers, made once if asked
             for listener in group:
-                wants = listener.wants_offers
-                text = bodies.get(wants)
-                if text is None:
-                    offers = f'"offers":{encode(self.offers_for(perspective))},' if wants else ""
-                    text = bodies[wants] = f'{head}{moves_text}{offers}{over}"patch":{patch_text},{tail}'
+                if listener.wants_offers:
+                    if with_offers is None:
+                        offers = encode(self.offers_for(perspective))
+                        with_offers = f'{head}{moves_text}"offers":{offers},{over}"patch":{patch_text},{tail}'
+                    text = with_offers
+                else:  # perspectives that see the decision alike share one body
+                    text = bodies.get((patch_text, moves_text))
+                    if text is None:
+                        text = bodies[(patch_text, moves_text)] = f'{head}{moves_text}{over}"patch":{patch_text},{tail}'
                 if listener is origin:
                     text = f'{{"ack":{encode_plain(cid)},{text}'
                     if undoable:
