@@ -78,7 +78,7 @@ def run_cluster(n: int, rooms: list[int], options: argparse.Namespace, pg: tuple
             procs.append((subprocess.Popen(command, cwd=REPO), port))
         for proc, port in procs:
             bench_server.wait_ready(f"http://127.0.0.1:{port}", proc)
-        proxy = HAProxy(folder, [port for _, port in procs])
+        proxy = HAProxy(folder, [port for _, port in procs], quick_checks=False)
         proxy.wait_states({f"web{i}": "UP" for i in range(1, n + 1)})
         for m in rooms:
             argv = ["--url", proxy.base, "--rooms", str(m), "--seconds", str(options.seconds)]

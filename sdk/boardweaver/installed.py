@@ -7,6 +7,7 @@ doctor and an author's tests all find a game by the name its package registers, 
 from __future__ import annotations
 
 import importlib
+import sys
 from importlib.metadata import entry_points
 
 from .game import Game
@@ -15,7 +16,8 @@ GROUP = "boardweaver.games"
 HOW_TO_NAME = (
     "name a game by a registered name, or by module:Class (e.g. mygame.rules:MyGame, with the folder holding "
     "mygame/ on PYTHONPATH or the current folder); to register one, add it to your package's pyproject.toml "
-    f'under [project.entry-points."{GROUP}"] and install the package (pip install -e FOLDER)'
+    f'under [project.entry-points."{GROUP}"] and install the package (pip install -e FOLDER) into the environment '
+    "this command runs from"
 )
 
 
@@ -29,7 +31,7 @@ class UnknownGameError(KeyError):
 
     def __str__(self) -> str:
         known = ", ".join(self.installed) if self.installed else "none"
-        return f"no game {self.name!r} is installed (installed: {known}); {HOW_TO_NAME}"
+        return f"no game {self.name!r} is installed in {sys.prefix} (installed: {known}); {HOW_TO_NAME}"
 
 
 class GameImportError(ImportError):

@@ -35,6 +35,9 @@ return 0
 """
 
 
+REDIS_CONNECTIONS = 64  # a process's connections to Redis at most (commands wait for a free one)
+
+
 class RedisBackend:
     """Leases and channels on a Redis server, named by its URL (`redis://host:port/db`)."""
 
@@ -49,7 +52,12 @@ class RedisBackend:
         self._subscribing: dict[str, asyncio.Future[None]] = {}
 
     async def start(self) -> None:
-        self.redis = aioredis.from_url(self.url, decode_responses=True, health_check_interval=0)
+        # A burst (a thousand rooms created, every lease taken at once) waits for one of the pool's connections
+        # instead of failing with "Too many connections", as redis-py's default pool does past its bound.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=REDIS_CONNECTIONS, timeout=20, decode_responses=True, health_check_interval=0
+        )
+        self.redis = aioredis.Redis.from_pool(pool)  # closed with the client
         await self.redis.ping()
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)

@@ -127,6 +127,16 @@ def test_the_catalogs_are_checked_against_each_other() -> None:
     assert check_catalogs({"en": en, "fr": fr}, used={"a", "b"}) == check_catalogs({"en": en, "fr": fr})[2:]
 
 
+def test_a_catalog_without_a_plural_header_is_told_its_own_language_s_rule() -> None:
+    en = Catalog("en", {}, {"c": ("C {count}", "Cs {count}")}, "nplurals=2; plural=(n != 1);")
+    fr = Catalog("fr", {}, {"c": ("C {count}", "Cs {count}", "Ces {count}")})  # no header: nothing to count against
+
+    found = check_catalogs({"en": en, "fr": fr})
+
+    assert [f.title for f in found] == ["catalog 'fr' has plural entries but no Plural-Forms header"]
+    assert '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' in found[0].detail
+
+
 def test_a_plural_message_used_without_count_is_reported() -> None:
     en = Catalog("en", {"c": "C {count}"}, {"c": ("C {count}", "Cs {count}")}, "nplurals=2; plural=(n != 1);")
 

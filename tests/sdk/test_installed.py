@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from boardweaver.installed import GameImportError, UnknownGameError, installed_games, load_game, load_target, target_of
 from boardweaver_games.three_lanes.rules import ThreeLanes
@@ -25,7 +27,7 @@ def test_an_unknown_name_lists_the_installed_games_and_says_how_to_name_one() ->
         load_game("goofspiel")
 
     text = str(unknown.value)
-    assert text.startswith("no game 'goofspiel' is installed (installed: bluff, ")
+    assert text.startswith(f"no game 'goofspiel' is installed in {sys.prefix} (installed: bluff, ")
     assert "module:Class" in text and "pip install -e" in text
     assert isinstance(unknown.value, KeyError)
 

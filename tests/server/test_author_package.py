@@ -147,7 +147,7 @@ def test_an_unknown_game_names_the_installed_ones_and_how_to_name_a_module() -> 
         load_games(only=["goofspiel"])
 
     text = str(unknown.value)
-    assert "no game 'goofspiel' is installed (installed: bluff," in text
+    assert "no game 'goofspiel' is installed in " in text and " (installed: bluff," in text
     assert "module:Class" in text and "pip install -e" in text and "[project.entry-points" in text
 
 

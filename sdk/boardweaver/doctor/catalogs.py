@@ -65,6 +65,22 @@ def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[F
     return found
 
 
+# The Plural-Forms header of some languages (gettext's manual), to suggest when a catalog lacks one.
+PLURAL_FORMS = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "de": "nplurals=2; plural=(n != 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "it": "nplurals=2; plural=(n != 1);",
+    "nl": "nplurals=2; plural=(n != 1);",
+    "pt": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "ja": "nplurals=1; plural=0;",
+    "zh": "nplurals=1; plural=0;",
+    "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+}
+
+
 def check_catalogs(catalogs: dict[str, Catalog], used: Collection[str] = ()) -> list[Finding]:
     """Returns a Finding per disagreement between `catalogs` and per plural entry with a wrong number of forms.
 
@@ -74,14 +90,17 @@ def check_catalogs(catalogs: dict[str, Catalog], used: Collection[str] = ()) -> 
     keys = sorted(set().union(*(catalog.texts for catalog in catalogs.values())))
     for locale, catalog in sorted(catalogs.items()):
         if catalog.plurals and not catalog.has_plural_header:
+            rule = PLURAL_FORMS.get(locale) or PLURAL_FORMS.get(locale.split("_")[0].split("-")[0])
+            example = f'"Plural-Forms: {rule}\\n"' if rule else "the rule of its language (gettext's manual lists them)"
             found.append(
                 Finding(
                     6,
                     f"catalog {locale!r} has plural entries but no Plural-Forms header",
                     f"catalog {locale!r} has plural entries ({', '.join(sorted(catalog.plurals))}) but no "
-                    'Plural-Forms header: add e.g. "Plural-Forms: nplurals=2; plural=(n != 1);\\n" for its language',
+                    f"Plural-Forms header: add {example} to its header entry",
                 )
             )
+            continue  # its forms are counted against the header's rule, which is missing
         for key, forms in sorted(catalog.plurals.items()):
             if len(forms) != catalog.nplurals:
                 found.append(
