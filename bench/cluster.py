@@ -34,7 +34,7 @@ import load  # noqa: E402
 
 import server as bench_server  # noqa: E402
 from tests.server.haproxy import HAProxy  # noqa: E402
-from tests.server.pgserver import running_postgres  # noqa: E402
+from tests.server.pgserver import new_database, running_postgres  # noqa: E402
 from tests.server.redisserver import running_redis  # noqa: E402
 
 
@@ -56,62 +56,70 @@ def redis_commands(url: str) -> int:
 
 
 def run_cluster(n: int, rooms: list[int], options: argparse.Namespace, pg: tuple[str, str], redis_url: str) -> None:
-    import psycopg
     import redis
 
     admin_url, data = pg
-    name = f"bench{n}_{os.getpid()}"
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    store = admin_url.rsplit("/", 1)[0] + f"/{name}"
     with redis.Redis.from_url(redis_url) as client:
         client.flushall()
     postmaster = int(Path(data, "postmaster.pid").read_text().split()[0])
     folder = Path(tempfile.mkdtemp(prefix="boardweaver-cluster-"))
     procs = []
     proxy = None
-    try:
-        for _ in range(n):
-            port = bench_server.free_port()
-            command = [sys.executable, str(BENCH / "server.py"), "--port", str(port), "--db", store]
-            command += ["--redis", redis_url, "--workers", "1", "--rate", "1000", "--burst", "2000"]
-            procs.append((subprocess.Popen(command, cwd=REPO), port))
-        for proc, port in procs:
-            bench_server.wait_ready(f"http://127.0.0.1:{port}", proc)
-        proxy = HAProxy(folder, [port for _, port in procs], quick_checks=False)
-        proxy.wait_states({f"web{i}": "UP" for i in range(1, n + 1)})
-        for m in rooms:
-            argv = ["--url", proxy.base, "--rooms", str(m), "--seconds", str(options.seconds)]
-            argv += ["--warmup", str(options.warmup), "--drivers", str(options.drivers)]
+    with new_database(admin_url, f"bench{n}_") as store:
+        try:
+            for _ in range(n):
+                port = bench_server.free_port()
+                command = [sys.executable, str(BENCH / "server.py"), "--port", str(port), "--db", store]
+                command += ["--redis", redis_url, "--workers", "1", "--rate", "1000", "--burst", "2000"]
+                procs.append((subprocess.Popen(command, cwd=REPO), port))
+            for proc, port in procs:
+                bench_server.wait_ready(f"http://127.0.0.1:{port}", proc)
+            proxy = HAProxy(folder, [port for _, port in procs], quick_checks=False)
+            proxy.wait_states({f"web{i}": "UP" for i in range(1, n + 1)})
+            for m in rooms:
+                measure(n, m, options, proxy, [proc.pid for proc, _ in procs], store, redis_url, postmaster)
+        finally:
+            if proxy is not None:
+                proxy.stop()
             for proc, _ in procs:
-                argv += ["--pid", str(proc.pid)]
-            args = load.arguments(argv)
-            args.side = {"haproxy": [proxy.proc.pid], "postgres": [postmaster], "redis": [options.redis_pid]}
-            commits0, commands0, t0 = pg_commits(store), redis_commands(redis_url), time.monotonic()
-            figures = load.run(m, args)
-            elapsed = time.monotonic() - t0
-            figures["processes"] = n
-            figures["pg_commits_per_s_whole_run"] = (pg_commits(store) - commits0) / elapsed
-            figures["redis_commands_per_s_whole_run"] = (redis_commands(redis_url) - commands0) / elapsed
-            side = figures["side_cpu_us_per_move"]
-            print(
-                f"N={n} "
-                + load.row(figures)
-                + "\n      beside it, µs a move: "
-                + ", ".join(f"{k} {v:.0f}" for k, v in side.items())
-                + f"; whole run (setup and review included): PostgreSQL {figures['pg_commits_per_s_whole_run']:.0f}"
-                f" commits/s, Redis {figures['redis_commands_per_s_whole_run']:.0f} commands/s",
-                flush=True,
-            )
-            if options.json:
-                print(json.dumps(figures, sort_keys=True), flush=True)
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for proc, _ in procs:
-            bench_server.stop(proc)
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                bench_server.stop(proc)
+
+
+def measure(
+    n: int,
+    m: int,
+    options: argparse.Namespace,
+    proxy: HAProxy,
+    pids: list[int],
+    store: str,
+    redis_url: str,
+    postmaster: int,
+) -> None:
+    """One `load.py` run of M rooms through the balancer, printed with the services' costs beside it."""
+    argv = ["--url", proxy.base, "--rooms", str(m), "--seconds", str(options.seconds)]
+    argv += ["--warmup", str(options.warmup), "--drivers", str(options.drivers)]
+    for pid in pids:
+        argv += ["--pid", str(pid)]
+    args = load.arguments(argv)
+    args.side = {"haproxy": [proxy.proc.pid], "postgres": [postmaster], "redis": [options.redis_pid]}
+    commits0, commands0, t0 = pg_commits(store), redis_commands(redis_url), time.monotonic()
+    figures = load.run(m, args)
+    elapsed = time.monotonic() - t0
+    figures["processes"] = n
+    figures["pg_commits_per_s_whole_run"] = (pg_commits(store) - commits0) / elapsed
+    figures["redis_commands_per_s_whole_run"] = (redis_commands(redis_url) - commands0) / elapsed
+    side = figures["side_cpu_us_per_move"]
+    print(
+        f"N={n} "
+        + load.row(figures)
+        + "\n      beside it, µs a move: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in side.items())
+        + f"; whole run (setup and review included): PostgreSQL {figures['pg_commits_per_s_whole_run']:.0f}"
+        f" commits/s, Redis {figures['redis_commands_per_s_whole_run']:.0f} commands/s",
+        flush=True,
+    )
+    if options.json:
+        print(json.dumps(figures, sort_keys=True), flush=True)
 
 
 def main() -> int:

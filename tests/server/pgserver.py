@@ -95,16 +95,23 @@ def postgres_server() -> Iterator[str]:
         yield url
 
 
+@contextlib.contextmanager
+def new_database(server_url: str, prefix: str = "t") -> Iterator[str]:
+    """Creates a new, empty database on the server of `server_url`; yields its URL and drops it after."""
+    import psycopg
+
+    name = f"{prefix}{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield server_url.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin, contextlib.suppress(psycopg.Error):
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
 @pytest.fixture
 def pg_url(postgres_server: str) -> Iterator[str]:
     """Yields the URL of a new, empty database on the session's server (dropped after the test)."""
-    import psycopg
-
-    name = f"t{os.getpid()}_{next(_databases)}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with psycopg.connect(postgres_server, autocommit=True) as admin, contextlib.suppress(psycopg.Error):
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with new_database(postgres_server) as url:
+        yield url

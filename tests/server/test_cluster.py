@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.server.conftest import SeatClient, all_games
 from tests.server.leaks import forbidden_strings, leaks, perspective_of, projected
-from tests.server.pgserver import _free_port
+from tests.server.pgserver import _free_port, new_database
 from tests.server.test_restart import PASS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,14 +82,8 @@ def wait_up(process: Process) -> None:
 @pytest.fixture(scope="module")
 def shared_pg(postgres_server: str) -> Iterator[str]:
     """Yields the URL of a new database for this module's processes (dropped after it)."""
-    name = f"cluster{os.getpid()}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with psycopg.connect(postgres_server, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with new_database(postgres_server, "cluster") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -106,15 +100,20 @@ def processes(shared_pg: str, redis_server: str, tmp_path_factory: pytest.TempPa
             wait_up(process)
         yield running
     finally:
-        for process in running:
-            if process.popen.poll() is None:
-                process.popen.send_signal(signal.SIGCONT)
-                process.popen.terminate()
-        for process in running:
-            try:
-                process.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                process.popen.kill()
+        stop_processes(running)
+
+
+def stop_processes(running: list[Process]) -> None:
+    """Stops every process still running (a stopped one is continued first), killing those that do not exit."""
+    for process in running:
+        if process.popen.poll() is None:
+            process.popen.send_signal(signal.SIGCONT)
+            process.popen.terminate()
+    for process in running:
+        try:
+            process.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            process.popen.kill()
 
 
 @pytest.fixture

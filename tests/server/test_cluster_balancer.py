@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,12 +18,14 @@ from websockets.asyncio.client import connect
 
 from tests.server.conftest import SeatClient
 from tests.server.haproxy import HAProxy
+from tests.server.pgserver import new_database
 from tests.server.test_cluster import (
     GAMES,
     Process,
     Roaming,
     check_views,
     start_process,
+    stop_processes,
     stored_events,
     wait_up,
 )
@@ -36,37 +37,24 @@ def balanced(
     postgres_server: str, redis_server: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[HAProxy, list[Process], str, str]]:
     """Yields HAProxy in front of three processes on one new database and one Redis, and the two URLs."""
-    import psycopg
     import redis
 
-    name = f"balanced{id(tmp_path_factory) % 100000}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    pg_url = postgres_server.rsplit("/", 1)[0] + f"/{name}"
     with redis.Redis.from_url(redis_server) as client:
         client.flushall()
     folder = tmp_path_factory.mktemp("balanced")
-    running = [start_process(pg_url, redis_server, folder, index) for index in range(3)]
-    proxy: HAProxy | None = None
-    try:
-        for process in running:
-            wait_up(process)
-        proxy = HAProxy(folder, [process.port for process in running])
-        proxy.wait_states({"web1": "UP", "web2": "UP", "web3": "UP"})
-        yield proxy, running, pg_url, redis_server
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for process in running:
-            if process.popen.poll() is None:
-                process.popen.terminate()
-        for process in running:
-            try:
-                process.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                process.popen.kill()
-        with psycopg.connect(postgres_server, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with new_database(postgres_server, "balanced") as pg_url:
+        running = [start_process(pg_url, redis_server, folder, index) for index in range(3)]
+        proxy: HAProxy | None = None
+        try:
+            for process in running:
+                wait_up(process)
+            proxy = HAProxy(folder, [process.port for process in running])
+            proxy.wait_states({"web1": "UP", "web2": "UP", "web3": "UP"})
+            yield proxy, running, pg_url, redis_server
+        finally:
+            if proxy is not None:
+                proxy.stop()
+            stop_processes(running)
 
 
 def call(proxy: HAProxy, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -13,6 +13,12 @@ from starlette.testclient import TestClient
 
 from tests.server.conftest import create_room, make_app
 
+PLAN = [  # three-lanes: seat 0 plans its first card onto lane 1 (both seats are to act)
+    {"type": "piece", "space": "hand-0", "index": 0},
+    {"type": "space", "space": "lane-1"},
+    {"type": "command", "name": "confirm"},
+]
+
 
 def hello(room: dict[str, Any], seat: int) -> dict[str, Any]:
     return {"type": "hello", "role": "seat", "seat": seat, "token": room["tokens"][seat]}
@@ -54,15 +60,10 @@ def test_a_move_into_a_hidden_hand_is_marked_on_the_hand_not_on_its_true_place(c
 
 def test_a_seat_that_moved_beside_others_is_marked_only_for_itself(client: TestClient) -> None:
     room = create_room(client, "three-lanes", seats=2)
-    steps = [
-        {"type": "piece", "space": "hand-0", "index": 0},
-        {"type": "space", "space": "lane-1"},
-        {"type": "command", "name": "confirm"},
-    ]
     with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
         ws.send_json(hello(room, 0))
         ws.receive_json()
-        event = commit(ws, 0, steps, "plan")
+        event = commit(ws, 0, PLAN, "plan")
 
     own, other, spectator = (snapshot_text(client, room, seat) for seat in (0, 1, None))
 
@@ -95,15 +96,10 @@ def test_a_restarted_server_keeps_the_marks_from_its_snapshot_and_the_decisions_
 
 def test_an_undone_decision_leaves_no_mark(client: TestClient) -> None:
     room = create_room(client, "three-lanes", seats=2)
-    steps = [
-        {"type": "piece", "space": "hand-0", "index": 0},
-        {"type": "space", "space": "lane-1"},
-        {"type": "command", "name": "confirm"},
-    ]
     with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
         ws.send_json(hello(room, 0))
         ws.receive_json()
-        event = commit(ws, 0, steps, "plan")
+        event = commit(ws, 0, PLAN, "plan")
         marked = snapshot_text(client, room, 0)
         ws.send_json({"type": "undo", "commitId": "back"})
         acked = ws.receive_json()

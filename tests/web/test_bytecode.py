@@ -88,3 +88,23 @@ def test_fresh_imports_find_new_files_without_reading_the_stdlib_zip_again(
     assert reads == []  # importlib.invalidate_caches() reads the zip's directory again
     for name in ("zipped_module_bw", "written_later_bw"):
         sys.modules.pop(name, None)
+
+
+def test_the_loaders_fresh_imports_is_the_same_code_as_fresh_imports() -> None:
+    """pyodide-loader.mjs runs its copy before the client package is installed: the two must not drift."""
+    import inspect
+    import re
+
+    loader = (Path(bytecode.__file__).parents[2] / "pyodide-loader.mjs").read_text()
+    snippet = re.search(r"const FRESH_IMPORTS = `\n(.*?)`;", loader, re.S)
+    assert snippet is not None
+    ours = inspect.getsource(bytecode.fresh_imports).split('"""', 2)[2]
+
+    def loops(source: str) -> list[str]:
+        return [
+            line.strip()
+            for line in source.splitlines()
+            if line.startswith("    ") and line.strip().startswith(("for ", "if ", "elif ", "del ", "finder."))
+        ]
+
+    assert loops(snippet[1]) == loops(ours) and loops(ours)
