@@ -62,6 +62,14 @@ class PageTexts:
                 return text
         return key if default is None else default
 
+    def count(self, key: str, count: int, default: str) -> str:
+        """The form of the plural entry `key` for `count` (the catalog's Plural-Forms), else `default`."""
+        for catalog in self.catalogs:
+            text = catalog.ngettext(key, key, count)
+            if text != key:
+                return text
+        return default
+
 
 def page_language(request: Request) -> str:
     """The page's language: the switch's choice (its cookie), else the browser's (Accept-Language), else English."""
@@ -75,12 +83,16 @@ def render_games(games: list[dict[str, Any]], texts: PageTexts) -> str:
     """The game list: one card per game with its title, description and player count, and its rules."""
     cards = []
     for game in games:
-        players_text = f"{game.get('min_players')} to {game.get('max_players')}"
+        low, high = int(game.get("min_players") or 1), int(game.get("max_players") or 1)
+        if low == high:
+            players_text = texts.count("lobby.players-exact", low, "{count} players").format(count=low)
+        else:
+            players_text = texts.get("lobby.players-range", "{low} to {high} players").format(low=low, high=high)
         cards.append(  # the whole card is one button: with Python, a click picks the game in the form
             f'<li><button type="button" class="game-card" data-game="{html.escape(game["name"])}">'
             f'<span class="game-title">{html.escape(game.get("title") or game["name"])}</span>'
             f'<span class="game-text">{html.escape(game.get("description") or "")}</span>'
-            f'<span class="game-text players">{html.escape(players_text)} players</span></button>'
+            f'<span class="game-text players">{html.escape(players_text)}</span></button>'
             f"{render_rules(game, texts)}</li>"
         )
     return "".join(cards)

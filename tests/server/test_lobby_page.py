@@ -38,6 +38,19 @@ def test_the_lobby_speaks_the_chosen_language_over_the_browsers(client: TestClie
     assert '<html lang="en">' in chosen and ">Create the room</button>" in chosen
 
 
+def test_each_game_card_says_how_many_play_in_the_page_s_language(client: TestClient) -> None:
+    english = client.get("/", headers={"Accept-Language": "en"}).text
+    french = client.get("/", headers={"Accept-Language": "fr"}).text
+
+    def players(page: str, game: str) -> str:
+        card = re.search(rf'data-game="{game}">.*?<span class="game-text players">([^<]*)</span>', page, re.S)
+        assert card is not None, game
+        return card.group(1)
+
+    assert players(english, "bluff") == "3 to 6 players" and players(english, "draw-discard") == "4 players"
+    assert players(french, "bluff") == "3 à 6 joueurs" and players(french, "fog-chess") == "2 joueurs"
+
+
 def test_quick_start_by_the_plain_form_lands_the_player_in_a_room_against_bots(client: TestClient) -> None:
     response = client.post(
         "/lobby/rooms", data={"game": "market-draft", "start": "quick", "name": "Ada"}, follow_redirects=False
