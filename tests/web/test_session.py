@@ -187,3 +187,22 @@ def test_an_event_frame_names_its_piece_moves_and_log_lines_and_its_ack_settles_
         {"type": "piece-moved", "from": {"space": MARKET, "index": 2}, "to": {"space": "hand-0"}}
     ]
     assert session.log[-1] == {"key": "log.took", "args": {}}
+
+
+def test_the_base_table_is_kept_while_its_view_stands_and_made_anew_after_each_frame() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    watcher = _session(room, 1)  # seat 1 watches seat 0 take a card
+    watcher.receive(room.snapshot(1))
+    first = watcher.base_table()
+    assert first is not None and watcher.base_table() is first  # one drawing asks several times
+
+    player = _session(room, 0)
+    player.receive(room.snapshot(0))
+    player.take(Action.piece_click(MARKET, 2))
+    _deliver(room, player, [player.take(Action.command("take"))])
+    watcher.receive(room.event(1))
+
+    after = watcher.base_table()
+    assert after is not first
+    assert len(after.state.space(MARKET).pieces) == len(first.state.space(MARKET).pieces) - 1
+    assert state_to_wire(after.state) == watcher.base  # the server's view, not the one before it

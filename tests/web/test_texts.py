@@ -73,6 +73,13 @@ def test_plural_forms_follow_each_languages_rule(count: int, english: str, frenc
     assert Texts("fr").get("space.label", space="Main", count=count) == french
 
 
+def test_one_texts_object_keeps_each_counts_own_form() -> None:
+    french = Texts("fr")  # its templates are remembered per key and count
+    said = [french.get("space.label", space="Main", count=n) for n in (2, 1, 0, 2, 1)]
+
+    assert said == ["Main, 2 pièces", "Main, 1 pièce", "Main, 0 pièce", "Main, 2 pièces", "Main, 1 pièce"]
+
+
 def test_french_plural_rule_is_n_greater_than_one() -> None:
     with (LOCALES / "fr.mo").open("rb") as file:
         french = gettext.GNUTranslations(file)

@@ -10,13 +10,17 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
-from boardweaver.wire import canonical_json, piece_to_wire
+from boardweaver.wire import piece_to_wire
 
 from .texts import Texts
+
+# html.escape remembered: a drawing escapes every piece's kind, place and labels (7 a piece, ~30 pieces a click),
+# and nearly all of them are the strings of the drawing before.
+escape = lru_cache(maxsize=4096)(html.escape)
 
 
 @dataclass
@@ -141,8 +145,8 @@ class Board:
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
         facts = self._player_facts(player)
         head = (
-            f'<header><span class="seat-name">{html.escape(name)}</span>'
-            + (f' <span class="turn-mark">{html.escape(self.texts.get("seat.acting"))}</span>' if active else "")
+            f'<header><span class="seat-name">{escape(name)}</span>'
+            + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
         )
         body = "".join(self._space(space, ghosts) for space in spaces)
@@ -158,7 +162,7 @@ class Board:
             items += [(k, v) for k, v in sorted(data.private_state.items()) if not isinstance(v, (dict, list))]
         named = [(self._fact_name(k), k, v) for k, v in items]
         return "".join(
-            f'<span class="fact" data-fact="{html.escape(k)}">{html.escape(name)}: {html.escape(_plain(v))}</span>'
+            f'<span class="fact" data-fact="{escape(k)}">{escape(name)}: {escape(_plain(v))}</span>'
             for name, k, v in named
             if name is not None
         )
@@ -196,24 +200,24 @@ class Board:
         look = self.game.space_look(space.kind)
         layout = str(look.get("layout", "row"))
         offer = self.space_offers.get(space.space_id)
-        classes = ["space", f"layout-{html.escape(layout)}", f"kind-{html.escape(space.kind)}"]
+        classes = ["space", f"layout-{escape(layout)}", f"kind-{escape(space.kind)}"]
         if space.space_id in self.last_moves:  # a move onto a hidden place of it (a collection's)
             classes.append(f"last-move-space last-move-{self.last_moves[space.space_id]}")
         title = self._space_title(space)
         where = self._where(space)
         count = len(space.pieces)
         name = self.texts.get("space.label", space=where, count=count)
-        attributes = f' data-space="{html.escape(space.space_id)}" role="group" aria-label="{html.escape(name)}"'
+        attributes = f' data-space="{escape(space.space_id)}" role="group" aria-label="{escape(name)}"'
         target = ""
         if offer is not None:
             classes.append(f"offer intent-{self.offers[offer].intent.value}")
             label = self.label(self.offers[offer])
-            attributes += f' title="{html.escape(label)}"'
+            attributes += f' title="{escape(label)}"'
             spoken = self.texts.get("offer.on", action=label, what=where)
             # The whole space is the button (drawn over it), so a click anywhere on the space takes the offer.
             target = (
                 f'<button type="button" class="space-button" data-offer="{offer}" '
-                f'data-for="{html.escape(space.space_id)}" aria-label="{html.escape(spoken)}"></button>'
+                f'data-for="{escape(space.space_id)}" aria-label="{escape(spoken)}"></button>'
             )
         style = ""
         if layout == "grid" and look.get("columns"):
@@ -226,14 +230,14 @@ class Board:
         shown_count = f'<span class="count">{count}</span>' if layout == "stack" else ""
         return (
             f'<div class="{" ".join(classes)}"{attributes}>{target}'
-            f'<div class="space-title" aria-hidden="true">{html.escape(title)}{shown_count}</div>'
+            f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
             f'<div class="pieces"{style}>{pieces}</div></div>'
         )
 
     def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
         shown_kind = piece.private_kind if (piece.private_kind and self.show_private) else piece.public_kind
         look = self.game.piece_look(shown_kind)
-        classes = ["piece", f"kind-{html.escape(piece.public_kind)}"]
+        classes = ["piece", f"kind-{escape(piece.public_kind)}"]
         if piece.private_kind and self.show_private and piece.private_kind != piece.public_kind:
             classes.append("secret")
         if piece.private_kind is None and piece.public_kind in ("back", "hidden"):
@@ -251,7 +255,7 @@ class Board:
         if ghost:
             classes.append("pending")
         else:
-            attributes = f' data-key="{html.escape(space.space_id)}/{index}"'
+            attributes = f' data-key="{escape(space.space_id)}/{index}"'
             if self._is_drafted(space, index, piece):
                 classes.append("drafted")
             if (space.space_id, index) in self.chosen:
@@ -280,8 +284,8 @@ class Board:
         if look.get("color"):
             colour = str(look["color"])
             ink = ink_for(colour)
-            style = f' style="--piece-color:{html.escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
-        label = f' title="{html.escape(tip)}" aria-label="{html.escape(spoken)}"'
+            style = f' style="--piece-color:{escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
+        label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
         face = _face(look)
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
@@ -309,7 +313,7 @@ class Board:
         marks += [(last, x, "file", name) for x, name in enumerate(columns)]
         return "".join(
             f'<span class="coord {kind}" aria-hidden="true" style="--row:{y};--column:{x};--columns:{width}">'
-            f"{html.escape(name)}</span>"
+            f"{escape(name)}</span>"
             for y, x, kind, name in marks
         )
 
@@ -335,10 +339,10 @@ class Board:
                 continue
             self.picked.add(number)
             face = faces.get(str(arguments.get(pickers.get("choice", ""))), "?")
-            label = html.escape(self.label(offer))
+            label = escape(self.label(offer))
             found.setdefault(cell, []).append(
                 f'<button type="button" class="pick intent-{offer.intent.value}" data-offer="{number}" '
-                f'title="{label}" aria-label="{label}">{html.escape(str(face))}</button>'
+                f'title="{label}" aria-label="{label}">{escape(str(face))}</button>'
             )
         return "".join(
             f'<div class="picker" style="--row:{y};--column:{x};--columns:{width}">{"".join(buttons)}</div>'
@@ -415,12 +419,12 @@ def _face(look: dict[str, str]) -> str:
     symbol, text = look.get("symbol"), look.get("text")
     if symbol and text:
         return (
-            f'<span class="face both"><span class="symbol">{html.escape(symbol)}</span>'
-            f'<span class="text">{html.escape(text)}</span></span>'
+            f'<span class="face both"><span class="symbol">{escape(symbol)}</span>'
+            f'<span class="text">{escape(text)}</span></span>'
         )
     if symbol:
-        return f'<span class="face symbol">{html.escape(symbol)}</span>'
-    return f'<span class="face text">{html.escape(text or "")}</span>'
+        return f'<span class="face symbol">{escape(symbol)}</span>'
+    return f'<span class="face text">{escape(text or "")}</span>'
 
 
 def _plain(value: Any) -> str:
@@ -462,7 +466,7 @@ def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, 
         classes = "clock" + (" running" if seat in running else "") + (" flagged" if seat in flagged else "")
         flag = ' <span class="flag" aria-hidden="true">⚑</span>' if seat in flagged else ""
         items.append(
-            f'<div class="{classes}" data-seat="{seat}"><span class="clock-seat">{html.escape(name)}</span> '
+            f'<div class="{classes}" data-seat="{seat}"><span class="clock-seat">{escape(name)}</span> '
             f'<span class="clock-time" id="clock-{seat}" role="timer">'
             f"{clock_text(clock_left(clock, seat, elapsed))}</span>{flag}</div>"
         )
@@ -475,7 +479,7 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
     items = []
     for message in lines:
         text = catalog.render(message) if catalog is not None else message.key
-        items.append(f"<li>{html.escape(text)}</li>")
+        items.append(f"<li>{escape(text)}</li>")
     return "".join(items)
 
 
@@ -512,24 +516,28 @@ def render_result(table: Table, texts: Texts, me: int | None = None, name: Calla
 
         rows = "".join(
             f'<tr class="{"winner" if p in result.winners else ""}{" me" if p == me else ""}">'
-            f"<td>{html.escape(seat_name(p))}</td><td>{result.scores.get(p, '')}</td></tr>"
+            f"<td>{escape(seat_name(p))}</td><td>{result.scores.get(p, '')}</td></tr>"
             for p in table.state.player_ids
         )
         scores = (
-            f'<table class="scores"><tr><th>{html.escape(texts.get("result.seat"))}</th>'
-            f"<th>{html.escape(texts.get('result.score'))}</th></tr>{rows}</table>"
+            f'<table class="scores"><tr><th>{escape(texts.get("result.seat"))}</th>'
+            f"<th>{escape(texts.get('result.score'))}</th></tr>{rows}</table>"
         )
     return (
         f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title">'
-        f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
-        f'<p class="winners verdict">{html.escape(said)}</p>{scores}</section>'
+        f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners verdict">{escape(said)}</p>{scores}</section>'
     )
 
 
 def piece_keys(table: Table) -> dict[str, list[str]]:
-    """Each space's pieces as comparable text, to find what a local step moved."""
+    """Each space's pieces as comparable text, to find what a local step moved (a snapshot: a step may change
+    the pieces in place). `repr`, not JSON: two of these per click, and a key only needs to tell pieces apart."""
     return {
-        space_id: [canonical_json(piece_to_wire(piece)) for piece in space.pieces]
+        space_id: [
+            repr((piece.public_kind, piece.private_kind, piece.owner, piece.public_state, piece.private_state))
+            for piece in space.pieces
+        ]
         for space_id, space in table.state.spaces.items()
     }
 

@@ -66,6 +66,7 @@ class Session:
         self.game_name = ""
         self.options: dict[str, Any] = {}
         self.base: dict[str, Any] | None = None  # the view's wire form, as the server last sent it
+        self._base_table: tuple[dict[str, Any], Perspective, Table] | None = None  # base_table's, for that base
         self.seq = -1
         self.over = False
         self.draft: Draft | None = None
@@ -97,9 +98,7 @@ class Session:
             return self.draft.view
         if self.truth is not None and self.over:
             return Table(state_from_wire(self.truth), FULL)
-        if self.base is None:
-            return None
-        return Table(state_from_wire(self.base), self.perspective)
+        return self.base_table()
 
     def wants_truth(self) -> bool:
         """Tells whether the page should fetch the true final state: a spectator's, of a finished game."""
@@ -116,7 +115,17 @@ class Session:
         return [Message.from_wire(line) for line in self.log]
 
     def base_table(self) -> Table | None:
-        return None if self.base is None else Table(state_from_wire(self.base), self.perspective)
+        """The last view from the server as a table. Kept while that view stands (a frame's patch makes a new
+        view object, never changes one), since a drawing asks for it several times: read-only to callers."""
+        base, perspective = self.base, self.perspective
+        if base is None:
+            return None
+        kept = self._base_table
+        if kept is not None and kept[0] is base and kept[1] == perspective:
+            return kept[2]
+        table = Table(state_from_wire(base), perspective)
+        self._base_table = (base, perspective, table)
+        return table
 
     def offers(self) -> list[Offer]:
         """What the seat may click now (nothing while a commit is in flight or queued offline)."""

@@ -58,6 +58,7 @@ class Texts:
         self._keys = set(catalog_texts("en")) | set(catalog_texts(self.locale))
         self._english = translations("en")
         self._own = translations(self.locale)
+        self._templates: dict[tuple[str, Any], str] = {}  # template()'s answers: the catalogs never change
 
     def has(self, key: str) -> bool:
         return key in self._keys
@@ -77,6 +78,14 @@ class Texts:
 
     def template(self, key: str, count: Any = None) -> str:
         """Returns the unfilled text of `key` (for `count`, if it has plural forms): this language's, else English's."""
+        plural = isinstance(count, int) and not isinstance(count, bool)
+        remembered = (key, count if plural else None)
+        text = self._templates.get(remembered)
+        if text is None:
+            text = self._templates[remembered] = self._lookup(key, count if plural else None)
+        return text
+
+    def _lookup(self, key: str, count: int | None) -> str:
         for catalog in (self._own, self._english):
             if isinstance(count, int) and not isinstance(count, bool):
                 text = catalog.ngettext(key, key + "\0", count)
