@@ -48,6 +48,26 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     assert times["bw:unpacked"] > times["bw:board"]  # the wheel's files, unpacked once the board is drawn
 
 
+def test_a_page_that_cannot_start_says_so_in_a_sentence_and_shows_no_traceback(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """The client's own code failing (here: its room module raising on import) leaves the player a sentence in
+    their language, not PyScript's red box with the traceback (pyscript.json turns its error plugin off)."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page()
+    page.route(
+        "**/static/py/boardweaver_web/room.py",
+        lambda route: route.fulfill(status=200, content_type="text/x-python", body="raise RuntimeError('boom')\n"),
+    )
+    page.add_init_script("localStorage.setItem('bw:lang', 'fr')")
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "error")
+
+    assert page.locator("#status").inner_text() == "Cette page n'a pas pu démarrer. Rechargez-la pour réessayer."
+    assert page.locator(".py-error").count() == 0
+    assert "boom" not in page.locator("body").inner_text() and "Traceback" not in page.content()
+
+
 SPOIL_SNAPSHOT = """async () => {
   const cache = await caches.open('bw-pyodide-snapshot');
   const [request] = await cache.keys();

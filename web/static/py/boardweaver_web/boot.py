@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-import traceback
 from typing import Any
 
 from . import bytecode, dom, language
@@ -126,8 +125,9 @@ async def run_page(name: str, needs_rules: bool = True) -> None:
 
     An error is shown on the page (and re-raised for the console) instead of leaving it half drawn.
     """
+    texts = None
     try:
-        language.install_switch()
+        texts = language.install_switch()
         if needs_rules:
             config = await prepare()
             page = importlib.import_module(f"boardweaver_web.{name}")
@@ -136,6 +136,8 @@ async def run_page(name: str, needs_rules: bool = True) -> None:
         else:
             await importlib.import_module(f"boardweaver_web.{name}").main()
     except Exception:
-        dom.set_text("status", "Error: " + traceback.format_exc().splitlines()[-1])
+        # A sentence for the player (PyScript's own error box is off: pyscript.json "!error"); the
+        # traceback goes to the console only.
+        dom.set_text("status", texts.get("error.page") if texts is not None else "This page could not start.")
         dom.set_attribute("page", "data-state", "error")
         raise
