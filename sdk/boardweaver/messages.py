@@ -17,6 +17,7 @@ import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 GERMANIC = "nplurals=2; plural=(n != 1);"  # gettext's own default, for a catalog with no Plural-Forms header
@@ -138,6 +139,7 @@ class Catalog:
             return template
 
 
+@lru_cache(maxsize=64)  # a handful of headers, each compiled by gettext.c2py (Python's compile) once
 def parse_plural_forms(header: str) -> tuple[int, Callable[[int], int]]:
     """Returns the number of forms and the form-choosing function of a `Plural-Forms` header's value."""
     found = re.fullmatch(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+?)\s*;?\s*", header)

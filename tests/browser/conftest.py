@@ -162,7 +162,7 @@ def new_page(browser: Any, requests_log: RequestLog) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page(url: str | None = None, **context_options: Any) -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, **context_options)
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 860}, **context_options})
         contexts.append(context)
         requests_log.watch(context)
         page = context.new_page()

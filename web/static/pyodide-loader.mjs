@@ -5,7 +5,8 @@
 //
 // Booting Python and importing our modules is most of a warm load. So the first load boots as usual,
 // then, once the page is up and left alone for a moment, a worker boots a second Pyodide, installs the
-// same rules wheel and client modules, imports them (every page's modules and every game, catalogs read)
+// same rules wheel and client modules, imports them (every page's modules and every game; their catalogs and the
+// page texts' read)
 // and keeps a snapshot of its memory (31 MB, kept without its zero pages: ~14.5 MB in Cache Storage
 // "bw-pyodide-snapshot"); later loads restore it and import nothing.
 // The snapshot is keyed by what it holds: the Pyodide version, the standard library zip's central
@@ -335,6 +336,9 @@ for entry in entry_points(group="boardweaver.games"):  # the served games, as th
     entry.load().catalogs()
 for name in ("boot", "room", "lobby", "review"):
     importlib.import_module("boardweaver_web." + name)
+texts = importlib.import_module("boardweaver_web.texts")
+for language in texts.LANGUAGES:  # the page texts' catalogs, read (every page reads its language's and English)
+    texts.catalog_texts(language)
 sys.path.remove(HOME)
 ${FRESH_IMPORTS}
 sys._bw_preloaded = {"wheel": WHEEL}

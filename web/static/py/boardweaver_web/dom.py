@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
+from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
 from . import bytecode
 
@@ -75,9 +75,11 @@ def set_text(element_id: str, text: str) -> None:
 
 
 def scroll_to_end(element_id: str) -> None:
+    """Scrolls an element to its end at the next frame, once the drawing under way is done: reading its
+    height now would lay the whole page out in the middle of a drawing, and again after it."""
     node = element(element_id)
     if node is not None:
-        node.scrollTop = node.scrollHeight
+        js.requestAnimationFrame(create_once_callable(lambda _time: setattr(node, "scrollTop", node.scrollHeight)))
 
 
 def set_attribute(element_id: str, name: str, value: str) -> None:

@@ -29,8 +29,10 @@ def translations(locale: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(file)
 
 
+@cache
 def catalog_texts(locale: str) -> dict[str, str]:
-    """Returns key -> text of `locale`'s catalog (a plural entry by its first form), without fallbacks."""
+    """Returns key -> text of `locale`'s catalog (a plural entry by its first form), without fallbacks (one
+    dict per language, kept: read it, never change it)."""
     # gettext has no public way to list a catalog's entries; `_catalog` is its msgid -> msgstr map (a plural
     # entry is stored under (msgid, form)), the same in CPython and Pyodide.
     entries: dict[Any, str] = getattr(translations(locale), "_catalog", {})
