@@ -138,11 +138,13 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
     server: str, api: Any, new_page: Any
 ) -> None:
     page = new_page(server + "/")
-    page.evaluate(
+    page.evaluate(  # elements added, removed or changed (the language pass sets its labels' same texts again)
         """() => { window.__bw_redrawn = 0;
-        for (const id of ["games", "create-form"]) {
-          new MutationObserver((changes) => { window.__bw_redrawn += changes.length; })
-            .observe(document.getElementById(id), {childList: true, subtree: true, attributes: true}); } }"""
+        const element = (nodes) => [...nodes].some((node) => node.nodeType === Node.ELEMENT_NODE);
+        const count = (changes) => { for (const c of changes)
+          if (c.type === "attributes" || element(c.addedNodes) || element(c.removedNodes)) window.__bw_redrawn++; };
+        for (const id of ["games", "create-form"])
+          new MutationObserver(count).observe(document.getElementById(id), {childList: true, subtree: true, attributes: true}); }"""
     )
     wait_state(page, "ready")
     redrawn = page.evaluate("window.__bw_redrawn")
