@@ -296,10 +296,11 @@ def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSp
         data: dict[str, Any] = {"game": name, "seats": seats, "bots": list(range(1, seats))}
     else:
         seats_text = one.get(f"seats:{name}", "")
-        seats = whole_number(seats_text)
-        if seats is None:
+        count = whole_number(seats_text)
+        if count is None:
             raise RoomError(400, f"expected a seat count from {low} to {high}, got {seats_text!r}")
-        bots = set()
+        seats = count
+        bots: set[int] = set()
         for text in form.get(f"bot:{name}", []):
             seat = whole_number(text)
             if seat is None or seat < 0:

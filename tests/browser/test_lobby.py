@@ -143,8 +143,9 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
         const element = (nodes) => [...nodes].some((node) => node.nodeType === Node.ELEMENT_NODE);
         const count = (changes) => { for (const c of changes)
           if (c.type === "attributes" || element(c.addedNodes) || element(c.removedNodes)) window.__bw_redrawn++; };
+        const all = {childList: true, subtree: true, attributes: true};
         for (const id of ["games", "create-form"])
-          new MutationObserver(count).observe(document.getElementById(id), {childList: true, subtree: true, attributes: true}); }"""
+          new MutationObserver(count).observe(document.getElementById(id), all); }"""
     )
     wait_state(page, "ready")
     redrawn = page.evaluate("window.__bw_redrawn")
