@@ -1,12 +1,13 @@
 """The lobby page drawn by the server: usable before Python starts in the tab.
 
 `GET /` is `web/pages/lobby.html` with its content filled in, in the request's language: the games (title,
-description, players, rules from their catalogs), the create-room form (the first game's options; every
-game's in a `<template>`), the bot boxes and quick start, and the page's own texts from the client's
-catalogs (`web/.../locales/<lang>.mo`, read with `gettext`). The form is a plain HTML form: `POST /lobby/rooms`
-creates the room, claims the player's seat (and the other humans' invites) and sends the player to it. When
-Python has started in the tab, `boardweaver_web.lobby` takes over the same elements (names, my games, open
-rooms) and creates rooms through the JSON API instead; nothing here runs in the tab.
+description, players, rules from their catalogs), the create-room form, quick start, and the page's own texts
+from the client's catalogs (`web/.../locales/<lang>.mo`, read with `gettext`). The form is a plain HTML form,
+right without any script: every game's seat count, bot boxes and options are in it, and the page's CSS shows
+only the chosen game's, and of its bot boxes only those of the chosen seat count (`render_form_style`).
+`POST /lobby/rooms` creates the room, claims the player's seat (and the other humans' invites) and sends the
+player to it. When Python has started in the tab, `boardweaver_web.lobby` takes over the same elements (names,
+my games, open rooms) and creates rooms through the JSON API instead; nothing here runs in the tab.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from . import players
 from .api import _limits, _read_body, _rooms
 from .games import best_locale, describe
 from .rooms import RoomError, RoomSpec
+from .settings import MAX_SEATS
 from .static import page_html
 
 LANGUAGE_COOKIE = "bw-lang"  # the language chosen with the page's switch (boardweaver_web.language sets it)
 LANGUAGES = {"en": "English", "fr": "Français"}  # as boardweaver_web.texts.LANGUAGES
-MAX_SEATS = 8  # the form's seat count input's bound
 FORM_ACTION = "/lobby/rooms"
 
 
@@ -109,10 +110,51 @@ def render_rules(game: dict[str, Any], texts: PageTexts) -> str:
     return f'<details class="game-rules" data-rules="{name}"><summary>{rules}</summary>{text}</details>'
 
 
+def render_game_setup(game: dict[str, Any], texts: PageTexts) -> str:
+    """One game's part of the form: its seat count, a bot box per seat it can have and its options.
+
+    Every field's name carries the game's (`seats:<game>`, `bot:<game>`, `opt:<game>:<key>`): two games' fields
+    never collide, and the server reads only the chosen game's. The page's CSS (`render_form_style`) shows the
+    chosen game's part alone; the others are `display: none`, so Tab never reaches them.
+    """
+    name = html.escape(game["name"])
+    low, high = seat_bounds(game)
+    chosen = min(max(2, low), high)
+    counts = "".join(
+        f'<option value="{n}"{" selected" if n == chosen else ""}>{n}</option>' for n in range(low, high + 1)
+    )
+    seat = texts.get("seat", "Seat {seat}")
+    bots = "".join(  # every seat but the first a bot, as quick start; the server ignores those past the count
+        f'<label class="bot"><input type="checkbox" id="bot-{name}-{n}" name="bot:{name}" value="{n}" '
+        f'data-bot="{n}"{" checked" if n > 0 else ""}> {html.escape(seat.replace("{seat}", str(n)))}</label>'
+        for n in range(high)
+    )
+    options = render_game_options(game)
+    return (
+        f'<div class="game-setup" id="setup-{name}" data-game="{name}">'
+        f'<label><span data-text="lobby.players">Players</span> '
+        f'<select id="seats-{name}" name="seats:{name}" class="seats">{counts}</select></label>'
+        f'<fieldset><legend data-text="lobby.bots">Bots</legend><div class="bots">{bots}</div></fieldset>'
+        + (
+            f'<fieldset id="options-{name}" class="options"><legend data-text="lobby.options">Options</legend>'
+            f"{options}</fieldset>"
+            if options
+            else ""
+        )
+        + "</div>"
+    )
+
+
+def seat_bounds(game: dict[str, Any]) -> tuple[int, int]:
+    """The fewest and most seats the form offers for `game` (a room has at most MAX_SEATS)."""
+    high = min(int(game.get("max_players") or 1), MAX_SEATS)
+    return min(int(game.get("min_players") or 1), high), high
+
+
 def render_game_options(game: dict[str, Any]) -> str:
-    """The form fields for one game's options: typed from their defaults, labelled and explained by the catalog;
-    `options-for` names the game they belong to (a form posted for another game ignores them)."""
-    fields = [f'<input type="hidden" name="options-for" value="{html.escape(game["name"])}">']
+    """The form fields for one game's options: typed from their defaults, labelled and explained by the catalog."""
+    fields = []
+    game_name = html.escape(game["name"])
     info = {str(item["name"]): item for item in game.get("option_info") or []}
     for key, default in sorted((game.get("options") or {}).items()):
         name = html.escape(key)
@@ -120,7 +162,7 @@ def render_game_options(game: dict[str, Any]) -> str:
         label = html.escape(str(about.get("label") or key))
         bounds = "".join(f' {b}="{int(about[b])}"' for b in ("min", "max") if isinstance(about.get(b), int))
         help_text = f'<span class="option-help">{html.escape(str(about["help"]))}</span>' if about.get("help") else ""
-        named = f'id="opt-{name}" name="opt:{name}" data-option="{name}"'
+        named = f'id="opt-{game_name}-{name}" name="opt:{game_name}:{name}" data-option="{name}"'
         if about.get("choices"):
             choices = "".join(
                 f'<option value="{html.escape(str(c["value"]))}"{" selected" if c["value"] == default else ""}>'
@@ -140,35 +182,37 @@ def render_game_options(game: dict[str, Any]) -> str:
     return "".join(fields)
 
 
-def render_bot_boxes(seats: int) -> str:
-    """A bot box for every seat the form allows; those past the seat count are hidden (the page shows them)."""
-    return "".join(
-        f'<label class="bot" id="bot-seat-{seat}"{"" if seat < seats else " hidden"}>'
-        f'<input type="checkbox" id="bot-{seat}" name="bot" value="{seat}" data-bot="{seat}"'
-        f"{' checked' if 0 < seat < seats else ''}> seat {seat} is a bot</label>"
-        for seat in range(MAX_SEATS)
-    )
+def css_string(text: str) -> str:
+    """`text` as a CSS string, every character but letters, digits, `-` and `_` escaped (none ends the style)."""
+    return '"' + "".join(c if c.isalnum() or c in "-_" else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def render_form_style(games: list[dict[str, Any]]) -> str:
+    """The CSS that makes the form right without any script: the chosen game's part shown, the others not, and
+    in it the bot boxes of the seats the chosen count has (`:has()` on the selected `<option>`s)."""
+    shown = [
+        f"#create-form:has(#game option[value={css_string(g['name'])}]:checked) "
+        f".game-setup[data-game={css_string(g['name'])}] {{ display: flex; }}"
+        for g in games
+    ]
+    most = max((seat_bounds(g)[1] for g in games), default=1)
+    past = [  # a count of n seats: the boxes of seats n and up (children n+1 and up) are not shown
+        f'.game-setup:has(.seats option[value="{n}"]:checked) .bot:nth-child(n+{n + 1}) {{ display: none; }}'
+        for n in range(1, most)
+    ]
+    return "\n".join(shown + past)
 
 
 def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts) -> str:
     """The lobby page (`template`: lobby.html with the shared head) with its games, form and texts filled in."""
-    first = games[0] if games else None
-    seats = min(max(2, int(first["min_players"])), int(first["max_players"])) if first else 2
     parts = {
         "@GAMES@": render_games(games, texts),
         "@GAME_CHOICES@": "".join(
             f'<option value="{html.escape(g["name"])}">{html.escape(g.get("title") or g["name"])}</option>'
             for g in games
         ),
-        "@SEATS@": (
-            f'value="{seats}" min="{first["min_players"]}" max="{first["max_players"]}"' if first else 'value="2"'
-        ),
-        "@OPTIONS@": render_game_options(first) if first else "",
-        "@FIRST_GAME@": html.escape(first["name"]) if first else "",
-        "@OPTION_TEMPLATES@": "".join(
-            f'<template id="options-{html.escape(g["name"])}">{render_game_options(g)}</template>' for g in games
-        ),
-        "@BOTS@": render_bot_boxes(seats),
+        "@GAME_SETUPS@": "".join(render_game_setup(g, texts) for g in games),
+        "@FORM_STYLE@": render_form_style(games),
         "@LANGUAGES@": "".join(
             f'<option value="{code}" lang="{code}"{" selected" if code == texts.locale else ""}>{name}</option>'
             for code, name in LANGUAGES.items()
@@ -236,7 +280,11 @@ class LobbyPage:
 
 
 def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSpec, str | None]:
-    """The room a posted lobby form asks for, and the player's name; raises RoomError on a bad field."""
+    """The room a posted lobby form asks for, and the player's name; raises RoomError on a bad field.
+
+    Only the chosen game's fields are read (`seats:<game>`, `bot:<game>`, `opt:<game>:<key>`): the form holds
+    every game's, the others hidden.
+    """
     one = {key: values[-1] for key, values in form.items() if values}
     name = one.get("game", "")
     cls = games.get(name)
@@ -247,35 +295,52 @@ def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSp
         seats = max(2, low) if high >= 2 else 1
         data: dict[str, Any] = {"game": name, "seats": seats, "bots": list(range(1, seats))}
     else:
-        seats_text = one.get("seats", "")
-        if not seats_text.isdigit():
+        seats_text = one.get(f"seats:{name}", "")
+        count = whole_number(seats_text)
+        if count is None:
             raise RoomError(400, f"expected a seat count from {low} to {high}, got {seats_text!r}")
-        seats = int(seats_text)
-        bots = sorted({int(b) for b in form.get("bot", []) if b.isdigit() and int(b) < seats})
-        options: dict[str, Any] = {}
-        if one.get("options-for") == name:  # the options shown were this game's (else its defaults)
-            for key, default in dict(cls.option_defaults).items():
-                value = one.get(f"opt:{key}")
-                if isinstance(default, bool):
-                    options[key] = value is not None
-                elif value is None:
-                    continue
-                elif isinstance(default, int):
-                    if not value.lstrip("-").isdigit():
-                        raise RoomError(400, f"expected a whole number for the option {key!r}, got {value!r}")
-                    options[key] = int(value)
-                else:
-                    options[key] = value
+        seats = count
+        bots: set[int] = set()
+        for text in form.get(f"bot:{name}", []):
+            seat = whole_number(text)
+            if seat is None or seat < 0:
+                raise RoomError(400, f"expected a seat number for a bot, got {text!r}")
+            if seat < seats:  # a box past the chosen count: hidden, its seat not in the room
+                bots.add(seat)
         data = {
             "game": name,
             "seats": seats,
-            "bots": bots,
-            "options": options,
+            "bots": sorted(bots),
+            "options": form_options(one, name, dict(cls.option_defaults)),
             "spectators": "allow" if "spectators" in one else "deny",
             "referee": "referee" in one,
         }
     player = one.get("name", "").strip()
     return RoomSpec.from_json(data), (players.check_name(player) if player else None)
+
+
+def form_options(one: dict[str, str], game: str, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The options posted for `game`, typed from their defaults (a checkbox: there or not); the room checks them."""
+    options: dict[str, Any] = {}
+    for key, default in defaults.items():
+        value = one.get(f"opt:{game}:{key}")
+        if isinstance(default, bool):
+            options[key] = value is not None
+        elif value is None:
+            continue
+        elif isinstance(default, int):
+            number = whole_number(value)
+            if number is None:
+                raise RoomError(400, f"expected a whole number for the option {key!r}, got {value[:40]!r}")
+            options[key] = number
+        else:
+            options[key] = value
+    return options
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number `text` writes in ASCII digits (at most 12, an optional `-`), else None."""
+    return int(text) if re.fullmatch(r"-?[0-9]{1,12}", text) else None
 
 
 async def create_from_form(request: Request, form: dict[str, list[str]]) -> Response:

@@ -18,9 +18,8 @@ def test_lobby_creates_a_room_whose_links_open_a_seat_and_a_spectator(server: st
     assert "twelve" in lobby.locator('#games [data-game="market-draft"]').inner_text()
 
     lobby.locator('#games [data-game="market-draft"]').click()
-    lobby.fill("#seats", "2")
-    lobby.dispatch_event("#seats", "change")
-    assert lobby.is_checked("#bot-1") and not lobby.is_checked("#bot-0")
+    lobby.select_option("#seats-market-draft", "2")
+    assert lobby.is_checked("#bot-market-draft-1") and not lobby.is_checked("#bot-market-draft-0")
     lobby.click("#create")
     wait_state(lobby, "created")
     screenshot(lobby, "lobby")
@@ -59,18 +58,107 @@ def test_the_lobby_works_before_python_its_form_posting_plainly(server: str, api
     assert status["game"] == "market-draft" and status["seats"][1] == "bot" and status["names"][0] == "Ada"
 
 
-def test_python_takes_the_lobby_over_without_drawing_its_games_again(server: str, new_page: Any) -> None:
+def without_python(new_page: Any, server: str) -> Any:
+    page = new_page()
+    page.route("**/pyodide/**", lambda route: route.abort())  # Python never starts in this tab
+    page.route("**/pyscript/**", lambda route: route.abort())
+    page.goto(server + "/")
+    return page
+
+
+def room_status(api: Any, url: str) -> dict[str, Any]:
+    status: dict[str, Any] = api.call(f"/api/rooms/{url.split('/room/', 1)[1].split('#', 1)[0]}", method="GET")
+    return status
+
+
+def test_before_python_the_form_shows_the_chosen_game_s_options_and_makes_the_room_with_them(
+    server: str, api: Any, new_page: Any
+) -> None:
+    page = without_python(new_page, server)
+    first = page.input_value("#game")
+    assert page.locator(f"#setup-{first}").is_visible() and not page.locator("#setup-three-lanes").is_visible()
+    page.select_option("#game", "fog-chess")
+    page.fill("#opt-fog-chess-max_plies", "0")  # wrong (1 or more), then left for another game: never blocks
+
+    page.select_option("#game", "three-lanes")
+    page.check("#opt-three-lanes-hidden_hand")
+    page.select_option("#seats-three-lanes", "3")
+    page.uncheck("#bot-three-lanes-1")  # seat 1 for a friend (invited); seat 2 stays a bot
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+
+    status = room_status(api, page.url)
+    assert status["game"] == "three-lanes" and status["options"]["hidden_hand"] is True
+    assert status["options"]["keep_cards"] is False and status["seats"] == [
+        "claimed",
+        "claimed",
+        "bot",
+    ]  # seat 1: an invite
+
+
+def test_before_python_only_the_chosen_game_s_fields_show_and_take_focus(server: str, new_page: Any) -> None:
+    page = without_python(new_page, server)
+    page.select_option("#game", "memory-match")
+    page.focus("#game")
+    reached = []
+    for _ in range(30):  # Tab from the game choice to the create button, noting every field on the way
+        page.keyboard.press("Tab")
+        focused = str(page.evaluate("document.activeElement.id"))
+        reached.append(focused)
+        if focused == "create":
+            break
+
+    assert page.locator("#options-memory-match").is_visible()
+    assert page.locator("#opt-memory-match-mode option").count() == 2
+    assert not page.locator("#setup-market-draft").is_visible() and not page.locator("#opt-fog-chess-fen").is_visible()
+    assert reached[-1] == "create" and "seats-memory-match" in reached and "opt-memory-match-mode" in reached
+    assert [f for f in reached if f.startswith(("seats-", "bot-", "opt-")) and "memory-match" not in f] == []
+    assert page.get_attribute("#page", "data-state") == "loading"
+
+
+def test_before_python_the_bot_boxes_follow_the_seat_count(server: str, new_page: Any) -> None:
+    page = without_python(new_page, server)
+    page.select_option("#game", "market-draft")
+
+    def shown() -> list[bool]:
+        return [page.locator(f"#bot-market-draft-{seat}").is_visible() for seat in range(4)]
+
+    two = shown()
+    page.select_option("#seats-market-draft", "4")
+    four = shown()
+    page.select_option("#seats-market-draft", "3")
+    three = shown()
+
+    assert two == [True, True, False, False] and four == [True] * 4 and three == [True, True, True, False]
+    assert page.locator(".bot:visible").count() == 3  # no other game's boxes show
+    assert page.is_checked("#bot-market-draft-2") and not page.is_checked("#bot-market-draft-0")
+
+
+def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again(
+    server: str, api: Any, new_page: Any
+) -> None:
     page = new_page(server + "/")
-    page.evaluate(
+    page.evaluate(  # elements added, removed or changed (the language pass sets its labels' same texts again)
         """() => { window.__bw_redrawn = 0;
-        new MutationObserver((changes) => { window.__bw_redrawn += changes.length; })
-          .observe(document.getElementById("games"), {childList: true, subtree: true}); }"""
+        const element = (nodes) => [...nodes].some((node) => node.nodeType === Node.ELEMENT_NODE);
+        const count = (changes) => { for (const c of changes)
+          if (c.type === "attributes" || element(c.addedNodes) || element(c.removedNodes)) window.__bw_redrawn++; };
+        const all = {childList: true, subtree: true, attributes: true};
+        for (const id of ["games", "create-form"])
+          new MutationObserver(count).observe(document.getElementById(id), all); }"""
     )
     wait_state(page, "ready")
+    redrawn = page.evaluate("window.__bw_redrawn")
 
-    assert page.evaluate("window.__bw_redrawn") == 0
-    assert page.locator("#games .game-card").count() >= 7
-    page.select_option("#game", "memory-match")
-    page.dispatch_event("#game", "change")
-    assert page.get_attribute("#options", "data-for") == "memory-match"
-    assert page.locator("#options [data-option]").count() >= 1
+    page.locator('#games [data-game="memory-match"]').click()  # a card picks its game: its part shows
+    page.select_option("#opt-memory-match-mode", "hidden")
+    page.select_option("#seats-memory-match", "3")
+    page.uncheck("#bot-memory-match-2")
+    page.click("#create")
+    wait_state(page, "created")
+
+    status = room_status(api, str(page.get_attribute(".seat-link[data-seat='0']", "href")))
+    assert redrawn == 0 and page.locator("#games .game-card").count() >= 7
+    assert page.input_value("#game") == "memory-match" and page.locator("#options-memory-match").is_visible()
+    assert status["game"] == "memory-match" and status["options"] == {"mode": "hidden"}
+    assert status["seats"] == ["claimed", "bot", "claimed"]  # seat 2's invite claimed for its link

@@ -35,9 +35,8 @@ def room_of(page: Any) -> str:
 def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, new_page: Any, api: Any) -> None:
     ada = lobby_as(new_page, server, "Ada <i>", permissions=["clipboard-read", "clipboard-write"])
     ada.locator('#games [data-game="market-draft"]').click()
-    ada.fill("#seats", "2")
-    ada.dispatch_event("#seats", "change")
-    ada.uncheck("#bot-1")
+    ada.select_option("#seats-market-draft", "2")
+    ada.uncheck("#bot-market-draft-1")
     ada.click("#create")
     wait_state(ada, "created")
     invite = str(ada.get_attribute(".seat-link[data-seat='1']", "href"))

@@ -134,8 +134,8 @@ def test_the_lobby_shows_the_rules_of_every_game(server: str, api: Any, new_page
     assert listed[0]["rules"].split("\n\n")[0] in first.inner_text()
     memory = page.locator('#games [data-game="memory-match"]')
     memory.click()
-    assert "Who sees a flip" in page.inner_text("#options")
-    assert page.locator("#opt-mode option").count() == 2
+    assert "Who sees a flip" in page.inner_text("#options-memory-match")
+    assert page.locator("#opt-memory-match-mode option").count() == 2
 
 
 def test_a_replaced_seat_says_so_and_stops_reconnecting(server: str, api: Any, new_page: Any) -> None:

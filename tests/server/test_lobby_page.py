@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit
 
+from boardweaver import Json
 from starlette.testclient import TestClient
+
+from tests.server.conftest import make_app
+from tests.server.secret_draw import SecretDraw
 
 
 def games_in(page: str) -> list[dict[str, object]]:
@@ -23,9 +29,9 @@ def test_the_lobby_is_drawn_with_every_game_its_rules_and_the_create_form(client
     cards = set(re.findall(r'<button type="button" class="game-card" data-game="([^"]+)"', page))
     assert cards == served and {str(g["name"]) for g in games_in(page)} == served
     assert 'data-rules="market-draft"' in page and "<summary>Rules</summary>" in page
-    assert '<form id="create-form" class="form" method="post" action="/lobby/rooms">' in page
+    assert '<form id="create-form" class="form" method="post" action="/lobby/rooms" novalidate>' in page
     assert re.search(r'<select id="game" name="game"><option value="[^"]+">', page)
-    assert 'id="bot-1" name="bot" value="1" data-bot="1" checked' in page
+    assert 'id="bot-market-draft-1" name="bot:market-draft" value="1" data-bot="1" checked' in page
     assert "@" + "GAMES@" not in page and not re.search(r"@[A-Z_]+@", page)
 
 
@@ -67,7 +73,13 @@ def test_quick_start_by_the_plain_form_lands_the_player_in_a_room_against_bots(c
 
 
 def test_create_by_the_plain_form_claims_the_first_seat_and_invites_the_others(client: TestClient) -> None:
-    form = {"game": "market-draft", "seats": "3", "bot": ["2"], "start": "create", "name": "Ada"}
+    form = {
+        "game": "market-draft",
+        "seats:market-draft": "3",
+        "bot:market-draft": ["2"],
+        "start": "create",
+        "name": "Ada",
+    }
 
     response = client.post("/lobby/rooms", data=form, follow_redirects=False)
 
@@ -81,10 +93,98 @@ def test_create_by_the_plain_form_claims_the_first_seat_and_invites_the_others(c
 def test_a_bad_plain_form_says_why_and_creates_nothing(client: TestClient) -> None:
     before = client.get("/api/rooms").json()
 
-    unknown = client.post("/lobby/rooms", data={"game": "chess-9000", "seats": "2", "start": "create"})
-    too_many = client.post("/lobby/rooms", data={"game": "market-draft", "seats": "9", "start": "create"})
+    unknown = client.post("/lobby/rooms", data={"game": "chess-9000", "seats:chess-9000": "2", "start": "create"})
+    too_many = client.post("/lobby/rooms", data={"game": "market-draft", "seats:market-draft": "9", "start": "create"})
     bad_name = client.post("/lobby/rooms", data={"game": "market-draft", "start": "quick", "name": "\u0007"})
 
     assert unknown.status_code == 400 and "chess-9000" in unknown.text and 'role="alert"' in unknown.text
     assert too_many.status_code == 400 and bad_name.status_code == 400
+    assert client.get("/api/rooms").json() == before
+
+
+def room_made(client: TestClient, form: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/lobby/rooms", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    room = urlsplit(response.headers["location"]).path.rsplit("/", 1)[-1]
+    status: dict[str, Any] = client.get(f"/api/rooms/{room}").json()
+    return status
+
+
+def test_the_form_holds_every_game_s_seats_bots_and_options_under_names_of_their_own(client: TestClient) -> None:
+    page = client.get("/").text
+    served = {str(g["name"]): g for g in client.get("/api/games").json()}
+
+    style = re.search(r'<style id="form-style">(.*?)</style>', page, re.S)
+    assert style is not None
+    for name, game in served.items():
+        counts = re.search(rf'<select id="seats-{name}" name="seats:{name}" class="seats">(.*?)</select>', page)
+        assert counts is not None, name
+        assert re.findall(r'<option value="(\d+)"', counts.group(1)) == [
+            str(n) for n in range(game["min_players"], game["max_players"] + 1)
+        ]
+        assert len(re.findall(rf'name="bot:{name}"', page)) == game["max_players"]
+        for key in game["options"]:
+            assert f'id="opt-{name}-{key}" name="opt:{name}:{key}"' in page, (name, key)
+        assert f'option[value="{name}"]:checked) .game-setup[data-game="{name}"] {{ display: flex; }}' in style.group(1)
+    assert "<template" not in page  # no part of the form waits for a script to be swapped in
+    assert '.game-setup:has(.seats option[value="2"]:checked) .bot:nth-child(n+3) { display: none; }' in style.group(1)
+
+
+def test_the_plain_form_for_another_game_creates_the_room_with_its_changed_option(client: TestClient) -> None:
+    first = client.get("/api/games").json()[0]["name"]
+    form = {
+        "game": "memory-match",
+        "seats:memory-match": "3",
+        "bot:memory-match": ["1", "2", "3"],  # seat 3's box, past the count of 3, is hidden: ignored
+        "opt:memory-match:mode": "hidden",
+        f"seats:{first}": "3",  # the first game's part, which the form posts too
+        "start": "create",
+    }
+
+    status = room_made(client, form)
+
+    assert first != "memory-match"
+    assert status["game"] == "memory-match" and status["options"]["mode"] == "hidden"
+    assert status["seats"] == ["claimed", "bot", "bot"]
+
+
+class ShortDraw(SecretDraw):
+    option_defaults: ClassVar[dict[str, Json]] = {"turns": 4, "open_hands": False}
+
+
+class LongDraw(SecretDraw):
+    option_defaults: ClassVar[dict[str, Json]] = {"turns": 30, "open_hands": True}
+
+
+def test_two_games_sharing_an_option_key_each_read_only_their_own_field(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path / "rooms.db", games={"short-draw": ShortDraw, "long-draw": LongDraw})) as client:
+        page = client.get("/").text
+        both = {"start": "create", "seats:short-draw": "2", "seats:long-draw": "2"}
+        both |= {"opt:short-draw:turns": "6", "opt:long-draw:turns": "40", "opt:long-draw:open_hands": "on"}
+
+        short = room_made(client, {**both, "game": "short-draw"})
+        long = room_made(client, {**both, "game": "long-draw"})
+        unticked = room_made(client, {"game": "long-draw", "seats:long-draw": "2", "opt:short-draw:open_hands": "on"})
+
+    assert 'name="opt:short-draw:turns"' in page and 'name="opt:long-draw:turns"' in page
+    assert short["options"] == {"turns": 6, "open_hands": False}
+    assert long["options"] == {"turns": 40, "open_hands": True}
+    assert unticked["options"] == {"turns": 30, "open_hands": False}  # its own box unticked, the other's not read
+
+
+def test_a_bad_option_or_bot_in_the_plain_form_gives_400_and_no_room(client: TestClient) -> None:
+    before = client.get("/api/rooms").json()
+    base = {"game": "fog-chess", "seats:fog-chess": "2", "start": "create"}
+
+    not_a_number = client.post("/lobby/rooms", data={**base, "opt:fog-chess:max_plies": "1.5"})
+    out_of_range = client.post("/lobby/rooms", data={**base, "opt:fog-chess:max_plies": "0"})
+    bad_choice = client.post(
+        "/lobby/rooms", data={"game": "memory-match", "seats:memory-match": "2", "opt:memory-match:mode": "x-ray"}
+    )
+    bad_bot = client.post("/lobby/rooms", data={**base, "bot:fog-chess": "one"})
+    no_seats = client.post("/lobby/rooms", data={**base, "seats:fog-chess": "", "seats": "2"})
+
+    assert not_a_number.status_code == 400 and "max_plies" in not_a_number.text and "1.5" in not_a_number.text
+    assert out_of_range.status_code == 400 and bad_choice.status_code == 400 and bad_bot.status_code == 400
+    assert no_seats.status_code == 400 and 'role="alert"' in no_seats.text
     assert client.get("/api/rooms").json() == before

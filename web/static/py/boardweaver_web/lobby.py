@@ -1,9 +1,11 @@
 """The lobby: your name, your games, the open rooms, quick start, the games and a room-creation form.
 
 The server draws the page with its games, their rules and the form (`boardweaver_server.lobby_page`), usable
-before Python starts: the form posts plainly. This module takes over the same elements: it reads the games from
-the page (`#bw-games`), wires the form to the JSON API, and draws what only the browser knows (the name, my
-games) and what changes (open rooms, the links of a new room). It never draws the games again.
+before Python starts: the form posts plainly, every game's part in it (seats `seats-<game>`, bot boxes
+`bot-<game>-<seat>`, options `opt-<game>-<key>`), the page's CSS showing the chosen game's. This module takes
+over the same elements: it reads the games from the page (`#bw-games`), wires the form to the JSON API (reading
+the chosen game's fields), and draws what only the browser knows (the name, my games) and what changes (open
+rooms, the links of a new room). It never draws the games or the form again.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import re
 from typing import Any
 
 from . import boot, dom, language, mine
 from .texts import Texts
 
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
-MAX_SEATS = 8  # the bot boxes the server draws (lobby_page.MAX_SEATS)
 
 
 def render_links(
@@ -81,13 +83,9 @@ class Lobby:
         if not name.value:
             name.value = mine.load_name(self.store)
         dom.on("player-name", "change", lambda _e: self.name_changed())
-        dom.on("game", "change", lambda _e: self.game_changed())
-        dom.on("seats", "change", lambda _e: self.seats_changed())
         dom.on("games", "click", self.card_clicked)
         dom.on_submit("create-form", self.submitted)
         dom.on("page", "click", self.page_clicked)
-        if dom.get_attribute("options", "data-for") != dom.input_value("game"):  # another game chosen meanwhile
-            self.game_changed()
         self.render_mine()
 
     def submitted(self, button: str | None) -> None:
@@ -159,39 +157,32 @@ class Lobby:
     def card_clicked(self, event: Any) -> None:
         name = dom.target_data(event, "game")
         if name is not None:
-            dom.element("game").value = name
-            self.game_changed()
+            dom.element("game").value = name  # the page's CSS shows that game's part of the form
             dom.focus_first(["#game"])  # on to the form, where the room is made
 
     def selected(self) -> dict[str, Any]:
         return self.games[dom.input_value("game")]
 
-    def game_changed(self) -> None:
-        game = self.selected()
-        seats = dom.element("seats")
-        seats.min, seats.max = game["min_players"], game["max_players"]
-        current = int(dom.input_value("seats") or 0)
-        seats.value = str(min(max(current, game["min_players"]), game["max_players"]))
-        dom.set_html("options", dom.template_html(f"options-{game['name']}"))  # drawn by the server
-        dom.set_attribute("options", "data-for", game["name"])
-        self.seats_changed()
-
-    def seats_changed(self) -> None:
-        """Shows a bot box per seat (the server drew one for each seat the form allows); all but the first are bots."""
-        seats = int(dom.input_value("seats") or 2)
-        for seat in range(MAX_SEATS):
-            dom.set_hidden(f"bot-seat-{seat}", seat >= seats)
-            dom.set_checked(f"bot-{seat}", 0 < seat < seats)
+    def read_seats(self) -> tuple[int, list[int]]:
+        """The chosen game's seat count and the seats whose bot box is ticked (those past the count are hidden)."""
+        name = self.selected()["name"]
+        seats = int(dom.input_value(f"seats-{name}") or 0)
+        return seats, [seat for seat in range(seats) if dom.is_checked(f"bot-{name}-{seat}")]
 
     def read_options(self) -> dict[str, Any]:
+        """The chosen game's options, as the plain form posts them: a text that is no whole number is sent as it
+        is, for the server to refuse with its reason."""
+        game = self.selected()
         options: dict[str, Any] = {}
-        for key, default in (self.selected().get("options") or {}).items():
+        for key, default in (game.get("options") or {}).items():
+            field = f"opt-{game['name']}-{key}"
             if isinstance(default, bool):
-                options[key] = dom.is_checked(f"opt-{key}")
+                options[key] = dom.is_checked(field)
             elif isinstance(default, int):
-                options[key] = int(dom.input_value(f"opt-{key}") or default)
+                text = dom.input_value(field).strip()
+                options[key] = int(text) if re.fullmatch(r"-?[0-9]{1,12}", text) else text
             else:
-                options[key] = dom.input_value(f"opt-{key}")
+                options[key] = dom.input_value(field)
         return options
 
     def claim_body(self) -> dict[str, Any]:
@@ -239,8 +230,7 @@ class Lobby:
 
     async def create(self) -> None:
         game = self.selected()
-        seats = int(dom.input_value("seats"))
-        bots = [seat for seat in range(seats) if dom.is_checked(f"bot-{seat}")]
+        seats, bots = self.read_seats()
         spectators = dom.is_checked("spectators")
         referee = dom.is_checked("referee")
         body = {
