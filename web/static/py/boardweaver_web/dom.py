@@ -126,12 +126,6 @@ def text_of(element_id: str) -> str | None:
     return None if node is None else str(node.textContent)
 
 
-def template_html(element_id: str) -> str:
-    """The markup a `<template>` holds ("" when absent)."""
-    node = element(element_id)
-    return "" if node is None else str(node.innerHTML)
-
-
 def set_hidden(element_id: str, hidden: bool) -> None:
     node = element(element_id)
     if node is not None:
@@ -243,7 +237,9 @@ def set_document_language(code: str) -> None:
 def set_keyed_texts(text_of: Callable[[str], str]) -> None:
     """Sets the text of every element with a `data-text` key (the page's static texts) to `text_of(key)`."""
     for node in js.document.querySelectorAll("[data-text]"):
-        node.textContent = text_of(str(node.dataset.text))
+        text = text_of(str(node.dataset.text))
+        if node.textContent != text:  # the server drew most in the page's language already: leave those be
+            node.textContent = text
 
 
 def is_online() -> bool:
