@@ -77,18 +77,58 @@ class RevalidatedFiles(StaticFiles):
 
 
 HEAD_MARK = "<!-- boardweaver:head -->"
+_VERSIONS: dict[Path, str] = {}
+
+
+def client_version(web_dir: Path) -> str:
+    """The client's version: a digest of every file under `web/static` (its Python, catalogs, styles, loader,
+    config), taken once per process. The pages name the client's files under `/static/v<version>/`, which are
+    cached for good: a warm load asks the server for none of them, and a changed client is a new version
+    whole, so a tab never runs new modules beside stale ones."""
+    static = (web_dir / "static").resolve()
+    if static not in _VERSIONS:
+        digest = hashlib.sha256()
+        for file in sorted(static.rglob("*")):
+            if file.is_file():
+                digest.update(file.relative_to(static).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+        _VERSIONS[static] = digest.hexdigest()[:12]
+    return _VERSIONS[static]
+
+
+def versioned(text: str, web_dir: Path) -> str:
+    """`text` (a page, or pyscript.json) with its quoted `/static/` URLs under the client's version."""
+    return text.replace('"/static/', f'"/static/v{client_version(web_dir)}/')
 
 
 def page_html(path: Path) -> str:
     """Returns a page with the head every page shares (`pages/head.html`: styles, the loader, preloads) in
     place of its mark, preloading the page's own main module (`room.html` -> `room_main.py`) and every
-    client module the loader writes into Python's files (`pyscript.json`'s `bw_files`)."""
+    client module the loader writes into Python's files (`pyscript.json`'s `bw_files`), each client file
+    under the client's version (`versioned`)."""
     config = path.parent.parent / "static" / "py" / "pyscript.json"
     modules = json.loads(config.read_text(encoding="utf-8"))["bw_files"]
     preloads = "\n".join(f'  <link rel="preload" href="{url}" as="fetch" crossorigin>' for url in modules)
     head = (path.parent / "head.html").read_text(encoding="utf-8")
     head = head.replace("@MAIN@", f"{path.stem}_main.py").replace("  @CLIENT@", preloads)
-    return path.read_text(encoding="utf-8").replace(HEAD_MARK, head.rstrip("\n"))
+    page = path.read_text(encoding="utf-8").replace(HEAD_MARK, head.rstrip("\n"))
+    return versioned(page, path.parent.parent)
+
+
+class VersionedClient(ImmutableFiles):
+    """The client's files under `/static/v<version>/`: cached for good; its pyscript.json names the loader
+    and the client modules under the same version."""
+
+    def __init__(self, web_dir: Path) -> None:
+        super().__init__(directory=web_dir / "static", check_dir=False)
+        self.web_dir = web_dir
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if path == "py/pyscript.json":
+            text = (self.web_dir / "static" / "py" / "pyscript.json").read_text(encoding="utf-8")
+            return Response(
+                versioned(text, self.web_dir), media_type="application/json", headers={"Cache-Control": IMMUTABLE}
+            )
+        return await super().get_response(path, scope)
 
 
 def _page(path: Path) -> Any:
@@ -113,6 +153,7 @@ def static_routes(web_dir: Path, wheel_dirs: list[Path]) -> list[BaseRoute]:
         for url, name in PAGES.items()
     ]
     routes += [
+        Mount(f"/static/v{client_version(web_dir)}", app=VersionedClient(web_dir)),
         Mount("/static", app=RevalidatedFiles(directory=web_dir / "static", check_dir=False), name="static"),
         Mount(
             f"/pyodide/{PYODIDE_VERSION}",

@@ -4,7 +4,7 @@ compiled bytecode for PyScript's own package."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlparse
 
 import pytest
 
@@ -13,6 +13,7 @@ from .conftest import seat_url, wait_state
 pytestmark = pytest.mark.browser
 
 MARKS = "performance.getEntriesByType('mark').map((m) => m.name)"
+CLIENT_FILES = "performance.getEntriesByType('resource').filter((r) => r.name.includes('/static/')).length"
 SNAPSHOT_KEYS = "caches.open('bw-pyodide-snapshot').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
 
 
@@ -33,9 +34,13 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     [key] = page.evaluate(SNAPSHOT_KEYS)
     assert unquote(key).endswith("/" + wheel.split("/")[-1])  # a snapshot is keyed by the rules it imported
 
+    went_out: list[str] = []  # requests that left the page's offline worker for the server
+    page.context.on("request", lambda request: request.service_worker is not None and went_out.append(request.url))
     page.reload()
     wait_state(page, "ready")
     again = page.evaluate(MARKS)
+    client = [url for url in went_out if urlparse(url).path.startswith("/static/")]
+    assert page.evaluate(CLIENT_FILES) >= 15 and client == []  # the client's files: all from the cache, none asked
     assert page.evaluate("window.__bw_loader") == {"snapshot": True, "bytecode": True}
     assert "bw:pyodide-from-snapshot" in again and "bw:snapshot-kept" not in again  # made once, then used
     assert "bw:modules-from-snapshot" in again  # the rules and client modules came imported
@@ -56,7 +61,7 @@ def test_a_page_that_cannot_start_says_so_in_a_sentence_and_shows_no_traceback(
     room = api.room("market-draft", seats=2, bots=[1])
     page = new_page()
     page.route(
-        "**/static/py/boardweaver_web/room.py",
+        "**/py/boardweaver_web/room.py",
         lambda route: route.fulfill(status=200, content_type="text/x-python", body="raise RuntimeError('boom')\n"),
     )
     page.add_init_script("localStorage.setItem('bw:lang', 'fr')")

@@ -7,7 +7,14 @@ import json
 import re
 from pathlib import Path
 
-from boardweaver_server.static import PAGES, ImmutableFiles, page_html, register_types, static_routes
+from boardweaver_server.static import (
+    PAGES,
+    ImmutableFiles,
+    client_version,
+    page_html,
+    register_types,
+    static_routes,
+)
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.testclient import TestClient
@@ -75,13 +82,53 @@ def test_unversioned_client_files_are_always_revalidated(tmp_path: Path) -> None
 
 def test_the_pages_preload_every_client_module_the_loader_writes() -> None:
     web = Path(__file__).resolve().parents[2] / "web"
-    files = set(json.loads((web / "static" / "py" / "pyscript.json").read_text())["bw_files"])
+    client = f"/static/v{client_version(web)}/"
+    files = {
+        url.replace("/static/", client, 1)
+        for url in json.loads((web / "static" / "py" / "pyscript.json").read_text())["bw_files"]
+    }
     for name in PAGES.values():
         html = page_html(web / "pages" / name)
-        preloaded = set(re.findall(r'<link rel="preload" href="(/static/py/boardweaver_web/[^"]+)"', html))
+        preloaded = set(re.findall(r'<link rel="preload" href="(/static/v\w+/py/boardweaver_web/[^"]+)"', html))
         assert preloaded == files, name
-        assert f'<link rel="preload" href="/static/py/{name[: -len(".html")]}_main.py"' in html, name
+        assert f'<link rel="preload" href="{client}py/{name[: -len(".html")]}_main.py"' in html, name
         assert "@MAIN@" not in html and "@CLIENT@" not in html, name
+        assert '"/static/' not in html.replace(client, ""), name  # every client file named under the version
+
+
+def test_the_client_is_served_under_its_version_cached_for_good(tmp_path: Path) -> None:
+    web = Path(__file__).resolve().parents[2] / "web"
+    client = TestClient(Starlette(routes=static_routes(web, [])))
+    version = client_version(web)
+    page = client.get("/room/abc").text
+    module = client.get(f"/static/v{version}/py/boardweaver_web/dom.py")
+    config = client.get(f"/static/v{version}/py/pyscript.json")
+
+    assert f'src="/static/v{version}/pyodide-loader.mjs"' in page
+    assert f'config="/static/v{version}/py/pyscript.json"' in page
+    assert module.status_code == 200 and "immutable" in module.headers["cache-control"]
+    assert module.content == (web / "static" / "py" / "boardweaver_web" / "dom.py").read_bytes()
+    assert "immutable" in config.headers["cache-control"]
+    named = config.json()
+    assert named["interpreter"] == f"/static/v{version}/pyodide-loader.mjs"  # the page's own loader module
+    assert named["bw_files"] and all(url.startswith(f"/static/v{version}/py/") for url in named["bw_files"])
+    assert client.get("/static/py/boardweaver_web/dom.py").headers["cache-control"] == "no-cache"  # old tabs
+
+
+def test_the_client_version_follows_every_file_of_the_client(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    for web in (first, second):
+        (web / "static" / "py").mkdir(parents=True)
+        (web / "static" / "boardweaver.css").write_text("body {}")
+        (web / "static" / "py" / "room.py").write_text("print('room')")
+    assert client_version(first) == client_version(second)
+
+    third = tmp_path / "c"
+    (third / "static" / "py").mkdir(parents=True)
+    (third / "static" / "boardweaver.css").write_text("body {}")
+    (third / "static" / "py" / "room.py").write_text("print('room!')")  # one byte of one module
+    assert client_version(third) != client_version(first)
+    assert len(client_version(third)) == 12
 
 
 def test_a_page_is_revalidated_by_its_etag(tmp_path: Path) -> None:

@@ -25,7 +25,9 @@ import { loadPyodide as boot, version } from "/pyodide/314.0.7/pyodide.mjs";
 export { version };
 
 const INDEX = new URL("/pyodide/314.0.7/", location.href).href;
-const CONFIG_URL = "/static/py/pyscript.json?loader"; // not PyScript's own request: each gets its preload
+// Beside this module: under the client's version (/static/v<version>/) when the page names it so.
+// Not PyScript's own request (the "?loader"): each gets its own preload.
+const CONFIG_URL = new URL("py/pyscript.json?loader", import.meta.url).href;
 const HOME = "/home/pyodide/"; // Pyodide's working directory: PyScript writes its files there
 const SNAPSHOTS = "bw-pyodide-snapshot";
 const BYTECODE = "bw-bytecode"; // boardweaver_web/dom.py BYTECODE_CACHE

@@ -1,8 +1,10 @@
 // Offline shell: the one piece of JavaScript the client needs. The page itself fills the
 // "bw-shell" cache (see boardweaver_web/dom.py cache_shell); this worker answers from it
-// when the network is gone. Versioned runtime paths are served from the cache first.
+// when the network is gone. Versioned paths (the runtimes, the wheels, the client under its version) are
+// served from the cache first.
 const CACHE = "bw-shell";
 const IMMUTABLE = ["/pyodide/", "/pyscript/", "/wheels/"];
+const CLIENT = /^\/static\/v[0-9a-f]{12}\//; // the client's files under its version (boardweaver_server/static.py)
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -17,7 +19,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/ws/")) return;
-  if (IMMUTABLE.some((prefix) => url.pathname.startsWith(prefix))) {
+  if (IMMUTABLE.some((prefix) => url.pathname.startsWith(prefix)) || CLIENT.test(url.pathname)) {
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
     return;
   }

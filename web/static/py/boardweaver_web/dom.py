@@ -7,6 +7,7 @@ these small functions.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # typ
 from . import bytecode
 
 VERSIONED = ("/pyodide/", "/pyscript/", "/wheels/")  # paths whose files never change (the sw.js IMMUTABLE)
+CLIENT_FILES = re.compile(r"/static/v[0-9a-f]{12}/")  # the client under its version (the sw.js CLIENT)
 _KEEP: list[Any] = []  # proxies the page calls back into live as long as the page
 
 
@@ -469,7 +471,7 @@ async def cache_shell(extra: list[str]) -> int:
     cache = await js.caches.open("bw-shell")
     for url in sorted(urls):
         path = url[len(own) :] if url.startswith(own) else url
-        if path.startswith(VERSIONED) and _some(await cache.match(url)) is not None:
+        if (path.startswith(VERSIONED) or CLIENT_FILES.match(path)) and _some(await cache.match(url)) is not None:
             continue  # a versioned file never changes: no need to fetch it again
         try:
             await cache.add(url)
