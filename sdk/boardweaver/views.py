@@ -57,7 +57,7 @@ from .frozen import (
 )
 from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space
 from .offers import Offer
-from .patch import diff
+from .patch import append_op, diff
 from .table import Table
 from .view import NOT_SHOWN, Perspective, has_no_secret, projected_pieces, sees_piece, shown_for, visible_flags
 from .wire import common_to_wire, piece_to_wire, player_to_wire, space_wire_parts
@@ -291,6 +291,9 @@ class Views:
         # while `patches` runs: the dirty spaces' parts as they were before the decision, and its steps
         self._before: dict[str, dict[Key, SpacePart]] = {}
         self._steps: dict[str, list[Step]] = {}
+        # while `patches` runs: the pieces' ops of the parts derived by taking pieces off or putting them on
+        # top, by the id of the new wire part: (the wire part before, the new one, the ops without their path)
+        self._known: dict[int, tuple[Wire, Wire, tuple[str, Any] | None]] = {}
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -356,8 +359,17 @@ class Views:
 
     # -- the parts -----------------------------------------------------------------------------------
 
-    def _space_owners(self, space: Space) -> Owners:
+    def _space_owners(self, space: Space, before: Owners | None = None) -> Owners:
+        """Returns whose private parts `space` holds (`Owners`); `before`, its owners before this decision's
+        steps, when they still are (the usual case: pieces of nobody's, or of the space owner's, came and went)."""
         owners = self._owners.get(space.space_id)
+        if (
+            owners is None
+            and before is not None
+            and space.space_id not in self._looked
+            and _owners_kept(space, before, self._steps.get(space.space_id))
+        ):
+            owners = self._owners[space.space_id] = before
         if owners is None:
             found: set[PlayerId] = set(map(_owner_of, space.pieces))
             found.discard(None)  # an ownerless piece's parts are its space owner's
@@ -397,7 +409,7 @@ class Views:
             before = self._before.get(space.space_id)
             old = None if before is None else before.get(key)
             if old is not None:
-                part = _derive(perspective, space, old, self._steps[space.space_id])
+                part = _derive(perspective, space, old, self._steps[space.space_id], self._known)
             if part is None:
                 part = _project_space(perspective, space)
                 if old is not None and part[1] == old[1]:
@@ -518,6 +530,7 @@ class Views:
         finally:
             self._before = {}
             self._steps = {}
+            self._known.clear()
 
     def _patches(
         self,
@@ -543,7 +556,7 @@ class Views:
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
                 columns.append([None] * len(rows) if owners is None else self._keys_for(owners, rows))
-                columns.append(self._keys_for(self._space_owners(space), rows))
+                columns.append(self._keys_for(self._space_owners(space, owners), rows))
                 parts.append(_Part(("spaces", i), space, cache))
         common: list[Op] | None = []
         if dirty.common:
@@ -597,12 +610,24 @@ class Views:
                 else:  # keys whose parts are the same objects (a player seen alike by all) share their ops
                     found = part.by_parts.get((id(old), id(new)))
                     if found is None:
-                        found = part.by_parts[(id(old), id(new))] = diff(old, new, part.path)
+                        found = part.by_parts[(id(old), id(new))] = self._ops(old, new, part.path)
                 part.ops[(before, after)] = found
             ops += found
         if common is None:
             return None
         return ops + common if common else ops
+
+    def _ops(self, old: Wire, new: Wire, path: tuple[str, int]) -> list[Op]:
+        """Returns `diff(old, new, path)`: from the steps where `_derive` knew it (pieces only taken off or put on
+        top), else diffed."""
+        known = self._known.get(id(new))
+        if known is None or known[0] is not old or known[1] is not new:
+            return diff(old, new, path)
+        op = known[2]
+        if op is None:
+            return []
+        at = [path[0], path[1], "pieces"]
+        return [["trunc", at, op[1]]] if op[0] == "trunc" else [append_op(at, op[1])]
 
 
 def _one_part(cache: dict[bool, PlayerPart]) -> bool:
@@ -675,17 +700,23 @@ def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, publi
     )
 
 
-def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[Step]) -> SpacePart | None:
+def _derive(
+    perspective: Perspective, space: Space, old: SpacePart, steps: list[Step], known: dict[int, Any] | None = None
+) -> SpacePart | None:
     """Returns `space`'s part for `perspective` derived from its part `old` before `steps`, or None.
 
     Only the pieces the steps put in or changed are projected again; the others keep their projection
     (a piece's projection depends only on the piece and on whether the perspective sees its owner). A
     collection that shows some pieces hidden shows them grouped, not in true order: None (project it).
-    The ops from `old` are `diff`'s, cheap here: the pieces kept are the same objects as before.
+    The ops from `old` are `diff`'s, cheap here: the pieces kept are the same objects as before. When the
+    steps only took pieces off the top or only put pieces on it (a draw, a discard) and left the space's
+    state, the op is known without a diff: it is recorded in `known` by the new wire part's id.
     """
     source = space.pieces
     flags: list[bool] | None = None
     if space.is_collection:
+        if old[0].pieces and old[0].pieces[0].hidden and _still_hidden_alike(perspective, space, old, steps):
+            return old  # a hand of backs seen from outside, a card gone and one come: nothing to send
         flags = visible_flags(perspective, space)
         if not all(flags):  # perhaps a hand of backs seen from outside; else (None) it is projected
             return _derive_hidden(space, flags, old, steps)
@@ -729,7 +760,36 @@ def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[
         private: Any = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
     else:
         public, private = old_space.public_state, old_space.private_state
-    return _space_part(space, pieces, wires, public, private)
+    part = _space_part(space, pieces, wires, public, private)
+    if known is not None and replayed is not None and not state:
+        # `diff` of the two wire parts: only the pieces differ, the old ones below `kept` the same objects
+        before = len(old_wires)
+        if kept == size:  # only taken off (or nothing changed): diff's "trunc"
+            known[id(part[1])] = (old_wire, part[1], ("trunc", size) if size < before else None)
+        elif kept == before:  # only put on: diff's append (a "fill" when they are many copies of one)
+            known[id(part[1])] = (old_wire, part[1], ("append", wires[kept:]))
+    return part
+
+
+def _owners_kept(space: Space, before: Owners, steps: list[Step] | None) -> bool:
+    """Tells whether `space`'s owners are still `before` after `steps`: `before` names only the space's own
+    owner (or nobody) and every piece put in is nobody's or the space owner's (a piece's owner never changes
+    in place, and taking pieces out cannot shrink that). The caller checks that no piece there is shown."""
+    if steps is None or len(before) != 1 or before[0] != space.owner:
+        return False
+    put: list[int] = []  # where the pieces put in lie now
+    for step, index in steps:
+        if step == IN:
+            if put:
+                put = [at + (at >= index) for at in put]
+            put.append(index)
+        elif step == OUT and put:
+            put = [at - (at > index) for at in put if at != index]
+    pieces, owner = space.pieces, space.owner
+    for at in put:
+        if not 0 <= at < len(pieces) or pieces[at].owner not in (None, owner):
+            return False
+    return True
 
 
 def _replay_on_top(steps: list[Step], size: int, final: int) -> tuple[int, bool] | None:
@@ -795,6 +855,42 @@ def _replay(
     if len(pieces) != final:
         return None
     return pieces, wires, kept, marked, state
+
+
+def _still_hidden_alike(perspective: Perspective, space: Space, old: SpacePart, steps: list[Step]) -> bool:
+    """Tells whether a collection whose part `old` was copies of one hidden piece still looks so to
+    `perspective` after `steps`, as many as before: `_derive_hidden`'s answer `old`, found from the pieces put
+    in or changed only (the others are the same pieces, seen the same way, as before)."""
+    old_pieces, old_wires = old[0].pieces, old[1]["pieces"]
+    source = space.pieces
+    if len(old_pieces) != len(source) or old_wires.count(old_wires[0]) != len(old_wires):
+        return False
+    changed: list[int] = []  # where the pieces put in or changed lie now
+    for step, index in steps:
+        if step == OUT:
+            changed = [at - (at > index) for at in changed if at != index]
+        elif step == IN:
+            changed = [at + (at >= index) for at in changed]
+            changed.append(index)
+        elif step == TOUCH:
+            changed.append(index)
+        else:
+            return False
+    sample = old_pieces[0]
+    kind, owner = sample.public_kind, sample.owner
+    for at in changed:
+        if not 0 <= at < len(source):
+            return False
+        piece = source[at]
+        if (
+            piece.public_kind != kind
+            or piece.owner != owner
+            or piece.public_state
+            or has_no_secret(piece)
+            or sees_piece(perspective, space, piece)
+        ):
+            return False
+    return not sample.public_state
 
 
 def _derive_hidden(space: Space, flags: list[bool], old: SpacePart, steps: list[Step]) -> SpacePart | None:
