@@ -13,7 +13,8 @@ whose pieces are ownerless, looks the same to every seat; a hand looks one way t
 everyone else; a seat shown one of its pieces, `Table.show`, gets a part of its own, and only it). A dirty
 space's new part is derived from its part before the decision by replaying the changes on it: only the
 pieces they put in or changed are projected again, and `patch.diff` finds the ops
-quickly (the pieces kept are the same objects; pieces taken off or put on the end are one slice compare).
+quickly (the pieces kept are the same objects); pieces only taken off or only put on the end give the op
+`diff` would give without a diff. Perspectives are interned (`view.Perspective`): every lookup by one is cheap.
 A collection showing some pieces hidden shows them grouped, not in true order: it is projected again (a
 hand of backs seen from outside is just counted).
 
@@ -106,7 +107,7 @@ class Dirty:
     def of(cls, changes: list[Change]) -> Dirty:
         dirty = cls()
         steps = dirty.steps
-        for change in changes:
+        for change in changes:  # the kinds of change in the order of how often a decision makes them
             kind = type(change)
             if kind is PieceMoved:
                 source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
@@ -114,13 +115,6 @@ class Dirty:
                 steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
             elif kind is KindSet:
                 steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-            elif kind is ShownSet:
-                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
-            elif kind is PieceAdded:
-                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
-            elif kind is PieceRemoved:
-                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
             elif kind is StateSet:
                 target = change.target  # type: ignore[attr-defined]
                 if target.part == "meta":
@@ -132,6 +126,13 @@ class Dirty:
                     steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
             elif kind is ActivePlayersSet:
                 dirty.common.add("active")
+            elif kind is PieceAdded:
+                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
+            elif kind is PieceRemoved:
+                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
+            elif kind is ShownSet:
+                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
+                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
             elif kind is GameEnded:
                 dirty.common.update(("active", "result"))
             elif kind is Logged:
@@ -173,6 +174,22 @@ def visibility(perspective: Perspective, owners: Owners) -> Key:
 _set = object.__setattr__
 _STATE = frozen_state([], {}, [], {}, None)
 _NAMES: dict[str, dict[Any, tuple[str, str, str]]] = {"space": {}, "player": {}}
+_STATE_NAMES = (
+    cast(FrozenList, _STATE.players)._where,
+    cast(FrozenMap, _STATE.spaces)._where,
+    cast(FrozenList, _STATE.active_player_ids)._where,
+)
+
+
+_WHERE: dict[str, str] = {}
+
+
+def _where(space_id: str) -> str:
+    """Returns how read-only errors name a piece of space `space_id` (as `frozen.frozen_space` does), kept."""
+    if len(_WHERE) > 10_000:  # space ids made per room (not per game) must not grow it without end
+        _WHERE.clear()
+    where = _WHERE[space_id] = f"space {space_id!r}"
+    return where
 
 
 def _names(kind: str, of: Any) -> tuple[str, str, str]:
@@ -204,29 +221,42 @@ def _freeze_map(data: JsonMap, where: str) -> FrozenMap:
 def _freeze_piece(piece: Piece, where: str, shown: frozenset[PlayerId] | None = None) -> FrozenPiece:
     """Returns a read-only copy of `piece` (`frozen.frozen_piece`, its `hidden` mark kept), shown to `shown`
     (None: to whom it is shown)."""
+    public, private = piece.public_state, piece.private_state
     frozen = Piece(
         piece.public_kind,
         piece.private_kind,
-        _freeze_map(piece.public_state, where),
-        _freeze_map(piece.private_state, where),
+        _freeze_map(public, where) if public else EMPTY_MAP,
+        _freeze_map(private, where) if private else EMPTY_MAP,
         piece.owner,
         piece.hidden,
         piece.shown_to if shown is None else shown,
     )
     _set(frozen, "__class__", FrozenPiece)
-    return cast(FrozenPiece, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
 def _seen_piece(piece: Piece, visible: bool, where: str, perspective: Perspective | None = None) -> FrozenPiece:
     """Returns `project_piece(piece, visible, shown_for(perspective, piece))` read-only, made at once (its maps
     frozen copies)."""
-    if visible:
-        shown = NOT_SHOWN if perspective is None or not piece.shown_to else shown_for(perspective, piece)
-        return _freeze_piece(piece, where, shown)
-    hidden = piece.hidden or piece.private_kind is not None or bool(piece.private_state)
-    frozen = Piece(piece.public_kind, None, _freeze_map(piece.public_state, where), EMPTY_MAP, piece.owner, hidden)
+    public = piece.public_state
+    if visible:  # `_freeze_piece`, inlined
+        private = piece.private_state
+        frozen = Piece(
+            piece.public_kind,
+            piece.private_kind,
+            _freeze_map(public, where) if public else EMPTY_MAP,
+            _freeze_map(private, where) if private else EMPTY_MAP,
+            piece.owner,
+            piece.hidden,
+            NOT_SHOWN if perspective is None or not piece.shown_to else shown_for(perspective, piece),
+        )
+    else:
+        hidden = piece.hidden or piece.private_kind is not None or bool(piece.private_state)
+        frozen = Piece(
+            piece.public_kind, None, _freeze_map(public, where) if public else EMPTY_MAP, EMPTY_MAP, piece.owner, hidden
+        )
     _set(frozen, "__class__", FrozenPiece)
-    return cast(FrozenPiece, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
 def _seen_player(player: Player, sees: bool) -> FrozenPlayer:
@@ -238,7 +268,7 @@ def _seen_player(player: Player, sees: bool) -> FrozenPlayer:
         _freeze_map(player.private_state, private) if sees else EMPTY_MAP,
     )
     _set(frozen, "__class__", FrozenPlayer)
-    return cast(FrozenPlayer, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPlayer now
 
 
 def _frozen_view(
@@ -246,9 +276,7 @@ def _frozen_view(
 ) -> FrozenState:
     """Returns a read-only table state of parts frozen already (`frozen.frozen_state`, made at once)."""
     player_list, space_map, active_list = FrozenList(players), FrozenMap(spaces), FrozenList(active)
-    player_list._where = cast(FrozenList, _STATE.players)._where
-    space_map._where = cast(FrozenMap, _STATE.spaces)._where
-    active_list._where = cast(FrozenList, _STATE.active_player_ids)._where
+    player_list._where, space_map._where, active_list._where = _STATE_NAMES
     state = object.__new__(FrozenState)
     state.__dict__.update(
         players=player_list,
@@ -338,7 +366,13 @@ class Views:
                     spaces[space_id] = cached[space_id][seen[owners[space_id]]][0]
                 except KeyError:
                     spaces[space_id] = self._space(perspective, space)[0]
-            players = [self._player(perspective, player)[0] for player in state.players]
+            players: list[FrozenPlayer] = []
+            known, sees = self._players, perspective.sees
+            for player in state.players:
+                try:
+                    players.append(known[player.player_id][sees(player.player_id)][0])
+                except KeyError:
+                    players.append(self._player(perspective, player)[0])
             common = self._common_parts()
             view = _frozen_view(players, spaces, common["active"], common["meta"], state.result)
             if state.result is None:  # kept until the table changes (a result's lists are a copy, writable)
@@ -434,10 +468,12 @@ class Views:
             cache[sees] = part
         return part
 
-    def _common_parts(self) -> Wire:
+    def _common_parts(self, meta: FrozenMap | None = None) -> Wire:
+        """Returns the common parts as wire (`meta`: the frozen meta data, when it is still the table's)."""
         if self._common is None:
             state = self.table.state
-            meta = _freeze_map(state.meta_data, "the meta data")
+            if meta is None:
+                meta = _freeze_map(state.meta_data, "the meta data")
             self._common = common_to_wire(state.active_player_ids, meta, state.result)
         return self._common
 
@@ -513,17 +549,23 @@ class Views:
                 if old is not None:
                     everything[perspective] = diff(old, new)
             return everything
-        spaces, owners = self._spaces, self._owners
-        before_spaces = {
-            space_id: (spaces.pop(space_id, None), owners.pop(space_id, None)) for space_id in dirty.spaces
-        }
-        before_players = {player: self._players.pop(player, None) for player in dirty.players}
+        spaces, owners, players = self._spaces, self._owners, self._players
+        before_spaces: dict[str, tuple[dict[Key, SpacePart] | None, Owners | None]] = {}
+        before: dict[str, dict[Key, SpacePart]] = {}
+        for space_id in dirty.spaces:
+            cache = spaces.pop(space_id, None)
+            before_spaces[space_id] = (cache, owners.pop(space_id, None))
+            if cache is not None:
+                before[space_id] = cache
+        before_players = {}
+        for player in dirty.players:
+            before_players[player] = players.pop(player, None)
         before_common = self._common
         if dirty.common:
             self._common = None
         if not rows:
             return {}
-        self._before = {space_id: cache for space_id, (cache, _) in before_spaces.items() if cache is not None}
+        self._before = before
         self._steps = dirty.steps
         try:
             return self._patches(dirty, rows, before_spaces, before_players, before_common)
@@ -543,6 +585,7 @@ class Views:
         state = self.table.state
         parts: list[_Part] = []
         columns: list[list[Any]] = []  # per part: each row's key before, then after
+        keys = self._keys
         for i, player in enumerate(state.players):
             if player.player_id in dirty.players:
                 before = before_players[player.player_id]
@@ -555,12 +598,20 @@ class Views:
         for i, space in enumerate(state.spaces.values()):
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
-                columns.append([None] * len(rows) if owners is None else self._keys_for(owners, rows))
-                columns.append(self._keys_for(self._space_owners(space, owners), rows))
+                if owners is None:
+                    columns.append([None] * len(rows))
+                else:
+                    columns.append(keys.get(owners) or self._keys_for(owners, rows))
+                after = self._space_owners(space, owners)
+                columns.append(keys.get(after) or self._keys_for(after, rows))
                 parts.append(_Part(("spaces", i), space, cache))
         common: list[Op] | None = []
         if dirty.common:
-            common = None if before_common is None else _common_ops(before_common, self._common_parts(), dirty.common)
+            if before_common is None:
+                common = None
+            else:  # the meta data frozen before is kept unless it changed
+                meta = None if "meta" in dirty.common else before_common["meta"]
+                common = _common_ops(before_common, self._common_parts(meta), dirty.common)
         shared: dict[tuple[Any, ...], list[Op] | None] = {}
         patches: dict[Perspective, list[Op]] = {}
         for perspective, signature in zip(
@@ -634,7 +685,10 @@ def _one_part(cache: dict[bool, PlayerPart]) -> bool:
     """Tells whether every perspective saw a player's part as the same object (it had no private state)."""
     parts = iter(cache.values())
     first = next(parts)
-    return all(part is first for part in parts)
+    for part in parts:
+        if part is not first:
+            return False
+    return True
 
 
 class _Part:
@@ -671,7 +725,7 @@ def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
 
 def _project_space(perspective: Perspective, space: Space) -> SpacePart:
     """Returns `space` as `perspective` sees it, projected anew (`view.project_space`, read-only)."""
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     pieces = [_freeze_piece(piece, where) for piece in projected_pieces(perspective, space)]
     private = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
     return _space_part(space, pieces, None, space.public_state, private)
@@ -679,7 +733,7 @@ def _project_space(perspective: Perspective, space: Space) -> SpacePart:
 
 def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, public: Any, private: Any) -> SpacePart:
     """Returns a space's part of frozen `pieces` (and their `wires`, made here when None) and state maps."""
-    names = _names("space", space.space_id)
+    names = _NAMES["space"].get(space.space_id) or _names("space", space.space_id)
     frozen_pieces = FrozenList(pieces)
     frozen_pieces._where = names[0]
     frozen = Space(
@@ -695,7 +749,7 @@ def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, publi
     if wires is None:
         collection = space.is_collection
         wires = [piece_to_wire(piece, collection) for piece in pieces]
-    return cast(FrozenSpace, frozen), space_wire_parts(
+    return frozen, space_wire_parts(  # type: ignore[return-value]  # a FrozenSpace now
         frozen, {"id": space.space_id, "kind": space.kind, "pieces": wires}
     )
 
@@ -724,7 +778,7 @@ def _derive(
             return None  # its order before was grouped, not true
     old_space, old_wire = old
     old_wires = old_wire["pieces"]
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     collection = space.is_collection
     size = len(source)
     replayed = _replay_on_top(steps, len(old_wires), size)
@@ -735,7 +789,13 @@ def _derive(
         pieces, wires = old_space.pieces[:kept], old_wires[:kept]
         for at in range(kept, size):
             piece = source[at]
-            visible = sees_piece(perspective, space, piece) if flags is None else flags[at]
+            if flags is None:  # `sees_piece`, inlined
+                owner = piece.owner
+                visible = perspective.sees(space.owner if owner is None else owner) or (
+                    bool(piece.shown_to) and perspective.sees_shown(piece.shown_to)
+                )
+            else:
+                visible = flags[at]
             seen = _seen_piece(piece, visible, where, perspective)
             pieces.append(seen)
             wires.append(piece_to_wire(seen, collection))
@@ -752,7 +812,13 @@ def _derive(
                 except ValueError:
                     break
                 piece = source[at]
-                visible = sees_piece(perspective, space, piece) if flags is None else flags[at]
+                if flags is None:  # `sees_piece`, inlined
+                    owner = piece.owner
+                    visible = perspective.sees(space.owner if owner is None else owner) or (
+                        bool(piece.shown_to) and perspective.sees_shown(piece.shown_to)
+                    )
+                else:
+                    visible = flags[at]
                 pieces[at] = _seen_piece(piece, visible, where, perspective)
                 wires[at] = piece_to_wire(pieces[at], collection)
     if state:
@@ -920,7 +986,7 @@ def _derive_hidden(space: Space, flags: list[bool], old: SpacePart, steps: list[
             and old_wires.count(old_wires[0]) == len(old_wires)
         ):
             return old
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     hidden = _seen_piece(first, False, where)
     wire = piece_to_wire(hidden, True)
     pieces = [hidden, *(_seen_piece(first, False, where) for _ in source[1:])]  # one object each, as projected
