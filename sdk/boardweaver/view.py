@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import RuleError
 from .frozen import FrozenMap
@@ -12,12 +13,44 @@ from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableSta
 from .rng import Rng
 
 
-@dataclass(frozen=True)
 class Perspective:
-    """Who is looking: the full state, a seat, a spectator, or a referee (every seat's secrets)."""
+    """Who is looking: the full state, a seat, a spectator, or a referee (every seat's secrets).
 
+    Interned: `Perspective("seat", 2)` is always the same object, so equal perspectives are identical and
+    hashing one (a dict lookup in every frame's bookkeeping) is the object's own, not a Python call.
+    Read-only, as a frozen dataclass is.
+    """
+
+    __slots__ = ("__weakref__", "kind", "seat")
     kind: str  # "full" | "seat" | "spectator" | "referee"
-    seat: PlayerId | None = None
+    seat: PlayerId | None
+
+    def __new__(cls, kind: str, seat: PlayerId | None = None) -> Perspective:
+        key = (kind, seat)
+        known = _INTERNED.get(key)
+        if known is None:
+            made = object.__new__(cls)
+            object.__setattr__(made, "kind", kind)
+            object.__setattr__(made, "seat", seat)
+            known = _INTERNED.setdefault(key, made)
+        return known
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Perspective is read-only")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Perspective(kind={self.kind!r}, seat={self.seat!r})"
+
+    def __reduce__(self) -> tuple[type[Perspective], tuple[str, PlayerId | None]]:
+        return (Perspective, (self.kind, self.seat))
+
+    def __copy__(self) -> Perspective:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Perspective:
+        return self
 
     def sees(self, owner: PlayerId | None) -> bool:
         """Returns True when this perspective sees private parts owned by `owner` (None: ownerless)."""
@@ -44,6 +77,7 @@ class Perspective:
         return f"seat {self.seat}" if self.kind == "seat" else self.kind
 
 
+_INTERNED: dict[tuple[str, Any], Perspective] = {}
 FULL = Perspective("full")
 SPECTATOR = Perspective("spectator")
 REFEREE = Perspective("referee")

@@ -13,7 +13,8 @@ whose pieces are ownerless, looks the same to every seat; a hand looks one way t
 everyone else; a seat shown one of its pieces, `Table.show`, gets a part of its own, and only it). A dirty
 space's new part is derived from its part before the decision by replaying the changes on it: only the
 pieces they put in or changed are projected again, and `patch.diff` finds the ops
-quickly (the pieces kept are the same objects; pieces taken off or put on the end are one slice compare).
+quickly (the pieces kept are the same objects); pieces only taken off or only put on the end give the op
+`diff` would give without a diff. Perspectives are interned (`view.Perspective`): every lookup by one is cheap.
 A collection showing some pieces hidden shows them grouped, not in true order: it is projected again (a
 hand of backs seen from outside is just counted).
 
@@ -57,7 +58,7 @@ from .frozen import (
 )
 from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space
 from .offers import Offer
-from .patch import diff
+from .patch import append_op, diff
 from .table import Table
 from .view import NOT_SHOWN, Perspective, has_no_secret, projected_pieces, sees_piece, shown_for, visible_flags
 from .wire import common_to_wire, piece_to_wire, player_to_wire, space_wire_parts
@@ -106,7 +107,7 @@ class Dirty:
     def of(cls, changes: list[Change]) -> Dirty:
         dirty = cls()
         steps = dirty.steps
-        for change in changes:
+        for change in changes:  # the kinds of change in the order of how often a decision makes them
             kind = type(change)
             if kind is PieceMoved:
                 source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
@@ -114,13 +115,6 @@ class Dirty:
                 steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
             elif kind is KindSet:
                 steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-            elif kind is ShownSet:
-                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
-            elif kind is PieceAdded:
-                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
-            elif kind is PieceRemoved:
-                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
             elif kind is StateSet:
                 target = change.target  # type: ignore[attr-defined]
                 if target.part == "meta":
@@ -132,6 +126,13 @@ class Dirty:
                     steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
             elif kind is ActivePlayersSet:
                 dirty.common.add("active")
+            elif kind is PieceAdded:
+                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
+            elif kind is PieceRemoved:
+                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
+            elif kind is ShownSet:
+                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
+                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
             elif kind is GameEnded:
                 dirty.common.update(("active", "result"))
             elif kind is Logged:
@@ -173,6 +174,22 @@ def visibility(perspective: Perspective, owners: Owners) -> Key:
 _set = object.__setattr__
 _STATE = frozen_state([], {}, [], {}, None)
 _NAMES: dict[str, dict[Any, tuple[str, str, str]]] = {"space": {}, "player": {}}
+_STATE_NAMES = (
+    cast(FrozenList, _STATE.players)._where,
+    cast(FrozenMap, _STATE.spaces)._where,
+    cast(FrozenList, _STATE.active_player_ids)._where,
+)
+
+
+_WHERE: dict[str, str] = {}
+
+
+def _where(space_id: str) -> str:
+    """Returns how read-only errors name a piece of space `space_id` (as `frozen.frozen_space` does), kept."""
+    if len(_WHERE) > 10_000:  # space ids made per room (not per game) must not grow it without end
+        _WHERE.clear()
+    where = _WHERE[space_id] = f"space {space_id!r}"
+    return where
 
 
 def _names(kind: str, of: Any) -> tuple[str, str, str]:
@@ -204,29 +221,42 @@ def _freeze_map(data: JsonMap, where: str) -> FrozenMap:
 def _freeze_piece(piece: Piece, where: str, shown: frozenset[PlayerId] | None = None) -> FrozenPiece:
     """Returns a read-only copy of `piece` (`frozen.frozen_piece`, its `hidden` mark kept), shown to `shown`
     (None: to whom it is shown)."""
+    public, private = piece.public_state, piece.private_state
     frozen = Piece(
         piece.public_kind,
         piece.private_kind,
-        _freeze_map(piece.public_state, where),
-        _freeze_map(piece.private_state, where),
+        _freeze_map(public, where) if public else EMPTY_MAP,
+        _freeze_map(private, where) if private else EMPTY_MAP,
         piece.owner,
         piece.hidden,
         piece.shown_to if shown is None else shown,
     )
     _set(frozen, "__class__", FrozenPiece)
-    return cast(FrozenPiece, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
 def _seen_piece(piece: Piece, visible: bool, where: str, perspective: Perspective | None = None) -> FrozenPiece:
     """Returns `project_piece(piece, visible, shown_for(perspective, piece))` read-only, made at once (its maps
     frozen copies)."""
-    if visible:
-        shown = NOT_SHOWN if perspective is None or not piece.shown_to else shown_for(perspective, piece)
-        return _freeze_piece(piece, where, shown)
-    hidden = piece.hidden or piece.private_kind is not None or bool(piece.private_state)
-    frozen = Piece(piece.public_kind, None, _freeze_map(piece.public_state, where), EMPTY_MAP, piece.owner, hidden)
+    public = piece.public_state
+    if visible:  # `_freeze_piece`, inlined
+        private = piece.private_state
+        frozen = Piece(
+            piece.public_kind,
+            piece.private_kind,
+            _freeze_map(public, where) if public else EMPTY_MAP,
+            _freeze_map(private, where) if private else EMPTY_MAP,
+            piece.owner,
+            piece.hidden,
+            NOT_SHOWN if perspective is None or not piece.shown_to else shown_for(perspective, piece),
+        )
+    else:
+        hidden = piece.hidden or piece.private_kind is not None or bool(piece.private_state)
+        frozen = Piece(
+            piece.public_kind, None, _freeze_map(public, where) if public else EMPTY_MAP, EMPTY_MAP, piece.owner, hidden
+        )
     _set(frozen, "__class__", FrozenPiece)
-    return cast(FrozenPiece, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
 def _seen_player(player: Player, sees: bool) -> FrozenPlayer:
@@ -238,7 +268,7 @@ def _seen_player(player: Player, sees: bool) -> FrozenPlayer:
         _freeze_map(player.private_state, private) if sees else EMPTY_MAP,
     )
     _set(frozen, "__class__", FrozenPlayer)
-    return cast(FrozenPlayer, frozen)
+    return frozen  # type: ignore[return-value]  # its class is FrozenPlayer now
 
 
 def _frozen_view(
@@ -246,9 +276,7 @@ def _frozen_view(
 ) -> FrozenState:
     """Returns a read-only table state of parts frozen already (`frozen.frozen_state`, made at once)."""
     player_list, space_map, active_list = FrozenList(players), FrozenMap(spaces), FrozenList(active)
-    player_list._where = cast(FrozenList, _STATE.players)._where
-    space_map._where = cast(FrozenMap, _STATE.spaces)._where
-    active_list._where = cast(FrozenList, _STATE.active_player_ids)._where
+    player_list._where, space_map._where, active_list._where = _STATE_NAMES
     state = object.__new__(FrozenState)
     state.__dict__.update(
         players=player_list,
@@ -291,6 +319,9 @@ class Views:
         # while `patches` runs: the dirty spaces' parts as they were before the decision, and its steps
         self._before: dict[str, dict[Key, SpacePart]] = {}
         self._steps: dict[str, list[Step]] = {}
+        # while `patches` runs: the pieces' ops of the parts derived by taking pieces off or putting them on
+        # top, by the id of the new wire part: (the wire part before, the new one, the ops without their path)
+        self._known: dict[int, tuple[Wire, Wire, tuple[str, Any] | None]] = {}
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -335,7 +366,13 @@ class Views:
                     spaces[space_id] = cached[space_id][seen[owners[space_id]]][0]
                 except KeyError:
                     spaces[space_id] = self._space(perspective, space)[0]
-            players = [self._player(perspective, player)[0] for player in state.players]
+            players: list[FrozenPlayer] = []
+            known, sees = self._players, perspective.sees
+            for player in state.players:
+                try:
+                    players.append(known[player.player_id][sees(player.player_id)][0])
+                except KeyError:
+                    players.append(self._player(perspective, player)[0])
             common = self._common_parts()
             view = _frozen_view(players, spaces, common["active"], common["meta"], state.result)
             if state.result is None:  # kept until the table changes (a result's lists are a copy, writable)
@@ -356,8 +393,17 @@ class Views:
 
     # -- the parts -----------------------------------------------------------------------------------
 
-    def _space_owners(self, space: Space) -> Owners:
+    def _space_owners(self, space: Space, before: Owners | None = None) -> Owners:
+        """Returns whose private parts `space` holds (`Owners`); `before`, its owners before this decision's
+        steps, when they still are (the usual case: pieces of nobody's, or of the space owner's, came and went)."""
         owners = self._owners.get(space.space_id)
+        if (
+            owners is None
+            and before is not None
+            and space.space_id not in self._looked
+            and _owners_kept(space, before, self._steps.get(space.space_id))
+        ):
+            owners = self._owners[space.space_id] = before
         if owners is None:
             found: set[PlayerId] = set(map(_owner_of, space.pieces))
             found.discard(None)  # an ownerless piece's parts are its space owner's
@@ -397,7 +443,7 @@ class Views:
             before = self._before.get(space.space_id)
             old = None if before is None else before.get(key)
             if old is not None:
-                part = _derive(perspective, space, old, self._steps[space.space_id])
+                part = _derive(perspective, space, old, self._steps[space.space_id], self._known)
             if part is None:
                 part = _project_space(perspective, space)
                 if old is not None and part[1] == old[1]:
@@ -422,10 +468,12 @@ class Views:
             cache[sees] = part
         return part
 
-    def _common_parts(self) -> Wire:
+    def _common_parts(self, meta: FrozenMap | None = None) -> Wire:
+        """Returns the common parts as wire (`meta`: the frozen meta data, when it is still the table's)."""
         if self._common is None:
             state = self.table.state
-            meta = _freeze_map(state.meta_data, "the meta data")
+            if meta is None:
+                meta = _freeze_map(state.meta_data, "the meta data")
             self._common = common_to_wire(state.active_player_ids, meta, state.result)
         return self._common
 
@@ -501,23 +549,30 @@ class Views:
                 if old is not None:
                     everything[perspective] = diff(old, new)
             return everything
-        spaces, owners = self._spaces, self._owners
-        before_spaces = {
-            space_id: (spaces.pop(space_id, None), owners.pop(space_id, None)) for space_id in dirty.spaces
-        }
-        before_players = {player: self._players.pop(player, None) for player in dirty.players}
+        spaces, owners, players = self._spaces, self._owners, self._players
+        before_spaces: dict[str, tuple[dict[Key, SpacePart] | None, Owners | None]] = {}
+        before: dict[str, dict[Key, SpacePart]] = {}
+        for space_id in dirty.spaces:
+            cache = spaces.pop(space_id, None)
+            before_spaces[space_id] = (cache, owners.pop(space_id, None))
+            if cache is not None:
+                before[space_id] = cache
+        before_players = {}
+        for player in dirty.players:
+            before_players[player] = players.pop(player, None)
         before_common = self._common
         if dirty.common:
             self._common = None
         if not rows:
             return {}
-        self._before = {space_id: cache for space_id, (cache, _) in before_spaces.items() if cache is not None}
+        self._before = before
         self._steps = dirty.steps
         try:
             return self._patches(dirty, rows, before_spaces, before_players, before_common)
         finally:
             self._before = {}
             self._steps = {}
+            self._known.clear()
 
     def _patches(
         self,
@@ -530,6 +585,7 @@ class Views:
         state = self.table.state
         parts: list[_Part] = []
         columns: list[list[Any]] = []  # per part: each row's key before, then after
+        keys = self._keys
         for i, player in enumerate(state.players):
             if player.player_id in dirty.players:
                 before = before_players[player.player_id]
@@ -542,12 +598,20 @@ class Views:
         for i, space in enumerate(state.spaces.values()):
             if space.space_id in dirty.spaces:
                 cache, owners = before_spaces[space.space_id]
-                columns.append([None] * len(rows) if owners is None else self._keys_for(owners, rows))
-                columns.append(self._keys_for(self._space_owners(space), rows))
+                if owners is None:
+                    columns.append([None] * len(rows))
+                else:
+                    columns.append(keys.get(owners) or self._keys_for(owners, rows))
+                after = self._space_owners(space, owners)
+                columns.append(keys.get(after) or self._keys_for(after, rows))
                 parts.append(_Part(("spaces", i), space, cache))
         common: list[Op] | None = []
         if dirty.common:
-            common = None if before_common is None else _common_ops(before_common, self._common_parts(), dirty.common)
+            if before_common is None:
+                common = None
+            else:  # the meta data frozen before is kept unless it changed
+                meta = None if "meta" in dirty.common else before_common["meta"]
+                common = _common_ops(before_common, self._common_parts(meta), dirty.common)
         shared: dict[tuple[Any, ...], list[Op] | None] = {}
         patches: dict[Perspective, list[Op]] = {}
         for perspective, signature in zip(
@@ -597,19 +661,34 @@ class Views:
                 else:  # keys whose parts are the same objects (a player seen alike by all) share their ops
                     found = part.by_parts.get((id(old), id(new)))
                     if found is None:
-                        found = part.by_parts[(id(old), id(new))] = diff(old, new, part.path)
+                        found = part.by_parts[(id(old), id(new))] = self._ops(old, new, part.path)
                 part.ops[(before, after)] = found
             ops += found
         if common is None:
             return None
         return ops + common if common else ops
 
+    def _ops(self, old: Wire, new: Wire, path: tuple[str, int]) -> list[Op]:
+        """Returns `diff(old, new, path)`: from the steps where `_derive` knew it (pieces only taken off or put on
+        top), else diffed."""
+        known = self._known.get(id(new))
+        if known is None or known[0] is not old or known[1] is not new:
+            return diff(old, new, path)
+        op = known[2]
+        if op is None:
+            return []
+        at = [path[0], path[1], "pieces"]
+        return [["trunc", at, op[1]]] if op[0] == "trunc" else [append_op(at, op[1])]
+
 
 def _one_part(cache: dict[bool, PlayerPart]) -> bool:
     """Tells whether every perspective saw a player's part as the same object (it had no private state)."""
     parts = iter(cache.values())
     first = next(parts)
-    return all(part is first for part in parts)
+    for part in parts:
+        if part is not first:
+            return False
+    return True
 
 
 class _Part:
@@ -646,7 +725,7 @@ def _common_ops(old: Wire, new: Wire, keys: set[str]) -> list[Op]:
 
 def _project_space(perspective: Perspective, space: Space) -> SpacePart:
     """Returns `space` as `perspective` sees it, projected anew (`view.project_space`, read-only)."""
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     pieces = [_freeze_piece(piece, where) for piece in projected_pieces(perspective, space)]
     private = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
     return _space_part(space, pieces, None, space.public_state, private)
@@ -654,7 +733,7 @@ def _project_space(perspective: Perspective, space: Space) -> SpacePart:
 
 def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, public: Any, private: Any) -> SpacePart:
     """Returns a space's part of frozen `pieces` (and their `wires`, made here when None) and state maps."""
-    names = _names("space", space.space_id)
+    names = _NAMES["space"].get(space.space_id) or _names("space", space.space_id)
     frozen_pieces = FrozenList(pieces)
     frozen_pieces._where = names[0]
     frozen = Space(
@@ -670,22 +749,28 @@ def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, publi
     if wires is None:
         collection = space.is_collection
         wires = [piece_to_wire(piece, collection) for piece in pieces]
-    return cast(FrozenSpace, frozen), space_wire_parts(
+    return frozen, space_wire_parts(  # type: ignore[return-value]  # a FrozenSpace now
         frozen, {"id": space.space_id, "kind": space.kind, "pieces": wires}
     )
 
 
-def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[Step]) -> SpacePart | None:
+def _derive(
+    perspective: Perspective, space: Space, old: SpacePart, steps: list[Step], known: dict[int, Any] | None = None
+) -> SpacePart | None:
     """Returns `space`'s part for `perspective` derived from its part `old` before `steps`, or None.
 
     Only the pieces the steps put in or changed are projected again; the others keep their projection
     (a piece's projection depends only on the piece and on whether the perspective sees its owner). A
     collection that shows some pieces hidden shows them grouped, not in true order: None (project it).
-    The ops from `old` are `diff`'s, cheap here: the pieces kept are the same objects as before.
+    The ops from `old` are `diff`'s, cheap here: the pieces kept are the same objects as before. When the
+    steps only took pieces off the top or only put pieces on it (a draw, a discard) and left the space's
+    state, the op is known without a diff: it is recorded in `known` by the new wire part's id.
     """
     source = space.pieces
     flags: list[bool] | None = None
     if space.is_collection:
+        if old[0].pieces and old[0].pieces[0].hidden and _still_hidden_alike(perspective, space, old, steps):
+            return old  # a hand of backs seen from outside, a card gone and one come: nothing to send
         flags = visible_flags(perspective, space)
         if not all(flags):  # perhaps a hand of backs seen from outside; else (None) it is projected
             return _derive_hidden(space, flags, old, steps)
@@ -693,7 +778,7 @@ def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[
             return None  # its order before was grouped, not true
     old_space, old_wire = old
     old_wires = old_wire["pieces"]
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     collection = space.is_collection
     size = len(source)
     replayed = _replay_on_top(steps, len(old_wires), size)
@@ -704,7 +789,13 @@ def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[
         pieces, wires = old_space.pieces[:kept], old_wires[:kept]
         for at in range(kept, size):
             piece = source[at]
-            visible = sees_piece(perspective, space, piece) if flags is None else flags[at]
+            if flags is None:  # `sees_piece`, inlined
+                owner = piece.owner
+                visible = perspective.sees(space.owner if owner is None else owner) or (
+                    bool(piece.shown_to) and perspective.sees_shown(piece.shown_to)
+                )
+            else:
+                visible = flags[at]
             seen = _seen_piece(piece, visible, where, perspective)
             pieces.append(seen)
             wires.append(piece_to_wire(seen, collection))
@@ -721,7 +812,13 @@ def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[
                 except ValueError:
                     break
                 piece = source[at]
-                visible = sees_piece(perspective, space, piece) if flags is None else flags[at]
+                if flags is None:  # `sees_piece`, inlined
+                    owner = piece.owner
+                    visible = perspective.sees(space.owner if owner is None else owner) or (
+                        bool(piece.shown_to) and perspective.sees_shown(piece.shown_to)
+                    )
+                else:
+                    visible = flags[at]
                 pieces[at] = _seen_piece(piece, visible, where, perspective)
                 wires[at] = piece_to_wire(pieces[at], collection)
     if state:
@@ -729,7 +826,36 @@ def _derive(perspective: Perspective, space: Space, old: SpacePart, steps: list[
         private: Any = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
     else:
         public, private = old_space.public_state, old_space.private_state
-    return _space_part(space, pieces, wires, public, private)
+    part = _space_part(space, pieces, wires, public, private)
+    if known is not None and replayed is not None and not state:
+        # `diff` of the two wire parts: only the pieces differ, the old ones below `kept` the same objects
+        before = len(old_wires)
+        if kept == size:  # only taken off (or nothing changed): diff's "trunc"
+            known[id(part[1])] = (old_wire, part[1], ("trunc", size) if size < before else None)
+        elif kept == before:  # only put on: diff's append (a "fill" when they are many copies of one)
+            known[id(part[1])] = (old_wire, part[1], ("append", wires[kept:]))
+    return part
+
+
+def _owners_kept(space: Space, before: Owners, steps: list[Step] | None) -> bool:
+    """Tells whether `space`'s owners are still `before` after `steps`: `before` names only the space's own
+    owner (or nobody) and every piece put in is nobody's or the space owner's (a piece's owner never changes
+    in place, and taking pieces out cannot shrink that). The caller checks that no piece there is shown."""
+    if steps is None or len(before) != 1 or before[0] != space.owner:
+        return False
+    put: list[int] = []  # where the pieces put in lie now
+    for step, index in steps:
+        if step == IN:
+            if put:
+                put = [at + (at >= index) for at in put]
+            put.append(index)
+        elif step == OUT and put:
+            put = [at - (at > index) for at in put if at != index]
+    pieces, owner = space.pieces, space.owner
+    for at in put:
+        if not 0 <= at < len(pieces) or pieces[at].owner not in (None, owner):
+            return False
+    return True
 
 
 def _replay_on_top(steps: list[Step], size: int, final: int) -> tuple[int, bool] | None:
@@ -797,6 +923,42 @@ def _replay(
     return pieces, wires, kept, marked, state
 
 
+def _still_hidden_alike(perspective: Perspective, space: Space, old: SpacePart, steps: list[Step]) -> bool:
+    """Tells whether a collection whose part `old` was copies of one hidden piece still looks so to
+    `perspective` after `steps`, as many as before: `_derive_hidden`'s answer `old`, found from the pieces put
+    in or changed only (the others are the same pieces, seen the same way, as before)."""
+    old_pieces, old_wires = old[0].pieces, old[1]["pieces"]
+    source = space.pieces
+    if len(old_pieces) != len(source) or old_wires.count(old_wires[0]) != len(old_wires):
+        return False
+    changed: list[int] = []  # where the pieces put in or changed lie now
+    for step, index in steps:
+        if step == OUT:
+            changed = [at - (at > index) for at in changed if at != index]
+        elif step == IN:
+            changed = [at + (at >= index) for at in changed]
+            changed.append(index)
+        elif step == TOUCH:
+            changed.append(index)
+        else:
+            return False
+    sample = old_pieces[0]
+    kind, owner = sample.public_kind, sample.owner
+    for at in changed:
+        if not 0 <= at < len(source):
+            return False
+        piece = source[at]
+        if (
+            piece.public_kind != kind
+            or piece.owner != owner
+            or piece.public_state
+            or has_no_secret(piece)
+            or sees_piece(perspective, space, piece)
+        ):
+            return False
+    return not sample.public_state
+
+
 def _derive_hidden(space: Space, flags: list[bool], old: SpacePart, steps: list[Step]) -> SpacePart | None:
     """Returns the part of a collection that shows `perspective` every piece hidden, all alike (a hand of
     card backs seen from outside), or None for any other collection.
@@ -824,7 +986,7 @@ def _derive_hidden(space: Space, flags: list[bool], old: SpacePart, steps: list[
             and old_wires.count(old_wires[0]) == len(old_wires)
         ):
             return old
-    where = f"space {space.space_id!r}"
+    where = _WHERE.get(space.space_id) or _where(space.space_id)
     hidden = _seen_piece(first, False, where)
     wire = piece_to_wire(hidden, True)
     pieces = [hidden, *(_seen_piece(first, False, where) for _ in source[1:])]  # one object each, as projected

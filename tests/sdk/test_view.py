@@ -150,3 +150,22 @@ def test_changing_a_view_leaves_the_full_state_untouched() -> None:
     view.set(StateOf.piece_public("board", 0), "rotated", False)
 
     assert canonical_json(state_to_wire(table.state)) == before
+
+
+def test_equal_perspectives_are_one_object_that_copies_and_pickles_keep_and_refuses_writes() -> None:
+    import copy
+    import pickle
+
+    import pytest
+    from boardweaver.model import PlayerId
+    from boardweaver.view import SPECTATOR, Perspective, seat
+
+    two = Perspective("seat", PlayerId(2))
+
+    assert two is seat(2) is Perspective(kind="seat", seat=PlayerId(2))
+    assert two is copy.copy(two) is copy.deepcopy(two) is pickle.loads(pickle.dumps(two))
+    assert two != seat(3) and hash(two) != hash(seat(3)) and Perspective("spectator") is SPECTATOR
+    assert {two: 1}[seat(2)] == 1 and repr(two) == "Perspective(kind='seat', seat=2)"
+    with pytest.raises(AttributeError):
+        two.seat = PlayerId(3)  # type: ignore[misc]
+    assert two.seat == 2 and seat(3).seat == 3

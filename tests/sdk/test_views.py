@@ -37,7 +37,7 @@ from boardweaver.frozen import (
     ReadOnlyError,
 )
 from boardweaver.model import TableState
-from boardweaver.patch import apply
+from boardweaver.patch import apply, diff
 from boardweaver.view import project_state
 from boardweaver.views import Views
 
@@ -426,3 +426,45 @@ def test_a_view_given_to_game_code_shares_no_writable_part_with_the_cache_or_the
         copied.public_state["n"] = 99  # a copy is the caller's own
 
         assert views.build(perspective) == state_to_wire(project_state(table.state, perspective))
+
+
+class DiffChecked(Views):
+    """Views that check every part's ops against `patch.diff` of the part's wire before and after."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.known = 0  # how many ops came from the steps, not from a diff
+
+    def _ops(self, old: Any, new: Any, path: tuple[str, int]) -> list[Any]:
+        self.known += id(new) in self._known
+        ops = super()._ops(old, new, path)
+        assert ops == diff(old, new, path), (path, ops)
+        return ops
+
+
+@pytest.mark.parametrize("name", ["draw-discard", "bluff", "random"])
+def test_the_ops_of_a_part_derived_from_its_steps_are_the_diffs_ops(name: str) -> None:
+    if name == "random":
+        table = _table(3)
+        views = DiffChecked(table)
+        for perspective in PERSPECTIVES[:4]:
+            views.snapshot(perspective)
+        rng = random.Random(3)
+        for _ in range(200):
+            _decide(table, rng)
+            views.patches(table.take_changes())
+    else:
+        game = load_games()[name]({})
+        table = start(game, [0, 1, 2, 3], seed=f"ops-{name}")
+        views = DiffChecked(table)
+        for perspective in [*(Perspective("seat", PlayerId(p)) for p in range(4)), SPECTATOR]:
+            views.snapshot(perspective)
+        bots = {p: RandomBot(f"ops/{p}") for p in range(4)}
+        for _ in range(150):
+            if table.state.is_over():
+                break
+            seat = table.state.active_player_ids[0]
+            steps = bots[seat].decide(game, table.view(seat), seat)
+            views.patches(verify_commit(game, table, seat, steps, views=views).changes)
+
+    assert views.known > 20
