@@ -70,10 +70,13 @@ def parse_frame(text: str) -> dict[str, Any]:
     """Parses a client frame into a JSON object with a string `type`."""
     if len(text) > MAX_FRAME_BYTES:
         raise ProtocolError("frame/too-large", f"expected a frame of at most {MAX_FRAME_BYTES} bytes")
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate: only an ASGI server that does not check UTF-8 passes one
-        raise ProtocolError("frame/malformed", "expected UTF-8 text") from None
+    if text.isascii():  # a commit's usual text: its length is its size, and it holds no surrogate
+        size = len(text)
+    else:
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:  # a lone surrogate: only an ASGI server that does not check UTF-8 passes one
+            raise ProtocolError("frame/malformed", "expected UTF-8 text") from None
     if size > MAX_FRAME_BYTES:
         raise ProtocolError("frame/too-large", f"expected a frame of at most {MAX_FRAME_BYTES} bytes")
     try:

@@ -298,6 +298,7 @@ class Room:
         encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
         encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
         bodies: dict[tuple[str, str], str] = {}  # a body without offers, by its patch and its moves
+        whole: dict[str, str] = {}  # a frame without the ack, by its body
         frames: list[tuple[Listener, str]] = []
         for perspective, group in self.listeners.items():
             patch = patches.get(perspective)
@@ -330,8 +331,11 @@ class Room:
                     text = f'{{"ack":{encode_plain(cid)},{text}'
                     if undoable:
                         text = f'{text[:-1]},"undoable":true}}'
-                else:
-                    text = "{" + text
+                else:  # one text object for every socket of a body: the socket encodes and frames it once
+                    opened = whole.get(text)
+                    if opened is None:
+                        opened = whole[text] = "{" + text
+                    text = opened
                 frames.append((listener, text))
         return frames
 
@@ -354,9 +358,10 @@ class Room:
             raise ProtocolError(RESTARTING, "the server is restarting; reconnect and send it again", cid)
         if not self.is_started:
             raise ProtocolError("room/not-started", "the game has not started yet", cid)
-        await self._settle_clock()
-        if self.clock is not None and seat in self.clock.flagged:
-            raise ProtocolError("clock/flag-fallen", "your time ran out before this decision arrived", cid)
+        if self.clock is not None:
+            await self._settle_clock()
+            if seat in self.clock.flagged:
+                raise ProtocolError("clock/flag-fallen", "your time ran out before this decision arrived", cid)
         if self.is_over:
             raise ProtocolError("step/game-over", "the game is over", cid)
         if commit.base_seq != self.seq:

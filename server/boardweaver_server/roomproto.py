@@ -161,20 +161,27 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
     def can_write(self) -> bool:
         return self.writable.is_set() and not self.close_sent and self.conn.state is State.OPEN
 
+    # the last frame framed here, by its payload: a decision's sockets that see it alike get one text object
+    # (`Room._event_frames`), encoded and framed once for all of them
+    _framed: tuple[bytes, bytes] = (b"", b"")
+
     def write_text(self, data: bytes) -> None:
         """Writes one text frame: framed here when no extension was negotiated, else by websockets."""
         if self.conn.extensions:
             self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
             return
-        size = len(data)
-        if size < 126:
-            header = bytes((0x80 | Opcode.TEXT.value, size))
-        elif size < 65536:
-            header = struct.pack("!BBH", 0x80 | Opcode.TEXT.value, 126, size)
-        else:
-            header = struct.pack("!BBQ", 0x80 | Opcode.TEXT.value, 127, size)
-        self.transport.write(header + data)
+        framed = RoomWebSocketProtocol._framed
+        if framed[0] is not data:
+            size = len(data)
+            if size < 126:
+                header = bytes((0x80 | Opcode.TEXT.value, size))
+            elif size < 65536:
+                header = struct.pack("!BBH", 0x80 | Opcode.TEXT.value, 126, size)
+            else:
+                header = struct.pack("!BBQ", 0x80 | Opcode.TEXT.value, 127, size)
+            framed = RoomWebSocketProtocol._framed = (data, header + data)
+        self.transport.write(framed[1])
 
     def close_with(self, code: int, reason: str) -> None:
         """Starts the closing handshake (what uvicorn does for an app's `websocket.close`)."""
@@ -247,13 +254,20 @@ class FastSocket(RoomSocket):
 
     # -- out -----------------------------------------------------------------------------------------
 
+    _encoded: tuple[str, bytes] = ("", b"")  # the last text sent and its UTF-8 (shared by sockets, see above)
+
     def send(self, text: str) -> None:
         if self.closed:
             return
+        encoded = FastSocket._encoded
+        if encoded[0] is text:
+            data = encoded[1]
+        else:
+            data = text.encode()
+            FastSocket._encoded = (text, data)
         if self.waiting or not self.protocol.can_write():
             if self.protocol.close_sent or self.protocol.conn.state is not State.OPEN:
                 return
-            data = text.encode()
             self.waiting_bytes += len(data)
             if len(self.waiting) >= self.max_queue or self.waiting_bytes > self.max_queue_bytes:  # cannot keep up
                 self.closed = True
@@ -263,7 +277,7 @@ class FastSocket(RoomSocket):
                 return
             self.waiting.append(data)
             return
-        self.protocol.write_text(text.encode())
+        self.protocol.write_text(data)
 
     def flush(self) -> None:
         """Writes the frames waiting, while the transport takes them (called when it resumes writing)."""

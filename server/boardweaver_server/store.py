@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .encoding import encode
+
 T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
@@ -360,9 +362,12 @@ class Store(GroupCommit):
         self._conn: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
-        self._flushing: asyncio.Task[None] | None = None
+        self._flushing: asyncio.Task[None] | None = None  # unused here: groups run from callbacks (`write`)
         self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
         self._open = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop `open` ran on, which every write uses
+        self._grouping = False  # a group is scheduled or its COMMIT is under way
+        self._idle: asyncio.Future[None] | None = None  # `close` waits on it for the group under way
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
 
@@ -370,6 +375,7 @@ class Store(GroupCommit):
 
     async def open(self) -> None:
         await self._call(self._connect)
+        self._loop = asyncio.get_running_loop()
         self._open = True
 
     def _connect(self) -> None:
@@ -418,8 +424,10 @@ class Store(GroupCommit):
 
     async def close(self) -> None:
         self._open = False
-        while self._flushing is not None:
-            await asyncio.shield(self._flushing)
+        while self._grouping:
+            if self._idle is None:
+                self._idle = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._idle)
         await self._call(self._close)
         self._thread.stop()
 
@@ -450,40 +458,93 @@ class Store(GroupCommit):
 
     # -- writing -------------------------------------------------------------------------------------
 
-    async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
-        conn = self._connection()
+    async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
+        """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
+
+        `while_committing` is called on the loop once the group's statements ran and its COMMIT is waiting
+        for the disk on the store's thread (so the caller's work overlaps the fsync); it is not called when
+        the group fails before its COMMIT. The write is durable only when this returns.
+
+        No task runs the groups: the first write of a turn of the loop schedules the group (`call_soon`,
+        so every write of that turn joins it), the store's thread hands the COMMIT's outcome back with one
+        `call_soon_threadsafe`, and that callback settles the writers and starts the next group, made of
+        the writes queued meanwhile. A move thus costs its writer one future and the loop two callbacks.
+        """
+        loop = self._loop
+        if not self._open or loop is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[Any] = loop.create_future()
+        self._pending.append((ops, future))
+        if while_committing is not None:
+            self._while_committing[future] = while_committing
+        if not self._grouping:
+            self._grouping = True
+            loop.call_soon(self._start_group)
+        await future
+
+    def _start_group(self) -> None:
+        """Runs the pending writes' statements on the loop and hands their COMMIT to the store's thread."""
+        batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
         hooks = self._while_committing
+        calls = [hooks.pop(future, None) for _, future in batch] if hooks else []
+        conn = self._conn
         try:
+            if conn is None:
+                raise RuntimeError("the store is closed")
             written = _run_batch(conn, batch)
-            committed = self._call(functools.partial(conn.execute, "COMMIT"))
-            if hooks:
-                for future in written:
-                    hook = hooks.pop(future, None)
-                    if hook is not None:
-                        try:
-                            hook()
-                        except Exception:
-                            logger.exception("store %s: a write's while_committing call failed", self.path)
-            await committed
-        except BaseException as error:  # the transaction failed: nothing of it is stored
-            if conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            for _, future in batch:
-                hooks.pop(future, None)
-                _settle(future, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
-            if not isinstance(error, Exception):
-                raise
-            self._failed(error, len(batch))
+        except Exception as error:  # the transaction failed before its COMMIT: nothing of it is stored
+            self._group_failed(batch, error)
+            self._next_group()
             return
-        self.batches += 1
-        if self.failed_writes:
-            logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
-            self.failed_writes = 0
+        assert self._loop is not None
+        commit = functools.partial(conn.execute, "COMMIT")
+        self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written))
+        if calls:
+            settled = set(map(id, written))
+            for (_, future), hook in zip(batch, calls, strict=True):
+                if hook is not None and id(future) in settled:
+                    try:
+                        hook()
+                    except Exception:
+                        logger.exception("store %s: a write's while_committing call failed", self.path)
+
+    def _committed(
+        self,
+        batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]],
+        written: list[asyncio.Future[Any]],
+        error: BaseException | None,
+        result: object = None,
+    ) -> None:
+        """The COMMIT's outcome, on the loop: the writers of the group learn it; the next group starts."""
+        if error is not None:
+            self._group_failed(batch, error if isinstance(error, Exception) else RuntimeError("the store stopped"))
+        else:
+            self.batches += 1
+            if self.failed_writes:
+                logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
+                self.failed_writes = 0
+            for future in written:
+                _settle(future, None)
+        self._next_group()
+
+    def _next_group(self) -> None:
+        if self._pending:
+            assert self._loop is not None
+            self._loop.call_soon(self._start_group)
+            return
+        self._grouping = False
+        idle, self._idle = self._idle, None
+        if idle is not None and not idle.done():
+            idle.set_result(None)
+
+    def _group_failed(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]], error: Exception) -> None:
+        conn = self._conn
+        if conn is not None and conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
         for _, future in batch:
-            hooks.pop(future, None)  # a write that failed alone (its savepoint rolled back)
-        for future in written:
-            _settle(future, None)
+            _settle(future, error)
+        self._failed(error, len(batch))
 
     def _failed(self, error: Exception, writes: int) -> None:
         """Logs a failing store once per episode (not once per write), and frees the WAL on a full disk."""
@@ -500,7 +561,7 @@ class Store(GroupCommit):
                 self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-_ThreadCall = tuple[Callable[[], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]
+_ThreadCall = tuple[Callable[[], Any], asyncio.AbstractEventLoop, Callable[[BaseException | None, Any], None]]
 
 
 class _StoreThread:
@@ -513,31 +574,39 @@ class _StoreThread:
     def __init__(self, name: str) -> None:
         self._calls: queue.SimpleQueue[_ThreadCall | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._started = False
 
     def call(self, fn: Callable[[], T]) -> asyncio.Future[T]:
         """Queues `fn`; returns a future of the running loop that its result or exception settles."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        if not self._thread.is_alive():
-            self._thread.start()
-        self._calls.put((fn, loop, future))
+        self.submit(fn, loop, functools.partial(_settle, future))
         return future
+
+    def submit(
+        self, fn: Callable[[], Any], loop: asyncio.AbstractEventLoop, done: Callable[[BaseException | None, Any], None]
+    ) -> None:
+        """Queues `fn`; `done(error, result)` then runs on `loop` (no future: the group commit's path)."""
+        if not self._started:
+            self._started = True
+            self._thread.start()
+        self._calls.put((fn, loop, done))
 
     def stop(self) -> None:
         """Lets the thread finish the calls queued, then joins it."""
-        if self._thread.is_alive():
+        if self._started and self._thread.is_alive():
             self._calls.put(None)
             self._thread.join()
 
     def _run(self) -> None:
         while (item := self._calls.get()) is not None:
-            fn, loop, future = item
+            fn, loop, done = item
             try:
                 result, error = fn(), None
             except BaseException as caught:  # delivered to the caller, as an executor would
                 result, error = None, caught
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-                loop.call_soon_threadsafe(_settle, future, error, result)
+                loop.call_soon_threadsafe(done, error, result)
 
 
 def _run_batch(
@@ -700,8 +769,8 @@ def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) ->
             event.seq,
             event.kind,
             event.seat,
-            _dumps(event.steps),
-            _dumps(event.picks),
+            encode(event.steps),  # canonical JSON, as `_dumps` writes it (orjson where it gives the same text)
+            encode(event.picks),
             event.commit_id,
             event.ended_by,
             event.rng_counter,

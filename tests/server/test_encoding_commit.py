@@ -59,14 +59,14 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(tmp_path: Path, mon
     async def play() -> tuple[list[Recorder], Any]:
         store = Store(tmp_path / "rooms.db")
         await store.open()
-        real_call = store._call
+        real_submit = store._thread.submit
 
-        def call(fn: Any) -> Any:
+        def submit(fn: Any, *args: Any) -> Any:  # the store's thread runs the group's COMMIT
             if isinstance(fn, functools.partial) and fn.args == ("COMMIT",):
                 fn = functools.partial(slow_commit, fn.func, "COMMIT")
-            return real_call(fn)
+            return real_submit(fn, *args)
 
-        store._call = call  # type: ignore[method-assign]
+        store._thread.submit = submit  # type: ignore[method-assign]
         rooms = Rooms(store, load_games(), "test", bot_delay=0)
         room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
         await rooms.start_game(room)

@@ -4,6 +4,7 @@ each test that names `target` runs on both back ends (SQLite, and PostgreSQL fro
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 from pathlib import Path
 
@@ -105,3 +106,54 @@ def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> 
     conn.close()
     assert steps == '[{"index":1,"space":"händ","type":"piece"}]'
     assert picks == "[null,7]"
+
+
+def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_fails_only_its_own(
+    tmp_path: Path,
+) -> None:
+    """SQLite's groups run from callbacks (no writer task): the writes made while a group's COMMIT waits for
+    the disk go into the next group; a COMMIT that fails fails its group's writers and nothing else; `close`
+    waits for the group under way."""
+    db = tmp_path / "store.db"
+    commits: list[str] = []
+
+    async def play() -> tuple[list[BaseException | None], list[BaseException | None], int]:
+        store = make_store(db)
+        await store.open()
+        submit = store._thread.submit
+
+        def slow_submit(fn: object, *args: object) -> None:  # the COMMIT waits; the second one fails
+            if not (isinstance(fn, functools.partial) and fn.args == ("COMMIT",)):
+                return submit(fn, *args)  # type: ignore[arg-type]
+
+            def run() -> object:
+                import time
+
+                time.sleep(0.05)
+                commits.append("commit")
+                if len(commits) == 2:
+                    raise OSError("disk gone")
+                return fn()  # type: ignore[operator]
+
+            submit(run, *args)  # type: ignore[arg-type]
+
+        store._thread.submit = slow_submit  # type: ignore[method-assign]
+        first = [asyncio.ensure_future(store.write(ops.insert_event(f"a{n}", event(1)))) for n in range(3)]
+        await asyncio.sleep(0.01)  # the first group's COMMIT is under way: these form the second group
+        second = [asyncio.ensure_future(store.write(ops.insert_event(f"b{n}", event(1)))) for n in range(2)]
+        await asyncio.wait([*first, *second])
+        third = asyncio.ensure_future(store.write(ops.insert_event("c", event(1))))
+        await asyncio.sleep(0)
+        await store.close()  # waits for the third group's COMMIT
+        assert third.done() and third.exception() is None
+        results = [[f.exception() for f in futures] for futures in (first, second)]
+        return results[0], results[1], store.batches
+
+    first, second, batches = asyncio.run(play())
+
+    assert first == [None, None, None]
+    assert [type(error) for error in second] == [OSError, OSError]
+    assert batches == 2 and commits == ["commit"] * 3
+    assert [len(stored_events(db, f"a{n}")) for n in range(3)] == [1, 1, 1]
+    assert [stored_events(db, f"b{n}") for n in range(2)] == [[], []]
+    assert stored_events(db, "c") == [event(1)]
