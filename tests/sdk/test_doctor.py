@@ -173,6 +173,15 @@ def test_one_leak_is_reported_once_not_once_per_seat() -> None:
     assert all(not any(c.isdigit() for c in v.title) for v in report.violations)
 
 
+def test_a_violation_found_by_no_drafting_seat_does_not_say_seat_none() -> None:
+    report = check_game(bid.PublicBid, games=GAMES)
+
+    [copy] = [v for v in report.violations if v.title.startswith("a hidden part is copied")]
+
+    assert copy.seat is None
+    assert "seat None" not in copy.describe() and f"players {copy.players}\n" in copy.describe()
+
+
 def test_a_twin_difference_names_the_place_by_space_id() -> None:
     report = check_game(bid.HandHint, games=GAMES)
 
@@ -230,6 +239,15 @@ def test_the_log_leak_names_the_observer_and_the_swap() -> None:
     assert violation.extra["observer"] == violation.seat
     assert violation.extra["pieces"]["space"] == "deck"
     assert len(violation.decisions) >= 1
+
+
+def test_the_log_leak_names_the_line_and_its_arguments_in_both_worlds() -> None:
+    report = check_game(fixtures.LeakyLogDraft, games=GAMES)
+
+    [violation] = [v for v in report.violations if v.title == "log line depends on what the seat cannot see"]
+
+    assert "('log.drew' logged with {" in violation.detail
+    assert "'card': 'card-" in violation.detail and ", in the other world with {" in violation.detail
 
 
 def test_the_missing_key_and_the_wrong_argument_are_both_reported() -> None:
