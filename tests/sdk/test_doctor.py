@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import ClassVar
 
 import pytest
-from boardweaver import Action, Catalog, Draft, Game, start
+from boardweaver import Action, Catalog, Draft, Game, Json, start
 from boardweaver.doctor import CHECKS, check_game
 from boardweaver.doctor.catalogs import check_catalogs, check_messages
 
@@ -248,6 +249,29 @@ def test_the_log_leak_names_the_line_and_its_arguments_in_both_worlds() -> None:
 
     assert "('log.drew' logged with {" in violation.detail
     assert "'card': 'card-" in violation.detail and ", in the other world with {" in violation.detail
+
+
+class UnlabelledOption(MarketDraft):
+    """Check 6: an option whose label, help and choices no catalog holds, in a game without rules text."""
+
+    name = "fixture-unlabelled-option"
+    option_defaults: ClassVar[dict[str, Json]] = {"pace": "slow"}
+    option_choices: ClassVar[dict[str, tuple[Json, ...]]] = {"pace": ("slow", "fast")}
+
+
+def test_an_option_without_its_lobby_texts_is_reported_key_by_key() -> None:
+    report = check_game(UnlabelledOption, games=2)
+
+    titles = sorted(v.title for v in report.violations)
+
+    assert titles == [
+        "missing key 'option.pace.fast' in catalog 'en'",
+        "missing key 'option.pace.help' in catalog 'en'",
+        "missing key 'option.pace.label' in catalog 'en'",
+        "missing key 'option.pace.slow' in catalog 'en'",
+    ]
+    [label] = [v for v in report.violations if v.title.endswith("label' in catalog 'en'")]
+    assert "the lobby shows the bare name 'pace'" in label.detail
 
 
 def test_the_missing_key_and_the_wrong_argument_are_both_reported() -> None:
