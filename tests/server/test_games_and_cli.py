@@ -48,6 +48,15 @@ def test_check_dispatches_to_the_doctor(capsys: pytest.CaptureFixture[str]) -> N
     assert "game" in capsys.readouterr().out
 
 
+def test_serve_help_says_where_it_listens_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+
+    text = " ".join(capsys.readouterr().out.split())
+    assert done.value.code == 0
+    assert "(default: 127.0.0.1, this machine only)" in text and "(default: 8000)" in text
+
+
 def test_only_chooses_installed_games_and_extra_adds_a_module_and_class() -> None:
     loaded = games.load_games(only=["bluff"], extra={"lanes-too": "boardweaver_games.three_lanes.rules:ThreeLanes"})
 
