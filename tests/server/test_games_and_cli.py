@@ -6,6 +6,8 @@ import logging
 from typing import Any
 
 import pytest
+from boardweaver import Catalog
+from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_server import games
 from boardweaver_server.cli import main
 
@@ -93,3 +95,26 @@ def test_a_look_key_naming_no_kind_is_reported_with_the_kinds_there_are() -> Non
     [problem] = games.look_problems("typo", typo)
 
     assert "look['spaces'] names space kind 'dekc', which no space had in a bot game" in problem
+
+
+class TitledLanes(ThreeLanes):
+    """Three lanes whose French catalog names the game: its msgid `title`."""
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        found = dict(ThreeLanes.catalogs())
+        french = found["fr"]
+        found["fr"] = Catalog("fr", {**french.texts, "title": "Trois voies"}, french.plurals, french.plural_forms)
+        return found
+
+
+def test_a_games_title_follows_the_language_where_its_catalog_names_it() -> None:
+    french = games.describe("titled-lanes", TitledLanes, "fr")
+    english = games.describe("titled-lanes", TitledLanes, "en")
+
+    assert french["title"] == "Trois voies" and english["title"] == "Three lanes"
+    assert TitledLanes.title_in(TitledLanes.catalogs()["fr"]) == "Trois voies"
+    assert (
+        TitledLanes.title_in(None) == "Three lanes"
+        and TitledLanes.title_in(TitledLanes.catalogs()["en"]) == "Three lanes"
+    )
