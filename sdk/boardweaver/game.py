@@ -48,7 +48,8 @@ class Game(metaclass=_GameType):
     Options may declare more than their type: `option_choices` lists an option's allowed values (the lobby
     shows a choice) and `option_ranges` an int option's inclusive bounds; both are checked on construction.
     Their texts are the game's catalogs: `option.<name>.label`, `option.<name>.help` and, for a choice,
-    `option.<name>.<value>`; the msgid `rules` holds the game's rules, shown in the lobby and the room.
+    `option.<name>.<value>`; the msgid `rules` holds the game's rules, shown in the lobby and the room, and
+    the msgids `title` and `description` the class's `title` and `description` in each language.
     """
 
     name: ClassVar[str] = ""
@@ -182,6 +183,12 @@ class Game(metaclass=_GameType):
         catalogs = find_catalogs(cls)
         cls._catalogs = catalogs  # type: ignore[attr-defined]
         return catalogs
+
+    @classmethod
+    def title_in(cls, catalog: Catalog | None) -> str:
+        """Returns the game's title in `catalog`'s language: its msgid `title`, else the class's `title` or `name`."""
+        translated = catalog.texts.get("title") if catalog is not None else None
+        return translated or cls.title or cls.name
 
 
 def start(game: Game, players: list[int], seed: int | str) -> Table:

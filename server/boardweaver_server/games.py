@@ -140,7 +140,7 @@ def describe(name: str, cls: type[Game], language: str = "en") -> dict[str, obje
         info.append(described)
     return {
         "name": name,
-        "title": cls.title or name,
+        "title": texts.get("title") or cls.title or name,
         "description": texts.get("description", cls.description),
         "rules": texts.get("rules", ""),
         "locale": catalog.locale if catalog is not None else "",

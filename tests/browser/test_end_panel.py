@@ -45,6 +45,7 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     assert tv.locator("#result .verdict").inner_text() == "Seat 0 won"
     assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
     assert "Your turn" not in white.title()  # the game is over: nobody's turn
+    assert white.locator("#commands").is_hidden()  # no empty band of commands above the review link
     assert "tv" in str(tv.get_attribute("#page", "class"))
     assert review.locator("#result .verdict").inner_text() == "Seat 0 won"  # the review's last step: the true end
     true_board = review.inner_text('#board [data-space="board-true"]')

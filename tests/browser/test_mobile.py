@@ -99,6 +99,25 @@ def test_a_big_hand_fans_in_rows_that_keep_every_card_readable(server: str, api:
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
+def test_a_lifted_card_never_covers_its_hands_title(server: str, api: Any, phone: Any) -> None:
+    room = api.room("three-lanes", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    card = phone.locator(".mine .layout-fan .piece").first
+
+    card.hover()  # a tap leaves the card hovered on a phone: it lifts
+    phone.wait_for_timeout(400)
+
+    gap = phone.evaluate(
+        """() => {
+      const hand = document.querySelector('.mine .layout-fan');
+      const title = hand.querySelector('.space-title').getBoundingClientRect();
+      return hand.querySelector('.piece').getBoundingClientRect().top - title.bottom;
+    }"""
+    )
+    assert gap >= -0.5, f"the lifted card covers {-gap:.1f} px of the hand's title"
+
+
 def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any, phone: Any) -> None:
     room = api.room("old-maid", seats=2, bots=[1])
     phone.goto(seat_url(server, room, 0))

@@ -18,6 +18,8 @@ TEXTS = {
     "look.market": "Market",
     "look.deck": "Deck",
     "look.back": "A card back",
+    "option.bonus.label": "Bonus",
+    "option.bonus.help": "A bonus line for each card taken",
 }
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import ClassVar
 
 import pytest
-from boardweaver import Action, Catalog, Draft, Game, start
+from boardweaver import Action, Catalog, Draft, Game, Json, start
 from boardweaver.doctor import CHECKS, check_game
 from boardweaver.doctor.catalogs import check_catalogs, check_messages
 
@@ -173,6 +174,15 @@ def test_one_leak_is_reported_once_not_once_per_seat() -> None:
     assert all(not any(c.isdigit() for c in v.title) for v in report.violations)
 
 
+def test_a_violation_found_by_no_drafting_seat_does_not_say_seat_none() -> None:
+    report = check_game(bid.PublicBid, games=GAMES)
+
+    [copy] = [v for v in report.violations if v.title.startswith("a hidden part is copied")]
+
+    assert copy.seat is None
+    assert "seat None" not in copy.describe() and f"players {copy.players}\n" in copy.describe()
+
+
 def test_a_twin_difference_names_the_place_by_space_id() -> None:
     report = check_game(bid.HandHint, games=GAMES)
 
@@ -230,6 +240,38 @@ def test_the_log_leak_names_the_observer_and_the_swap() -> None:
     assert violation.extra["observer"] == violation.seat
     assert violation.extra["pieces"]["space"] == "deck"
     assert len(violation.decisions) >= 1
+
+
+def test_the_log_leak_names_the_line_and_its_arguments_in_both_worlds() -> None:
+    report = check_game(fixtures.LeakyLogDraft, games=GAMES)
+
+    [violation] = [v for v in report.violations if v.title == "log line depends on what the seat cannot see"]
+
+    assert "('log.drew' logged with {" in violation.detail
+    assert "'card': 'card-" in violation.detail and ", in the other world with {" in violation.detail
+
+
+class UnlabelledOption(MarketDraft):
+    """Check 6: an option whose label, help and choices no catalog holds, in a game without rules text."""
+
+    name = "fixture-unlabelled-option"
+    option_defaults: ClassVar[dict[str, Json]] = {"pace": "slow"}
+    option_choices: ClassVar[dict[str, tuple[Json, ...]]] = {"pace": ("slow", "fast")}
+
+
+def test_an_option_without_its_lobby_texts_is_reported_key_by_key() -> None:
+    report = check_game(UnlabelledOption, games=2)
+
+    titles = sorted(v.title for v in report.violations)
+
+    assert titles == [
+        "missing key 'option.pace.fast' in catalog 'en'",
+        "missing key 'option.pace.help' in catalog 'en'",
+        "missing key 'option.pace.label' in catalog 'en'",
+        "missing key 'option.pace.slow' in catalog 'en'",
+    ]
+    [label] = [v for v in report.violations if v.title.endswith("label' in catalog 'en'")]
+    assert "the lobby shows the bare name 'pace'" in label.detail
 
 
 def test_the_missing_key_and_the_wrong_argument_are_both_reported() -> None:

@@ -6,10 +6,12 @@ tests/server/test_author_package.py (this file also runs inside Pyodide, which h
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
 import pytest
+from boardweaver import Catalog
 from boardweaver.scaffold import ScaffoldError, names_for, write_game
 
 
@@ -41,6 +43,20 @@ def test_the_generated_game_uses_a_hand_a_hidden_deck_and_a_reveal(project: Path
 
     assert ".collection().owned_by(player)" in rules
     assert "Piece(BACK).hiding(" in rules and "play.revealing()" in rules
+
+
+def test_every_player_fact_the_generated_game_keeps_is_named_for_the_board(project: Path) -> None:
+    catalogs = {
+        po.stem: Catalog.from_po(po.stem, po.read_text(encoding="utf-8"))
+        for po in (project / "high_card" / "locales").glob("*.po")
+    }
+    rules = (project / "high_card" / "rules.py").read_text(encoding="utf-8")
+
+    facts = set(re.findall(r'StateOf\.player_public\([a-z_]+\), "([a-z_]+)"', rules))
+
+    assert facts == {"score"}  # the board shows a player's public state only where `look.<key>` names it
+    assert sorted(catalogs) == ["en", "fr"]
+    assert all(catalog.has(f"look.{fact}") for catalog in catalogs.values() for fact in facts)
 
 
 def test_names_for_derives_package_class_and_title() -> None:

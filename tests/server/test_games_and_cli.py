@@ -6,6 +6,8 @@ import logging
 from typing import Any
 
 import pytest
+from boardweaver import Catalog
+from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_server import games
 from boardweaver_server.cli import main
 
@@ -48,6 +50,15 @@ def test_check_dispatches_to_the_doctor(capsys: pytest.CaptureFixture[str]) -> N
     assert "game" in capsys.readouterr().out
 
 
+def test_serve_help_says_where_it_listens_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+
+    text = " ".join(capsys.readouterr().out.split())
+    assert done.value.code == 0
+    assert "(default: 127.0.0.1, this machine only)" in text and "(default: 8000)" in text
+
+
 def test_only_chooses_installed_games_and_extra_adds_a_module_and_class() -> None:
     loaded = games.load_games(only=["bluff"], extra={"lanes-too": "boardweaver_games.three_lanes.rules:ThreeLanes"})
 
@@ -84,3 +95,26 @@ def test_a_look_key_naming_no_kind_is_reported_with_the_kinds_there_are() -> Non
     [problem] = games.look_problems("typo", typo)
 
     assert "look['spaces'] names space kind 'dekc', which no space had in a bot game" in problem
+
+
+class TitledLanes(ThreeLanes):
+    """Three lanes whose French catalog names the game: its msgid `title`."""
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        found = dict(ThreeLanes.catalogs())
+        french = found["fr"]
+        found["fr"] = Catalog("fr", {**french.texts, "title": "Trois voies"}, french.plurals, french.plural_forms)
+        return found
+
+
+def test_a_games_title_follows_the_language_where_its_catalog_names_it() -> None:
+    french = games.describe("titled-lanes", TitledLanes, "fr")
+    english = games.describe("titled-lanes", TitledLanes, "en")
+
+    assert french["title"] == "Trois voies" and english["title"] == "Three lanes"
+    assert TitledLanes.title_in(TitledLanes.catalogs()["fr"]) == "Trois voies"
+    assert (
+        TitledLanes.title_in(None) == "Three lanes"
+        and TitledLanes.title_in(TitledLanes.catalogs()["en"]) == "Three lanes"
+    )

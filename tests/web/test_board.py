@@ -113,6 +113,17 @@ def test_what_the_seat_may_click_is_a_labelled_button_and_raw_state_is_not_shown
     assert 'data-fact="score"' in html  # a fact the game names (look.score) is shown
 
 
+def test_a_players_fact_is_written_as_its_language_writes_it() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+
+    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+
+    assert '<span class="fact" data-fact="score">Score: 0</span>' in english
+    assert '<span class="fact" data-fact="score">Score : 0</span>' in french
+
+
 def test_a_server_error_code_reads_as_a_sentence() -> None:
     english, french = Texts("en"), Texts("fr")
 

@@ -102,6 +102,26 @@ def test_a_french_log_line_by_name_loses_the_article_with_the_word() -> None:
     assert named.render(msg("log.play", player=1)) == "Bob joue"
 
 
+def test_a_french_line_with_au_or_du_joueur_by_name_says_a_bob_and_d_ada() -> None:
+    catalog = Catalog(
+        "fr",
+        {
+            "log.took": "Le joueur {player} prend une carte au joueur {source}.",
+            "offer.take": "Prendre une carte au joueur {player}",
+            "log.hand": "La main du joueur {player} est vide.",
+            "log.gave": "Au joueur {player} de jouer, aux joueurs {winners} la victoire.",
+        },
+    )
+    named = NamedCatalog(catalog, {0: "Ada", 1: "Bob"})
+
+    assert named.render(msg("log.took", player=0, source=1)) == "Ada prend une carte à Bob."
+    assert named.render(msg("offer.take", player=0)) == "Prendre une carte à Ada"
+    assert named.render(msg("log.hand", player=0)) == "La main d'Ada est vide."
+    assert named.render(msg("log.hand", player=1)) == "La main de Bob est vide."
+    assert named.render(msg("log.gave", player=1, winners="0, 1")) == "À Bob de jouer, à Ada, Bob la victoire."
+    assert named.render(msg("log.took", player=2, source=1)) == "Le joueur 2 prend une carte à Bob."
+
+
 def test_a_plural_log_line_calls_seats_by_name_in_the_form_its_count_asks() -> None:
     catalog = Catalog(
         "fr",

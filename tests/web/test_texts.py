@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -107,3 +108,16 @@ def test_texts_keeps_its_module_level_table() -> None:
     table = texts_module.TEXTS
 
     assert set(table) == set(LANGUAGES) and table["fr"]["log"] == "Journal"
+
+
+def test_the_review_pages_static_words_and_control_names_follow_the_language() -> None:
+    page = (REPO / "web" / "pages" / "review.html").read_text(encoding="utf-8")
+    french = Texts("fr")
+
+    labelled = re.findall(r'<[a-z]+ [^>]*aria-label="[^"]*"[^>]*>', page)
+    keys = [re.search(r'data-aria="([^"]+)"', tag) for tag in labelled if 'id="lang"' not in tag]
+
+    assert len(keys) == 5 and all(keys), labelled  # the timeline's four buttons and its slider
+    assert french.get("review.previous") == "Étape précédente" and french.get("review.timeline") != "review.timeline"
+    assert '<h3 id="log-title" data-text="log">' in page and french.get("log") == "Journal"
+    assert 'data-text="status.loading"' in page

@@ -334,12 +334,13 @@ def compare(
     """
     other = twin_game if twin_game is not None else game
     perspective = seat_perspective(observer)
-    if logged(true_changes) != logged(twin_changes):
+    true_lines, twin_lines = logged(true_changes), logged(twin_changes)
+    if true_lines != twin_lines:
         return Finding(
             4,
             "log line depends on what the seat cannot see",
             f"the log lines seat {observer} reads differ between two worlds that differ only in parts "
-            "it cannot see: a log line names a hidden part",
+            f"it cannot see: a log line names a hidden part ({_first_log_difference(true_lines, twin_lines)})",
         )
     if true_seen is None:
         true_view = true_table.view(perspective)
@@ -381,6 +382,17 @@ def compare(
                     "error texts in the two worlds",
                 )
     return True
+
+
+def _first_log_difference(true_lines: list[dict[str, Any]], twin_lines: list[dict[str, Any]]) -> str:
+    """Names the first log line that differs: its key and arguments in each world, or the line one world lacks."""
+    for true_line, twin_line in zip(true_lines, twin_lines, strict=False):
+        if true_line != twin_line:
+            return f"{true_line['key']!r} logged with {true_line.get('args', {})!r}, in the other world with " + (
+                f"{twin_line.get('args', {})!r}" if twin_line["key"] == true_line["key"] else f"{twin_line['key']!r}"
+            )
+    longer = true_lines if len(true_lines) > len(twin_lines) else twin_lines
+    return f"{longer[min(len(true_lines), len(twin_lines))]['key']!r} logged in one world only"
 
 
 def _check_offered(game: Game, world: Table, seat: PlayerId, action: Action) -> None:

@@ -74,7 +74,7 @@ class Violation:
         """Returns the violation as a few lines: what broke, where, and the replay as wire JSON."""
         head = (
             f"[check {self.check}] {self.title} ({self.count}x) - game {self.game!r}, seed {self.seed!r}, "
-            f"players {self.players}, seat {self.seat}"
+            f"players {self.players}" + (f", seat {self.seat}" if self.seat is not None else "")
         )
         replay: dict[str, Any] = {"decisions": self.decisions, "steps": self.steps}
         if self.extra:

@@ -21,7 +21,7 @@ from .replay import check_determinism, replay
 from .report import Report, Violation
 from .secrets import Patterns
 from .shrink import shrink_steps
-from .sources import look_titles, source_uses, unused_look
+from .sources import lobby_keys, look_titles, source_uses, unused_look
 from .stepper import Counters, Decision, Finding
 
 Progress = Callable[[int, int, int], None]  # (games done, games in all, violations so far)
@@ -271,8 +271,17 @@ def _check_look(
     for finding, use in check_messages(game.catalogs(), set(used)):
         use_seed, use_players, prefix = used[use]
         _keep(found, Candidate(Hit(finding, None, len(prefix)), use_seed, use_players, prefix))
-    for finding in check_catalogs(game.catalogs(), runtime_keys | {key for key, _ in static}):
+    for finding in check_catalogs(game.catalogs(), runtime_keys | {key for key, _ in static} | set(lobby_keys(game))):
         _keep(found, Candidate(Hit(finding, None, 0), seed, players, []))
+    for key, shown in lobby_keys(game).items():
+        for locale, catalog in sorted(game.catalogs().items()):
+            if not catalog.has(key):
+                finding = Finding(
+                    6,
+                    f"missing key {key!r} in catalog {locale!r}",
+                    f"catalog {locale!r} lacks {key!r}, {shown} to a player reading {locale!r}",
+                )
+                _keep(found, Candidate(Hit(finding, None, 0), seed, players, []))
     for part, kind in unused_look(game, patterns.space_kinds, patterns.piece_kinds):
         what = "space" if part == "spaces" else "piece"
         finding = Finding(

@@ -142,6 +142,20 @@ def look_titles(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set
     return titles
 
 
+def lobby_keys(game: Game) -> dict[str, str]:
+    """Returns the catalog keys the lobby and the room's Rules show for the options, each with what shows without it.
+
+    Per option, `option.<name>.label`, `.help` and `.<value>` of each choice (`rules` may be absent: no rules text).
+    """
+    keys: dict[str, str] = {}
+    for name in sorted(game.option_defaults):
+        keys[f"option.{name}.label"] = f"the label of option {name!r}: the lobby shows the bare name {name!r}"
+        keys[f"option.{name}.help"] = f"the help of option {name!r}: the lobby shows none"
+        for value in game.option_choices.get(name, ()):
+            keys[f"option.{name}.{value}"] = f"choice {value!r} of option {name!r}: the lobby shows the bare {value!r}"
+    return keys
+
+
 def unused_look(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> list[tuple[str, str]]:
     """Returns the (part, kind) of each `look` entry naming a kind never seen on the table."""
     look: dict[str, Any] = game.look

@@ -162,7 +162,8 @@ class Board:
             items += [(k, v) for k, v in sorted(data.private_state.items()) if not isinstance(v, (dict, list))]
         named = [(self._fact_name(k), k, v) for k, v in items]
         return "".join(
-            f'<span class="fact" data-fact="{escape(k)}">{escape(name)}: {escape(_plain(v))}</span>'
+            f'<span class="fact" data-fact="{escape(k)}">'
+            f"{escape(self.texts.get('seat.fact', name=name, value=_plain(v)))}</span>"
             for name, k, v in named
             if name is not None
         )

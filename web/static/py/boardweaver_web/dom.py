@@ -237,11 +237,16 @@ def set_document_language(code: str) -> None:
 
 
 def set_keyed_texts(text_of: Callable[[str], str]) -> None:
-    """Sets the text of every element with a `data-text` key (the page's static texts) to `text_of(key)`."""
+    """Sets the text of every element with a `data-text` key (the page's static texts) to `text_of(key)`.
+
+    An element with a `data-aria` key gets its `aria-label` (what a screen reader says) the same way.
+    """
     for node in js.document.querySelectorAll("[data-text]"):
         text = text_of(str(node.dataset.text))
         if node.textContent != text:  # the server drew most in the page's language already: leave those be
             node.textContent = text
+    for node in js.document.querySelectorAll("[data-aria]"):
+        node.setAttribute("aria-label", text_of(str(node.dataset.aria)))
 
 
 def is_online() -> bool:

@@ -22,6 +22,10 @@ _SEAT_WORD = (
     r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)(?:\(s\)|s)?"
 )
 _SEAT_LIST = re.compile(r"\d+(?:, \d+)*")
+# French articles fused with "à"/"de" stay as the bare preposition: "au joueur {source}" becomes "à Bob", not
+# "au Bob"; "du joueur {player}" becomes "de Bob", or "d'Ada" before a vowel.
+_FUSED = r"\b(?P<fused>[Aa]ux?|[Dd]u|[Dd]es)\s+(?:[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)s?"
+_VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"
 
 
 class NamedTexts(Texts):
@@ -61,8 +65,23 @@ class NamedCatalog(Catalog):
         if template is None or not named:
             return super().render(message)
         for arg in named:
+            template = re.sub(rf"{_FUSED}\s+\{{{arg}\}}", _preposition(arg, str(args[arg])), template)
             template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
         try:
             return template.format_map(args)
         except (KeyError, IndexError, ValueError):
             return super().render(message)
+
+
+def _preposition(arg: str, name: str) -> Any:
+    """Returns a re.sub replacement turning "au joueur {arg}" into "à {arg}" and "du joueur {arg}" into "de {arg}"."""
+
+    def replace(found: re.Match[str]) -> str:
+        fused = found.group("fused")
+        if fused.lower() in ("au", "aux"):
+            word = "À" if fused[0] == "A" else "à"
+            return f"{word} {{{arg}}}"
+        word = "D" if fused[0] == "D" else "d"
+        return f"{word}'{{{arg}}}" if name[:1] in _VOWELS else f"{word}e {{{arg}}}"
+
+    return replace

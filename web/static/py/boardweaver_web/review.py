@@ -85,8 +85,9 @@ async def main(config: dict[str, Any]) -> None:
         dom.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
-    dom.set_html("title", html.escape(game.title or game.name))
-    Review(game, states, texts).start()
+    review = Review(game, states, texts)
+    dom.set_html("title", html.escape(game.title_in(review.catalog)))
+    review.start()
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
     await boot.keep_bytecode()

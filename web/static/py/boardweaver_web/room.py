@@ -431,7 +431,7 @@ class RoomPage:
             and not table.state.is_over()
             and session.seat in table.state.active_player_ids
         )
-        title = game.title or game.name
+        title = game.title_in(self.catalog)
         dom.set_title(texts.get("title.your-turn") if mine else texts.get("title.room", game=title))
         came = mine and self.my_turn is False
         self.my_turn = mine
