@@ -224,6 +224,7 @@ def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts) -
     }
     if not games:
         parts["@GAMES@"] = f'<li class="empty">{html.escape(texts.get("lobby.no-games", "No games."))}</li>'
+    parts["@NAME_HINT@"] = html.escape(texts.get("lobby.name-hint", "shown to the other players"))
     page = re.sub("@[A-Z_]+@", lambda m: parts.get(m.group(0), m.group(0)), template)
 
     def keyed(match: re.Match[str]) -> str:  # an element's `data-text` key, its text in the page's language

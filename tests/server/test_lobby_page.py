@@ -42,6 +42,8 @@ def test_the_lobby_speaks_the_chosen_language_over_the_browsers(client: TestClie
     assert '<html lang="fr">' in french and ">Créer la salle</button>" in french
     assert "<summary>Règles</summary>" in french and "<summary>Rules</summary>" not in french
     assert '<html lang="en">' in chosen and ">Create the room</button>" in chosen
+    assert 'placeholder="montré aux autres joueurs"' in french and "shown to the other" not in french
+    assert 'placeholder="shown to the other players"' in chosen
 
 
 def test_each_game_card_says_how_many_play_in_the_page_s_language(client: TestClient) -> None:
