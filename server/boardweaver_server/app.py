@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .api import HttpLimits, api_routes
 from .games import load_games, served_targets
 from .health import health_routes
-from .lobby_page import lobby_routes
+from .lobby_page import lobby_routes, not_found_handler
 from .metrics import Metrics, metrics_routes
 from .ownership import Ownership, RemoteSocket
 from .roomproto import LIMITS_STATE, ROOMS_STATE
@@ -131,7 +131,12 @@ def create_app(
         *lobby_routes(web),  # before the static pages: the lobby is drawn with its games
         *static_routes(web, wheel_dirs),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ForwardToHolder)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(ForwardToHolder)],
+        exception_handlers={404: not_found_handler(web)},
+    )
     app.state.socket_limits = socket_limits or SocketLimits()
     app.state.http_limits = http_limits or HttpLimits()
     app.state.metrics = metrics

@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from . import players
@@ -268,16 +268,35 @@ class LobbyPage:
             return await create_from_form(request, form)
         except RoomError as error:
             template = texts.get("lobby.create-failed", "Could not create the room ({status}): {reason}")
-            message = html.escape(template.replace("{status}", str(error.status)).replace("{reason}", error.message))
-            lobby = html.escape(texts.get("room.to-lobby", "Go to the lobby to start a new game"))
-            body = (
-                f'<!doctype html><html lang="{texts.locale}"><head><meta charset="utf-8"><title>Boardweaver</title>'
-                '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
-                '<link rel="stylesheet" href="/static/boardweaver.css"></head><body><main id="page" class="lobby">'
-                f'<h1 class="brand-title">Boardweaver</h1><p role="alert">{message}</p><p><a href="/">{lobby}</a></p>'
-                "</main></body></html>"
-            )
-            return HTMLResponse(body, status_code=error.status)
+            message = template.replace("{status}", str(error.status)).replace("{reason}", error.message)
+            return message_page(texts, message, error.status)
+
+
+def message_page(texts: PageTexts, message: str, status: int) -> HTMLResponse:
+    """A page saying `message` in words, with the way back to the lobby."""
+    lobby = html.escape(texts.get("room.to-lobby", "Go to the lobby to start a new game"))
+    body = (
+        f'<!doctype html><html lang="{texts.locale}"><head><meta charset="utf-8"><title>Boardweaver</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
+        '<link rel="stylesheet" href="/static/boardweaver.css"></head><body><main id="page" class="lobby">'
+        f'<h1 class="brand-title">Boardweaver</h1><p role="alert">{html.escape(message)}</p>'
+        f'<p><a href="/">{lobby}</a></p></main></body></html>'
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+def not_found_handler(web_dir: Path) -> Any:
+    """Answers a path nothing serves: a page in the request's language for a person (a mistyped or old link),
+    the plain status for the API and sockets' clients."""
+    folder = locales_dir(web_dir)
+
+    async def not_found(request: Request, error: Exception) -> Response:
+        if request.url.path.startswith(("/api/", "/ws/")):
+            return PlainTextResponse("Not Found", status_code=404)
+        texts = PageTexts(folder, page_language(request))
+        return message_page(texts, texts.get("page.not-found", "There is no page at this address."), 404)
+
+    return not_found
 
 
 def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSpec, str | None]:

@@ -190,3 +190,14 @@ def test_a_bad_option_or_bot_in_the_plain_form_gives_400_and_no_room(client: Tes
     assert out_of_range.status_code == 400 and bad_choice.status_code == 400 and bad_bot.status_code == 400
     assert no_seats.status_code == 400 and 'role="alert"' in no_seats.text
     assert client.get("/api/rooms").json() == before
+
+
+def test_a_path_nothing_serves_is_a_page_in_words_with_the_way_to_the_lobby(client: TestClient) -> None:
+    french = client.get("/nothing-here", headers={"Accept-Language": "fr"})
+    english = client.get("/static/gone.js")
+    api = client.get("/api/nothing-here")
+
+    assert french.status_code == 404 and '<html lang="fr">' in french.text
+    assert "Il n&#x27;y a pas de page à cette adresse." in french.text and '<a href="/">' in french.text
+    assert english.status_code == 404 and "There is no page at this address." in english.text
+    assert api.status_code == 404 and api.text == "Not Found"  # the API's clients get the plain status
