@@ -17,12 +17,18 @@ COVERED = {"three-lanes", "fog-chess"}  # played whole by their own tests
 OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
 
 
+LOG = "document.getElementById('log')"
+LOG_OVERFLOWS = f"{LOG}.scrollHeight > {LOG}.clientHeight + 20"
+LOG_AT_END = f"{LOG}.scrollTop + {LOG}.clientHeight >= {LOG}.scrollHeight - 2"
+
+
 def test_each_game_is_drawn_and_played_to_the_end(server: str, api: Any, browser: Any, requests_log: Any) -> None:
     with urllib.request.urlopen(server + "/api/games") as response:
         games = json.load(response)
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     requests_log.watch(context)
     page = context.new_page()
+    overflowed: list[str] = []
     try:
         for game in games:
             name, seats = game["name"], game["min_players"]
@@ -36,5 +42,10 @@ def test_each_game_is_drawn_and_played_to_the_end(server: str, api: Any, browser
             play_until_over([page], timeout=90)
             assert "Game over" in page.inner_text("#result"), name
             screenshot(page, f"board-{name}-over")
+            # The log keeps its latest line in view (scrolled at the frame after the drawing that added lines).
+            page.wait_for_function(LOG_AT_END, timeout=5_000)
+            if page.evaluate(LOG_OVERFLOWS):
+                overflowed.append(name)
     finally:
         context.close()
+    assert overflowed, "no game's log outgrew its box: the log's scrolling was not checked"

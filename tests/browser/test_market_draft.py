@@ -49,21 +49,3 @@ def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> Non
     page.wait_for_function("window.__bw_slid.some((key) => key.startsWith('hand-0/'))")  # flew market -> hand
     timings = page.evaluate("window.__bw_timings.choice_ms")
     assert len(timings) >= 2 and max(timings) < 200
-
-
-def test_the_log_keeps_its_latest_line_in_view(server: str, api: Any, new_page: Any) -> None:
-    """The log scrolls to its end after the drawing that added lines (at the next frame, not mid-drawing)."""
-    room = api.room("market-draft", seats=2, bots=[1])
-    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844})  # a 12rem log
-    wait_state(page, "ready")
-    for turn in range(5):  # each take (and the bot's answer) logs lines
-        page.locator(MARKET).nth(0).click()
-        page.locator("#commands [data-command=take]").click()
-        page.wait_for_function(f"document.querySelectorAll('.mine .kind-hand .piece').length === {turn + 1}")
-    page.wait_for_function("document.querySelectorAll('#log li').length >= 10")
-    page.wait_for_function(  # the log overflows its box, and its end is what shows
-        "(() => { const log = document.getElementById('log');"
-        " return log.scrollHeight > log.clientHeight + 20"
-        " && log.scrollTop + log.clientHeight >= log.scrollHeight - 2; })()",
-        timeout=5_000,
-    )
