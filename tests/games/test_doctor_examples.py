@@ -1,7 +1,8 @@
 """Every registered example game passes every doctor check over many explored seeded games.
 
 Locally each game plays 30 games; in CI (CI=true) and with BOARDWEAVER_FULL=1 each plays the 500 games the
-doctor's issue asks of CI. The games are checked in one process per core, all at the first test's start.
+doctor's issue asks of CI. The games are checked in one idle process per core, started when collection ends
+(tests/conftest.py) and awaited by these tests, which run last.
 CPU figures per game and what was done about them: bench/README.md, "The test suite's time".
 """
 
@@ -43,17 +44,47 @@ def _check(name: str, options: dict[str, Json] | None) -> tuple[bool, str, int, 
     return report.ok, text, report.games_played, report.games_finished + report.games_stopped
 
 
-@pytest.fixture(scope="module")
-def reports() -> Any:
-    """Starts every case's check at once, one process per core (each case's future, by name and options)."""
+_started: dict[str, Future[tuple[bool, str, int, int]]] = {}
+
+
+def _idle() -> None:
+    """Runs a check process at idle priority: it takes only the CPU the rest of the suite leaves."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Ends the checks when the session ends: at once if some is still running (`-x`, an interrupt)."""
+    if all(future.done() for future in _started.values()):
+        pool.shutdown()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+
+
+def start_checks(config: pytest.Config, selected: set[str]) -> None:
+    """Starts the `selected` cases' checks at once, one idle process per core (called when collection ends).
+
+    tests/conftest.py calls it and runs this module's tests last, so the checks overlap the whole suite.
+    """
     cores = max(1, min(2, len(os.sched_getaffinity(0))))
     context = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
-    with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
-        futures: dict[str, Future[tuple[bool, str, int, int]]] = {}
-        for case in sorted(CASES, key=_longest_first):
+    pool = ProcessPoolExecutor(max_workers=cores, mp_context=context, initializer=_idle)
+    config.add_cleanup(lambda: _stop(pool))
+    for case in sorted(CASES, key=_longest_first):
+        if case.id in selected:
             name, options = case.values
-            futures[case.id] = pool.submit(_check, name, options)  # type: ignore[arg-type]
-        yield futures
+            _started[case.id] = pool.submit(_check, name, options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, Future[tuple[bool, str, int, int]]]:
+    """Every selected case's started check (its future, by case id)."""
+    return _started
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
