@@ -152,8 +152,10 @@ class Game(metaclass=_GameType):
     def piece_look(self, kind: str) -> dict[str, str]:
         """Returns how the client draws a piece of public kind `kind`.
 
-        Keys (all optional): "text" (short text on the piece), "symbol" (one glyph), "color" (CSS colour),
-        "svg" (an inline SVG), "title" (a message key for a tooltip). The default shows the kind itself.
+        Keys (all optional): "text" (short literal text on the piece, such as a number), "says" (a message key:
+        the text on the piece in the seat's language, shown instead of "text"), "symbol" (one glyph), "color"
+        (CSS colour), "svg" (an inline SVG), "title" (a message key for a tooltip). The default shows the kind
+        itself. The doctor requires every "says" and "title" key in each catalog.
         """
         found = self.look.get("pieces", {}).get(kind)
         return dict(found) if isinstance(found, dict) else {"text": kind}
@@ -162,7 +164,9 @@ class Game(metaclass=_GameType):
         """Returns how the client lays out a space of kind `space_kind`.
 
         Keys (all optional): "area" ("table" in the middle, "seat" in its owner's area, "side"),
-        "layout" ("row", "grid", "stack", "fan"), "columns" (for grids), "title" (a message key),
+        "layout" ("row", "grid", "stack", "fan"), "columns" (for grids), "title" (a message key, rendered with
+        the space's public state as its placeholders: "Lane {number}"; a space whose public state has a
+        "title" key, a message key, is titled by that key instead, so the rules can retitle one space),
         "hidden" (True: not drawn at all, e.g. a store of state only), "owner_only" (True: drawn only
         for whoever sees its owner's private parts: the owning seat, the referee and the review).
         """

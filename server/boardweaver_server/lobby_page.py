@@ -273,14 +273,18 @@ class LobbyPage:
 
 
 def message_page(texts: PageTexts, message: str, status: int) -> HTMLResponse:
-    """A page saying `message` in words, with the way back to the lobby."""
+    """A page saying `message` in words, with the way back to the lobby.
+
+    Laid out as the lobby is (its top bar, then a section), so it has the lobby's side padding on a phone too.
+    """
     lobby = html.escape(texts.get("room.to-lobby", "Go to the lobby to start a new game"))
     body = (
         f'<!doctype html><html lang="{texts.locale}"><head><meta charset="utf-8"><title>Boardweaver</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
         '<link rel="stylesheet" href="/static/boardweaver.css"></head><body><main id="page" class="lobby">'
-        f'<h1 class="brand-title">Boardweaver</h1><p role="alert">{html.escape(message)}</p>'
-        f'<p><a href="/">{lobby}</a></p></main></body></html>'
+        '<header class="topbar"><h1 class="brand-title"><a class="brand" href="/">Boardweaver</a></h1></header>'
+        f'<section class="message"><p role="alert">{html.escape(message)}</p>'
+        f'<p><a href="/">{lobby}</a></p></section></main></body></html>'
     )
     return HTMLResponse(body, status_code=status)
 

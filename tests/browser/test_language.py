@@ -57,3 +57,17 @@ def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any
     assert page.inner_text("#log-title") == "Log" and "Your turn" in page.inner_text("#turn")
     assert "Twelve cards" in (page.text_content("#rules-text") or "")
     assert (page.text_content("#rules-text .game-description") or "").startswith("Draft seven cards")
+
+
+def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("three-lanes", seats=2, bots=[0, 1])
+    page = new_page(server + "/", locale="en-US")
+    wait_state(page, "ready")
+    _switch(page, "fr")
+
+    page.goto(f"{server}/room/{room['room']}#role=spectator")
+    wait_state(page, "ready", "over")
+
+    assert page.title() == "Trois voies — Boardweaver"
+    titles = page.locator("#board .kind-lane .space-title").all_inner_texts()
+    assert [title[:6] for title in titles] == ["Voie 1", "Voie 2", "Voie 3"]

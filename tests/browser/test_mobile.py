@@ -128,3 +128,18 @@ def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any,
     assert "Game over" in phone.inner_text("#result")
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
     screenshot(phone, "old-maid-mobile-over")
+
+
+def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges(server: str, phone: Any) -> None:
+    phone.goto(server + "/no-such-page")
+
+    sides = phone.evaluate(
+        """() => [...document.querySelectorAll('#page [role=alert], #page a[href="/"]')].map(e => {
+      const box = e.getBoundingClientRect();
+      return [e.textContent, Math.round(box.left), Math.round(innerWidth - box.right)];
+    })"""
+    )
+
+    assert len(sides) >= 2, sides  # the words and the way back to the lobby
+    assert all(left >= 8 and right >= 8 for _, left, right in sides), sides  # the lobby's .6rem (9.6 px) or more
+    assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []

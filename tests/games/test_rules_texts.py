@@ -61,6 +61,17 @@ def test_the_games_api_gives_the_description_in_the_language_asked_for(client: T
     assert 20 < len(french["description"]) <= 160 and "\n" not in french["description"]
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_api_gives_the_title_in_the_language_asked_for(client: TestClient, name: str) -> None:
+    french = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}[name]
+    english = {game["name"]: game for game in client.get("/api/games?lang=en").json()}[name]
+
+    catalogs = load(name).catalogs()
+    assert english["title"] == catalogs["en"].texts["title"] == load(name).title
+    assert french["title"] == catalogs["fr"].texts["title"] != english["title"]
+    assert load(name).title_in(catalogs["fr"]) == french["title"]
+
+
 def test_option_labels_help_and_choice_labels_come_from_the_catalog(client: TestClient) -> None:
     games = {game["name"]: game for game in client.get("/api/games?lang=fr").json()}
 

@@ -149,6 +149,24 @@ def test_the_last_confirm_is_revealing_and_resolves_every_plan() -> None:
     assert Message("log.lane-won", {"player": 0, "lane": 1, "card": 9}) in table.state.log
 
 
+def test_each_lane_is_numbered_and_after_a_flip_names_its_winner_until_a_round_leaves_it_empty() -> None:
+    game = ThreeLanes()
+    table = dealt(game, {0: [3, 9], 1: [5, 1]})
+    numbered = {lane: dict(table.state.space(lane).public_state) for lane in LANES}
+    verify_commit(game, table, 0, plan(game, table, 0, [(1, "lane-0")]))
+    verify_commit(game, table, 1, plan(game, table, 1, [(0, "lane-0")]))
+    after_first = {lane: dict(table.state.space(lane).public_state) for lane in LANES}
+
+    verify_commit(game, table, 0, plan(game, table, 0, [(0, "lane-2")]))
+    verify_commit(game, table, 1, plan(game, table, 1, [(0, "lane-2")]))
+
+    assert numbered == {"lane-0": {"number": 1}, "lane-1": {"number": 2}, "lane-2": {"number": 3}}
+    assert after_first["lane-0"] == {"number": 1, "winner": 0, "title": "look.lane-won"}
+    assert after_first["lane-1"] == {"number": 2}
+    assert table.state.space("lane-0").public_state == {"number": 1}  # nobody played there in round 2
+    assert table.state.space("lane-2").public_state == {"number": 3, "winner": 0, "title": "look.lane-won"}  # 3 over 1
+
+
 def test_the_game_ends_when_no_seat_holds_a_card_and_the_most_lanes_win() -> None:
     game = ThreeLanes()
     table = dealt(game, {0: [3], 1: [5]})
@@ -225,7 +243,9 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
         for seed in range(6):
             messages += play_checked(game, list(range(2 + seed % 3)), seed=seed, check_secrets=False).messages
     looks = [*ThreeLanes.look["spaces"].values(), *ThreeLanes.look["pieces"].values()]
-    messages += [Message(look["title"]) for look in looks if "title" in look]
+    lane = {"number": 1, "winner": 0}  # a lane's title takes its public state as placeholders
+    messages += [Message(look["title"], lane if look["title"] == "look.lane" else {}) for look in looks]
+    messages.append(Message("look.lane-won", lane))
 
     assert_catalogs_complete(ThreeLanes(), messages)
 

@@ -220,6 +220,55 @@ class CataloguedWell(Catalogued):
     french: ClassVar[dict[str, str]] = {**TEXTS, "log.bonus": "Le joueur {player} marque un bonus"}
 
 
+class Faced(CataloguedWell):
+    """Check 6: a piece look's face text is a message key (`says`) the French catalog lacks."""
+
+    name = "fixture-faced"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"market": {"title": "look.market"}, "deck": {"title": "look.deck"}},
+        "pieces": {"back": {"title": "look.back", "says": "look.back-face"}},
+    }
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        return {"en": Catalog("en", {**base["en"].texts, "look.back-face": "Back"}), "fr": base["fr"]}
+
+
+class Numbered(CataloguedWell):
+    """Check 6: the market's title names `{number}`, which the market's public state lacks until a card is taken;
+    the deck is retitled through its public `title` by a key no catalog holds."""
+
+    name = "fixture-numbered"
+    titles: ClassVar[dict[str, str]] = {"look.market": "Market {number}", "look.deck-empty": "Empty deck"}
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        return {"en": Catalog("en", {**base["en"].texts, **cls.titles}), "fr": base["fr"]}
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        table.set(StateOf.space_public(MARKET), "number", 1)
+        table.set(StateOf.space_public(DECK), "title", "look.deck-empty")
+
+
+class NumberedWell(Numbered):
+    """The correct twin of Numbered: the market is numbered from setup on, both catalogs hold both titles."""
+
+    name = "fixture-numbered-well"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        french = {**base["fr"].texts, "look.market": "Marché {number}", "look.deck-empty": "Pioche vide"}
+        return {"en": base["en"], "fr": Catalog("fr", french)}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        table.set(StateOf.space_public(MARKET), "number", 1)
+
+
 PLURAL_PO = """msgid ""
 msgstr ""
 "Plural-Forms: {rule}\\n"

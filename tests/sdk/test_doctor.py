@@ -44,9 +44,18 @@ BROKEN: list[tuple[type[Game], int]] = [
     (more.RememberedTurn, 7),
     (more.Catalogued, 6),
     (more.MiscountedHands, 6),
+    (more.Faced, 6),
+    (more.Numbered, 6),
 ]
 
-CORRECT: list[type[Game]] = [bid.SealedBid, more.Texts, more.ShuffledHands, more.CataloguedWell, more.CountedHands]
+CORRECT: list[type[Game]] = [
+    bid.SealedBid,
+    more.Texts,
+    more.ShuffledHands,
+    more.CataloguedWell,
+    more.CountedHands,
+    more.NumberedWell,
+]
 
 
 def test_the_correct_market_draft_passes_every_check() -> None:
@@ -102,6 +111,25 @@ def test_the_catalog_check_reads_the_source_and_every_language() -> None:
         "missing key 'log.bonus' in catalog 'fr'",
         "missing key 'look.deck' in catalog 'fr'",
     ]
+
+
+def test_a_piece_face_key_is_required_in_every_catalog() -> None:
+    report = check_game(more.Faced, games=3)
+
+    assert sorted(v.title for v in report.violations) == ["missing key 'look.back-face' in catalog 'fr'"]
+
+
+def test_a_space_title_is_checked_against_the_spaces_public_state_and_its_retitling_key() -> None:
+    report = check_game(more.Numbered, games=3)
+
+    titles = sorted(v.title for v in report.violations)
+
+    assert titles == [
+        "missing key 'look.deck-empty' in catalog 'fr'",
+        "title 'look.market' of space kind 'market' names ['number'] in catalog 'en'",
+    ]
+    [braces] = [v for v in report.violations if v.title.startswith("title ")]
+    assert "public state []" in braces.detail
 
 
 def test_a_plural_entry_with_a_wrong_number_of_forms_is_named() -> None:

@@ -46,6 +46,21 @@ def test_the_lobby_speaks_the_chosen_language_over_the_browsers(client: TestClie
     assert 'placeholder="shown to the other players"' in chosen
 
 
+def test_the_lobby_names_each_game_in_the_page_s_language(client: TestClient) -> None:
+    english = client.get("/", headers={"Accept-Language": "en"}).text
+    french = client.get("/", headers={"Accept-Language": "fr"}).text
+
+    def title(page: str, game: str) -> str:
+        card = re.search(rf'data-game="{game}"><span class="game-title">([^<]*)</span>', page)
+        assert card is not None, game
+        return card.group(1)
+
+    assert title(english, "three-lanes") == "Three lanes" and title(french, "three-lanes") == "Trois voies"
+    assert title(french, "fog-chess") == "Échecs dans le brouillard"
+    assert '<option value="old-maid">La vieille fille</option>' in french
+    assert '<option value="old-maid">Old maid</option>' in english
+
+
 def test_each_game_card_says_how_many_play_in_the_page_s_language(client: TestClient) -> None:
     english = client.get("/", headers={"Accept-Language": "en"}).text
     french = client.get("/", headers={"Accept-Language": "fr"}).text

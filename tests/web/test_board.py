@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from boardweaver import Action, Draft, start
+import re
+
+from boardweaver import Action, Draft, start, verify_commit
 from boardweaver.view import perspective_of
+from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board, guess_moves, piece_keys
 from boardweaver_web.session import MemoryStore, Session
@@ -108,7 +111,7 @@ def test_what_the_seat_may_click_is_a_labelled_button_and_raw_state_is_not_shown
     html = Board(game, draft.view, 0, draft.offers(), game.catalogs()["en"], Texts("en")).render()
 
     assert html.count("<button") == html.count("data-offer=") == len(draft.offers()) == 3  # the three lanes
-    assert 'class="space-button" data-offer="0" data-for="lane-0" aria-label="Plan it on lane 1: Lane"' in html
+    assert 'class="space-button" data-offer="0" data-for="lane-0" aria-label="Plan it on lane 1: Lane 1"' in html
     assert 'data-fact="staged"' not in html and "staged:" not in html
     assert 'data-fact="score"' in html  # a fact the game names (look.score) is shown
 
@@ -142,3 +145,35 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
 
     assert 'aria-label="Hex, row 1, column 1, 0 pieces"' in html
     assert html.count("row 1, column 1,") == 1
+
+
+def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_seats_language() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+    for seat, lane in ((0, "lane-0"), (1, "lane-1")):
+        draft = Draft(game, table.view(seat), seat)
+        for action in (Action.piece_click(f"hand-{seat}", 0), Action.space_click(lane), Action.command("confirm")):
+            draft.take(action)
+        verify_commit(game, table, seat, draft.steps)
+
+    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+
+    def titles(html: str) -> list[str]:
+        return re.findall(r'data-space="lane-\d".*?<div class="space-title" aria-hidden="true">([^<]*)<', html)
+
+    assert titles(english) == ["Lane 1 · won by player 0", "Lane 2 · won by player 1", "Lane 3"]
+    assert titles(french) == ["Voie 1 · gagnée par le joueur 0", "Voie 2 · gagnée par le joueur 1", "Voie 3"]
+
+
+def test_a_piece_face_given_as_a_message_key_reads_in_the_seats_language() -> None:
+    game = OldMaid()
+    table = start(game, [0, 1], seed=2)
+    holder = next(p for p in (0, 1) if any(c.private_kind == "maid" for c in table.state.space(f"hand-{p}").pieces))
+
+    english = Board(game, table.view(holder), holder, [], game.catalogs()["en"], Texts("en")).render()
+    french = Board(game, table.view(holder), holder, [], game.catalogs()["fr"], Texts("fr")).render()
+
+    assert '<span class="symbol">♛</span><span class="text">Maid</span>' in english
+    assert '<span class="symbol">♛</span><span class="text">Fille</span>' in french
+    assert ">Maid<" not in french and 'aria-label="La vieille fille' in french

@@ -44,7 +44,7 @@ class OldMaid(Game):
         },
         "pieces": {
             BACK: {"symbol": "🂠", "color": "#7a3b3b", "title": "look.back"},
-            MAID: {"symbol": "♛", "text": "Maid", "color": "#c2185b", "title": "look.maid"},
+            MAID: {"symbol": "♛", "says": "look.maid-face", "color": "#c2185b", "title": "look.maid"},
         },
     }
 

@@ -3,7 +3,8 @@
 A round: each seat stages a card of its hand (Choice), then clicks a lane (Choice) to put it face down
 into its own plan, at most one card per lane; its Confirm takes it out of the active players. The last
 seat's Confirm reads every hidden plan, so it is a reveal: it turns every planned card face up, moves it
-to its lane, and the highest card played into each lane this round wins that lane (a point).
+to its lane, and the highest card played into each lane this round wins that lane (a point); the lane's
+title names that winner until the next flip (its public `winner` and `title`).
 The game ends when no seat holds a card, or after five rounds when players keep their cards.
 
 Options: `hidden_hand` (the hand is face down: the other seats do not see which card leaves it) and
@@ -105,8 +106,9 @@ class ThreeLanes(Game):
             table.add_space(hand)
             table.add_space(Space(plan_id(player), "plan").collection().owned_by(player))
             table.set(StateOf.player_public(player), "score", 0)
-        for lane in LANES:
+        for number, lane in enumerate(LANES, start=1):
             table.add_space(Space(lane, "lane"))
+            table.set(StateOf.space_public(lane), "number", number)  # its title: "Lane {number}"
         table.set_active_players(players)
         table.log(msg("log.round", round=1))
 
@@ -214,13 +216,19 @@ class ThreeLanes(Game):
         self.next_round(table)
 
     def score_lane(self, table: Table, lane: str, played: list[tuple[int, int]]) -> None:
+        """Gives the lane's point to the highest card played into it this round, and titles the lane with its
+        winner until the next flip ("Lane 2 · won by player 1"; an empty round clears it)."""
         number = LANES.index(lane) + 1
         if not played:
+            table.set(StateOf.space_public(lane), "winner", None)
+            table.set(StateOf.space_public(lane), "title", None)
             table.log(msg("log.lane-empty", lane=number))
             return
         value, winner = max(played)
         score = score_of(table, winner) + 1
         table.set(StateOf.player_public(winner), "score", score)
+        table.set(StateOf.space_public(lane), "winner", winner)
+        table.set(StateOf.space_public(lane), "title", "look.lane-won")
         table.log(msg("log.lane-won", player=winner, lane=number, card=value))
 
     def next_round(self, table: Table) -> None:

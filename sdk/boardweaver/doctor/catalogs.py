@@ -1,7 +1,8 @@
 """Check 6: every message key a game uses exists in each of its catalogs, with the same argument names.
 
 The uses come from the explored games (keys with the arguments they had), the game's source and its
-`look` titles (keys whose arguments are not known there: only the key is checked). The catalogs are also
+`look` titles and faces (`says`; keys whose arguments are not known there: only the key is checked); a space
+title's placeholders must be in its space's public state (`check_space_title`). The catalogs are also
 checked against each other: the same keys, the same placeholders, plural entries in each language with
 as many forms as its `Plural-Forms` header says.
 """
@@ -62,6 +63,26 @@ def check_messages(catalogs: dict[str, Catalog], used: set[Use]) -> list[tuple[F
                         (key, args),
                     )
                 )
+    return found
+
+
+def check_space_title(catalogs: dict[str, Catalog], kind: str, key: str, state_keys: Collection[str]) -> list[Finding]:
+    """Returns a Finding per catalog whose text of the title `key` names a placeholder a space of `kind` lacks.
+
+    A space's title is rendered with the space's public state as its placeholders (`Lane {number}`).
+    """
+    found: list[Finding] = []
+    for locale, catalog in sorted(catalogs.items()):
+        missing = sorted(catalog.placeholders(key) - set(state_keys)) if catalog.has(key) else []
+        if missing:
+            found.append(
+                Finding(
+                    6,
+                    f"title {key!r} of space kind {kind!r} names {missing} in catalog {locale!r}",
+                    f"catalog {locale!r} writes {key!r} with {missing}, but a space of kind {kind!r} has "
+                    f"public state {sorted(state_keys)}: its title would show the braces",
+                )
+            )
     return found
 
 

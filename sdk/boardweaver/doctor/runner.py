@@ -12,7 +12,7 @@ from ..installed import installed_games
 from ..model import Json, PlayerId
 from ..offers import Action
 from ..wire import canonical_json
-from .catalogs import Use, check_catalogs, check_messages
+from .catalogs import Use, check_catalogs, check_messages, check_space_title
 from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
 from .instance import changed, fresh_game, snapshot
@@ -21,7 +21,7 @@ from .replay import check_determinism, replay
 from .report import Report, Violation
 from .secrets import Patterns
 from .shrink import shrink_steps
-from .sources import lobby_keys, look_titles, source_uses, unused_look
+from .sources import lobby_keys, look_keys, source_uses, unused_look
 from .stepper import Counters, Decision, Finding
 
 Progress = Callable[[int, int, int], None]  # (games done, games in all, violations so far)
@@ -263,7 +263,15 @@ def _check_look(
     """Check 6 on the source's message keys and the `look`; returns how many uses it checked."""
     players = list(range(game.min_players))
     static: set[Use] = set(source_uses(type(game)))
-    static |= {(title, None) for title in look_titles(game, patterns.space_kinds, patterns.piece_kinds)}
+    static |= {(key, None) for key in look_keys(game, patterns.space_kinds, patterns.piece_kinds)}
+    static |= {(named, None) for _, named, _ in patterns.space_titles if named is not None}
+    for (kind, named, state_keys), (where_seed, where_players) in sorted(
+        patterns.space_titles.items(), key=lambda item: (item[0][0], item[0][1] or "", item[0][2])
+    ):
+        title = named or game.space_look(kind).get("title")
+        if isinstance(title, str):
+            for finding in check_space_title(game.catalogs(), kind, title, state_keys):
+                _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, []))
     runtime_keys = {key for key, _ in used}
     static = {use for use in static if use not in used and not (use[1] is None and use[0] in runtime_keys)}
     for finding, _ in check_messages(game.catalogs(), static):

@@ -146,11 +146,20 @@ class Patterns:
     where: dict[str, tuple[int | str, list[int]]] = field(default_factory=dict)  # a game showing each pattern
     space_kinds: set[str] = field(default_factory=set)
     piece_kinds: set[str] = field(default_factory=set)
+    # (space kind, the key its public `title` names or None, its public state's keys) -> a game showing it
+    space_titles: dict[tuple[str, str | None, tuple[str, ...]], tuple[int | str, list[int]]] = field(
+        default_factory=dict
+    )
 
     def observe(self, state: TableState, game: int | str, players: list[int]) -> None:
         """Records one state of game `game`."""
         for space in state.spaces.values():
             self.space_kinds.add(space.kind)
+            public = space.public_state
+            named = public.get("title") if public else None
+            title = (space.kind, named if isinstance(named, str) else None, tuple(sorted(public)) if public else ())
+            if title not in self.space_titles:
+                self.space_titles[title] = (game, players)
             hidden: list[str] = []
             for piece in space.pieces:
                 self.piece_kinds.add(piece.public_kind)

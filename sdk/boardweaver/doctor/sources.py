@@ -4,7 +4,7 @@ Bots reach only the messages of the options and paths they play; the source name
 reads the source of the game's classes (its own and its bases', not the SDK's), the other top-level
 code of their modules, and the modules of the same package those import, and finds every
 `msg("literal", ...)` call (a literal, a conditional between literals, or a local name bound to them).
-`look` titles are message keys too, and a `look` entry for a kind no space or piece ever has is dead.
+`look` titles and faces (`says`) are message keys too, and a `look` entry for a kind no space or piece ever has is dead.
 """
 
 from __future__ import annotations
@@ -123,23 +123,21 @@ def source_uses(game_class: type[Game]) -> set[Use]:
     return uses
 
 
-def look_titles(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set[str]:
-    """Returns the message keys of the game's `look` titles, and of `piece_look`/`space_look` for kinds seen."""
-    titles: set[str] = set()
+LOOK_KEYS = ("title", "says")  # the message keys of a look entry: a space's or piece's title, a piece's face text
+
+
+def look_keys(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set[str]:
+    """Returns the message keys of the game's `look` (titles and faces' `says`), and of `piece_look`/`space_look`
+    for kinds seen."""
+    keys: set[str] = set()
     look: dict[str, Any] = game.look
-    for part in ("spaces", "pieces"):
-        for entry in dict(look.get(part, {})).values():
-            if isinstance(entry, dict) and isinstance(entry.get("title"), str):
-                titles.add(entry["title"])
-    for kind in sorted(piece_kinds):
-        title = game.piece_look(kind).get("title")
-        if isinstance(title, str):
-            titles.add(title)
-    for kind in sorted(space_kinds):
-        title = game.space_look(kind).get("title")
-        if isinstance(title, str):
-            titles.add(title)
-    return titles
+    entries = [entry for part in ("spaces", "pieces") for entry in dict(look.get(part, {})).values()]
+    entries += [game.piece_look(kind) for kind in sorted(piece_kinds)]
+    entries += [game.space_look(kind) for kind in sorted(space_kinds)]
+    for entry in entries:
+        if isinstance(entry, dict):
+            keys.update(entry[name] for name in LOOK_KEYS if isinstance(entry.get(name), str))
+    return keys
 
 
 def lobby_keys(game: Game) -> dict[str, str]:

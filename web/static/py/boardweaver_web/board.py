@@ -176,8 +176,14 @@ class Board:
     # -- spaces and pieces ---------------------------------------------------------------------------
 
     def _space_title(self, space: Space) -> str:
-        look = self.game.space_look(space.kind)
-        return self.say(look["title"]) if look.get("title") else space.space_id
+        """The space's title: its look's `title` key (or the key its public state's `title` names), rendered
+        with the space's public state as its placeholders ("Lane {number}")."""
+        state = space.public_state
+        named = state.get("title")
+        key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")
+        if not key:
+            return space.space_id
+        return self.say(str(key), **{k: _plain(v) for k, v in state.items() if k != "title"})
 
     def _where(self, space: Space) -> str:
         """Names a space for a label: its title, with its owner's seat when it is someone's.
@@ -287,7 +293,7 @@ class Board:
             ink = ink_for(colour)
             style = f' style="--piece-color:{escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
-        face = _face(look)
+        face = _face(look, self._face_text(look))
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
@@ -354,8 +360,12 @@ class Board:
         """What a piece is, in words: its look's title, else the text and symbol on it, else its kind."""
         if look.get("title"):
             return self.say(look["title"])
-        shown = " ".join(part for part in (look.get("text"), look.get("symbol")) if part)
+        shown = " ".join(part for part in (self._face_text(look), look.get("symbol")) if part)
         return shown or kind
+
+    def _face_text(self, look: dict[str, str]) -> str | None:
+        """The text on a piece: its look's `says` (a message key) in the seat's language, else its literal `text`."""
+        return self.say(look["says"]) if look.get("says") else look.get("text")
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
         if self.base is None or not self.base.state.has_space(space.space_id):
@@ -414,10 +424,11 @@ def _axial(space: Space) -> tuple[int, int] | None:
     return (q, r) if type(q) is int and type(r) is int else None
 
 
-def _face(look: dict[str, str]) -> str:
+def _face(look: dict[str, str], text: str | None) -> str:
+    """A piece's face: the look's SVG, else its symbol and `text` (the look's, already in the seat's language)."""
     if look.get("svg"):
         return f'<span class="face svg">{look["svg"]}</span>'  # the game's own markup, from its look
-    symbol, text = look.get("symbol"), look.get("text")
+    symbol = look.get("symbol")
     if symbol and text:
         return (
             f'<span class="face both"><span class="symbol">{escape(symbol)}</span>'
