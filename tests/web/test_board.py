@@ -9,6 +9,7 @@ from boardweaver.view import perspective_of
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board, guess_moves, piece_keys
+from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
 
@@ -164,6 +165,10 @@ def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_se
 
     assert titles(english) == ["Lane 1 · won by player 0", "Lane 2 · won by player 1", "Lane 3"]
     assert titles(french) == ["Voie 1 · gagnée par le joueur 0", "Voie 2 · gagnée par le joueur 1", "Voie 3"]
+
+    names = {0: "Ada", 1: "Bob"}
+    named = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], names), NamedTexts("en", names))
+    assert titles(named.render()) == ["Lane 1 · won by Ada", "Lane 2 · won by Bob", "Lane 3"]
 
 
 def test_a_piece_face_given_as_a_message_key_reads_in_the_seats_language() -> None:

@@ -183,7 +183,9 @@ class Board:
         key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")
         if not key:
             return space.space_id
-        return self.say(str(key), **{k: _plain(v) for k, v in state.items() if k != "title"})
+        # a whole number stays one, so a seat in it reads as its player's name ("won by Ada": `NamedCatalog`)
+        args = {k: v if type(v) is int else _plain(v) for k, v in state.items() if k != "title"}
+        return self.say(str(key), **args)
 
     def _where(self, space: Space) -> str:
         """Names a space for a label: its title, with its owner's seat when it is someone's.
