@@ -118,7 +118,8 @@ USABLE_READ_JS = """() => {
 
 SNAPSHOT_DONE_JS = """() =>
   !performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pyodide-loader.mjs"))
-  || ["bw:snapshot-kept", "bw:snapshot-failed"].some((n) => performance.getEntriesByName(n).length)"""
+  || ["bw:snapshot-kept", "bw:snapshot-failed", "bw:served-snapshot-kept", "bw:served-snapshot-none"]
+       .some((n) => performance.getEntriesByName(n).length)"""
 
 
 CRASHES: list[str] = []  # renderer crashes seen (rare, cause unknown), each load then tried once more

@@ -91,11 +91,11 @@ def test_fresh_imports_find_new_files_without_reading_the_stdlib_zip_again(
 
 
 def test_the_loaders_fresh_imports_is_the_same_code_as_fresh_imports() -> None:
-    """pyodide-loader.mjs runs its copy before the client package is installed: the two must not drift."""
+    """The loader (pyodide-snapshot.mjs) runs its copy before the client package is installed: no drift."""
     import inspect
     import re
 
-    loader = (Path(bytecode.__file__).parents[2] / "pyodide-loader.mjs").read_text()
+    loader = (Path(bytecode.__file__).parents[2] / "pyodide-snapshot.mjs").read_text()
     snippet = re.search(r"const FRESH_IMPORTS = `\n(.*?)`;", loader, re.S)
     assert snippet is not None
     ours = inspect.getsource(bytecode.fresh_imports).split('"""', 2)[2]

@@ -21,6 +21,7 @@
 // `pyscript` package. `_loadSnapshot`/`_makeSnapshot` are Pyodide's own (private) options; any
 // failure boots plainly.
 import { loadPyodide as boot, version } from "/pyodide/314.0.7/pyodide.mjs";
+import { FRESH_IMPORTS, HOME as PYODIDE_HOME, snapshotName, unpackPages, writeFiles } from "./pyodide-snapshot.mjs";
 
 export { version };
 
@@ -28,7 +29,7 @@ const INDEX = new URL("/pyodide/314.0.7/", location.href).href;
 // Beside this module: under the client's version (/static/v<version>/) when the page names it so.
 // Not PyScript's own request (the "?loader"): each gets its own preload.
 const CONFIG_URL = new URL("py/pyscript.json?loader", import.meta.url).href;
-const HOME = "/home/pyodide/"; // Pyodide's working directory: PyScript writes its files there
+const HOME = `${PYODIDE_HOME}/`; // Pyodide's working directory: PyScript writes its files there
 const SNAPSHOTS = "bw-pyodide-snapshot";
 const BYTECODE = "bw-bytecode"; // boardweaver_web/dom.py BYTECODE_CACHE
 const BYTECODE_KEY = "/__bw__/bytecode.zip"; // boardweaver_web/boot.py BYTECODE_KEY
@@ -121,33 +122,54 @@ const kept = (() => {
   return { key, bytes };
 })();
 
-// importlib.invalidate_caches() but for the zip importers (the same in boardweaver_web/bytecode.py
-// fresh_imports): new files in Python's file system are found, and the standard library zip's directory,
-// which never changes within a load and is the same in a snapshot (its key holds it), is not read again
-// (~1,000 entries: 40 ms on a quiet machine, 160 ms at load 20, at the next import that misses).
-const FRESH_IMPORTS = `
-def _bw_fresh():
-    import sys, zipimport
-    from importlib.machinery import PathFinder
-    for name, finder in list(sys.path_importer_cache.items()):
-        if finder is None or not name.startswith("/"):
-            del sys.path_importer_cache[name]
-        elif not isinstance(finder, zipimport.zipimporter) and hasattr(finder, "invalidate_caches"):
-            finder.invalidate_caches()
-    for finder in sys.meta_path:  # the other finders, as importlib does (PathFinder's is the loop above)
-        if finder is not PathFinder and hasattr(finder, "invalidate_caches"):
-            finder.invalidate_caches()
-_bw_fresh()
-del _bw_fresh
-`;
-
 function mark(name) {
   performance.mark(`bw:${name}`);
 }
 
-async function hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest.slice(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
+// The snapshot the server sends to a first visit (made by the build under Node: web/make_snapshot.mjs), named
+// like the kept ones: fetched, unpacked and handed over by a worker (a first visit's page thread is busy
+// enough), then kept in Cache Storage under this load's key in place of any older one, for the next loads.
+// Not written to the HTTP cache as well (`no-store`): Cache Storage keeps it. Null when the server has none
+// of that name (another client, rules or standard library than the build's) or it does not unpack.
+const FETCHER = `
+${unpackPages}
+onmessage = async ({ data }) => {
+  let packed = null;
+  try {
+    const response = await fetch(data.url, { cache: "no-store" });
+    if (response.ok) packed = await response.arrayBuffer();
+    const memory = packed && unpackPages(packed);
+    postMessage({ memory }, memory ? [memory] : []);
+  } catch {
+    packed = null;
+    postMessage({ memory: null });
+  }
+  try {
+    if (packed) {
+      const cache = await caches.open(data.snapshots);
+      for (const old of await cache.keys()) await cache.delete(old);
+      await cache.put(data.key, new Response(packed));
+    }
+  } catch {}
+  postMessage({ stored: Boolean(packed) });
+};`;
+
+function servedSnapshot(name, key) {
+  return new Promise((resolve) => {
+    try {
+      const worker = new Worker(URL.createObjectURL(new Blob([FETCHER], { type: "text/javascript" })));
+      worker.onmessage = ({ data }) => {
+        if ("memory" in data) return resolve(data.memory);
+        worker.terminate();
+        mark(data.stored ? "served-snapshot-kept" : "served-snapshot-none");
+      };
+      worker.onerror = () => resolve(null);
+      const url = new URL(`snapshots/${name}.snap`, INDEX).href;
+      worker.postMessage({ url, key, snapshots: SNAPSHOTS });
+    } catch {
+      resolve(null);
+    }
+  });
 }
 
 async function rulesWheel() {
@@ -160,12 +182,8 @@ async function rulesWheel() {
 // The snapshot's key (a URL never fetched), or null when the rules wheel is unknown (offline, first visit).
 async function snapshotKey(stdlib, files, wheel) {
   if (wheel === null || !globalThis.crypto?.subtle) return null;
-  const tail = stdlib.slice(Math.max(0, stdlib.byteLength - 262144)); // central directory + end record
-  const encoder = new TextEncoder();
-  const parts = files.flatMap(([path, bytes]) => [encoder.encode(`${path}\0${bytes.length}\0`), bytes]);
-  const client = await hex(await new Blob(parts).arrayBuffer());
-  const name = encodeURIComponent(wheel.split("/").pop());
-  return new URL(`/__bw__/pyodide-snapshot/packed/${version}/${await hex(tail)}-${client}/${name}`, location.href).href;
+  const name = await snapshotName(stdlib, files, wheel);
+  return { name, key: new URL(`/__bw__/pyodide-snapshot/packed/${version}/${name}`, location.href).href };
 }
 
 // Pyodide fetches the stdlib zip itself while it starts: during `run`, that request is answered with the
@@ -184,50 +202,60 @@ async function withStdlib(stdlib, run) {
   }
 }
 
+// Pyodide restored from `memory` (a promise), or null when it does not start (the kept copy then dropped).
+async function restored(settings, stdlib, memory, key, what) {
+  try {
+    const bytes = memory.then((snapshot) => snapshot || Promise.reject(new Error("not read")));
+    const pyodide = await withStdlib(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
+    // Restored memory holds the same random state every time: reseed it.
+    pyodide.runPython("import random as _r; _r.seed(); del _r");
+    return pyodide;
+  } catch (error) {
+    console.warn(`boardweaver: the ${what} Pyodide snapshot did not start; booting afresh`, error);
+    await quietly(opened(SNAPSHOTS).then((cache) => cache.delete(key)));
+    return null;
+  }
+}
+
 export async function loadPyodide(options) {
   mark("loader");
   const [stdlib, files, wheel] = await Promise.all([stdlibBytes, clientFiles, rulesWheel()]);
   const settings = { ...options, indexURL: INDEX, stdLibURL: STDLIB_URL };
-  let key = null;
+  let named = null;
   try {
-    key = await snapshotKey(stdlib, files, wheel);
+    named = await snapshotKey(stdlib, files, wheel);
   } catch (error) {
     console.warn("boardweaver: no snapshot key", error);
   }
-  const state = { snapshot: false, bytecode: false };
+  const key = named && named.key;
+  const state = { snapshot: false, served: false, bytecode: false };
   let pyodide = null;
   if (key !== null && (await kept.key) === key) {
-    try {
-      const bytes = kept.bytes.then(({ snapshot }) => snapshot || Promise.reject(new Error("not read")));
-      pyodide = await withStdlib(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
-      // Restored memory holds the same random state every time: reseed it.
-      pyodide.runPython("import random as _r; _r.seed(); del _r");
-      state.snapshot = true;
-      mark("pyodide-from-snapshot");
-    } catch (error) {
-      console.warn("boardweaver: the kept Pyodide snapshot did not start; booting afresh", error);
-      pyodide = null;
-      await quietly(opened(SNAPSHOTS).then((cache) => cache.delete(key)));
+    pyodide = await restored(settings, stdlib, kept.bytes.then(({ snapshot }) => snapshot), key, "kept");
+    state.snapshot = pyodide !== null;
+  } else if (key !== null) {
+    // None kept for this load (a first visit, or a new client or rules): the server's, when it has this one.
+    const memory = await servedSnapshot(named.name, key);
+    if (memory !== null) {
+      pyodide = await restored(settings, stdlib, Promise.resolve(memory), key, "served");
+      state.snapshot = state.served = pyodide !== null;
     }
   }
-  if (pyodide === null) {
+  if (pyodide !== null) mark("pyodide-from-snapshot");
+  else {
     pyodide = await withStdlib(stdlib, () => boot(settings));
     if (key !== null) setTimeout(() => whenQuiet(() => makeSnapshot(key, stdlib, files, wheel)), MAKE_AFTER_MS);
   }
-  for (const [path, bytes] of files) {
-    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    pyodide.FS.writeFile(path, bytes);
-  }
+  writeFiles(pyodide, files);
   const { bytecode } = await kept.bytes;
   if (bytecode) {
     try {
       // With our modules already imported, only PyScript's own package still imports from files.
       const wanted = state.snapshot ? (path) => path.startsWith(`${HOME}pyscript/`) : () => true;
-      for (const [path, bytes] of storedZipEntries(bytecode)) {
-        if (!wanted(path)) continue;
-        pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-        pyodide.FS.writeFile(path, bytes);
-      }
+      writeFiles(
+        pyodide,
+        storedZipEntries(bytecode).filter(([path]) => wanted(path)),
+      );
       state.bytecode = true;
     } catch (error) {
       console.warn("boardweaver: the kept bytecode was not restored", error);
@@ -237,61 +265,6 @@ export async function loadPyodide(options) {
   globalThis.__bw_loader = state; // read by boardweaver_web.boot
   mark("loaded");
   return pyodide;
-}
-
-// A snapshot is kept without its zero pages (more than half of Python's memory after start-up): half the
-// bytes to read from disk on every load. Layout: "BWSP", total length, run count, then (first page, pages)
-// per run of non-zero 4 KiB pages, then those pages' bytes.
-function packPages(memory) {
-  const PAGE = 4096;
-  const MAGIC = 0x50535742;
-  const words = new Uint32Array(memory.buffer, memory.byteOffset, Math.floor(memory.byteLength / 4));
-  const pages = Math.ceil(memory.byteLength / PAGE);
-  const isZero = (page) => {
-    const end = Math.min((page + 1) * PAGE, memory.byteLength);
-    for (let at = page * PAGE; at + 4 <= end; at += 4) if (words[at / 4]) return false;
-    for (let at = end & ~3; at < end; at += 1) if (memory[at]) return false;
-    return true;
-  };
-  const runs = [];
-  for (let page = 0; page < pages; page += 1) {
-    if (isZero(page)) continue;
-    const last = runs[runs.length - 1];
-    if (last && last[0] + last[1] === page) last[1] += 1;
-    else runs.push([page, 1]);
-  }
-  const data = runs.reduce((sum, [first, count]) => sum + Math.min(count * PAGE, memory.byteLength - first * PAGE), 0);
-  const out = new Uint8Array(12 + runs.length * 8 + data);
-  const head = new DataView(out.buffer);
-  head.setUint32(0, MAGIC, true);
-  head.setUint32(4, memory.byteLength, true);
-  head.setUint32(8, runs.length, true);
-  let at = 12 + runs.length * 8;
-  runs.forEach(([first, count], n) => {
-    head.setUint32(12 + n * 8, first, true);
-    head.setUint32(16 + n * 8, count, true);
-    const bytes = memory.subarray(first * PAGE, Math.min((first + count) * PAGE, memory.byteLength));
-    out.set(bytes, at);
-    at += bytes.length;
-  });
-  return out;
-}
-
-function unpackPages(buffer) {
-  const PAGE = 4096;
-  const MAGIC = 0x50535742;
-  const head = new DataView(buffer);
-  if (head.getUint32(0, true) !== MAGIC) throw new Error("not a packed snapshot");
-  const memory = new Uint8Array(head.getUint32(4, true));
-  const runs = head.getUint32(8, true);
-  let at = 12 + runs * 8;
-  for (let n = 0; n < runs; n += 1) {
-    const first = head.getUint32(12 + n * 8, true) * PAGE;
-    const length = Math.min(head.getUint32(16 + n * 8, true) * PAGE, memory.length - first);
-    memory.set(new Uint8Array(buffer, at, length), first);
-    at += length;
-  }
-  return memory.buffer;
 }
 
 // The entries of a zip whose members are stored, not deflated (boardweaver_web/bytecode.py writes it
@@ -325,42 +298,19 @@ function storedZipEntries(buffer) {
 }
 
 // The worker boots its own Pyodide with `_makeSnapshot` (that instance cannot reach JavaScript
-// afterwards, so it cannot be the page's), installs and imports what a page would, and keeps its memory.
-// The page's `js` is reached through paths from globalThis only, so no module may call JavaScript
-// when imported (boardweaver_web/dom.py only imports).
+// afterwards, so it cannot be the page's), installs and imports what a page would (pyodide-snapshot.mjs
+// `prepare`, as the build does under Node), and keeps its memory.
 const WORKER = `
-${packPages}
-const PREPARE = \`
-import importlib, sys
-sys.path.insert(0, HOME)
-from importlib.metadata import entry_points
-for entry in entry_points(group="boardweaver.games"):  # the served games, as the rules wheel lists them
-    entry.load().catalogs()
-for name in ("boot", "room", "lobby", "review"):
-    importlib.import_module("boardweaver_web." + name)
-texts = importlib.import_module("boardweaver_web.texts")
-for language in texts.LANGUAGES:  # the page texts' catalogs, read (every page reads its language's and English)
-    texts.catalog_texts(language)
-sys.path.remove(HOME)
-${FRESH_IMPORTS}
-sys._bw_preloaded = {"wheel": WHEEL}
-\`;
 onmessage = async ({ data }) => {
   try {
     const { loadPyodide } = await import(data.index + "pyodide.mjs");
+    const { prepare, packPages } = await import(data.module);
     const stdLibURL = URL.createObjectURL(new Blob([data.stdlib]));
     const pyodide = await loadPyodide({ indexURL: data.index, stdLibURL, _makeSnapshot: true });
     const response = await fetch(data.wheelURL);
     if (!response.ok) throw new Error("the rules wheel: " + response.status);
-    const sitePackages = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('site-packages'))");
-    pyodide.unpackArchive(await response.arrayBuffer(), "wheel", { extractDir: sitePackages });
-    for (const [path, bytes] of data.files) {
-      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-      pyodide.FS.writeFile(path, bytes);
-    }
-    const globals = pyodide.toPy({ HOME: data.home, WHEEL: data.wheel });
-    pyodide.runPython(PREPARE, { globals });
-    globals.destroy();
+    const wheelBytes = new Uint8Array(await response.arrayBuffer());
+    prepare(pyodide, { wheelBytes, files: data.files, wheel: data.wheel });
     const cache = await caches.open(data.cache);
     for (const old of await cache.keys()) await cache.delete(old);
     await cache.put(data.key, new Response(packPages(pyodide.makeMemorySnapshot())));
@@ -369,6 +319,7 @@ onmessage = async ({ data }) => {
     postMessage(String(error));
   }
 };`;
+const SNAPSHOT_MODULE = new URL("pyodide-snapshot.mjs", import.meta.url).href;
 
 function makeSnapshot(key, stdlib, files, wheel) {
   try {
@@ -379,7 +330,8 @@ function makeSnapshot(key, stdlib, files, wheel) {
       if (data !== "kept") console.warn("boardweaver: no Pyodide snapshot kept:", data);
     };
     const wheelURL = new URL(wheel.startsWith("/") ? wheel : `/wheels/${wheel}`, location.href).href;
-    worker.postMessage({ key, stdlib, files, wheel, wheelURL, home: HOME.slice(0, -1), index: INDEX, cache: SNAPSHOTS });
+    const module = SNAPSHOT_MODULE;
+    worker.postMessage({ key, stdlib, files, wheel, wheelURL, module, index: INDEX, cache: SNAPSHOTS });
   } catch (error) {
     console.warn("boardweaver: no Pyodide snapshot kept:", error);
   }
