@@ -118,7 +118,7 @@ USABLE_READ_JS = """() => {
 
 SNAPSHOT_DONE_JS = """() =>
   !performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pyodide-loader.mjs"))
-  || ["bw:snapshot-kept", "bw:snapshot-failed", "bw:served-snapshot-kept", "bw:served-snapshot-none"]
+  || ["bw:snapshot-kept", "bw:snapshot-failed", "bw:served-snapshot-kept"]
        .some((n) => performance.getEntriesByName(n).length)"""
 
 

@@ -5,7 +5,8 @@
 // (bench/README.md, "Ninth session"). Its name says what it holds; a page whose client, rules or standard
 // library differ computes another name, finds nothing and boots plainly.
 //   node web/make_snapshot.mjs <pyodide dir> <python_stdlib.zip> <rules wheel> <web/static> <out dir>
-// writes <out dir>/<name>.snap (the name as the loader computes it) and prints the name.
+// writes <out dir>/<client files' digest>/<wheel>.snap, which holds the whole name (as the loader computes it:
+// the stdlib's part too, checked by the tab before it restores the snapshot), and prints the name.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,11 +26,12 @@ for (const [url, target] of Object.entries(config.bw_files)) {
 const stdlib = new Uint8Array(await readFile(stdlibPath));
 const wheel = `/wheels/${wheelPath.split("/").pop()}`; // as the server's client config names it
 const name = await snapshot.snapshotName(stdlib, files, wheel);
+const served = await snapshot.clientName(files, wheel); // what a first visit asks for before its stdlib arrives
 
 // Pyodide is handed the stdlib zip's bytes, as the loader hands it in the browser.
 const pyodide = await loadPyodide({ indexURL: `${indexURL}/`, stdLibURL: stdlibPath, _makeSnapshot: true });
 snapshot.prepare(pyodide, { wheelBytes: new Uint8Array(await readFile(wheelPath)), files, wheel });
-const out = join(outDir, `${decodeURIComponent(name)}.snap`);
+const out = join(outDir, `${decodeURIComponent(served)}.snap`);
 await mkdir(dirname(out), { recursive: true });
-await writeFile(out, snapshot.packPages(pyodide.makeMemorySnapshot()));
+await writeFile(out, snapshot.namedSnapshot(name, snapshot.packPages(pyodide.makeMemorySnapshot())));
 console.log(name);

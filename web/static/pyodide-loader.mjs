@@ -21,7 +21,15 @@
 // `pyscript` package. `_loadSnapshot`/`_makeSnapshot` are Pyodide's own (private) options; any
 // failure boots plainly.
 import { loadPyodide as boot, version } from "/pyodide/314.0.7/pyodide.mjs";
-import { FRESH_IMPORTS, HOME as PYODIDE_HOME, snapshotName, unpackPages, writeFiles } from "./pyodide-snapshot.mjs";
+import {
+  clientName,
+  FRESH_IMPORTS,
+  HOME as PYODIDE_HOME,
+  snapshotName,
+  snapshotNamed,
+  unpackPages,
+  writeFiles,
+} from "./pyodide-snapshot.mjs";
 
 export { version };
 
@@ -126,51 +134,74 @@ function mark(name) {
   performance.mark(`bw:${name}`);
 }
 
-// The snapshot the server sends to a first visit (made by the build under Node: web/make_snapshot.mjs), named
-// like the kept ones: fetched, unpacked and handed over by a worker (a first visit's page thread is busy
-// enough), then kept in Cache Storage under this load's key in place of any older one, for the next loads.
-// Not written to the HTTP cache as well (`no-store`): Cache Storage keeps it. Null when the server has none
-// of that name (another client, rules or standard library than the build's) or it does not unpack.
+// The snapshot the server sends to a first visit (made by the build under Node: web/make_snapshot.mjs), asked
+// for by the client files' digest and the rules wheel (`clientName`: known before the stdlib arrives), holding
+// its whole name: fetched, unpacked and handed over by a worker (a first visit's page thread is busy enough),
+// then kept in Cache Storage under its name in place of any older one, for the next loads. Not written to
+// the HTTP cache as well (`no-store`). Null when the server has none (another client or rules than the
+// build's) or it does not unpack; its name is checked against this load's before it is restored.
+const KEY_PREFIX = new URL(`/__bw__/pyodide-snapshot/packed/${version}/`, location.href).href;
 const FETCHER = `
 ${unpackPages}
+${snapshotNamed}
 onmessage = async ({ data }) => {
   let packed = null;
+  let name = null;
+  let offset = 0;
   try {
     const response = await fetch(data.url, { cache: "no-store" });
     if (response.ok) packed = await response.arrayBuffer();
-    const memory = packed && unpackPages(packed);
-    postMessage({ memory }, memory ? [memory] : []);
+    if (packed) [name, offset] = snapshotNamed(packed);
+    const memory = packed && unpackPages(packed, offset);
+    postMessage({ name, memory }, memory ? [memory] : []);
   } catch {
     packed = null;
-    postMessage({ memory: null });
+    postMessage({ name: null, memory: null });
   }
   try {
     if (packed) {
       const cache = await caches.open(data.snapshots);
       for (const old of await cache.keys()) await cache.delete(old);
-      await cache.put(data.key, new Response(packed));
+      await cache.put(data.prefix + name, new Response(new Uint8Array(packed, offset)));
     }
   } catch {}
   postMessage({ stored: Boolean(packed) });
 };`;
 
-function servedSnapshot(name, key) {
+function servedSnapshot(part) {
   return new Promise((resolve) => {
     try {
       const worker = new Worker(URL.createObjectURL(new Blob([FETCHER], { type: "text/javascript" })));
       worker.onmessage = ({ data }) => {
-        if ("memory" in data) return resolve(data.memory);
+        if ("memory" in data) {
+          if (data.memory) mark("served-snapshot-arrived");
+          return resolve(data.memory ? data : null);
+        }
         worker.terminate();
         mark(data.stored ? "served-snapshot-kept" : "served-snapshot-none");
       };
       worker.onerror = () => resolve(null);
-      const url = new URL(`snapshots/${name}.snap`, INDEX).href;
-      worker.postMessage({ url, key, snapshots: SNAPSHOTS });
+      const url = new URL(`snapshots/${part}.snap`, INDEX).href;
+      worker.postMessage({ url, prefix: KEY_PREFIX, snapshots: SNAPSHOTS });
     } catch {
       resolve(null);
     }
   });
 }
+
+// Asked for as soon as the client files and the config are here, unless the kept snapshot is of the same
+// client and rules (it is then checked with the stdlib's part once the stdlib has arrived).
+const earlyServed = (async () => {
+  try {
+    const [files, wheel] = await Promise.all([clientFiles, rulesWheel()]);
+    if (wheel === null || !globalThis.crypto?.subtle) return null;
+    const part = await clientName(files, wheel);
+    const keptKey = await kept.key;
+    return keptKey && keptKey.endsWith(`-${part}`) ? null : { part, snapshot: servedSnapshot(part) };
+  } catch {
+    return null;
+  }
+})();
 
 async function rulesWheel() {
   let text = await clientConfigText;
@@ -182,23 +213,48 @@ async function rulesWheel() {
 // The snapshot's key (a URL never fetched), or null when the rules wheel is unknown (offline, first visit).
 async function snapshotKey(stdlib, files, wheel) {
   if (wheel === null || !globalThis.crypto?.subtle) return null;
-  const name = await snapshotName(stdlib, files, wheel);
-  return { name, key: new URL(`/__bw__/pyodide-snapshot/packed/${version}/${name}`, location.href).href };
+  return `${KEY_PREFIX}${await snapshotName(stdlib, files, wheel)}`;
 }
 
-// Pyodide fetches the stdlib zip itself while it starts: during `run`, that request is answered with the
-// bytes read (and keyed) here, so Pyodide gets exactly those bytes without a second read (a blob URL costs
-// ~0.1-0.2 s of a warm load: the bytes go to the browser process and back). Any other request passes.
-async function withStdlib(stdlib, run) {
+// The wasm, compiled from the start (streamed as it arrives, from V8's code cache on a later visit), not
+// once Pyodide asks for it: Pyodide waits for its snapshot before it instantiates, and on a first visit
+// the served snapshot comes after the stdlib (its name needs the stdlib's bytes). Null: Pyodide compiles it.
+const WASM_URL = `${INDEX}pyodide.asm.wasm`;
+const wasmModule =
+  typeof WebAssembly.compileStreaming === "function"
+    ? WebAssembly.compileStreaming(fetch(WASM_URL)).then(
+        (compiled) => (mark("wasm-compiled"), compiled),
+        (error) => (console.warn("boardweaver: the wasm was not compiled ahead", error), null),
+      )
+    : Promise.resolve(null);
+
+// While `run` boots Pyodide: its request for the stdlib zip is answered with the bytes read (and keyed) here,
+// so it gets exactly those bytes without a second read (a blob URL costs ~0.1-0.2 s of a warm load: the bytes
+// go to the browser process and back); its wasm is the module compiled above (its own request for it answered
+// with nothing). Any other request passes.
+async function withRuntime(stdlib, run) {
   const plain = globalThis.fetch;
+  const instantiate = WebAssembly.instantiateStreaming;
   globalThis.fetch = (resource, ...rest) => {
     const url = resource instanceof Request ? resource.url : String(resource);
-    return url === STDLIB_URL ? Promise.resolve(new Response(stdlib)) : plain.call(globalThis, resource, ...rest);
+    if (url === STDLIB_URL) return Promise.resolve(new Response(stdlib));
+    if (url === WASM_URL) {
+      return wasmModule.then((ahead) => (ahead ? new Response(null) : plain.call(globalThis, resource, ...rest)));
+    }
+    return plain.call(globalThis, resource, ...rest);
+  };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const ahead = await wasmModule;
+    if (ahead === null) return instantiate.call(WebAssembly, source, imports);
+    const instance = await WebAssembly.instantiate(ahead, imports);
+    mark("wasm-instantiated");
+    return { instance, module: ahead };
   };
   try {
     return await run();
   } finally {
     globalThis.fetch = plain;
+    WebAssembly.instantiateStreaming = instantiate;
   }
 }
 
@@ -206,7 +262,7 @@ async function withStdlib(stdlib, run) {
 async function restored(settings, stdlib, memory, key, what) {
   try {
     const bytes = memory.then((snapshot) => snapshot || Promise.reject(new Error("not read")));
-    const pyodide = await withStdlib(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
+    const pyodide = await withRuntime(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
     // Restored memory holds the same random state every time: reseed it.
     pyodide.runPython("import random as _r; _r.seed(); del _r");
     return pyodide;
@@ -221,13 +277,12 @@ export async function loadPyodide(options) {
   mark("loader");
   const [stdlib, files, wheel] = await Promise.all([stdlibBytes, clientFiles, rulesWheel()]);
   const settings = { ...options, indexURL: INDEX, stdLibURL: STDLIB_URL };
-  let named = null;
+  let key = null;
   try {
-    named = await snapshotKey(stdlib, files, wheel);
+    key = await snapshotKey(stdlib, files, wheel);
   } catch (error) {
     console.warn("boardweaver: no snapshot key", error);
   }
-  const key = named && named.key;
   const state = { snapshot: false, served: false, bytecode: false };
   let pyodide = null;
   if (key !== null && (await kept.key) === key) {
@@ -235,15 +290,19 @@ export async function loadPyodide(options) {
     state.snapshot = pyodide !== null;
   } else if (key !== null) {
     // None kept for this load (a first visit, or a new client or rules): the server's, when it has this one.
-    const memory = await servedSnapshot(named.name, key);
-    if (memory !== null) {
-      pyodide = await restored(settings, stdlib, Promise.resolve(memory), key, "served");
+    const early = await earlyServed;
+    const part = key.slice(key.indexOf("-", KEY_PREFIX.length) + 1);
+    const served = await (early && early.part === part ? early.snapshot : servedSnapshot(part));
+    if (served !== null && `${KEY_PREFIX}${served.name}` === key) {
+      pyodide = await restored(settings, stdlib, Promise.resolve(served.memory), key, "served");
       state.snapshot = state.served = pyodide !== null;
+    } else if (served !== null) {
+      console.warn("boardweaver: the server's Pyodide snapshot is of another standard library:", served.name);
     }
   }
   if (pyodide !== null) mark("pyodide-from-snapshot");
   else {
-    pyodide = await withStdlib(stdlib, () => boot(settings));
+    pyodide = await withRuntime(stdlib, () => boot(settings));
     if (key !== null) setTimeout(() => whenQuiet(() => makeSnapshot(key, stdlib, files, wheel)), MAKE_AFTER_MS);
   }
   writeFiles(pyodide, files);

@@ -68,17 +68,49 @@ async function hex(bytes) {
   return Array.from(digest.slice(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-// A snapshot's name says what its memory holds (with Pyodide's version, in the path it is kept or served
-// under): the standard library zip's central directory (a CRC per member; Pyodide is handed exactly those
-// zip bytes), a digest of the client files (paths and bytes) and the rules wheel's file name (its
+// A snapshot's name says what its memory holds (with Pyodide's version, in the path it is kept under): the
+// standard library zip's central directory (a CRC per member; Pyodide is handed exactly those zip bytes),
+// then `clientName`: a digest of the client files (paths and bytes) and the rules wheel's file name (its
 // fingerprint). `stdlib` an ArrayBuffer or a view, `files` [absolute path, bytes], `wheel` the wheel's URL.
 export async function snapshotName(stdlib, files, wheel) {
   const zip = ArrayBuffer.isView(stdlib) ? stdlib : new Uint8Array(stdlib);
   const tail = zip.slice(Math.max(0, zip.byteLength - 262144)); // central directory + end record
+  return `${await hex(tail)}-${await clientName(files, wheel)}`;
+}
+
+// The part of a snapshot's name known before the stdlib has arrived: what the server's snapshot is sent under.
+export async function clientName(files, wheel) {
   const encoder = new TextEncoder();
   const parts = files.flatMap(([path, bytes]) => [encoder.encode(`${path}\0${bytes.length}\0`), bytes]);
   const client = await hex(await new Blob(parts).arrayBuffer());
-  return `${await hex(tail)}-${client}/${encodeURIComponent(wheel.split("/").pop())}`;
+  return `${client}/${encodeURIComponent(wheel.split("/").pop())}`;
+}
+
+// The server's snapshot is a packed one (below) after its whole name: "BWSN", the name's length, the name
+// (UTF-8), zeros to a multiple of 4. The loader checks the name against its own before restoring it. (Each
+// function stands alone, as packPages and unpackPages: the loader hands their source to its workers.)
+
+export function namedSnapshot(name, packed) {
+  const NAMED = 0x4e535742;
+  const text = new TextEncoder().encode(name);
+  const start = 8 + Math.ceil(text.length / 4) * 4;
+  const out = new Uint8Array(start + packed.length);
+  const head = new DataView(out.buffer);
+  head.setUint32(0, NAMED, true);
+  head.setUint32(4, text.length, true);
+  out.set(text, 8);
+  out.set(packed, start);
+  return out;
+}
+
+// [name, the packed snapshot's offset in `buffer`] of a server's snapshot.
+export function snapshotNamed(buffer) {
+  const NAMED = 0x4e535742;
+  const head = new DataView(buffer);
+  if (buffer.byteLength < 8 || head.getUint32(0, true) !== NAMED) throw new Error("not a named snapshot");
+  const length = head.getUint32(4, true);
+  if (8 + length > buffer.byteLength) throw new Error("a named snapshot cut short");
+  return [new TextDecoder().decode(new Uint8Array(buffer, 8, length)), 8 + Math.ceil(length / 4) * 4];
 }
 
 // A snapshot is kept without its zero pages (more than half of Python's memory after start-up): half the
@@ -119,17 +151,18 @@ export function packPages(memory) {
   return out;
 }
 
-export function unpackPages(buffer) {
+export function unpackPages(buffer, offset = 0) {
   const PAGE = 4096;
   const MAGIC = 0x50535742;
-  const head = new DataView(buffer);
-  if (buffer.byteLength < 12 || head.getUint32(0, true) !== MAGIC) throw new Error("not a packed snapshot");
+  const head = new DataView(buffer, offset);
+  if (head.byteLength < 12 || head.getUint32(0, true) !== MAGIC) throw new Error("not a packed snapshot");
   const memory = new Uint8Array(head.getUint32(4, true));
   const runs = head.getUint32(8, true);
-  let at = 12 + runs * 8;
+  let at = offset + 12 + runs * 8;
   for (let n = 0; n < runs; n += 1) {
     const first = head.getUint32(12 + n * 8, true) * PAGE;
     const length = Math.min(head.getUint32(16 + n * 8, true) * PAGE, memory.length - first);
+    if (length < 0 || at + length > buffer.byteLength) throw new Error("a packed snapshot cut short");
     memory.set(new Uint8Array(buffer, at, length), first);
     at += length;
   }
