@@ -142,7 +142,7 @@ def served_snapshot(pyodide_src: Path, stdlib: Path) -> tuple[str, Path] | None:
     """
     node = shutil.which("node")
     if node is None:
-        print("build.py: no node: no served snapshot (a first visit boots Python and installs the rules)", file=sys.stderr)
+        print("build.py: no node: no served snapshot (first visits boot Python, install the rules)", file=sys.stderr)
         return None
     static = WEB / "static"
     script = WEB / "make_snapshot.mjs"
@@ -182,9 +182,9 @@ def _precompress(folder: Path) -> None:
         data = path.read_bytes()
         key = hashlib.sha256(data).hexdigest()[:24]
         quality, level = QUICKER.get(path.suffix, (11, 9))
-        coders = {".gz": lambda raw: gzip.compress(raw, level, mtime=0)}
+        coders = {".gz": lambda raw, level=level: gzip.compress(raw, level, mtime=0)}
         if brotli is not None:
-            coders[".br"] = lambda raw: brotli.compress(raw, quality=quality)
+            coders[".br"] = lambda raw, quality=quality: brotli.compress(raw, quality=quality)
         for suffix in SIBLINGS:
             sibling = path.with_name(path.name + suffix)
             if suffix not in coders:

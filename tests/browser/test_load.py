@@ -1,5 +1,6 @@
-"""A second visit starts from what the first one kept: Python's memory with our modules imported, and
-compiled bytecode for PyScript's own package."""
+"""A first visit starts from the Pyodide snapshot the server sends (made by the build under Node), a second
+one from what the first kept: Python's memory with our modules imported, and compiled bytecode for PyScript's
+own package. Without the server's snapshot, the first visit boots plainly and makes one itself."""
 
 from __future__ import annotations
 
@@ -15,11 +16,74 @@ pytestmark = pytest.mark.browser
 MARKS = "performance.getEntriesByType('mark').map((m) => m.name)"
 CLIENT_FILES = "performance.getEntriesByType('resource').filter((r) => r.name.includes('/static/')).length"
 SNAPSHOT_KEYS = "caches.open('bw-pyodide-snapshot').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
+SERVED = "**/pyodide/*/snapshots/**"  # the server's snapshots (web/make_snapshot.mjs, built by web/build.py)
+
+
+def no_served_snapshot(page: Any) -> None:
+    page.route(SERVED, lambda route: route.fulfill(status=404, body="not found"))
+
+
+def test_a_first_visit_boots_from_the_servers_snapshot_and_keeps_it(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page()
+    asked: list[str] = []
+    page.context.on("request", lambda request: asked.append(request.url))
+    errors: list[str] = []
+    page.on("console", lambda message: message.type in ("error", "warning") and errors.append(message.text))
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    first = page.evaluate(MARKS)
+    assert page.evaluate("window.__bw_loader") == {"snapshot": True, "served": True, "bytecode": False}
+    assert "bw:pyodide-from-snapshot" in first and "bw:modules-from-snapshot" in first
+    assert "bw:installed-by-micropip" not in first and "bw:wheel" not in first  # nothing installed, nothing imported
+    assert not [url for url in asked if "micropip" in url]
+    assert page.locator("#board [data-space=market] .piece.offer").count() == 12
+    page.locator("#board [data-space=market] .piece").nth(3).click()  # Python from the server's snapshot plays
+    assert page.locator("#board [data-space=market] .piece.chosen").count() == 1
+    page.wait_for_function("performance.getEntriesByName('bw:served-snapshot-kept').length > 0", timeout=60_000)
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)
+    wheel = page.evaluate("fetch('/api/client-config').then((r) => r.json()).then((c) => c.rules_wheel)")
+    [key] = page.evaluate(SNAPSHOT_KEYS)
+    assert unquote(key).endswith("/" + wheel.split("/")[-1])  # kept under this load's name
+    assert "bw:snapshot-kept" not in page.evaluate(MARKS)  # no snapshot made in the tab
+    assert len([url for url in asked if "/snapshots/" in url]) == 1
+
+    asked.clear()
+    page.reload()
+    wait_state(page, "ready")
+    assert page.evaluate("window.__bw_loader") == {"snapshot": True, "served": False, "bytecode": True}
+    assert "bw:modules-from-snapshot" in page.evaluate(MARKS)
+    assert not [url for url in asked if "/snapshots/" in url]  # the kept copy, not the server's again
+    assert errors == []
+
+
+def test_a_servers_snapshot_of_another_standard_library_is_not_restored(server: str, api: Any, new_page: Any) -> None:
+    """The server's snapshot is asked for by the client and rules alone; the name it holds must be this load's
+    whole name (its stdlib part too), else the page boots plainly."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page()
+
+    def other_stdlib(route: Any) -> None:
+        body = bytearray(route.fetch().body())
+        assert body[:4] == b"BWSN"
+        body[8:9] = b"0" if body[8:9] != b"0" else b"1"  # the stdlib part of the name it holds, changed
+        route.fulfill(status=200, body=bytes(body))
+
+    page.route(SERVED, other_stdlib)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    marks = page.evaluate(MARKS)
+    assert page.evaluate("window.__bw_loader.snapshot") is False and "bw:pyodide-from-snapshot" not in marks
+    assert "bw:installed-by-micropip" in marks  # booted and installed as without a snapshot
+    assert page.locator("#board [data-space=market] .piece.offer").count() == 12
 
 
 def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, api: Any, new_page: Any) -> None:
+    """Without the server's snapshot (a checkout changed after the build), the tab makes its own."""
     room = api.room("market-draft", seats=2, bots=[1])
-    page = new_page(seat_url(server, room, 0))
+    page = new_page()
+    no_served_snapshot(page)
+    page.goto(seat_url(server, room, 0))
     wait_state(page, "ready")
     page.wait_for_function("window.__bw_cached === true", timeout=60_000)
     page.wait_for_function(
@@ -41,7 +105,7 @@ def test_a_second_visit_boots_from_the_kept_snapshot_and_bytecode(server: str, a
     again = page.evaluate(MARKS)
     client = [url for url in went_out if urlparse(url).path.startswith("/static/")]
     assert page.evaluate(CLIENT_FILES) >= 15 and client == []  # the client's files: all from the cache, none asked
-    assert page.evaluate("window.__bw_loader") == {"snapshot": True, "bytecode": True}
+    assert page.evaluate("window.__bw_loader") == {"snapshot": True, "served": False, "bytecode": True}
     assert "bw:pyodide-from-snapshot" in again and "bw:snapshot-kept" not in again  # made once, then used
     assert "bw:modules-from-snapshot" in again  # the rules and client modules came imported
     assert "bw:installed-by-micropip" not in again and "bw:wheel" not in again  # nothing installed first
@@ -78,7 +142,7 @@ SPOIL_SNAPSHOT = """async () => {
   const [request] = await cache.keys();
   await cache.put(request, new Response(new Uint8Array([1, 2, 3, 4])));  // kept under this load's key
 }"""
-KEPT = "['bw:snapshot-kept', 'bw:snapshot-failed'].some((n) => performance.getEntriesByName(n).length)"
+KEPT = "['bw:snapshot-kept', 'bw:served-snapshot-kept'].some((n) => performance.getEntriesByName(n).length)"
 
 
 def test_a_snapshot_that_does_not_start_is_dropped_and_made_again(server: str, api: Any, new_page: Any) -> None:
@@ -86,6 +150,7 @@ def test_a_snapshot_that_does_not_start_is_dropped_and_made_again(server: str, a
     page = new_page(seat_url(server, room, 0))
     wait_state(page, "ready")
     page.wait_for_function(KEPT, timeout=90_000)
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)  # its bytecode kept too
     page.evaluate(SPOIL_SNAPSHOT)
 
     page.reload()

@@ -3,16 +3,17 @@
 // when this browser keeps one. This is glue PyScript cannot do: it passes no options of its own to
 // loadPyodide.
 //
-// Booting Python and importing our modules is most of a warm load. So the first load boots as usual,
-// then, once the page is up and left alone for a moment, a worker boots a second Pyodide, installs the
-// same rules wheel and client modules, imports them (every page's modules and every game; their catalogs and the
-// page texts' read)
-// and keeps a snapshot of its memory (31 MB, kept without its zero pages: ~14.5 MB in Cache Storage
-// "bw-pyodide-snapshot"); later loads restore it and import nothing.
-// The snapshot is keyed by what it holds: the Pyodide version, the standard library zip's central
-// directory (a CRC per member; Pyodide is handed exactly those zip bytes), the rules wheel's name
-// (its fingerprint) and a digest of the client's sources. A changed client or rules wheel simply
-// misses, boots plainly and makes a new snapshot.
+// Booting Python and importing our modules is most of a load. So a first visit restores the snapshot the
+// server sends (made by the build under Node, web/make_snapshot.mjs: the rules wheel and client modules
+// imported, every page's modules and every game, catalogs and page texts read; ~16 MB without its zero pages,
+// ~5.3 MB as brotli) and keeps it in Cache Storage ("bw-pyodide-snapshot"); later loads restore the kept one
+// and import nothing. When the server has none for this client and rules (a checkout changed after the
+// build), the first load boots as usual, then, once the page is up and left alone for a moment, a worker
+// boots a second Pyodide, does what the build does and keeps that snapshot instead.
+// A snapshot is named by what it holds (pyodide-snapshot.mjs `snapshotName`): the Pyodide version, the
+// standard library zip's central directory (a CRC per member; Pyodide is handed exactly those zip bytes),
+// the rules wheel's name (its fingerprint) and a digest of the client's sources. A changed client or rules
+// wheel simply misses, and is served or made anew.
 //
 // Also started here, as soon as the page evaluates this module (a module script in the page head,
 // before PyScript imports it): the server's client config, the client's sources (pyscript.json
@@ -216,45 +217,19 @@ async function snapshotKey(stdlib, files, wheel) {
   return `${KEY_PREFIX}${await snapshotName(stdlib, files, wheel)}`;
 }
 
-// The wasm, compiled from the start (streamed as it arrives, from V8's code cache on a later visit), not
-// once Pyodide asks for it: Pyodide waits for its snapshot before it instantiates, and on a first visit
-// the served snapshot comes after the stdlib (its name needs the stdlib's bytes). Null: Pyodide compiles it.
-const WASM_URL = `${INDEX}pyodide.asm.wasm`;
-const wasmModule =
-  typeof WebAssembly.compileStreaming === "function"
-    ? WebAssembly.compileStreaming(fetch(WASM_URL)).then(
-        (compiled) => (mark("wasm-compiled"), compiled),
-        (error) => (console.warn("boardweaver: the wasm was not compiled ahead", error), null),
-      )
-    : Promise.resolve(null);
-
-// While `run` boots Pyodide: its request for the stdlib zip is answered with the bytes read (and keyed) here,
-// so it gets exactly those bytes without a second read (a blob URL costs ~0.1-0.2 s of a warm load: the bytes
-// go to the browser process and back); its wasm is the module compiled above (its own request for it answered
-// with nothing). Any other request passes.
-async function withRuntime(stdlib, run) {
+// Pyodide fetches the stdlib zip itself while it starts: during `run`, that request is answered with the
+// bytes read (and keyed) here, so Pyodide gets exactly those bytes without a second read (a blob URL costs
+// ~0.1-0.2 s of a warm load: the bytes go to the browser process and back). Any other request passes.
+async function withStdlib(stdlib, run) {
   const plain = globalThis.fetch;
-  const instantiate = WebAssembly.instantiateStreaming;
   globalThis.fetch = (resource, ...rest) => {
     const url = resource instanceof Request ? resource.url : String(resource);
-    if (url === STDLIB_URL) return Promise.resolve(new Response(stdlib));
-    if (url === WASM_URL) {
-      return wasmModule.then((ahead) => (ahead ? new Response(null) : plain.call(globalThis, resource, ...rest)));
-    }
-    return plain.call(globalThis, resource, ...rest);
-  };
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    const ahead = await wasmModule;
-    if (ahead === null) return instantiate.call(WebAssembly, source, imports);
-    const instance = await WebAssembly.instantiate(ahead, imports);
-    mark("wasm-instantiated");
-    return { instance, module: ahead };
+    return url === STDLIB_URL ? Promise.resolve(new Response(stdlib)) : plain.call(globalThis, resource, ...rest);
   };
   try {
     return await run();
   } finally {
     globalThis.fetch = plain;
-    WebAssembly.instantiateStreaming = instantiate;
   }
 }
 
@@ -262,7 +237,7 @@ async function withRuntime(stdlib, run) {
 async function restored(settings, stdlib, memory, key, what) {
   try {
     const bytes = memory.then((snapshot) => snapshot || Promise.reject(new Error("not read")));
-    const pyodide = await withRuntime(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
+    const pyodide = await withStdlib(stdlib, () => boot({ ...settings, _loadSnapshot: bytes }));
     // Restored memory holds the same random state every time: reseed it.
     pyodide.runPython("import random as _r; _r.seed(); del _r");
     return pyodide;
@@ -302,7 +277,7 @@ export async function loadPyodide(options) {
   }
   if (pyodide !== null) mark("pyodide-from-snapshot");
   else {
-    pyodide = await withRuntime(stdlib, () => boot(settings));
+    pyodide = await withStdlib(stdlib, () => boot(settings));
     if (key !== null) setTimeout(() => whenQuiet(() => makeSnapshot(key, stdlib, files, wheel)), MAKE_AFTER_MS);
   }
   writeFiles(pyodide, files);
