@@ -34,7 +34,7 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
-START_WAIT_S = 0.002  # how long the loop waits at most for an idle store thread to start a COMMIT
+START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a COMMIT
 SCHEMA_VERSION = 4  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
