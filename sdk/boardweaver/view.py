@@ -13,7 +13,6 @@ from .frozen import FrozenMap
 from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 
-
 _new = object.__new__
 _set = object.__setattr__
 
