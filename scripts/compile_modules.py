@@ -89,7 +89,7 @@ def missing_tools() -> str | None:
         import mypyc  # noqa: F401
     except ImportError:
         return "mypyc is not installed (it comes with mypy, in the test extra)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler!r} not found)"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
