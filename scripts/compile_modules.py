@@ -89,6 +89,10 @@ def missing_tools() -> str | None:
         import mypyc  # noqa: F401
     except ImportError:
         return "mypyc is not installed (it comes with mypy, in the test extra)"
+    try:
+        import setuptools  # noqa: F401
+    except ImportError:
+        return "setuptools is not installed (mypyc builds with it)"
     compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler!r} not found)"
