@@ -72,3 +72,24 @@ def test_every_error_keeps_its_own_wire_code_compiled_or_not() -> None:
     assert boardweaver.GameOverError("x").code == "step/game-over"
     assert all(c.code == codes[c] for c in classes)
     assert ProtocolError("room/seq", "stale").code == "room/seq"
+
+
+@pytest.mark.parametrize(
+    ("compiled", "fresh", "warned"), [([], False, False), (["x.so"], True, False), (["x.so"], False, True)]
+)
+def test_serve_warns_when_the_compiled_modules_are_older_than_their_sources(
+    tmp_path: Path, compiled: list[str], fresh: bool, warned: bool
+) -> None:
+    from boardweaver_server.cli import stale_compiled_modules
+
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "compile_modules.py").write_text(
+        f"def compiled_files():\n    return {compiled!r}\n\n\ndef is_fresh():\n    return {fresh!r}\n"
+    )
+
+    said = stale_compiled_modules(tmp_path)
+
+    assert (said is not None) is warned
+    assert said is None or "older than their sources" in said
+    assert stale_compiled_modules() is None  # this checkout: compiled and fresh, or pure
+    assert stale_compiled_modules(tmp_path / "elsewhere") is None  # no script: an installed package
