@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ._mypyc import mypyc_attr
 from .changes import (
     ActivePlayersSet,
     Change,
@@ -44,12 +45,14 @@ ENDED_BY_REVEAL = "reveal"
 ENDED_BY_CONFIRM = "confirm"
 
 
+@mypyc_attr(native_class=False)  # compiled natively, its `code` would be the base class's
 class NotActiveError(IllegalStepError):
     """A step from a seat the game is not waiting for."""
 
     code = "step/not-active"
 
 
+@mypyc_attr(native_class=False)  # compiled natively, its `code` would be the base class's
 class GameOverError(IllegalStepError):
     """A step after the game ended."""
 

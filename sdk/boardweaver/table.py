@@ -31,6 +31,10 @@ from .view import FULL, Perspective, perspective_of, piece_owner, project_state
 
 T = TypeVar("T")
 
+# A list of a view is a `FrozenList`, whose writes raise `ReadOnlyError`. A table's writes to a list go through a
+# name typed `Any` ("see above Table"): compiled with mypyc, a `list`'s insert, pop and append are C calls that
+# skip a subclass's own methods, so a write onto a view would not raise.
+
 
 class Table:
     """The table rule code works on: the full state on the server, or a seat's view in a draft."""
@@ -115,7 +119,8 @@ class Table:
         at = len(space.pieces) if index is None else index
         if not 0 <= at <= len(space.pieces):
             raise RuleError(f"cannot add a piece at index {at!r} in space {space_id!r}")
-        space.pieces.insert(at, piece)
+        pieces: Any = space.pieces  # see above Table
+        pieces.insert(at, piece)
         self.changes.append(PieceAdded(space, at, piece))
         return at
 
@@ -124,7 +129,8 @@ class Table:
         space = self._state.space(space_id)
         if self._state.piece(space_id, index).shown_to:
             self._end_look(space_id, index)
-        piece = space.pieces.pop(index)
+        pieces: Any = space.pieces  # see above Table
+        piece: Piece = pieces.pop(index)
         self.changes.append(PieceRemoved(space, index, piece))
         return piece
 
@@ -143,8 +149,10 @@ class Table:
             raise RuleError(f"cannot move a piece to index {at!r} in space {to_space!r}")
         if source.pieces[index].shown_to:  # a look ends when the piece moves (nearly always: nobody's)
             self._end_look(from_space, index)
-        piece = source.pieces.pop(index)
-        target.pieces.insert(at, piece)
+        taken_from: Any = source.pieces  # see above Table
+        put_on: Any = target.pieces
+        piece = taken_from.pop(index)
+        put_on.insert(at, piece)
         self.changes.append(PieceMoved(source, index, target, at))
         return at
 
@@ -218,7 +226,8 @@ class Table:
         """Appends a public log line: every viewer reads it, so name only public facts."""
         if not isinstance(message, Message):
             raise RuleError(f"expected a log message made with msg(...), got {message!r}")
-        self._state.log.append(message)
+        log: Any = self._state.log  # see above Table
+        log.append(message)
         self.changes.append(Logged(message))
 
     def allow_undo(self) -> None:

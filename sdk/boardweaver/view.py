@@ -7,12 +7,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ._mypyc import mypyc_attr
 from .errors import RuleError
 from .frozen import FrozenMap
 from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 
+_new = object.__new__
+_set = object.__setattr__
 
+
+@mypyc_attr(native_class=False)  # interned by its __new__, read-only by its __setattr__
 class Perspective:
     """Who is looking: the full state, a seat, a spectator, or a referee (every seat's secrets).
 
@@ -29,16 +34,17 @@ class Perspective:
         key = (kind, seat)
         known = _INTERNED.get(key)
         if known is None:
-            made = object.__new__(cls)
-            object.__setattr__(made, "kind", kind)
-            object.__setattr__(made, "seat", seat)
+            made = _new(cls)  # through a name: mypyc compiles `object.__new__` only for its native classes
+            _set(made, "kind", kind)
+            _set(made, "seat", seat)
             known = _INTERNED.setdefault(key, made)
         return known
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}: a Perspective is read-only")
 
-    __delattr__ = __setattr__  # type: ignore[assignment]
+    def __delattr__(self, name: str) -> None:  # a def, not `= __setattr__`: mypyc's class bodies refuse the alias
+        raise AttributeError(f"cannot assign to field {name!r}: a Perspective is read-only")
 
     def __repr__(self) -> str:
         return f"Perspective(kind={self.kind!r}, seat={self.seat!r})"

@@ -31,6 +31,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast
 
+from ._mypyc import mypyc_attr
 from .changes import (
     ActivePlayersSet,
     Change,
@@ -143,6 +144,7 @@ class Dirty:
         return dirty
 
 
+@mypyc_attr(native_class=False)
 class ShownTo(tuple[PlayerId]):
     """Among a space's owners: a seat some of its pieces are shown to (`Table.show`), who sees them too."""
 
@@ -289,6 +291,7 @@ def _frozen_view(
     return state
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class Views:
     """A table's views, one per perspective, with the parts they share cached (as frozen model and wire).
 
@@ -684,9 +687,9 @@ class Views:
 def _one_part(cache: dict[bool, PlayerPart]) -> bool:
     """Tells whether every perspective saw a player's part as the same object (it had no private state)."""
     parts = iter(cache.values())
-    first = next(parts)
-    for part in parts:
-        if part is not first:
+    first = next(parts)[1]
+    for part in parts:  # by the wire part: compiled with mypyc, a tuple stored again is a new tuple of the same parts
+        if part[1] is not first:
             return False
     return True
 

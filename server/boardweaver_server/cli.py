@@ -121,10 +121,34 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+def stale_compiled_modules(root: Path | None = None) -> str | None:
+    """In a checkout whose hot modules are compiled with mypyc (scripts/compile_modules.py): says so when they
+    are older than their sources (Python imports the compiled ones, i.e. the code before the edit)."""
+    script = (root or Path(__file__).resolve().parents[2]) / "scripts" / "compile_modules.py"
+    if not script.is_file():
+        return None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("compile_modules", script)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.compiled_files() and not module.is_fresh():
+        return (
+            "the modules compiled with mypyc are older than their sources: this server runs the code as it was "
+            "before the edit; run scripts/install (or scripts/compile_modules.py --clean for pure Python)"
+        )
+    return None
+
+
 def _serve(options: argparse.Namespace) -> int:
     from .settings import DRAIN_NOTICE_SECONDS, UVICORN_OPTIONS, default_db_path
 
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stale = stale_compiled_modules()
+    if stale:
+        logging.getLogger("boardweaver.server").warning(stale)
     low, high = options.bot_delay
     from .store import is_store_url
 

@@ -8,6 +8,7 @@ the only one to act, everyone. So a snapshot says nothing the socket's events ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ class LastMoves:
     def __init__(self) -> None:
         self._by_seat: dict[int, LastMove] = {}
 
-    def note(self, seat: int, changes: list[Change], acting: list[int]) -> None:
+    def note(self, seat: int, changes: list[Change], acting: Sequence[int]) -> None:
         """Keeps where `seat`'s decision moved pieces (`acting`: who was to act before it), if it moved any."""
         places = tuple(_target(change) for change in changes if type(change) is PieceMoved)
         if not places:
@@ -37,7 +38,7 @@ class LastMoves:
         self._by_seat.pop(seat, None)  # re-inserted last: a later move overwrites an earlier mark on its place
         self._by_seat[seat] = LastMove(places, acting == [seat])
 
-    def follow(self, kind: str, seat: int, acting: list[int], result: CommitResult | None) -> None:
+    def follow(self, kind: str, seat: int, acting: Sequence[int], result: CommitResult | None) -> None:
         """Follows a replayed event of the log: a commit's moves are noted, an undo's seat forgotten."""
         if kind == "undo":
             self.forget(seat)
@@ -48,7 +49,7 @@ class LastMoves:
         """Drops `seat`'s last move (it was undone)."""
         self._by_seat.pop(seat, None)
 
-    def stored(self, seat: int, changes: list[Change], acting: list[int]) -> list[list[object]]:
+    def stored(self, seat: int, changes: list[Change], acting: Sequence[int]) -> list[list[object]]:
         """Returns what a snapshot stores: every seat's last move once `seat`'s decision is noted, oldest first
         (`[[seat, [[space, index or null]...], public]...]`; `from_stored` reads it back)."""
         after = LastMoves()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardweaver import canonical_json
+from boardweaver._mypyc import mypyc_attr
 
 from .encoding import decode, python_encode
 
@@ -20,6 +21,7 @@ MAX_STEPS = 256
 MAX_COMMIT_ID = 128
 
 
+@mypyc_attr(native_class=False)  # an exception like any other: pickled, subclassed, its attributes free
 class ProtocolError(ValueError):
     """A frame the server refuses; `code` is stable on the wire, the message names only the sender's input."""
 

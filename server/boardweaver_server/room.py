@@ -26,6 +26,7 @@ from boardweaver import (
     undo_commit,
     verify_commit,
 )
+from boardweaver._mypyc import mypyc_attr
 from boardweaver.changes import Change, Logged, PieceMoved, revert_all
 from boardweaver.views import Views
 
@@ -61,6 +62,7 @@ def seat_perspective(seat: int) -> Perspective:
     return Perspective("seat", PlayerId(seat))
 
 
+@mypyc_attr(native_class=False)  # tests wrap its methods (monkeypatch)
 class Room:
     """One room's live state; every method that changes it runs under `lock`."""
 
@@ -305,9 +307,10 @@ class Room:
             if patch is None:  # a perspective the views do not hold (yet): its whole view, encoded for it alone
                 patch_text = encode([["set", [], self.views.snapshot(perspective)]])
             else:
-                patch_text = encoded_patches.get(id(patch))
-                if patch_text is None:
-                    patch_text = encoded_patches[id(patch)] = encode(patch)
+                known = encoded_patches.get(id(patch))
+                if known is None:
+                    known = encoded_patches[id(patch)] = encode(patch)
+                patch_text = known
             moves_text = alike
             if moves_text is None:
                 seen = [change.visible_to(perspective) for change in moved]
@@ -324,9 +327,10 @@ class Room:
                         with_offers = f'{head}{moves_text}"offers":{offers},{over}"patch":{patch_text},{tail}'
                     text = with_offers
                 else:  # perspectives that see the decision alike share one body
-                    text = bodies.get((patch_text, moves_text))
-                    if text is None:
-                        text = bodies[(patch_text, moves_text)] = f'{head}{moves_text}{over}"patch":{patch_text},{tail}'
+                    body = bodies.get((patch_text, moves_text))
+                    if body is None:
+                        body = bodies[(patch_text, moves_text)] = f'{head}{moves_text}{over}"patch":{patch_text},{tail}'
+                    text = body
                 if listener is origin:
                     text = f'{{"ack":{encode_plain(cid)},{text}'
                     if undoable:

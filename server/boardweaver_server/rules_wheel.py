@@ -43,7 +43,9 @@ _REPO_DIRS = {"boardweaver": Path("sdk/boardweaver"), "boardweaver_games": Path(
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 _CATALOG_EPOCH = datetime.datetime(1980, 1, 1, tzinfo=datetime.UTC)
 _SKIPPED_DIRS = {"__pycache__"}
-_SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
+# `.so`/`.pyd`: the modules compiled with mypyc for CPython (scripts/compile_modules.py) beside their sources;
+# the tab runs the sources, and the fingerprint is the same with or without a compiled build
+_SKIPPED_SUFFIXES = (".pyc", ".pyo", "~", ".so", ".pyd")
 
 
 @dataclass(frozen=True)

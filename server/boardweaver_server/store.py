@@ -34,6 +34,7 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
+START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a COMMIT
 SCHEMA_VERSION = 4  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
@@ -498,7 +499,7 @@ class Store(GroupCommit):
             return
         assert self._loop is not None
         commit = functools.partial(conn.execute, "COMMIT")
-        self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written))
+        self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written), started=True)
         if calls:
             settled = set(map(id, written))
             for (_, future), hook in zip(batch, calls, strict=True):
@@ -561,7 +562,9 @@ class Store(GroupCommit):
                 self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-_ThreadCall = tuple[Callable[[], Any], asyncio.AbstractEventLoop, Callable[[BaseException | None, Any], None]]
+_ThreadCall = tuple[
+    Callable[[], Any], asyncio.AbstractEventLoop, Callable[[BaseException | None, Any], None], "threading.Lock | None"
+]
 
 
 class _StoreThread:
@@ -575,6 +578,8 @@ class _StoreThread:
         self._calls: queue.SimpleQueue[_ThreadCall | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._started = False
+        self._submitted = 0  # calls queued (written by the loop only)
+        self._finished = 0  # calls done (written by the thread only): the thread is idle when they are equal
 
     def call(self, fn: Callable[[], T]) -> asyncio.Future[T]:
         """Queues `fn`; returns a future of the running loop that its result or exception settles."""
@@ -584,13 +589,32 @@ class _StoreThread:
         return future
 
     def submit(
-        self, fn: Callable[[], Any], loop: asyncio.AbstractEventLoop, done: Callable[[BaseException | None, Any], None]
+        self,
+        fn: Callable[[], Any],
+        loop: asyncio.AbstractEventLoop,
+        done: Callable[[BaseException | None, Any], None],
+        started: bool = False,
     ) -> None:
-        """Queues `fn`; `done(error, result)` then runs on `loop` (no future: the group commit's path)."""
+        """Queues `fn`; `done(error, result)` then runs on `loop` (no future: the group commit's path).
+
+        With `started`, when the thread is idle, returns only once it is running `fn` (at most
+        `START_WAIT_S`). The caller holds the GIL, which the thread needs to start a call: without waiting,
+        a COMMIT queued before the frames are made would start only when the loop next blocks (after the
+        frames), and its fsync would not overlap them. Waiting on a lock hands the GIL over; sqlite3 gives
+        it back for the COMMIT's I/O. A thread still busy with an earlier call (a read) is not waited for:
+        the loop never blocks on another call's work.
+        """
         if not self._started:
             self._started = True
             self._thread.start()
-        self._calls.put((fn, loop, done))
+        begun = None
+        if started and self._submitted == self._finished:
+            begun = threading.Lock()
+            begun.acquire()
+        self._submitted += 1
+        self._calls.put((fn, loop, done, begun))
+        if begun is not None:
+            begun.acquire(timeout=START_WAIT_S)
 
     def stop(self) -> None:
         """Lets the thread finish the calls queued, then joins it."""
@@ -600,11 +624,15 @@ class _StoreThread:
 
     def _run(self) -> None:
         while (item := self._calls.get()) is not None:
-            fn, loop, done = item
+            fn, loop, done, begun = item
+            if begun is not None:
+                begun.release()
             try:
                 result, error = fn(), None
             except BaseException as caught:  # delivered to the caller, as an executor would
                 result, error = None, caught
+            finally:
+                self._finished += 1
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
                 loop.call_soon_threadsafe(done, error, result)
 

@@ -23,6 +23,7 @@ from boardweaver import (
     StateOf,
     Table,
     canonical_json,
+    msg,
     start,
     state_to_wire,
     verify_commit,
@@ -326,6 +327,14 @@ WRITES = {  # a write onto the view an offers() is given, and what the error nam
         "pieces of space 'lane-0'",
     ),
     "by a move": (lambda table, seat, other: table.move_piece("hand-0", 0, "lane-0"), "pieces of space 'hand-0'"),
+    # the table's own list writes: compiled with mypyc, a list's C calls would skip FrozenList's refusals
+    "by adding a piece": (lambda table, seat, other: table.add_piece("lane-0", Piece("x")), "pieces of space 'lane-0'"),
+    "by removing a piece": (lambda table, seat, other: table.remove_piece("hand-0", 0), "pieces of space 'hand-0'"),
+    "by a log line": (lambda table, seat, other: table.log(msg("x")), "the view's log"),
+    "by clearing a state key": (
+        lambda table, seat, other: table.set(StateOf.player_public(other), "score", None),
+        "public state of player 1",
+    ),
     "onto the active players": (lambda table, seat, other: table.set_active_players([other]), "table state"),
 }
 

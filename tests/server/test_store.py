@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 from boardweaver_server import store as ops
-from boardweaver_server.store import EventRecord, SeqConflict, make_store
+from boardweaver_server.store import EventRecord, SeqConflict, _StoreThread, make_store
 
 
 def event(seq: int, commit_id: str = "c") -> EventRecord:
@@ -122,9 +123,9 @@ def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_f
         await store.open()
         submit = store._thread.submit
 
-        def slow_submit(fn: object, *args: object) -> None:  # the COMMIT waits; the second one fails
+        def slow_submit(fn: object, *args: object, **kwargs: bool) -> None:  # the COMMIT waits; the 2nd fails
             if not (isinstance(fn, functools.partial) and fn.args == ("COMMIT",)):
-                return submit(fn, *args)  # type: ignore[arg-type]
+                return submit(fn, *args, **kwargs)  # type: ignore[arg-type]
 
             def run() -> object:
                 import time
@@ -135,7 +136,7 @@ def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_f
                     raise OSError("disk gone")
                 return fn()  # type: ignore[operator]
 
-            submit(run, *args)  # type: ignore[arg-type]
+            submit(run, *args, **kwargs)  # type: ignore[arg-type]
 
         store._thread.submit = slow_submit  # type: ignore[method-assign]
         first = [asyncio.ensure_future(store.write(ops.insert_event(f"a{n}", event(1)))) for n in range(3)]
@@ -157,3 +158,68 @@ def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_f
     assert [len(stored_events(db, f"a{n}")) for n in range(3)] == [1, 1, 1]
     assert [stored_events(db, f"b{n}") for n in range(2)] == [[], []]
     assert stored_events(db, "c") == [event(1)]
+
+
+class _CommitWatcher:
+    """A SQLite connection that notes when a COMMIT starts on the store's thread (everything else passes)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.begun = threading.Event()
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql == "COMMIT":
+            self.begun.set()
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+def test_a_write_s_while_committing_hook_runs_while_its_commit_is_already_under_way(tmp_path: Path) -> None:
+    """The loop holds the GIL while it makes the frames in the hook; the store's thread needs it to start the
+    COMMIT. Unless the loop hands it over first, the COMMIT (and its fsync) starts only after the frames."""
+    seen: list[bool] = []
+
+    async def play() -> None:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        for n in range(5):
+            watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
+            store._conn = watcher  # type: ignore[attr-defined]
+            await store.write(
+                ops.insert_event(f"r{n}", event(1)), while_committing=lambda w=watcher: seen.append(w.begun.is_set())
+            )
+            store._conn = watcher._conn  # type: ignore[attr-defined]
+        await store.close()
+
+    asyncio.run(play())
+
+    assert seen == [True] * 5
+    assert [len(stored_events(tmp_path / "store.db", f"r{n}")) for n in range(5)] == [1] * 5
+
+
+def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns() -> None:
+    thread = _StoreThread("test-store-thread")
+    begun = threading.Event()
+    release = threading.Event()
+    outcome: list[object] = []
+
+    async def run() -> bool:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def call() -> str:
+            begun.set()
+            release.wait(5)
+            return "ok"
+
+        thread.submit(call, loop, lambda error, result: done.set_result((error, result)), started=True)
+        running = begun.is_set()  # read at once: the submit waited for the thread to take the call
+        release.set()
+        outcome.append(await done)
+        return running
+
+    assert asyncio.run(run()) is True
+    thread.stop()
+    assert outcome == [(None, "ok")]
