@@ -159,7 +159,9 @@ def served_snapshot(pyodide_src: Path, stdlib: Path) -> tuple[str, Path] | None:
             partial = folder.with_suffix(".part")
             shutil.rmtree(partial, ignore_errors=True)
             command = [node, str(script), str(pyodide_src), str(stdlib), str(wheel), str(static), str(partial)]
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+                print("build.py: no served snapshot made (see above): first visits boot Python", file=sys.stderr)
+                return None
             shutil.rmtree(folder, ignore_errors=True)
             partial.replace(folder)
             made = sorted(folder.rglob("*.snap"))
