@@ -499,7 +499,12 @@ class Store(GroupCommit):
             return
         assert self._loop is not None
         commit = functools.partial(conn.execute, "COMMIT")
-        self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written), started=True)
+        try:
+            self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written), started=True)
+        except Exception as error:  # the COMMIT could not be handed over: nothing of the group is stored
+            self._group_failed(batch, error)
+            self._next_group()
+            return
         if calls:
             settled = set(map(id, written))
             for (_, future), hook in zip(batch, calls, strict=True):

@@ -61,10 +61,10 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(tmp_path: Path, mon
         await store.open()
         real_submit = store._thread.submit
 
-        def submit(fn: Any, *args: Any) -> Any:  # the store's thread runs the group's COMMIT
+        def submit(fn: Any, *args: Any, **kwargs: Any) -> Any:  # the store's thread runs the group's COMMIT
             if isinstance(fn, functools.partial) and fn.args == ("COMMIT",):
                 fn = functools.partial(slow_commit, fn.func, "COMMIT")
-            return real_submit(fn, *args)
+            return real_submit(fn, *args, **kwargs)
 
         store._thread.submit = submit  # type: ignore[method-assign]
         rooms = Rooms(store, load_games(), "test", bot_delay=0)

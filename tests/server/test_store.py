@@ -223,3 +223,33 @@ def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns() -> N
     assert asyncio.run(run()) is True
     thread.stop()
     assert outcome == [(None, "ok")]
+
+
+def test_a_commit_that_cannot_be_handed_to_the_thread_fails_its_writers_instead_of_hanging(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+
+    async def play() -> tuple[BaseException | None, BaseException | None]:
+        store = make_store(db)
+        await store.open()
+        submit = store._thread.submit
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("the store's thread cannot take it")
+
+        store._thread.submit = broken  # type: ignore[method-assign]
+        failed = await asyncio.wait_for(
+            asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True), 5
+        )
+        store._thread.submit = submit  # type: ignore[method-assign]
+        after = await asyncio.wait_for(
+            asyncio.gather(store.write(ops.insert_event("b", event(1))), return_exceptions=True), 5
+        )
+        await store.close()
+        return failed[0], after[0]
+
+    failed, after = asyncio.run(play())
+
+    assert isinstance(failed, RuntimeError)
+    assert after is None
+    assert stored_events(db, "a") == []
+    assert stored_events(db, "b") == [event(1)]
