@@ -60,10 +60,13 @@ def test_the_end_panel_shows_the_scores_with_the_verdict(server: str, api: Any, 
     page = new_page(seat_url(server, room, 0))
     wait_state(page, "ready")
 
+    confirm = "#commands button.intent-confirm"
     for _ in range(10):  # a default draw-discard game ends when the deck runs out: 8 moves of ours
-        if wait_state(page, "ready", "over", timeout=30_000) == "over":
+        # "ready" is also while the bots play; the game may end on a bot's move, so wait for our turn or the end
+        page.wait_for_selector(f'{confirm}, #page[data-state="over"]', timeout=30_000)
+        if page.evaluate("document.getElementById('page').dataset.state") == "over":
             break
-        page.locator("#commands button.intent-confirm").first.click()
+        page.locator(confirm).first.click()
         page.wait_for_function("document.getElementById('page').dataset.state !== 'pending'")
     wait_state(page, "over", timeout=30_000)
 
