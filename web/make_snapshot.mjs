@@ -28,6 +28,9 @@ const wheel = `/wheels/${wheelPath.split("/").pop()}`; // as the server's client
 const name = await snapshot.snapshotName(stdlib, files, wheel);
 const served = await snapshot.clientName(files, wheel); // what a first visit asks for before its stdlib arrives
 
+// Emscripten names the program in Python's environment (`_`) after Node's script: the build's path (where
+// this checkout lies on the server) would be in every first visit's memory. A neutral name instead.
+process.argv[1] = "/make_snapshot.mjs";
 // Pyodide is handed the stdlib zip's bytes, as the loader hands it in the browser.
 const pyodide = await loadPyodide({ indexURL: `${indexURL}/`, stdLibURL: stdlibPath, _makeSnapshot: true });
 snapshot.prepare(pyodide, { wheelBytes: new Uint8Array(await readFile(wheelPath)), files, wheel });
