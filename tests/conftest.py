@@ -8,21 +8,32 @@ for what is left. Figures: bench/README.md, "The test suite's time".
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 DOCTOR_EXAMPLES = "tests.games.test_doctor_examples"
+COMPILE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "compile_modules.py"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Stops at once when modules compiled with mypyc are older than their sources: Python would import the
     compiled ones, and every test would run the code as it was before the edit."""
-    from boardweaver_server.cli import stale_compiled_modules
-
-    stale = stale_compiled_modules()
-    if stale:
-        pytest.exit(stale, returncode=4)
+    if not COMPILE_SCRIPT.is_file():
+        return
+    spec = importlib.util.spec_from_file_location("compile_modules", COMPILE_SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    if script.compiled_files() and not script.is_fresh():
+        pytest.exit(
+            "the modules compiled with mypyc are older than their sources, so the tests would run the old code: "
+            "run .venv/bin/python scripts/compile_modules.py (or scripts/install; "
+            "--clean for the pure-Python build)",
+            returncode=4,
+        )
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[Any]) -> None:

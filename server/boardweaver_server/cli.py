@@ -136,8 +136,8 @@ def stale_compiled_modules(root: Path | None = None) -> str | None:
     spec.loader.exec_module(module)
     if module.compiled_files() and not module.is_fresh():
         return (
-            "the modules compiled with mypyc are older than their sources, so Python imports the code as it was "
-            "before the edit: run scripts/install (or scripts/compile_modules.py --clean for pure Python)"
+            "the modules compiled with mypyc are older than their sources: this server runs the code as it was "
+            "before the edit; run scripts/install (or scripts/compile_modules.py --clean for pure Python)"
         )
     return None
 
