@@ -20,12 +20,13 @@ import collections
 import logging
 import re
 import struct
+import zlib
 from typing import Any
 from urllib.parse import unquote
 
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
@@ -45,6 +46,7 @@ INBOX_RESUME = 8
 # seat instead of 34, server RSS 144 MiB instead of 150 (bench/README.md).
 DEFLATE_WINDOW_BITS = 11
 DEFLATE_MEM_LEVEL = 4
+_SYNC_TAIL = b"\x00\x00\xff\xff"  # what a sync flush ends with; permessage-deflate leaves it out (RFC 7692 7.2.1)
 
 
 class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -85,6 +87,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         )
         self.conn.send_response(self.response)
         self.transport.write(b"".join(self.conn.data_to_send()))
+        self._deflate = _own_deflate(self.conn.extensions)
         self.start_keepalive()
         client = f"{self.client[0]}:{self.client[1]}" if self.client else ""
         self.logger.info('%s - "WebSocket %s" [accepted]', client, event.path)
@@ -165,22 +168,28 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
     # (`Room._event_frames`), encoded and framed once for all of them
     _framed: tuple[bytes, bytes] = (b"", b"")
 
+    # permessage-deflate, when it is the socket's only extension and keeps its context between messages (what
+    # browsers agree to): its frames are compressed and framed here, with the extension's own compressor
+    _deflate: PerMessageDeflate | None = None
+
     def write_text(self, data: bytes) -> None:
-        """Writes one text frame: framed here when no extension was negotiated, else by websockets."""
+        """Writes one text frame: framed here without an extension or with permessage-deflate alone, else by
+        websockets. The bytes are websockets' own (`tests/server/test_roomproto.py` compares them)."""
+        deflate = self._deflate
+        if deflate is not None:  # websockets' PerMessageDeflate.encode and Frame.serialize, without their objects
+            encoder = deflate.encoder
+            body = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+            if body[-4:] != _SYNC_TAIL:  # zlib always ends a sync flush so: never seen
+                raise RuntimeError("permessage-deflate: a sync flush without its empty block")
+            self.transport.write(_header(0xC0 | Opcode.TEXT.value, len(body) - 4) + body[:-4])
+            return
         if self.conn.extensions:
             self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
             return
         framed = RoomWebSocketProtocol._framed
         if framed[0] is not data:
-            size = len(data)
-            if size < 126:
-                header = bytes((0x80 | Opcode.TEXT.value, size))
-            elif size < 65536:
-                header = struct.pack("!BBH", 0x80 | Opcode.TEXT.value, 126, size)
-            else:
-                header = struct.pack("!BBQ", 0x80 | Opcode.TEXT.value, 127, size)
-            framed = RoomWebSocketProtocol._framed = (data, header + data)
+            framed = RoomWebSocketProtocol._framed = (data, _header(0x80 | Opcode.TEXT.value, len(data)) + data)
         self.transport.write(framed[1])
 
     def close_with(self, code: int, reason: str) -> None:
@@ -197,6 +206,27 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
                 socket.paused_reading = False
             self.transport.resume_reading()
         self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+
+
+def _header(first: int, size: int) -> bytes:
+    """A server frame's header (unmasked): its first byte (FIN, RSV1, opcode) and the payload's length."""
+    if size < 126:
+        return bytes((first, size))
+    if size < 65536:
+        return struct.pack("!BBH", first, 126, size)
+    return struct.pack("!BBQ", first, 127, size)
+
+
+def _own_deflate(extensions: list[Any]) -> PerMessageDeflate | None:
+    """The socket's permessage-deflate, when this protocol can compress and frame its messages itself: the
+    only extension agreed, keeping the compressor's context (without it websockets makes a compressor a
+    message, and frames it)."""
+    if len(extensions) != 1:
+        return None
+    (extension,) = extensions
+    if type(extension) is not PerMessageDeflate or extension.local_no_context_takeover:
+        return None
+    return extension
 
 
 class FastSocket(RoomSocket):

@@ -20,6 +20,11 @@ from boardweaver_server import rooms as rooms_module
 from boardweaver_server.sockets import SocketLimits
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 
 from tests.server.conftest import LiveServer, create_room, make_app
 
@@ -243,3 +248,59 @@ def test_permessage_deflate_is_agreed_with_the_smaller_compressor(served: tuple[
     assert "permessage-deflate" in agreed
     assert f"server_max_window_bits={roomproto.DEFLATE_WINDOW_BITS}" in agreed
     assert snapshot["type"] == "snapshot"
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(bytes(data))
+
+
+def _deflating(local_no_context_takeover: bool = False) -> ServerProtocol:
+    conn = ServerProtocol()
+    conn.state = State.OPEN
+    conn.extensions = [
+        PerMessageDeflate(
+            False,
+            local_no_context_takeover,
+            roomproto.DEFLATE_WINDOW_BITS,
+            12,
+            {"memLevel": roomproto.DEFLATE_MEM_LEVEL},
+        )
+    ]
+    return conn
+
+
+@pytest.mark.parametrize("no_context_takeover", [False, True], ids=["context-kept", "server-no-context-takeover"])
+def test_frames_compressed_here_are_websockets_own_bytes(no_context_takeover: bool) -> None:
+    """With permessage-deflate the room protocol compresses and frames a message itself (websockets' path costs
+    a Frame, its checks and a BytesIO a frame); the bytes must be those websockets writes, message after message
+    (the compressor's context carries over), for every length's header, and decompress to the text."""
+    texts = [b'{"type":"event","seq":1}', b"x" * 200, json.dumps(list(range(30_000))).encode(), "é, 7♥".encode()]
+    texts += [b'{"type":"event","seq":%d,"patch":[["set",["active",0],%d]]}' % (n, n % 4) for n in range(40)]
+    protocol = object.__new__(roomproto.RoomWebSocketProtocol)
+    protocol.conn = _deflating(no_context_takeover)
+    protocol.transport = _Transport()  # type: ignore[assignment]
+    protocol._deflate = roomproto._own_deflate(protocol.conn.extensions)
+    reference = _deflating(no_context_takeover)
+    expected = []
+    for text in texts:
+        protocol.write_text(text)
+        reference.send_text(text)
+        expected.append(b"".join(reference.data_to_send()))
+
+    assert (protocol._deflate is None) is no_context_takeover  # without the context kept, websockets frames it
+    assert protocol.transport.written == expected  # type: ignore[attr-defined]
+    reader = StreamReader()  # the client's side: websockets' own parser and decompressor
+    reader.feed_data(b"".join(protocol.transport.written))  # type: ignore[attr-defined]
+    decoder = PerMessageDeflate(no_context_takeover, False, 12, roomproto.DEFLATE_WINDOW_BITS)
+    received = []
+    for _ in texts:
+        parser = Frame.parse(reader.read_exact, mask=False, extensions=[decoder])
+        try:
+            next(parser)
+        except StopIteration as done:
+            received.append(done.value.data)
+    assert received == texts
