@@ -121,8 +121,9 @@ def test_a_players_fact_is_written_as_its_language_writes_it() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)
 
-    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+    unnamed: dict[int, str] = {}  # no seat chose a name: the page counts them from 1
+    english = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], unnamed), Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], unnamed), Texts("fr")).render()
 
     assert '<span class="fact" data-fact="score">Score: 0</span>' in english
     assert '<span class="fact" data-fact="score">Score : 0</span>' in french
@@ -157,14 +158,15 @@ def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_se
             draft.take(action)
         verify_commit(game, table, seat, draft.steps)
 
-    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+    unnamed: dict[int, str] = {}  # no seat chose a name: the page counts them from 1
+    english = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], unnamed), Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], unnamed), Texts("fr")).render()
 
     def titles(html: str) -> list[str]:
         return re.findall(r'data-space="lane-\d".*?<div class="space-title" aria-hidden="true">([^<]*)<', html)
 
-    assert titles(english) == ["Lane 1 · won by player 0", "Lane 2 · won by player 1", "Lane 3"]
-    assert titles(french) == ["Voie 1 · gagnée par le joueur 0", "Voie 2 · gagnée par le joueur 1", "Voie 3"]
+    assert titles(english) == ["Lane 1 · won by player 1", "Lane 2 · won by player 2", "Lane 3"]
+    assert titles(french) == ["Voie 1 · gagnée par le joueur 1", "Voie 2 · gagnée par le joueur 2", "Voie 3"]
 
     names = {0: "Ada", 1: "Bob"}
     named = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], names), NamedTexts("en", names))
