@@ -123,10 +123,10 @@ def render_game_setup(game: dict[str, Any], texts: PageTexts) -> str:
     counts = "".join(
         f'<option value="{n}"{" selected" if n == chosen else ""}>{n}</option>' for n in range(low, high + 1)
     )
-    seat = texts.get("seat", "Seat {seat}")
+    seat = texts.get("seat", "Player {number}")  # as the room calls the seat: its number counted from 1
     bots = "".join(  # every seat but the first a bot, as quick start; the server ignores those past the count
         f'<label class="bot"><input type="checkbox" id="bot-{name}-{n}" name="bot:{name}" value="{n}" '
-        f'data-bot="{n}"{" checked" if n > 0 else ""}> {html.escape(seat.replace("{seat}", str(n)))}</label>'
+        f'data-bot="{n}"{" checked" if n > 0 else ""}> {html.escape(seat.replace("{number}", str(n + 1)))}</label>'
         for n in range(high)
     )
     options = render_game_options(game)

@@ -42,12 +42,12 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     assert "capture the enemy king" in rules_text and "Move limit" in rules_text  # rules and the room's options
     assert white.locator("#result .verdict").inner_text() == "You won"
     assert black.locator("#result .verdict").inner_text() == "You lost"
-    assert tv.locator("#result .verdict").inner_text() == "Seat 0 won"
+    assert tv.locator("#result .verdict").inner_text() == "Player 1 won"
     assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
     assert "Your turn" not in white.title()  # the game is over: nobody's turn
     assert white.locator("#commands").is_hidden()  # no empty band of commands above the review link
     assert "tv" in str(tv.get_attribute("#page", "class"))
-    assert review.locator("#result .verdict").inner_text() == "Seat 0 won"  # the review's last step: the true end
+    assert review.locator("#result .verdict").inner_text() == "Player 1 won"  # the review's last step: the true end
     true_board = review.inner_text('#board [data-space="board-true"]')
     assert "♚" not in true_board and "♕" in true_board  # the queen took the king
     big = float(tv.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
@@ -73,4 +73,4 @@ def test_the_end_panel_shows_the_scores_with_the_verdict(server: str, api: Any, 
     verdict = page.locator("#result .verdict").inner_text()
     assert verdict in ("You won", "You lost")
     assert page.locator("#result table.scores tr").count() == 5
-    assert "Seat 0 (you)" in page.locator("#result table.scores").inner_text()
+    assert "Player 1 (you)" in page.locator("#result table.scores").inner_text()

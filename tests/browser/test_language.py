@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -71,3 +72,29 @@ def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api
     assert page.title() == "Trois voies — Boardweaver"
     titles = page.locator("#board .kind-lane .space-title").all_inner_texts()
     assert [title[:6] for title in titles] == ["Voie 1", "Voie 2", "Voie 3"]
+
+
+def test_a_french_old_maid_says_joueur_1_everywhere_and_fille_on_the_maid(server: str, api: Any, new_page: Any) -> None:
+    """Regression: seats read "Place 0" while the log said "Le joueur 0", and the maid's face read "Maid"."""
+    room = api.room("old-maid", seats=2, bots=[0, 1])
+    page = new_page(server + "/", locale="en-US")
+    wait_state(page, "ready")
+    _switch(page, "fr")
+
+    page.goto(f"{server}/room/{room['room']}#role=spectator")
+    wait_state(page, "over", timeout=60_000)
+    seats = page.locator("#board .seat-name").all_inner_texts()
+    log = page.inner_text("#log")
+    verdict = page.inner_text("#result .verdict")
+    page.goto(f"{server}/game/{room['room']}")
+    wait_state(page, "ready")
+    page.click("#first")
+    page.wait_for_selector('#page[data-step="0"]')
+    faces = page.locator("#board .face .text").all_text_contents()
+    review_seats = page.locator("#board .seat-name").all_inner_texts()
+
+    assert seats == review_seats == ["Joueur 1", "Joueur 2"]
+    assert re.search(r"Le joueur [12] prend une carte au joueur [12]\.", log), log
+    assert not re.search(r"joueur 0|[Ss]iège|Place \d|Player|Seat", log), log
+    assert verdict in ("Joueur 1 gagne", "Joueur 2 gagne")
+    assert "Fille" in faces and "Maid" not in faces  # the review draws the whole deal: the maid is in a hand

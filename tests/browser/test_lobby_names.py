@@ -68,6 +68,10 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     screenshot(bob, "names-over")
     assert bob.inner_text("#result .verdict") == "The host ended the game before its end: nobody wins."
     assert bob.locator("#board .turn-mark").count() == 0  # nobody is to act in a room that is over
+    review = new_page(f"{server}/game/{first}")  # anyone's review calls the seats as the room did
+    wait_state(review, "ready")
+    assert review.locator("#board .seat-name").all_inner_texts() == ["Ada <i>", "Bob"]
+    assert "Bob takes" in review.inner_text("#log") and "Player" not in review.inner_text("#log")
 
     ada.click("button.rematch")
     ada.wait_for_url(lambda url: "/room/" in url and first not in url)

@@ -38,6 +38,41 @@ def test_every_catalog_of_the_game_holds_its_rules_and_every_option_text(name: s
                 assert catalog.has(f"{key}.{choice}"), f"{name}: {locale} lacks {key}.{choice}"
 
 
+# texts a French catalog may share with the English one, because French says them so too
+SAME_IN_FRENCH = {"Pile", "Plan", "Score"}
+
+
+def _look_keys(cls: type) -> set[str]:
+    """The catalog keys a game's `look` names: every space's and piece's `title` and every piece's `says`."""
+    look = getattr(cls, "look", None) or {}
+    return {
+        str(part[field])
+        for group in ("spaces", "pieces")
+        for part in (look.get(group) or {}).values()
+        for field in ("title", "says")
+        if part.get(field)
+    }
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_english_text_of_the_game_has_a_french_text_of_its_own(name: str) -> None:
+    """Every key of the English catalog (title, description, rules, options, looks, log lines) is in the
+    French one, in French: a text copied over in English is caught, bar words French shares."""
+    cls = load(name)
+    catalogs = cls.catalogs()
+    english, french = catalogs["en"], catalogs["fr"]
+
+    needed = {"title", "description", "rules"} | _look_keys(cls)
+    needed |= {f"option.{o['name']}.{part}" for o in cls.option_info() for part in ("label", "help")}
+
+    assert needed <= set(english.texts), sorted(needed - set(english.texts))
+    assert set(french.texts) == set(english.texts), sorted(set(english.texts) ^ set(french.texts))
+    copied = {key: text for key, text in english.texts.items() if french.texts[key] == text}
+    assert set(copied.values()) <= SAME_IN_FRENCH, copied
+    for key in english.texts:
+        assert french.is_plural(key) == english.is_plural(key), f"{name}: {key} is plural in one language only"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_games_api_gives_the_rules_in_the_language_asked_for(client: TestClient, name: str) -> None:
     french = {game["name"]: game for game in client.get("/api/games?lang=fr-CA").json()}[name]

@@ -46,6 +46,21 @@ def test_the_lobby_speaks_the_chosen_language_over_the_browsers(client: TestClie
     assert 'placeholder="shown to the other players"' in chosen
 
 
+def test_the_bot_boxes_name_each_seat_as_the_room_does_counted_from_1(client: TestClient) -> None:
+    """Regression: the boxes read "Seat 0", "Seat 1" while the room and its log call seat 0 "Player 1"."""
+    english = client.get("/", headers={"Accept-Language": "en"}).text
+    french = client.get("/", headers={"Accept-Language": "fr"}).text
+
+    def box(page: str, seat: int) -> str:
+        found = re.search(rf'id="bot-market-draft-{seat}" [^>]*> ([^<]*)</label>', page)
+        assert found is not None
+        return found.group(1)
+
+    assert [box(english, 0), box(english, 1)] == ["Player 1", "Player 2"]
+    assert [box(french, 0), box(french, 1)] == ["Joueur 1", "Joueur 2"]
+    assert "{number}" not in english + french and "{seat}" not in english + french
+
+
 def test_the_lobby_names_each_game_in_the_page_s_language(client: TestClient) -> None:
     english = client.get("/", headers={"Accept-Language": "en"}).text
     french = client.get("/", headers={"Accept-Language": "fr"}).text

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import html
 import re
 
-from boardweaver import Action, Draft, start, verify_commit
+import pytest
+from boardweaver import Action, Draft, Table, play_game, start, verify_commit
+from boardweaver.installed import installed_games, load_game
 from boardweaver.view import perspective_of
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
-from boardweaver_web.board import Board, guess_moves, piece_keys
+from boardweaver_web.board import Board, guess_moves, piece_keys, render_log, render_result
 from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
@@ -121,8 +124,9 @@ def test_a_players_fact_is_written_as_its_language_writes_it() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)
 
-    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+    unnamed: dict[int, str] = {}  # no seat chose a name: the page counts them from 1
+    english = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], unnamed), Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], unnamed), Texts("fr")).render()
 
     assert '<span class="fact" data-fact="score">Score: 0</span>' in english
     assert '<span class="fact" data-fact="score">Score : 0</span>' in french
@@ -157,14 +161,15 @@ def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_se
             draft.take(action)
         verify_commit(game, table, seat, draft.steps)
 
-    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-    french = Board(game, table.view(0), 0, [], game.catalogs()["fr"], Texts("fr")).render()
+    unnamed: dict[int, str] = {}  # no seat chose a name: the page counts them from 1
+    english = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], unnamed), Texts("en")).render()
+    french = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], unnamed), Texts("fr")).render()
 
     def titles(html: str) -> list[str]:
         return re.findall(r'data-space="lane-\d".*?<div class="space-title" aria-hidden="true">([^<]*)<', html)
 
-    assert titles(english) == ["Lane 1 · won by player 0", "Lane 2 · won by player 1", "Lane 3"]
-    assert titles(french) == ["Voie 1 · gagnée par le joueur 0", "Voie 2 · gagnée par le joueur 1", "Voie 3"]
+    assert titles(english) == ["Lane 1 · won by player 1", "Lane 2 · won by player 2", "Lane 3"]
+    assert titles(french) == ["Voie 1 · gagnée par le joueur 1", "Voie 2 · gagnée par le joueur 2", "Voie 3"]
 
     names = {0: "Ada", 1: "Bob"}
     named = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], names), NamedTexts("en", names))
@@ -182,3 +187,54 @@ def test_a_piece_face_given_as_a_message_key_reads_in_the_seats_language() -> No
     assert '<span class="symbol">♛</span><span class="text">Maid</span>' in english
     assert '<span class="symbol">♛</span><span class="text">Fille</span>' in french
     assert ">Maid<" not in french and 'aria-label="La vieille fille' in french
+
+
+# words a game's French catalog may share with English, because French says them so too
+SAME_IN_FRENCH = {"Pile", "Plan", "Score"}
+_SHOWN = (
+    r'aria-label="([^"]*)"',
+    r'class="space-title"[^>]*>([^<]*)<',
+    r'<span class="text">([^<]*)<',
+    r'class="seat-name">([^<]*)<',
+    r'class="fact"[^>]*>([^<]*)<',
+    r'class="winners verdict">([^<]*)<',
+    r"<td>([^<]*)</td>",
+    r"<li>([^<]*)</li>",
+)
+
+
+def _shown_texts(drawn: str) -> list[str]:
+    """The texts a player reads or hears in a drawing: labels, titles, faces, seat names, facts, log lines."""
+    return [html.unescape(text) for pattern in _SHOWN for text in re.findall(pattern, drawn)]
+
+
+@pytest.mark.parametrize("name", sorted(installed_games()))
+def test_every_text_of_a_french_game_is_french_from_start_to_end(name: str) -> None:
+    """Regression: lanes and titles read in English in a French room; seats read "Place 0", the log "joueur 0"."""
+    game = load_game(name)({})
+    drawn: dict[str, list[str]] = {"en": [], "fr": []}
+    states = [0]
+
+    def draw(table: Table) -> None:
+        states[0] += 1
+        if states[0] % 5 and not table.state.is_over():
+            return
+        for locale in drawn:
+            catalog, texts = NamedCatalog(game.catalogs()[locale], {}), NamedTexts(locale, {})
+            for seat in (0, None):
+                view = table.view(seat)
+                offers = Draft(game, view, seat).offers() if seat in view.state.active_player_ids else []
+                board = Board(game, view, seat, offers, catalog, texts).render()
+                log = render_log(table.state.log, catalog)  # public: the frames carry it beside the view
+                drawn[locale] += _shown_texts(board + log + render_result(view, texts, seat))
+
+    play_game(game, list(range(max(2, game.min_players))), seed=3, each_state=draw)
+
+    english, french = drawn["en"], drawn["fr"]
+    assert len(english) == len(french) > 50
+    wrong = re.compile(r"\b(?:look|log|offer|option|space|seat)\.[a-z]|\b(?:Seat|Place|[Ss]iège|[Jj]oueur) 0\b")
+    assert not [text for text in french if wrong.search(text)]
+    space_ids = set(play_game(game, list(range(max(2, game.min_players))), seed=3).table.state.spaces)
+    assert not [text for text in french if text in space_ids]  # a space is never titled by its id
+    untranslated = {e for e, f in zip(english, french, strict=True) if e == f and re.search(r"[A-Za-z]{2}", e)}
+    assert untranslated <= SAME_IN_FRENCH, untranslated

@@ -26,7 +26,7 @@ def test_every_seat_gets_a_clock_and_the_running_one_is_marked() -> None:
     drawn = render_clocks(CLOCK, 1000, 0, Texts("en"))
 
     assert 'id="clock-0" role="timer">1:01<' in drawn and 'id="clock-1" role="timer">0:08.4<' in drawn
-    assert drawn.count('class="clock running"') == 1 and "Seat 0 (you)" in drawn
+    assert drawn.count('class="clock running"') == 1 and "Player 1 (you)" in drawn
     assert render_clocks(None, 0, 0, Texts("en")) == ""
 
 

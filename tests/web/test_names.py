@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import html
+from string import Formatter
 
 from boardweaver import Catalog, msg
 from boardweaver_web import mine
 from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
-from boardweaver_web.players import NamedCatalog, NamedTexts
+from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore
 
 
@@ -27,14 +28,14 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     catalog = NamedCatalog(Catalog("en", {"log.take": "Player {player} takes a card from player {source}."}), names)
 
     assert texts.get("seat", seat=0) == "Ada" and texts.get("seat.you", seat=0) == "Ada (you)"
-    assert texts.get("seat", seat=1) == "Seat 1"
-    assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from player 1."
+    assert texts.get("seat", seat=1) == "Player 2"
+    assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from player 2."
     names[1] = "Bob"  # a rename shows at the next drawing: the page holds the session's dict
     assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from Bob."
     assert NamedTexts("fr", names).get("seat.you", seat=1) == "Bob (vous)"
     over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names)
     assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada, Bob win."
-    assert over.render(msg("log.over", winners="0, 2")) == "Game over: player(s) 0, 2 win."  # seat 2 unnamed
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada, Player 3 win."  # seat 2 unnamed
 
 
 def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:
@@ -119,7 +120,7 @@ def test_a_french_line_with_au_or_du_joueur_by_name_says_a_bob_and_d_ada() -> No
     assert named.render(msg("log.hand", player=0)) == "La main d'Ada est vide."
     assert named.render(msg("log.hand", player=1)) == "La main de Bob est vide."
     assert named.render(msg("log.gave", player=1, winners="0, 1")) == "À Bob de jouer, à Ada, Bob la victoire."
-    assert named.render(msg("log.took", player=2, source=1)) == "Le joueur 2 prend une carte à Bob."
+    assert named.render(msg("log.took", player=2, source=1)) == "Le joueur 3 prend une carte à Bob."
 
 
 def test_a_plural_log_line_calls_seats_by_name_in_the_form_its_count_asks() -> None:
@@ -134,4 +135,69 @@ def test_a_plural_log_line_calls_seats_by_name_in_the_form_its_count_asks() -> N
 
     assert named.render(msg("log.planned", player=0, count=1)) == "Ada valide 1 carte."
     assert named.render(msg("log.planned", player=0, count=3)) == "Ada valide 3 cartes."
-    assert named.render(msg("log.planned", player=1, count=3)) == "Le joueur 1 valide 3 cartes."
+    assert named.render(msg("log.planned", player=1, count=3)) == "Le joueur 2 valide 3 cartes."
+
+
+def test_unnamed_seats_read_player_1_alike_in_seat_labels_log_lines_and_results() -> None:
+    """Regression: seats read "Seat 0 (you)" while the log said "Player 0", both counted from 0."""
+    english = NamedCatalog(
+        Catalog(
+            "en",
+            {
+                "log.take": "Player {player} takes a card from player {source}.",
+                "log.believe": "Seat {player} believes seat {claimer}",
+                "offer.call": "Call bluff on seat {player}'s claim",
+                "log.over": "Game over: players {winners} win.",
+                "log.won": "{winner} wins",
+            },
+        ),
+        {},
+    )
+    texts = NamedTexts("en", {})
+
+    assert texts.get("seat", seat=0) == "Player 1" and texts.get("seat.you", seat=1) == "Player 2 (you)"
+    assert english.render(msg("log.take", player=0, source=1)) == "Player 1 takes a card from player 2."
+    assert english.render(msg("log.believe", player=1, claimer=0)) == "Player 2 believes player 1"
+    assert english.render(msg("offer.call", player=0)) == "Call bluff on player 1's claim"
+    assert english.render(msg("log.over", winners="0, 2")) == "Game over: players 1, 3 win."
+    assert english.render(msg("log.won", winner=2)) == "Player 3 wins"  # no word before it: the seat's label
+
+
+def test_unnamed_seats_read_joueur_1_in_french_with_the_article_kept() -> None:
+    french = NamedCatalog(
+        Catalog(
+            "fr",
+            {
+                "log.took": "Le joueur {player} prend une carte au joueur {source}.",
+                "log.believe": "Le siège {player} croit le siège {claimer}",
+                "log.over": "Fin de partie : les joueurs {winners} gagnent.",
+            },
+        ),
+        {},
+    )
+
+    assert NamedTexts("fr", {}).get("seat.you", seat=0) == "Joueur 1 (vous)"
+    assert french.render(msg("log.took", player=0, source=1)) == "Le joueur 1 prend une carte au joueur 2."
+    assert french.render(msg("log.believe", player=1, claimer=0)) == "Le joueur 2 croit le joueur 1"
+    assert french.render(msg("log.over", winners="0, 1")) == "Fin de partie : les joueurs 1, 2 gagnent."
+
+
+def test_every_example_games_log_lines_call_an_unnamed_seat_as_its_label_does() -> None:
+    """Every game's lines naming a seat say the page's word and the seat's number from 1, never "Seat 0"."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="boardweaver.games"):
+        game = entry.load()({})
+        for locale, catalog in game.catalogs().items():
+            named, label = NamedCatalog(catalog, {}), NamedTexts(locale, {}).get("seat", seat=1)
+            for key in catalog.texts:
+                fields = {f for _, f, _, _ in Formatter().parse(catalog.template(key, 2) or "") if f}
+                if not fields & {"player", "source", "claimer", "winner", "winners"}:
+                    continue
+                args = {
+                    f: 1 if f in SEAT_ARGS else "1" if f in LIST_ARGS else 2 if f == "count" else "x" for f in fields
+                }
+                said = named.render(msg(key, **args))
+                wrong = ("Seat 2", "seat 2", "Siège 2", "siège 2", "Place 2", "place 2", " 1 ", " 1.", " 1'")
+                assert "{" not in said and not any(w in said for w in wrong), (entry.name, locale, key, said)
+                assert label.split()[0].lower() in said.lower(), (entry.name, locale, key, said)

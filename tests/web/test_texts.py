@@ -101,7 +101,7 @@ def test_a_key_missing_in_french_falls_back_to_english_then_to_the_key() -> None
 
     assert french.get("no.such.key") == "no.such.key"
     assert french.error("no/such-code") == "Le serveur n'a pas pu accepter cette action."
-    assert french.get("seat", seat=2) == "Place 2"
+    assert french.get("seat", seat=2) == "Joueur 3"
 
 
 def test_texts_keeps_its_module_level_table() -> None:

@@ -514,7 +514,7 @@ def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[i
 def render_result(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
     """The end panel: the verdict for `me` (see `verdict`) and the scores the game kept; "" while it runs.
 
-    `name` names a seat (default "Seat N"); the seat's own row says it is theirs.
+    `name` names a seat (default "Player N", counted from 1); the seat's own row says it is theirs.
     """
     result = table.state.result
     if result is None:

@@ -1,7 +1,9 @@
-"""The seats' players by name: seat labels, log lines and results say "Ada" where they said "Seat 0".
+"""The seats' players as the page calls them: "Ada" where they chose a name, else "Player 1" (seat 0).
 
 Plain Python over the page's texts and a game's catalog; the names come from the server (public, like
-the seats). Everything drawn from them goes through `html.escape` in `board.py`, never as markup.
+the seats). A seat without a name reads the same everywhere: the page's word and its number from 1, in seat
+labels, log lines, offers, titles and results. Everything drawn from them goes through `html.escape` in
+`board.py`, never as markup.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 from boardweaver import Catalog, Message
 
-from .texts import Texts
+from .texts import Texts, seat_number
 
 SEAT_ARGS = ("player", "source", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
@@ -21,6 +23,8 @@ _SEAT_WORD = (
     r"(?:\b(?:[Ll]es?|[Ll]a|[Tt]he)\s+)?"
     r"(?:[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)(?:\(s\)|s)?"
 )
+# the same words alone, for a seat without a name: "Le siège {player}" becomes "Le joueur {number}"
+_WORD = r"\b(?P<word>[Pp]layer|[Ss]eat|[Pp]lace|[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)(?P<plural>\(s\)|s)?"
 _SEAT_LIST = re.compile(r"\d+(?:, \d+)*")
 # French articles fused with "à"/"de" stay as the bare preposition: "au joueur {source}" becomes "à Bob", not
 # "au Bob"; "du joueur {player}" becomes "de Bob", or "d'Ada" before a vowel.
@@ -43,34 +47,58 @@ class NamedTexts(Texts):
 
 
 class NamedCatalog(Catalog):
-    """A game's catalog whose log lines call seats by name ("Ada takes a 7" for "Player 0 takes a 7")."""
+    """A game's catalog whose log lines call seats as the page does: by name ("Ada takes a 7" for "Player 0 takes
+    a 7"), else by number counted from 1 with the page's one word ("Seat 0 plays" reads "Player 1 plays")."""
 
     def __init__(self, catalog: Catalog, names: dict[int, str]) -> None:
         super().__init__(catalog.locale, catalog.texts, catalog.plurals, catalog.plural_forms)
         self.names = names
+        self.page = Texts(catalog.locale)  # the seat's word in the log's own language, not the page's
 
     def render(self, message: Message) -> str:
         template = self.template(message.key, message.args.get("count"))
-        args = dict(message.args)
-        named = []
-        for arg, value in message.args.items():
-            if arg in SEAT_ARGS and type(value) is int and value in self.names:
-                args[arg] = self.names[value]
-                named.append(arg)
-            elif arg in LIST_ARGS and isinstance(value, str) and _SEAT_LIST.fullmatch(value):
-                seats = [int(seat) for seat in value.split(", ")]
-                if all(seat in self.names for seat in seats):
-                    args[arg] = ", ".join(self.names[seat] for seat in seats)
-                    named.append(arg)
-        if template is None or not named:
+        if template is None:
             return super().render(message)
-        for arg in named:
-            template = re.sub(rf"{_FUSED}\s+\{{{arg}\}}", _preposition(arg, str(args[arg])), template)
-            template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
+        args = dict(message.args)
+        for arg, value in message.args.items():
+            seats = _seats(arg, value)
+            if seats is None:
+                continue
+            # a seat's label stands where the template has no word before it ("{player} wins")
+            args[arg] = ", ".join(self.names.get(seat) or self.page.get("seat", seat=seat) for seat in seats)
+            if any(seat in self.names for seat in seats):  # by name: the word before it goes
+                template = re.sub(rf"{_FUSED}\s+\{{{arg}\}}", _preposition(arg, str(args[arg])), template)
+                template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
+            else:  # by number: the page's word for a seat, its number counted from 1
+                number = f"_{arg}_number"
+                args[number] = ", ".join(str(seat_number(seat)) for seat in seats)
+                template = re.sub(rf"{_WORD}\s+\{{{arg}\}}", self._word(number), template)
         try:
             return template.format_map(args)
         except (KeyError, IndexError, ValueError):
             return super().render(message)
+
+    def _word(self, number: str) -> Any:
+        """Returns a re.sub replacement turning "seat {arg}" into "player {number}", keeping its case and plural."""
+
+        def replace(found: re.Match[str]) -> str:
+            plural = found.group("plural")
+            word = self.page.get("seat.words") if plural == "s" else self.page.get("seat.word")
+            word += "(s)" if plural == "(s)" else ""
+            if found.group("word")[0].isupper():
+                word = word[:1].upper() + word[1:]
+            return f"{word} {{{number}}}"
+
+        return replace
+
+
+def _seats(arg: str, value: Any) -> list[int] | None:
+    """The seats a message argument names: one for `player=2`, several for `winners="0, 2"`; None for others."""
+    if arg in SEAT_ARGS and type(value) is int:
+        return [value]
+    if arg in LIST_ARGS and isinstance(value, str) and _SEAT_LIST.fullmatch(value):
+        return [int(seat) for seat in value.split(", ")]
+    return None
 
 
 def _preposition(arg: str, name: str) -> Any:

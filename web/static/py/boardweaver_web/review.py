@@ -9,6 +9,7 @@ from boardweaver import FULL, Catalog, Game, Table, state_from_wire
 
 from . import boot, dom
 from .board import Board, render_log, render_result
+from .players import NamedCatalog, NamedTexts
 from .texts import Texts, pick_locale
 
 
@@ -31,14 +32,23 @@ def review_states(data: Any) -> list[dict[str, Any]]:
     return states
 
 
+def seat_names(info: Any) -> dict[int, str]:
+    """The names the seats' players chose, from the room's status (`"names": ["Ada", null]`); seat -> name."""
+    names = info.get("names") if isinstance(info, dict) else None
+    if not isinstance(names, list):
+        return {}
+    return {seat: name for seat, name in enumerate(names) if isinstance(name, str) and name}
+
+
 class Review:
-    def __init__(self, game: Game, states: list[dict[str, Any]], texts: Texts) -> None:
+    def __init__(self, game: Game, states: list[dict[str, Any]], texts: Texts, names: dict[int, str]) -> None:
         self.game = game
         self.states = states
-        self.texts = texts
+        self.texts = NamedTexts(texts.locale, names)  # seats called as the room called them: name, else "Player 1"
         catalogs = game.catalogs()
         locale = pick_locale(dom.language(), list(catalogs)) if catalogs else ""
-        self.catalog: Catalog | None = catalogs.get(locale)
+        catalog = catalogs.get(locale)
+        self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names)
         self.step = len(states) - 1
 
     def start(self) -> None:
@@ -85,7 +95,7 @@ async def main(config: dict[str, Any]) -> None:
         dom.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
-    review = Review(game, states, texts)
+    review = Review(game, states, texts, seat_names(info))
     dom.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
     dom.set_text("status", "")

@@ -71,7 +71,13 @@ class Texts:
         return self.get(key if key in self._keys else "error.other")
 
     def get(self, key: str, **args: Any) -> str:
-        """Returns the text of `key` with `args` filled in; a plural entry's form is chosen by `count`."""
+        """Returns the text of `key` with `args` filled in; a plural entry's form is chosen by `count`.
+
+        A whole-number `seat` also fills `{number}`, the seat as people count it (seat 0 is "Player 1").
+        """
+        seat = args.get("seat")
+        if type(seat) is int and "number" not in args:
+            args["number"] = seat_number(seat)
         template = self.template(key, args.get("count"))
         try:
             return template.format(**args)
@@ -97,6 +103,11 @@ class Texts:
             if text != key:
                 return text
         return key
+
+
+def seat_number(seat: int) -> int:
+    """Returns a seat's number as people count it: from 1, where the game and the wire count from 0."""
+    return seat + 1
 
 
 def pick_locale(wanted: str, available: list[str]) -> str:
