@@ -142,3 +142,50 @@ def test_a_seats_offers_writing_its_hidden_card_onto_its_view_is_a_game_bug_that
     assert first["offers"] == []  # the offers raised: none were sent
     assert json.loads(received["seat0"][2])["code"] == "game/bug"
     assert any("ReadOnlyError" in record.getMessage() for record in caplog.records)
+
+
+class OrderedSocket(FakeSocket):
+    """A listener that notes, in a log every socket shares, which perspective got each frame in turn."""
+
+    def __init__(self, perspective: Perspective, order: list[Perspective]) -> None:
+        super().__init__(perspective, False)
+        self.order = order
+
+    def send(self, text: str) -> None:
+        super().send(text)
+        self.order.append(self.perspective)
+
+
+def test_a_decision_s_frames_go_first_to_the_seats_now_to_act(tmp_path: Path) -> None:
+    """A busy room's next decision comes from the seat now to act: its frame is written before the other
+    sockets' (attached before it here), so its player answers while the rest are written. Every socket still
+    gets each frame once, in order."""
+
+    async def play() -> tuple[list[list[Perspective]], list[int], dict[Perspective, int]]:
+        store = Store(tmp_path / "rooms.db")
+        await store.open()
+        rooms = Rooms(store, load_games(), "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
+        await rooms.start_game(room)
+        order: list[Perspective] = []
+        sockets = [OrderedSocket(SPECTATOR, order)]
+        sockets += [OrderedSocket(Perspective("seat", PlayerId(seat)), order) for seat in (3, 2, 1, 0)]
+        async with room.lock:
+            for socket in sockets:
+                room.attach(socket)
+        rounds, next_seats = [], []
+        for _ in range(8):
+            del order[:]
+            seat = room.table.state.active_player_ids[0]
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), None)
+            rounds.append(list(order))
+            next_seats.append(room.table.state.active_player_ids[0])
+        await store.close()
+        return rounds, next_seats, {socket.perspective: len(socket.frames) for socket in sockets}
+
+    rounds, next_seats, counts = asyncio.run(play())
+
+    for sent, seat in zip(rounds, next_seats, strict=True):
+        assert sent[0] == Perspective("seat", PlayerId(seat))
+        assert sorted(map(repr, sent)) == sorted(map(repr, counts))  # each socket once a decision
+    assert set(counts.values()) == {1 + 8}  # the snapshot, then every decision's event
