@@ -38,7 +38,7 @@ def test_a_huge_seat_count_is_refused_at_once_without_building_seats(client: Tes
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert huge.status_code == 400 and "seats" in huge.json()["error"]
-    assert elapsed < 0.05, elapsed
+    assert elapsed < 1.0, elapsed  # building 20 million seats would take seconds (and the memory below)
     assert peak < 2_000_000, peak
 
 
