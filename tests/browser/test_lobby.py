@@ -22,6 +22,12 @@ def test_lobby_creates_a_room_whose_links_open_a_seat_and_a_spectator(server: st
     assert lobby.is_checked("#bot-market-draft-1") and not lobby.is_checked("#bot-market-draft-0")
     lobby.click("#create")
     wait_state(lobby, "created")
+    # the room appears below the form: it is brought into view, the keyboard on your seat's link
+    lobby.wait_for_function(
+        "() => { const r = document.getElementById('created').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight - 80; }"
+    )
+    assert lobby.evaluate("document.activeElement.matches('.seat-link.join-seat')")
     screenshot(lobby, "lobby")
     seat_link = str(lobby.get_attribute(".seat-link[data-seat='0']", "href"))
     spectator_link = str(lobby.get_attribute(".spectator-link", "href"))

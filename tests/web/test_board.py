@@ -238,3 +238,26 @@ def test_every_text_of_a_french_game_is_french_from_start_to_end(name: str) -> N
     assert not [text for text in french if text in space_ids]  # a space is never titled by its id
     untranslated = {e for e, f in zip(english, french, strict=True) if e == f and re.search(r"[A-Za-z]{2}", e)}
     assert untranslated <= SAME_IN_FRENCH, untranslated
+
+
+def test_the_verdict_says_draw_when_every_seat_won_and_a_shared_win_when_some_did() -> None:
+    """Three-lanes ended four all: "Zoé, Player 2 win" must not read "You won" as if alone."""
+    from boardweaver import GameResult, Perspective, Player, PlayerId, Table, TableState
+    from boardweaver_web.board import verdict
+
+    def table(winners: list[int]) -> Table:
+        state = TableState(players=[Player(PlayerId(seat)) for seat in range(3)])
+        state.result = GameResult(winners=[PlayerId(seat) for seat in winners])
+        return Table(state, Perspective("seat", PlayerId(0)))
+
+    for locale, draw, shared, won, lost in (
+        ("en", "Draw", "You share the win", "You won", "You lost"),
+        ("fr", "Match nul", "Victoire partagée", "Vous avez gagné", "Vous avez perdu"),
+    ):
+        texts = Texts(locale)
+        assert verdict(table([0, 1, 2]), texts, 0) == draw
+        assert verdict(table([]), texts, 0) == draw
+        assert verdict(table([0, 2]), texts, 0) == shared
+        assert verdict(table([0]), texts, 0) == won
+        assert verdict(table([1, 2]), texts, 0) == lost
+    assert verdict(table([0, 1, 2]), Texts("en"), None) == "Draw"

@@ -68,7 +68,7 @@ _HIDDEN_LABEL = msg("offer.play-hidden")
 class DrawDiscard(Game):
     name = "draw-discard"
     title = "Draw-discard"
-    description = "Play a card, score its rank, draw the top card: the benchmark game."
+    description = "Play a card, score its rank, draw the top card; the highest score wins."
     min_players = 4
     max_players = 4
     option_defaults: ClassVar[dict[str, Json]] = {"endless": False}  # the benchmark passes endless=True

@@ -498,14 +498,18 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
 
 
 def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
-    """The end in a few words for `me`: "You won", "You lost" or "Draw"; a spectator reads who won."""
+    """The end in a few words for `me`: "You won", "You share the win" (with others, not all), "You lost" or
+    "Draw" (no winner, or every seat won); a spectator reads who won."""
     result = table.state.result
     if result is None:
         return ""
-    if not result.winners:
+    players = table.state.player_ids
+    if not result.winners or set(players) <= set(result.winners):  # nobody won, or everybody did: a tie
         return texts.get("result.draw-short")
-    if me is not None and me in table.state.player_ids:
-        return texts.get("result.you-won" if me in result.winners else "result.you-lost")
+    if me is not None and me in players:
+        if me not in result.winners:
+            return texts.get("result.you-lost")
+        return texts.get("result.you-won" if len(result.winners) == 1 else "result.you-shared")
     named = [name(p) if name is not None else texts.get("seat", seat=p) for p in result.winners]
     seats = texts.get("result.and").join(named)
     return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)

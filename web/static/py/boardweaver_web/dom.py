@@ -84,6 +84,18 @@ def scroll_to_end(element_id: str) -> None:
         js.requestAnimationFrame(create_once_callable(lambda _time: setattr(node, "scrollTop", node.scrollHeight)))
 
 
+def reveal(element_id: str, selector: str) -> None:
+    """Scrolls an element into view and focuses its first control matching `selector` (else the element):
+    what a click just made appears where the player looks, and the keyboard is on it."""
+    node = element(element_id)
+    if node is None:
+        return
+    node.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", "smooth"]])))
+    target = _some(node.querySelector(selector))
+    if target is not None:
+        target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
+
+
 def set_attribute(element_id: str, name: str, value: str) -> None:
     node = element(element_id)
     if node is not None:

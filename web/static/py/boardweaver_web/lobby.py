@@ -270,6 +270,7 @@ class Lobby:
             ),
         )
         dom.set_attribute("page", "data-state", "created")
+        dom.reveal("created", "a.join-seat, a.seat-link")  # below the form: bring the room and your seat to the eye
 
 
 def error_text(data: Any) -> str:
