@@ -183,3 +183,19 @@ def test_no_text_of_the_game_hedges_a_plural_with_parentheses(name: str) -> None
         texts = [*catalog.texts.values(), *(form for forms in catalog.plurals.values() for form in forms)]
         assert not [text for text in texts if "(s)" in text or "(nt)" in text], (name, catalog.locale)
         assert catalog.has_plural_header, (name, catalog.locale)
+
+
+def test_no_english_text_puts_a_before_a_number() -> None:
+    """ "played a 8", "a 11": English needs "an" before some numbers, which a template cannot choose; the
+    examples' texts say "card 8" instead. Every placeholder that holds a number is filled with 8 and 11, and
+    "a 8"/"a 11" is refused."""
+    import re
+
+    for name in installed_games():
+        catalog = load(name).catalogs()["en"]
+        plurals = [form for forms in catalog.plurals.values() for form in forms]
+        for key, template in [*catalog.texts.items(), *(("plural", form) for form in plurals)]:
+            if True:
+                for number in ("8", "11"):
+                    filled = re.sub(r"\{(?:card|count|rank|value|score|number|lane|seq)\}", number, str(template))
+                    assert not re.search(rf"\b[Aa] {number}\b", filled), (name, key, template)
