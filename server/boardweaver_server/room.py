@@ -448,18 +448,10 @@ class Room:
         listeners = self.listeners
         # the seats now to act first: their players (or bots, or a client's own rules) answer while the rest
         # is written, so a busy room's next decision does not wait behind the other sockets' writes
-        active = self.table.state.active_player_ids
-        later: list[tuple[Listener, str]] = []
-        for listener, text in frames:
-            if listener.perspective.seat not in active or listener.perspective.kind != "seat":
-                later.append((listener, text))
-                continue
+        active = self.table.state.active_player_ids  # a spectator's or referee's seat is None: never in it
+        for listener, text in sorted(frames, key=lambda frame: frame[0].perspective.seat not in active):
             group = listeners.get(listener.perspective)
             if group is not None and listener in group:  # not one that left while the COMMIT ran
-                listener.send(text)
-        for listener, text in later:
-            group = listeners.get(listener.perspective)
-            if group is not None and listener in group:
                 listener.send(text)
         self.changed.set()
         self._clock_wake.set()

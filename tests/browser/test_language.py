@@ -60,13 +60,18 @@ def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any
     assert (page.text_content("#rules-text .game-description") or "").startswith("Draft seven cards")
 
 
-def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api: Any, new_page: Any) -> None:
-    room = api.room("three-lanes", seats=2, bots=[0, 1])
+def _french_spectator(server: str, api: Any, new_page: Any, game: str) -> tuple[Any, dict[str, Any]]:
+    """A bots' game of `game` watched by a spectator who chose French in the lobby of an English browser."""
+    room = api.room(game, seats=2, bots=[0, 1])
     page = new_page(server + "/", locale="en-US")
     wait_state(page, "ready")
     _switch(page, "fr")
-
     page.goto(f"{server}/room/{room['room']}#role=spectator")
+    return page, room
+
+
+def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api: Any, new_page: Any) -> None:
+    page, _ = _french_spectator(server, api, new_page, "three-lanes")
     wait_state(page, "ready", "over")
 
     assert page.title() == "Trois voies — Boardweaver"
@@ -76,12 +81,7 @@ def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api
 
 def test_a_french_old_maid_says_joueur_1_everywhere_and_fille_on_the_maid(server: str, api: Any, new_page: Any) -> None:
     """Regression: seats read "Place 0" while the log said "Le joueur 0", and the maid's face read "Maid"."""
-    room = api.room("old-maid", seats=2, bots=[0, 1])
-    page = new_page(server + "/", locale="en-US")
-    wait_state(page, "ready")
-    _switch(page, "fr")
-
-    page.goto(f"{server}/room/{room['room']}#role=spectator")
+    page, room = _french_spectator(server, api, new_page, "old-maid")
     wait_state(page, "over", timeout=60_000)
     seats = page.locator("#board .seat-name").all_inner_texts()
     log = page.inner_text("#log")
