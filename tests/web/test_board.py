@@ -245,8 +245,8 @@ def test_the_verdict_says_draw_when_every_seat_won_and_a_shared_win_when_some_di
     from boardweaver import GameResult, Perspective, Player, PlayerId, Table, TableState
     from boardweaver_web.board import verdict
 
-    def table(winners: list[int]) -> Table:
-        state = TableState(players=[Player(PlayerId(seat)) for seat in range(3)])
+    def table(winners: list[int], seats: int = 3) -> Table:
+        state = TableState(players=[Player(PlayerId(seat)) for seat in range(seats)])
         state.result = GameResult(winners=[PlayerId(seat) for seat in winners])
         return Table(state, Perspective("seat", PlayerId(0)))
 
@@ -261,3 +261,4 @@ def test_the_verdict_says_draw_when_every_seat_won_and_a_shared_win_when_some_di
         assert verdict(table([0]), texts, 0) == won
         assert verdict(table([1, 2]), texts, 0) == lost
     assert verdict(table([0, 1, 2]), Texts("en"), None) == "Draw"
+    assert verdict(table([0], seats=1), Texts("en"), 0) == "You won"  # a solo game won is no tie

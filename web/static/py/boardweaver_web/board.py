@@ -504,7 +504,7 @@ def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[i
     if result is None:
         return ""
     players = table.state.player_ids
-    if not result.winners or set(players) <= set(result.winners):  # nobody won, or everybody did: a tie
+    if not result.winners or (len(players) > 1 and set(players) <= set(result.winners)):  # nobody, or all: a tie
         return texts.get("result.draw-short")
     if me is not None and me in players:
         if me not in result.winners:
