@@ -23,6 +23,7 @@ import queue
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,14 @@ Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
 START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a COMMIT
+# A group of one write commits on the loop itself while COMMITs are quick: handing a lone COMMIT to the store's
+# thread costs more (waking the thread, the GIL passed twice, waking the loop again) than the frames it would
+# overlap (bench/README.md, "Eleventh session"). While the COMMITs made on the loop take INLINE_COMMIT_MAX_S or
+# more on average (a slow disk; the average moves 1/8 of the way a COMMIT, so one checkpoint does not count),
+# every COMMIT goes to the thread for INLINE_PAUSE_S: the loop is not held by slow fsyncs.
+INLINE_COMMIT_WRITES = 1
+INLINE_COMMIT_MAX_S = 0.002
+INLINE_PAUSE_S = 5.0
 SCHEMA_VERSION = 4  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
@@ -369,6 +378,8 @@ class Store(GroupCommit):
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop `open` ran on, which every write uses
         self._grouping = False  # a group is scheduled or its COMMIT is under way
         self._idle: asyncio.Future[None] | None = None  # `close` waits on it for the group under way
+        self._inline_from = 0.0  # a lone write's COMMIT runs on the loop from this time.monotonic() on
+        self._inline_s = 0.0  # the moving average of the COMMITs' time on the loop
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
 
@@ -463,8 +474,9 @@ class Store(GroupCommit):
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
 
         `while_committing` is called on the loop once the group's statements ran and its COMMIT is waiting
-        for the disk on the store's thread (so the caller's work overlaps the fsync); it is not called when
-        the group fails before its COMMIT. The write is durable only when this returns.
+        for the disk on the store's thread (so the caller's work overlaps the fsync), or, for a group of one
+        write committed on the loop itself (`INLINE_COMMIT_WRITES`), just before its COMMIT; it is not called
+        when the group fails before its COMMIT. The write is durable only when this returns.
 
         No task runs the groups: the first write of a turn of the loop schedules the group (`call_soon`,
         so every write of that turn joins it), the store's thread hands the COMMIT's outcome back with one
@@ -498,6 +510,20 @@ class Store(GroupCommit):
             self._next_group()
             return
         assert self._loop is not None
+        if len(batch) <= INLINE_COMMIT_WRITES and time.monotonic() >= self._inline_from:
+            self._run_hooks(batch, calls, written)  # the frames are made before the COMMIT, sent after it
+            started = time.perf_counter()
+            try:
+                conn.execute("COMMIT")
+            except Exception as error:
+                self._committed(batch, written, error)
+                return
+            self._inline_s += (time.perf_counter() - started - self._inline_s) / 8
+            if self._inline_s >= INLINE_COMMIT_MAX_S:  # a slow disk: the thread takes the COMMITs for a while
+                logger.debug("store %s: COMMITs take %.1f ms; to the thread", self.path, self._inline_s * 1e3)
+                self._inline_from, self._inline_s = time.monotonic() + INLINE_PAUSE_S, 0.0
+            self._committed(batch, written, None)
+            return
         commit = functools.partial(conn.execute, "COMMIT")
         try:
             self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written), started=True)
@@ -505,6 +531,15 @@ class Store(GroupCommit):
             self._group_failed(batch, error)
             self._next_group()
             return
+        self._run_hooks(batch, calls, written)
+
+    def _run_hooks(
+        self,
+        batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]],
+        calls: list[Callable[[], object] | None],
+        written: list[asyncio.Future[Any]],
+    ) -> None:
+        """Calls the `while_committing` hooks of the group's writes that went in."""
         if calls:
             settled = set(map(id, written))
             for (_, future), hook in zip(batch, calls, strict=True):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import threading
 import time
@@ -14,6 +13,7 @@ import pytest
 from boardweaver import SPECTATOR, Perspective, PlayerId, canonical_json, state_to_wire
 from boardweaver.view import project_state
 from boardweaver_server import room as room_module
+from boardweaver_server import store as store_module
 from boardweaver_server.games import load_games
 from boardweaver_server.protocol import Commit, ProtocolError
 from boardweaver_server.rooms import Rooms, RoomSpec
@@ -34,11 +34,35 @@ class Recorder:
         self.frames.append(text)
 
 
-def test_frames_are_made_during_the_commit_and_sent_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+class SlowCommits:
+    """The store's connection, its COMMITs passed through `commit` (on whichever thread runs them)."""
+
+    def __init__(self, conn: Any, commit: Any) -> None:
+        self._conn, self._commit = conn, commit
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            return self._commit(self._conn.execute, sql)
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+@pytest.mark.parametrize("on", ["the store's thread", "the loop"])
+def test_frames_are_made_during_the_commit_and_sent_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: str
+) -> None:
+    """A group of writes commits on the store's thread while the loop makes the frames; a lone write (one busy
+    room) commits on the loop itself, after its frames were made. Either way they are sent after the COMMIT."""
+    if on == "the store's thread":
+        monkeypatch.setattr(store_module, "INLINE_COMMIT_WRITES", 0)
+    else:  # these COMMITs take 50 ms: the store would send them to its thread as a slow disk's
+        monkeypatch.setattr(store_module, "INLINE_COMMIT_MAX_S", 10.0)
     events: list[str] = []
     fail = threading.Event()
 
-    def slow_commit(execute: Any, sql: str) -> Any:  # on the store's thread
+    def slow_commit(execute: Any, sql: str) -> Any:
         events.append("commit started")
         time.sleep(0.05)
         if fail.is_set():
@@ -59,14 +83,7 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(tmp_path: Path, mon
     async def play() -> tuple[list[Recorder], Any]:
         store = Store(tmp_path / "rooms.db")
         await store.open()
-        real_submit = store._thread.submit
-
-        def submit(fn: Any, *args: Any, **kwargs: Any) -> Any:  # the store's thread runs the group's COMMIT
-            if isinstance(fn, functools.partial) and fn.args == ("COMMIT",):
-                fn = functools.partial(slow_commit, fn.func, "COMMIT")
-            return real_submit(fn, *args, **kwargs)
-
-        store._thread.submit = submit  # type: ignore[method-assign]
+        store._conn = SlowCommits(store._conn, slow_commit)  # type: ignore[assignment]
         rooms = Rooms(store, load_games(), "test", bot_delay=0)
         room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
         await rooms.start_game(room)
@@ -77,8 +94,10 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(tmp_path: Path, mon
                 room.attach(socket)
         events.clear()
         await room.commit(0, Commit(room.seq, [PLAY], "c1"), sockets[0])
-        # the frames are made while the COMMIT runs on the store's thread (which of the two starts first
-        # is a race), and sent only once it returned
+        # on the thread the frames are made while the COMMIT runs (which of the two starts first is a race);
+        # on the loop, just before it; sent only once it returned
+        if on == "the loop":
+            assert events[:2] == ["frames made", "commit started"]
         assert sorted(events[:2]) == ["commit started", "frames made"]
         assert events[2:] == ["commit returned"] + ["send"] * 5
 

@@ -143,10 +143,10 @@ def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_f
         await asyncio.sleep(0.01)  # the first group's COMMIT is under way: these form the second group
         second = [asyncio.ensure_future(store.write(ops.insert_event(f"b{n}", event(1)))) for n in range(2)]
         await asyncio.wait([*first, *second])
-        third = asyncio.ensure_future(store.write(ops.insert_event("c", event(1))))
-        await asyncio.sleep(0)
+        third = [asyncio.ensure_future(store.write(ops.insert_event(f"c{n}", event(1)))) for n in range(2)]
+        await asyncio.sleep(0)  # two writes: the store's thread commits them (a lone write commits on the loop)
         await store.close()  # waits for the third group's COMMIT
-        assert third.done() and third.exception() is None
+        assert all(f.done() and f.exception() is None for f in third)
         results = [[f.exception() for f in futures] for futures in (first, second)]
         return results[0], results[1], store.batches
 
@@ -157,19 +157,26 @@ def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_f
     assert batches == 2 and commits == ["commit"] * 3
     assert [len(stored_events(db, f"a{n}")) for n in range(3)] == [1, 1, 1]
     assert [stored_events(db, f"b{n}") for n in range(2)] == [[], []]
-    assert stored_events(db, "c") == [event(1)]
+    assert [stored_events(db, f"c{n}") for n in range(2)] == [[event(1)], [event(1)]]
 
 
 class _CommitWatcher:
-    """A SQLite connection that notes when a COMMIT starts on the store's thread (everything else passes)."""
+    """A SQLite connection that notes when and on which thread a COMMIT starts, and can fail the next ones
+    (everything else passes)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, fail: int = 0) -> None:
         self._conn = conn
         self.begun = threading.Event()
+        self.threads: list[int] = []
+        self.fail = fail
 
     def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
         if sql == "COMMIT":
             self.begun.set()
+            self.threads.append(threading.get_ident())
+            if self.fail:
+                self.fail -= 1
+                raise sqlite3.OperationalError("disk I/O error")
         return self._conn.execute(sql, *args)
 
     def __getattr__(self, name: str) -> object:
@@ -191,19 +198,98 @@ def test_a_write_s_while_committing_hook_runs_while_its_commit_is_already_under_
     async def play() -> None:
         store = make_store(tmp_path / "store.db")
         await store.open()
-        for n in range(5):
+        for n in range(5):  # groups of two writes: a lone write commits on the loop (the next test)
             watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
             store._conn = watcher  # type: ignore[attr-defined]
-            await store.write(
-                ops.insert_event(f"r{n}", event(1)), while_committing=lambda w=watcher: seen.append(w.begun.is_set())
+            await asyncio.gather(
+                *(
+                    store.write(
+                        ops.insert_event(f"r{n}-{k}", event(1)),
+                        while_committing=lambda w=watcher: seen.append(w.begun.is_set()),
+                    )
+                    for k in range(2)
+                )
             )
             store._conn = watcher._conn  # type: ignore[attr-defined]
         await store.close()
 
     asyncio.run(play())
 
-    assert seen == [True] * 5
-    assert [len(stored_events(tmp_path / "store.db", f"r{n}")) for n in range(5)] == [1] * 5
+    assert seen == [True] * 10
+    assert [len(stored_events(tmp_path / "store.db", f"r{n}-{k}")) for n in range(5) for k in range(2)] == [1] * 10
+
+
+def test_a_lone_write_commits_on_the_loop_its_hook_first_and_a_group_of_two_on_the_store_s_thread(
+    tmp_path: Path,
+) -> None:
+    """One busy room's move is a group of one write: its COMMIT runs on the loop (no hand-over to the thread
+    and back), after its `while_committing` hook made the frames; the write returns only once it is durable."""
+    seen: list[bool] = []
+
+    async def play() -> tuple[_CommitWatcher, int, int]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
+        store._conn = watcher  # type: ignore[attr-defined]
+        hook = lambda: seen.append(watcher.begun.is_set())  # noqa: E731
+        await store.write(ops.insert_event("lone", event(1)), while_committing=hook)
+        durable = len(await store.read(lambda conn: ops.events_after(conn, "lone", 0)))  # read on another connection
+        await asyncio.gather(*(store.write(ops.insert_event(f"pair{k}", event(1))) for k in range(2)))
+        store._conn = watcher._conn  # type: ignore[attr-defined]
+        await store.close()
+        return watcher, threading.get_ident(), durable
+
+    watcher, loop_thread, durable = asyncio.run(play())
+
+    assert seen == [False]  # the hook ran before the lone write's COMMIT
+    assert durable == 1
+    assert watcher.threads[0] == loop_thread and watcher.threads[1] != loop_thread
+    assert len(watcher.threads) == 2
+    assert [len(stored_events(tmp_path / "store.db", name)) for name in ("lone", "pair0", "pair1")] == [1, 1, 1]
+
+
+def test_a_lone_write_whose_commit_fails_on_the_loop_fails_alone_and_leaves_nothing(tmp_path: Path) -> None:
+    async def play() -> tuple[BaseException | None, BaseException | None]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        watcher = _CommitWatcher(store._conn, fail=1)  # type: ignore[attr-defined]
+        store._conn = watcher  # type: ignore[attr-defined]
+        failed = await asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True)
+        after = await asyncio.gather(store.write(ops.insert_event("b", event(1))), return_exceptions=True)
+        store._conn = watcher._conn  # type: ignore[attr-defined]
+        await store.close()
+        return failed[0], after[0]
+
+    failed, after = asyncio.run(play())
+
+    assert isinstance(failed, sqlite3.OperationalError)
+    assert after is None
+    assert stored_events(tmp_path / "store.db", "a") == []
+    assert stored_events(tmp_path / "store.db", "b") == [event(1)]
+
+
+def test_a_slow_commit_on_the_loop_sends_the_next_lone_commits_to_the_store_s_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a slow disk a COMMIT on the loop would hold every room of the process for its fsync: once those
+    COMMITs take `INLINE_COMMIT_MAX_S` on average, lone writes commit on the thread for `INLINE_PAUSE_S`."""
+    monkeypatch.setattr(ops, "INLINE_COMMIT_MAX_S", 0.0)  # every COMMIT is slow
+
+    async def play() -> tuple[list[int], int]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
+        store._conn = watcher  # type: ignore[attr-defined]
+        for n in range(3):
+            await store.write(ops.insert_event(f"r{n}", event(1)))
+        store._conn = watcher._conn  # type: ignore[attr-defined]
+        await store.close()
+        return watcher.threads, threading.get_ident()
+
+    threads, loop_thread = asyncio.run(play())
+
+    assert threads[0] == loop_thread
+    assert loop_thread not in threads[1:] and len(threads) == 3
 
 
 def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,7 +322,7 @@ def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns(monkey
 def test_a_commit_that_cannot_be_handed_to_the_thread_fails_its_writers_instead_of_hanging(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
 
-    async def play() -> tuple[BaseException | None, BaseException | None]:
+    async def play() -> tuple[list[BaseException | None], BaseException | None]:
         store = make_store(db)
         await store.open()
         submit = store._thread.submit
@@ -245,19 +331,18 @@ def test_a_commit_that_cannot_be_handed_to_the_thread_fails_its_writers_instead_
             raise RuntimeError("the store's thread cannot take it")
 
         store._thread.submit = broken  # type: ignore[method-assign]
-        failed = await asyncio.wait_for(
-            asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True), 5
-        )
+        pair = (store.write(ops.insert_event(f"a{k}", event(1))) for k in range(2))  # a lone write commits on the loop
+        failed = await asyncio.wait_for(asyncio.gather(*pair, return_exceptions=True), 5)
         store._thread.submit = submit  # type: ignore[method-assign]
         after = await asyncio.wait_for(
             asyncio.gather(store.write(ops.insert_event("b", event(1))), return_exceptions=True), 5
         )
         await store.close()
-        return failed[0], after[0]
+        return failed, after[0]
 
     failed, after = asyncio.run(play())
 
-    assert isinstance(failed, RuntimeError)
+    assert [type(error) for error in failed] == [RuntimeError, RuntimeError]
     assert after is None
-    assert stored_events(db, "a") == []
+    assert stored_events(db, "a0") == stored_events(db, "a1") == []
     assert stored_events(db, "b") == [event(1)]
