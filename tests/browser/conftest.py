@@ -179,7 +179,7 @@ def new_page(browser: Any, requests_log: RequestLog) -> Iterator[Any]:
         contexts.append(context)
         requests_log.watch(context)
         page = context.new_page()
-        page.on("crash", lambda crashed: print("[crash] Chromium's renderer crashed on", crashed.url))
+        page.on("crash", _print_crash)
         page.on("pageerror", lambda error: print("[pageerror]", error))
         page.on("console", lambda m: m.type in ("error", "warning") and print("[console]", m.type, m.text[:300]))
         if url is not None:
@@ -189,6 +189,15 @@ def new_page(browser: Any, requests_log: RequestLog) -> Iterator[Any]:
     yield open_page
     for context in contexts:
         context.close()
+
+
+def _print_crash(page: Any) -> None:
+    """Says which page's renderer died, with the machine's free memory and Chromium's processes then."""
+    meminfo = Path("/proc/meminfo").read_text() if Path("/proc/meminfo").exists() else ""
+    lines = meminfo.splitlines()
+    available = next((line.split(":")[1].strip() for line in lines if line.startswith("MemAvailable")), "?")
+    renderers = subprocess.run(["pgrep", "-fc", "chromium.*--type=renderer"], capture_output=True, text=True).stdout
+    print(f"[crash] a renderer crashed on {page.url}; memory available {available}, renderers {renderers.strip()}")
 
 
 def wait_state(page: Any, *states: str, timeout: int = BOOT_TIMEOUT_MS) -> str:
