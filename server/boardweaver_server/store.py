@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .encoding import encode
+from .encoding import encode, encode_plain
 
 T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
@@ -838,7 +838,7 @@ def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) ->
             event.kind,
             event.seat,
             encode(event.steps),  # canonical JSON, as `_dumps` writes it (orjson where it gives the same text)
-            encode(event.picks),
+            encode_plain(event.picks),  # ints and nulls: `encode` would take every null for a NaN
             event.commit_id,
             event.ended_by,
             event.rng_counter,
