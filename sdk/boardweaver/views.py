@@ -364,18 +364,20 @@ class Views:
             spaces: dict[str, Space] = {}
             cached, owners = self._spaces, self._owners
             seen = self._seen.get(perspective) or {}
+            # a miss (a part the decision changed) is looked up with `get`, not caught: a caught KeyError costs
+            # a traceback in the compiled module, and a decision makes a few misses
             for space_id, space in state.spaces.items():
-                try:
-                    spaces[space_id] = cached[space_id][seen[owners[space_id]]][0]
-                except KeyError:
-                    spaces[space_id] = self._space(perspective, space)[0]
+                by_key = cached.get(space_id)
+                owner_key = owners.get(space_id)
+                key = None if owner_key is None else seen.get(owner_key)
+                part = None if by_key is None or key is None else by_key.get(key)
+                spaces[space_id] = (part or self._space(perspective, space))[0]
             players: list[FrozenPlayer] = []
             known, sees = self._players, perspective.sees
             for player in state.players:
-                try:
-                    players.append(known[player.player_id][sees(player.player_id)][0])
-                except KeyError:
-                    players.append(self._player(perspective, player)[0])
+                by_sees = known.get(player.player_id)
+                player_part = None if by_sees is None else by_sees.get(sees(player.player_id))
+                players.append((player_part or self._player(perspective, player))[0])
             common = self._common_parts()
             view = _frozen_view(players, spaces, common["active"], common["meta"], state.result)
             if state.result is None:  # kept until the table changes (a result's lists are a copy, writable)
@@ -808,12 +810,7 @@ def _derive(
             return None  # not the part before these steps: project it
         pieces, wires, kept, marked, state = replayed_anywhere
         if marked:
-            at = -1
-            while True:
-                try:
-                    at = wires.index(None, at + 1)
-                except ValueError:
-                    break
+            for at in [at for at, wire in enumerate(wires) if wire is None]:
                 piece = source[at]
                 if flags is None:  # `sees_piece`, inlined
                     owner = piece.owner
