@@ -131,3 +131,20 @@ class LoudSpy(Spies):
     def spy(self, table: Table, player_id: int, space_id: str, index: int) -> None:
         super().spy(table, player_id, space_id, index)
         table.set(StateOf.meta(), "last-seen", table.state.piece(space_id, index).private_kind)
+
+
+class TellingSpy(Spies):
+    """Check 4 for the spectators: in a two-seat game the look's log line tells the agent's strength. Both seats
+    know it (one looked, the other owns the agent), so no seat learns anything; a spectator does."""
+
+    name = "fixture-telling-spy"
+    max_players = 2
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {**TEXTS, "log.told": "Player {player} spied an agent of strength {strength}"})}
+
+    def spy(self, table: Table, player_id: int, space_id: str, index: int) -> None:
+        table.show(space_id, index, to=player_id)
+        kind = table.state.piece(space_id, index).private_kind or "agent-0"
+        table.log(msg("log.told", player=player_id, strength=strength(kind)))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from boardweaver import PlayerId, StateOf, Table, start
+from boardweaver import PlayerId, StateOf, Table, msg, start
 from boardweaver.doctor import check_game
 from boardweaver.doctor.interference import make_twin
 from boardweaver.doctor.secrets import copied_secrets
 from boardweaver.rng import Rng
 
-from .fixtures_show import LoudSpy, Spies, UnmarkedSpy, hand_id
+from .fixtures_show import LoudSpy, Spies, TellingSpy, UnmarkedSpy, hand_id
 
 GAMES = 20
 
@@ -64,3 +64,33 @@ def test_a_shown_card_is_no_hidden_text_for_the_seat_shown_but_stays_one_for_the
     assert findings[0].detail.endswith(
         f"{kind!r} lies in a part seat 2 cannot see, and also in meta_data, which it reads"
     )
+
+
+def test_a_card_both_seats_know_copied_into_the_log_is_still_a_secret_to_the_spectators() -> None:
+    game = Spies({})
+    table = start(game, [0, 1], seed="spectator")
+    spy = game.offers(table.view(0), 0)[0].action
+    game.apply_action(table, PlayerId(0), spy.with_index(0))
+    kind = table.state.piece(hand_id(1), 0).private_kind
+    seen = msg("log.spied", player=0, target=kind)  # seat 0 was shown it, seat 1 owns it
+
+    findings = copied_secrets(table.state, [seen])
+
+    assert len(findings) == 1
+    assert findings[0].detail == (
+        f"{kind!r} lies in a part a spectator cannot see, and also in log line 'log.spied', which it reads"
+    )
+
+
+def test_a_look_copied_into_public_state_in_a_two_seat_game_is_caught_for_the_spectators() -> None:
+    report = check_game(LoudSpy, games=GAMES, players=2)
+
+    assert {v.check for v in report.violations} == {4}, report.details()
+    assert "a spectator cannot see" in report.details()
+
+
+def test_a_look_told_in_the_log_of_a_two_seat_game_is_caught_by_a_spectators_twin_world() -> None:
+    report = check_game(TellingSpy, games=GAMES)
+
+    assert {v.check for v in report.violations} == {4}, report.details()
+    assert "the log lines a spectator reads differ" in report.details()

@@ -81,7 +81,7 @@ class Explorer:
         self.interference = interference
         self.patterns = patterns if patterns is not None else Patterns()
         self.bot = Rng(f"{seed}", "doctor-bot")
-        self.twins: dict[PlayerId, Twin] = {}
+        self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
 
@@ -195,15 +195,16 @@ class Explorer:
     def _start_twins(self, table: Table, index: int) -> None:
         """Starts twin worlds: always one right after setup, then at random decisions."""
         chance = 100 if index == 0 else TWIN_CHANCE
-        for player in table.state.player_ids:
-            if len(self.twins) >= MAX_TWINS or player in self.twins or self.bot.below(100) >= chance:
+        observers: list[PlayerId | None] = [*table.state.player_ids, None]  # None: the room's spectators
+        for observer in observers:
+            if len(self.twins) >= MAX_TWINS or observer in self.twins or self.bot.below(100) >= chance:
                 continue
             try:
-                twin = make_twin(table, player, self.bot, index, fresh_game(self.game))
+                twin = make_twin(table, observer, self.bot, index, fresh_game(self.game))
             except Exception:
                 twin = None
             if twin is not None:
-                self.twins[player] = twin
+                self.twins[observer] = twin
 
     def _advance(
         self,

@@ -1,15 +1,15 @@
 """Check 4, non-interference: a twin world differing only in what a seat cannot see must look the same to it.
 
-For observer `o`, the twin swaps the private parts of two pieces `o` cannot see that share a public group
-(same space, same public kind, state and owner), or the private states of two players or two spaces `o`
-cannot see whose shapes match. Both worlds then take the same decisions; after each one, everything sent
-to `o` must be byte-identical: its view (with the log), its offers and labels, the changes it is shown, and
-the error texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`:
-a changed piece becomes visible to `o`, changes its public part, or leaves the table in a decision that
-reveals or draws; a changed state map's decision reveals or draws, or a seat that sees it acts (its
-choices may show its secrets). Twins also change a single hidden piece or state value, and swap hidden
-pieces that do not look alike, so a lone face-down bid is covered too. A piece shown to `o` (`Table.show`)
-is one it sees: no twin changes it, and showing it a changed piece is a reveal for `o` that ends the window.
+For observer `o` (a seat, or the room's spectators), the twin swaps the private parts of two pieces `o` cannot see
+that share a public group (same space, same public kind, state and owner), or the private states of two players or two
+spaces `o` cannot see whose shapes match. Both worlds then take the same decisions; after each one, everything sent to
+`o` must be byte-identical: its view (with the log), its offers and labels, the changes it is shown, and the error
+texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`: a changed piece
+becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
+state map's decision reveals or draws, or a seat that sees it acts (its choices may show its secrets). Twins also
+change a single hidden piece or state value, and swap hidden pieces that do not look alike, so a lone face-down bid is
+covered too. A piece shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a changed piece is
+a reveal for `o` that ends the window.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ..model import Piece, Player, PlayerId, Space, TableState
 from ..offers import Action, find_offer
 from ..rng import Rng
 from ..table import Table
-from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_piece
+from ..view import FULL, SPECTATOR, GroupKey, Perspective, group_key, sees_in_order, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 from .stepper import Decision, Finding, logged, short
@@ -41,7 +41,7 @@ class Twin:
     otherwise carry one world's secrets into the other.
     """
 
-    observer: PlayerId
+    observer: PlayerId | None  # None: the room's spectators
     world: Table
     kind: str  # "pieces" (two pieces swap their private parts), "piece" (one changes) | "players" | "spaces"
     swap: dict[str, Any]
@@ -114,14 +114,23 @@ def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str] | Non
     return copied, ".".join(str(key) for key in path)
 
 
-def make_twin(table: Table, observer: PlayerId, rng: Rng, start: int, game: Game | None = None) -> Twin | None:
+def observer_perspective(observer: PlayerId | None) -> Perspective:
+    """Returns how `observer` sees the table: a seat's perspective, or the spectators' for None."""
+    return SPECTATOR if observer is None else seat_perspective(observer)
+
+
+def observer_name(observer: PlayerId | None) -> str:
+    return "a spectator" if observer is None else f"seat {observer}"
+
+
+def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, game: Game | None = None) -> Twin | None:
     """Returns a twin world for `observer` differing in parts it cannot see, or None if there are none.
 
     The twin swaps the private parts of two pieces the observer cannot see (look-alikes of one space, or
     any two), or changes one hidden piece's private kind, or swaps or changes the private states of
     players or spaces the observer cannot see.
     """
-    perspective = seat_perspective(observer)
+    perspective = observer_perspective(observer)
     options: list[tuple[str, Any]] = []
     hidden: list[tuple[str, int]] = []
     for space in table.state.spaces.values():
@@ -227,7 +236,7 @@ def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
     """
     if not twin.on_pieces or twin.exposed:
         return
-    perspective = seat_perspective(twin.observer)
+    perspective = observer_perspective(twin.observer)
     for true_piece, twin_piece, public in twin.tracked:
         piece = twin_piece if in_twin else true_piece
         where = _locate(table.state, piece)
@@ -290,7 +299,7 @@ def advance(
 def _kinds_shown(twin: Twin, table: Table) -> bool:
     """Tells whether the observer now sees, on any piece of either world, a private kind the twins swapped."""
     kinds = {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
-    perspective = seat_perspective(twin.observer)
+    perspective = observer_perspective(twin.observer)
     for world in (table, twin.world):
         for space in world.state.spaces.values():
             for piece in space.pieces:
@@ -319,7 +328,7 @@ def _place(state: TableState, piece: Piece) -> tuple[str, int] | None:
 
 def compare(
     game: Game,
-    observer: PlayerId,
+    observer: PlayerId | None,
     true_table: Table,
     twin_table: Table,
     true_changes: list[Change],
@@ -333,13 +342,13 @@ def compare(
     `true_seen`, when given, is `observer`'s view of `true_table` and its wire form, already projected.
     """
     other = twin_game if twin_game is not None else game
-    perspective = seat_perspective(observer)
+    perspective = observer_perspective(observer)
     true_lines, twin_lines = logged(true_changes), logged(twin_changes)
     if true_lines != twin_lines:
         return Finding(
             4,
             "log line depends on what the seat cannot see",
-            f"the log lines seat {observer} reads differ between two worlds that differ only in parts "
+            f"the log lines {observer_name(observer)} reads differ between two worlds that differ only in parts "
             f"it cannot see: a log line names a hidden part ({_first_log_difference(true_lines, twin_lines)})",
         )
     if true_seen is None:
@@ -353,7 +362,8 @@ def compare(
         return Finding(
             4,
             f"seat's view depends on what it cannot see ({general(where)})",
-            f"seat {observer}'s view differs between two worlds that differ only in parts it cannot see, at {where}",
+            f"{observer_name(observer)}'s view differs between two worlds that differ only in parts it cannot see, "
+            f"at {where}",
         )
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)
@@ -361,9 +371,9 @@ def compare(
         return Finding(
             4,
             "changes shown to the seat depend on what it cannot see",
-            f"the changes shown to seat {observer} differ between the two worlds",
+            f"the changes shown to {observer_name(observer)} differ between the two worlds",
         )
-    if observer in true_view.state.active_player_ids and not true_view.state.is_over():
+    if observer is not None and observer in true_view.state.active_player_ids and not true_view.state.is_over():
         offers_true = canonical_json([o.to_wire() for o in game.offers(true_view, observer)])
         offers_twin = canonical_json([o.to_wire() for o in other.offers(twin_view, observer)])
         if offers_true != offers_twin:

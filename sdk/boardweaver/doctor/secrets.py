@@ -1,9 +1,10 @@
 """Check 4 beyond twin worlds: hidden text copied into a public part, and hidden order or identity that shows.
 
-`copied_secrets` looks at one state: a text that lies in a part a seat cannot see (a hidden piece's
-private kind or state, another seat's or a space's private state) must not also lie in a part every seat
-reads (meta data, any public state, log lines). Texts the seat sees anyway (kinds face up, space ids,
-its own secrets) do not count; numbers are left to the twins.
+`copied_secrets` looks at one state: a text that lies in a part a seat or a spectator cannot see (a hidden
+piece's private kind or state, another seat's or a space's private state) must not also lie in a part everyone
+reads (meta data, any public state, log lines). Texts the viewer sees anyway (kinds face up, space ids, its
+own secrets) do not count; numbers are left to the twins. The spectator counts: a card every seat has seen
+(one looked at it, the other owns it) is still a secret to the room's spectators.
 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind (a viewer follows them by position),
@@ -25,8 +26,8 @@ from typing import Any
 
 from ..messages import Message
 from ..model import PlayerId, Space, TableState
+from ..view import SPECTATOR, sees_piece
 from ..view import seat as seat_perspective
-from ..view import sees_piece
 from .stepper import Finding
 
 MIN_TEXT = 2  # shorter texts ("A", "w") coincide too easily
@@ -75,13 +76,14 @@ def public_texts(state: TableState, log: list[Message]) -> dict[str, str]:
     return found
 
 
-def _hidden_and_seen(state: TableState, seat: PlayerId) -> tuple[set[str], set[str]]:
-    """Returns the texts `seat` cannot see (in hidden parts) and those it sees as kinds, ids or its secrets."""
-    perspective = seat_perspective(seat)
+def _hidden_and_seen(state: TableState, seat: PlayerId | None) -> tuple[set[str], set[str]]:
+    """Returns the texts `seat` (None: a spectator) cannot see, in hidden parts, and those it sees as kinds, ids
+    or its secrets."""
+    perspective = SPECTATOR if seat is None else seat_perspective(seat)
     hidden: set[str] = set()
     seen: set[str] = {str(p.player_id) for p in state.players}
     for player in state.players:
-        (seen if player.player_id == seat else hidden).update(texts(player.private_state))
+        (seen if seat is not None and player.player_id == seat else hidden).update(texts(player.private_state))
     for space in state.spaces.values():
         seen.update((space.space_id, space.kind))
         (seen if perspective.sees(space.owner) else hidden).update(texts(space.private_state))
@@ -102,7 +104,8 @@ def hidden_texts(state: TableState, seat: PlayerId) -> set[str]:
 
 
 def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
-    """Returns a Finding for the first seat that finds a text it cannot see copied into a part it reads.
+    """Returns a Finding for the first seat, then the spectator, that finds a text it cannot see copied into a
+    part it reads.
 
     (Offers and labels run on the seat's view, which holds no hidden text: check 4 compares them with
     those the rules make on the full state instead.)
@@ -110,16 +113,18 @@ def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
     public = public_texts(state, log)
     if not public:
         return []
-    for seat in state.player_ids:
+    viewers: list[PlayerId | None] = [*state.player_ids, None]
+    for seat in viewers:
         hidden, seen = _hidden_and_seen(state, seat)
         copied = sorted((hidden - seen) & set(public))
         if copied:
             where = public[copied[0]]
+            who = "a spectator" if seat is None else f"seat {seat}"
             return [
                 Finding(
                     4,
                     f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}",
-                    f"{copied[0]!r} lies in a part seat {seat} cannot see, and also in {where}, which it reads",
+                    f"{copied[0]!r} lies in a part {who} cannot see, and also in {where}, which it reads",
                 )
             ]
     return []
