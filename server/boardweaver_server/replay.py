@@ -194,7 +194,8 @@ def check_rules(log: dict[str, Any], installed: GameRules) -> None:
     if needed.fingerprint != installed.fingerprint:
         raise RulesChangedError(
             f"rules changed: this log needs {needed.describe(log['game'])}; installed is "
-            f"{installed.describe(log['game'])}: install that version of the game to replay it"
+            f"{installed.describe(log['game'])}: the fingerprint covers the game's package and Boardweaver's SDK, so "
+            "install the versions of both that the game was played with to replay it"
         )
 
 

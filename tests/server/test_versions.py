@@ -102,6 +102,7 @@ def test_replay_of_a_finished_games_log_under_changed_rules_fails_naming_the_ver
     assert code == 1
     assert f"replay FAILED: rules changed: this log needs toy (unversioned, rules {needed})" in err
     assert f"installed is toy (unversioned, rules {installed})" in err
+    assert "install the versions of both that the game was played with" in err  # the SDK counts too
     assert "final state differs" not in err
 
 
