@@ -143,3 +143,27 @@ def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges
     assert len(sides) >= 2, sides  # the words and the way back to the lobby
     assert all(left >= 8 and right >= 8 for _, left, right in sides), sides  # the lobby's .6rem (9.6 px) or more
     assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_the_rooms_top_bar_takes_two_rows_on_a_phone(server: str, api: Any, new_page: Any, locale: str) -> None:
+    room = api.room("old-maid", seats=2, bots=[1])
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready", "over")
+
+    rows = page.evaluate(
+        """() => {
+      const boxes = [...document.querySelectorAll('.topbar > *')].filter(e => e.getClientRects().length)
+        .map(e => e.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+      let rows = 0, bottom = -Infinity;
+      for (const box of boxes) {
+        if (box.top >= bottom - 1) { rows += 1; bottom = box.bottom; } else bottom = Math.max(bottom, box.bottom);
+      }
+      return rows;
+    }"""
+    )
+    height = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height")
+
+    assert rows == 2, f"the top bar's parts lie in {rows} rows"
+    assert height <= 60, f"the top bar takes {height:.0f} px of a 844 px screen"
