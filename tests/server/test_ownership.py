@@ -298,3 +298,45 @@ def test_a_request_forwarded_to_the_holder_gets_its_answer(make: Factory) -> Non
 
     assert got is not None and got["status"] == 200 and json.loads(got["body"])["path"] == "/api/rooms/r1"
     assert gone is None
+
+
+class SwallowingBackend(MemoryBackend):
+    """A back end whose renewal swallows a cancel that arrives while it runs, as redis-py's client may."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.renewing = asyncio.Event()
+
+    async def renew(self, keys: list[str], owner: str, ttl_ms: int) -> list[bool]:
+        self.renewing.set()
+        try:
+            await asyncio.sleep(0.2)  # a command under way
+        except asyncio.CancelledError:
+            pass  # swallowed: the command's reply is read and returned all the same
+        return await super().renew(keys, owner, ttl_ms)
+
+
+def test_a_renewer_cancelled_mid_renewal_stops_even_when_the_client_swallows_the_cancel() -> None:
+    """The bug: a cancelled renewer went on renewing forever, so `close` and the lease test hung (seen in a full
+    run, reproduced about once in 150 runs of the lease test against Redis)."""
+
+    async def run() -> tuple[bool, bool]:
+        backend = SwallowingBackend()
+        ownership = Ownership(backend, 60)  # renewed every 20 ms
+        await ownership.start()
+        assert await ownership.acquire("r1")
+        await asyncio.wait_for(backend.renewing.wait(), 2)
+        renewer = ownership._renewer
+        assert renewer is not None
+
+        renewer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            await asyncio.wait_for(asyncio.shield(renewer), 2)
+        stopped = renewer.done()
+        await asyncio.wait_for(ownership.close(), 2)
+        return stopped, renewer.cancelled()
+
+    stopped, cancelled = asyncio.run(run())
+
+    assert stopped, "the renewer went on after its cancel"
+    assert cancelled
