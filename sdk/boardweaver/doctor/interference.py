@@ -27,10 +27,10 @@ from ..model import Piece, Player, PlayerId, Space, TableState
 from ..offers import Action, find_offer
 from ..rng import Rng
 from ..table import Table
-from ..view import FULL, SPECTATOR, GroupKey, Perspective, group_key, sees_in_order, sees_piece
+from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
-from .stepper import Decision, Finding, logged, short
+from .stepper import Decision, Finding, logged, observer_name, observer_perspective, short
 
 
 @dataclass
@@ -112,15 +112,6 @@ def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str] | Non
         target = target[key]
     target[path[-1]] = changed
     return copied, ".".join(str(key) for key in path)
-
-
-def observer_perspective(observer: PlayerId | None) -> Perspective:
-    """Returns how `observer` sees the table: a seat's perspective, or the spectators' for None."""
-    return SPECTATOR if observer is None else seat_perspective(observer)
-
-
-def observer_name(observer: PlayerId | None) -> str:
-    return "a spectator" if observer is None else f"seat {observer}"
 
 
 def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, game: Game | None = None) -> Twin | None:

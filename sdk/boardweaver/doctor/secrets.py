@@ -26,9 +26,8 @@ from typing import Any
 
 from ..messages import Message
 from ..model import PlayerId, Space, TableState
-from ..view import SPECTATOR, sees_piece
-from ..view import seat as seat_perspective
-from .stepper import Finding
+from ..view import sees_piece
+from .stepper import Finding, observer_name, observer_perspective
 
 MIN_TEXT = 2  # shorter texts ("A", "w") coincide too easily
 ORDER_SAMPLES = 5  # distinct hidden orders of a space kind before its sortedness is judged
@@ -79,7 +78,7 @@ def public_texts(state: TableState, log: list[Message]) -> dict[str, str]:
 def _hidden_and_seen(state: TableState, seat: PlayerId | None) -> tuple[set[str], set[str]]:
     """Returns the texts `seat` (None: a spectator) cannot see, in hidden parts, and those it sees as kinds, ids
     or its secrets."""
-    perspective = SPECTATOR if seat is None else seat_perspective(seat)
+    perspective = observer_perspective(seat)
     hidden: set[str] = set()
     seen: set[str] = {str(p.player_id) for p in state.players}
     for player in state.players:
@@ -119,12 +118,12 @@ def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
         copied = sorted((hidden - seen) & set(public))
         if copied:
             where = public[copied[0]]
-            who = "a spectator" if seat is None else f"seat {seat}"
             return [
                 Finding(
                     4,
                     f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}",
-                    f"{copied[0]!r} lies in a part {who} cannot see, and also in {where}, which it reads",
+                    f"{copied[0]!r} lies in a part {observer_name(seat)} cannot see, and also in {where}, "
+                    "which it reads",
                 )
             ]
     return []

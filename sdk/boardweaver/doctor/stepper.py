@@ -23,6 +23,7 @@ from ..offers import Action, Intent, Offer, find_offer
 from ..table import Table
 from ..view import (
     FULL,
+    SPECTATOR,
     GroupKey,
     Perspective,
     collection_order,
@@ -412,3 +413,12 @@ class Stepper:
             self.table._rng.counter = rng_counter
         if self.table.pick_rng is not None:
             self.table.pick_rng.counter = pick_counter
+
+
+def observer_perspective(observer: PlayerId | None) -> Perspective:
+    """Returns how `observer` sees the table: a seat's perspective, or the spectators' for None."""
+    return SPECTATOR if observer is None else seat_perspective(observer)
+
+
+def observer_name(observer: PlayerId | None) -> str:
+    return "a spectator" if observer is None else f"seat {observer}"
