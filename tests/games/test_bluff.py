@@ -8,6 +8,7 @@ from boardweaver import (
     Draft,
     IllegalStepError,
     Intent,
+    Message,
     Piece,
     Table,
     play_game,
@@ -260,6 +261,34 @@ def test_every_look_title_is_in_both_catalogs() -> None:
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(title) for catalog in catalogs.values() for title in titles)
     assert Bluff().piece_look("QH") == {"text": "Q♥", "color": "#b3261e"}
+
+
+def pile_title(table: Table, locale: str) -> str:
+    """Returns the pile's title as the tab draws it: its look's key, filled from the pile's public state."""
+    pile = table.state.space(PILE)
+    key = pile.public_state.get("title") or Bluff.look["spaces"]["pile"]["title"]
+    args = {k: v for k, v in pile.public_state.items() if k != "title"}
+    return Bluff.catalogs()[locale].render(Message(str(key), args))
+
+
+def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
+    game, table = dealt(HANDS)
+
+    offers = game.offers(table.view(0), 0)
+    first = [pile_title(table.view(seat), "en") for seat in (0, 1, None)]
+    play(game, table, 0, [0])
+    second = [pile_title(table.view(seat), locale) for seat in (1, None) for locale in ("en", "fr")]
+
+    assert first == ["Pile · next claim: A"] * 3
+    assert second == ["Pile · next claim: 2", "Pile · prochaine annonce : 2"] * 2
+    catalog = Bluff.catalogs()["en"]
+    labels = [catalog.render(o.label_message) for o in offers if o.label_message is not None]
+    assert labels == [
+        "Select A♠ to play as A",
+        "Select A♥ to play as A",
+        "Select 7♣ to play as A",
+        "Select K♦ to play as A",
+    ]
 
 
 def test_the_doctor_finds_no_violation_in_seeded_games() -> None:

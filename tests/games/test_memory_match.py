@@ -3,7 +3,18 @@ from __future__ import annotations
 import os
 
 import pytest
-from boardweaver import Action, Draft, IllegalStepError, Intent, Piece, Table, play_game, start, verify_commit
+from boardweaver import (
+    Action,
+    Draft,
+    IllegalStepError,
+    Intent,
+    Message,
+    Piece,
+    Table,
+    play_game,
+    start,
+    verify_commit,
+)
 from boardweaver.doctor import check_game
 from boardweaver_games.memory_match import MemoryMatch
 from boardweaver_games.memory_match.rules import GRID, TURN_BACK
@@ -208,6 +219,22 @@ def test_every_look_title_is_in_both_catalogs() -> None:
 
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(title) for catalog in catalogs.values() for title in [*titles, "space.grid"])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_regression_each_seats_pair_count_is_shown_to_all_during_play(mode: str) -> None:
+    game = MemoryMatch({"mode": mode})
+    table = laid_out(game, FACES)
+
+    flip(game, table, 0, 0)
+    flip(game, table, 0, 2)
+
+    # the tab shows a player's public fact beside its name only where the catalogs name it `look.<key>`
+    seen = table.view(1).state.player(0).public_state
+    names = {locale: {key: c.render(Message(f"look.{key}")) for key in seen} for locale, c in game.catalogs().items()}
+    assert seen == {"pairs": 1}
+    assert names == {"en": {"pairs": "Pairs"}, "fr": {"pairs": "Paires"}}
+    assert [table.view(None).state.player(p).public_state for p in (0, 1)] == [{"pairs": 1}, {"pairs": 0}]
 
 
 @pytest.mark.parametrize("mode", MODES)

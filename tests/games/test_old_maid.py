@@ -91,6 +91,35 @@ def test_a_pair_is_discarded_face_up() -> None:
     assert table.state.active_player_ids == [1]
 
 
+NAMED_RANKS = [
+    (1, ("Aces", "A", "Ace"), ("d'As", "A", "As")),
+    (11, ("Jacks", "J", "Jack"), ("de Valets", "V", "Valet")),
+    (12, ("Queens", "Q", "Queen"), ("de Dames", "D", "Dame")),
+]
+
+
+@pytest.mark.parametrize(("rank", "english", "french"), NAMED_RANKS)
+def test_regression_an_ace_or_a_face_card_is_named_not_numbered(
+    rank: int, english: tuple[str, str, str], french: tuple[str, str, str]
+) -> None:
+    game = OldMaid()
+    card = f"rank-{rank}"
+    table = position({0: [card, "rank-2"], 1: [card, "maid"], 2: ["rank-2"]})
+
+    verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)], picks=[0])
+
+    pair = [m for m in table.state.log if m.key.startswith("log.pair")][-1]
+    look = game.piece_look(table.state.space(DISCARD).pieces[0].public_kind)
+    shown = {}
+    for locale, catalog in game.catalogs().items():
+        face = catalog.render(Message(look["says"])) if "says" in look else look.get("text")
+        shown[locale] = (catalog.render(pair), face, catalog.render(Message(look.get("title", "?"))))
+    assert shown == {
+        "en": (f"Player 0 discards a pair of {english[0]}.", english[1], english[2]),
+        "fr": (f"Le joueur 0 défausse une paire {french[0]}.", french[1], french[2]),
+    }
+
+
 def test_the_next_holder_skips_a_player_with_no_cards() -> None:
     game = OldMaid()
     table = position({0: ["rank-1"], 1: [], 2: ["rank-2", "maid"]})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -185,12 +186,33 @@ def test_no_text_of_the_game_hedges_a_plural_with_parentheses(name: str) -> None
         assert catalog.has_plural_header, (name, catalog.locale)
 
 
+# a pronoun or an agreement standing for a player ("il est sauf", "lui seul", "celui qui", "le premier"): the
+# French texts name the seat, or say "la personne", and agree with nobody's gender
+GENDERED = re.compile(r"\b(?:il|ils|lui|ceux|chacun|sauf|sauvé|seul|premier|menteur)\b|\bcelui qui\b", re.IGNORECASE)
+IMPERSONAL = re.compile(r"\bil (?:en )?reste\b|\bil n'y a\b|\bil y a\b")  # "il reste 3 cartes": nobody
+# the benchmark game's texts stay exactly as they are; the titles are the games' names ("Menteur")
+LEFT_AS_THEY_ARE = {("draw-discard", "rules"), *((name, "title") for name in GAMES)}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_regression_no_french_text_gives_a_seat_a_gender(name: str) -> None:
+    """Regression: "Le joueur {player} n'a plus de cartes : il est sauf." read "Ada ... : il est sauf." """
+    catalog = load(name).catalogs()["fr"]
+    texts = [*catalog.texts.items(), *((key, form) for key, forms in catalog.plurals.items() for form in forms)]
+
+    gendered = [
+        (key, text)
+        for key, text in texts
+        if (name, key) not in LEFT_AS_THEY_ARE and GENDERED.search(IMPERSONAL.sub("", text))
+    ]
+
+    assert gendered == []
+
+
 def test_no_english_text_puts_a_before_a_number() -> None:
     """ "played a 8", "a 11": English needs "an" before some numbers, which a template cannot choose; the
     examples' texts say "card 8" instead. Every placeholder that holds a number is filled with 8 and 11, and
     "a 8"/"a 11" is refused."""
-    import re
-
     for name in installed_games():
         catalog = load(name).catalogs()["en"]
         plurals = [form for forms in catalog.plurals.values() for form in forms]

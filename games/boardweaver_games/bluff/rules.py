@@ -4,7 +4,8 @@ The whole deck is dealt to the hands, collections each seat owns. On its turn a 
 of its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), claiming they are all of
 the required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the
 ownerless pile, a collection: their faces are visible to nobody and their positions are never shown,
-while the claim (seat, rank, count) is public meta data. The next seat answers: it accepts (Confirm) and
+while the claim (seat, rank, count) is public meta data. The rank the next play must claim is public too,
+on the pile's title, so a seat reads it before it picks its cards. The next seat answers: it accepts (Confirm) and
 then plays, or it challenges (a revealing Confirm) and the last play turns face up on the pile for all to
 see. The seat that was wrong (the player if the claim was false, else the challenger) then takes the
 whole pile into its hand (a revealing Confirm: it learns the cards), and the challenger plays next. A
@@ -91,7 +92,7 @@ class Bluff(Game):
             table.add_space(hand.with_pieces([Piece(BACK).hiding(card) for card in cards]))
         table.add_space(Space(PILE, "pile").collection())
         table.set(StateOf.meta(), "phase", PLAYING)
-        table.set(StateOf.meta(), "rank", 0)
+        _require_rank(table, 0)
         table.set_active_players(players[:1])
 
     # -- offers --------------------------------------------------------------------------------------
@@ -120,7 +121,8 @@ class Bluff(Game):
             if index in selected:
                 offers.append(Offer(click, Intent.CANCEL).label(msg("offer.deselect", card=card)))
             elif len(selected) < MAX_PLAY:
-                offers.append(Offer(click, Intent.CHOICE).label(msg("offer.select", card=card)))
+                label = msg("offer.select", card=card, rank=RANKS[state.rank])
+                offers.append(Offer(click, Intent.CHOICE).label(label))
         if selected:
             label = msg("offer.play", count=len(selected), rank=RANKS[state.rank])
             offers.append(Offer(PLAY, Intent.CONFIRM).label(label))
@@ -157,7 +159,7 @@ class Bluff(Game):
             table.move_piece(hand_id(player_id), index, PILE)
         table.set(StateOf.player_private(player_id), "selected", None)
         table.set(StateOf.meta(), "claim", {"player": player_id, "rank": round_.rank, "count": len(selected)})
-        table.set(StateOf.meta(), "rank", (round_.rank + 1) % len(RANKS))
+        _require_rank(table, (round_.rank + 1) % len(RANKS))
         table.set(StateOf.meta(), "phase", ANSWERING)
         table.log(msg("log.claimed", player=player_id, count=len(selected), rank=RANKS[round_.rank]))
         table.set_active_players([_next_seat(table, player_id)])
@@ -228,6 +230,12 @@ def _claim(table: Table) -> dict[str, int]:
     if table.state.meta_data.get("phase") != ANSWERING or not claim:
         raise IllegalStepError("there is no claim to answer")
     return claim
+
+
+def _require_rank(table: Table, rank: int) -> None:
+    """Sets the rank the next play must claim, also on the pile, whose title shows it to every seat before it picks."""
+    table.set(StateOf.meta(), "rank", rank)
+    table.set(StateOf.space_public(PILE), "rank", RANKS[rank])
 
 
 def _next_seat(table: Table, player_id: int) -> int:

@@ -4,8 +4,9 @@ The cards lie face down in a grid, each face an ownerless private kind that nobo
 cards, one revealing Confirm each. In "public" mode a flip turns the card face up for the whole room. In
 "hidden" mode the flipped card is replaced by one the flipper owns, public kind `flipped-<seat>`: the
 room sees a card in the flipper's colour, and the platform shows its face only to the flipper. A match
-keeps the pair face up for everyone, scores a point and gives the flipper another turn; otherwise the
-flipper turns both back with a Confirm and the turn passes. The game ends when every pair is matched.
+keeps the pair face up for everyone, scores a point (each seat's public `pairs`, which the tab shows beside
+its name as `look.pairs` names it) and gives the flipper another turn; otherwise the flipper turns both back
+with a Confirm and the turn passes. The game ends when every pair is matched.
 """
 
 from __future__ import annotations

@@ -4,19 +4,27 @@ The deck holds two cards of each rank and one maid. Every hand is a collection i
 down, so the other seats see only card backs in no telling order. On its turn a seat clicks one of the
 backs of the next player still holding cards: that click is a reveal (a Confirm), and the platform, not
 the seat, picks which card of the hand it takes. A pair in a hand is discarded face up at once. Players
-who empty their hand are out, safe; the one left holding the maid loses.
+who empty their hand are out, safe; the one left holding the maid loses. Ranks 1, 11 and 12 are the ace, the
+jack and the queen: their faces and log lines name them in each language, never by their numbers.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Offer, Piece, Space, Table, msg
+from boardweaver import Action, Game, Intent, Message, Offer, Piece, Space, Table, msg
 
 DISCARD = "discard"
 BACK = "back"
 MAID = "maid"
 RANKS = 12
+ACE, JACK, QUEEN = 1, 11, 12
+# the look of a card named by a word, not its number: a face in the seat's language ("says") and what it is
+NAMED_FACES = {
+    ACE: {"text": "A", "title": "look.ace"},
+    JACK: {"says": "look.jack-face", "title": "look.jack"},
+    QUEEN: {"says": "look.queen-face", "title": "look.queen"},
+}
 
 
 def hand_id(player: int) -> str:
@@ -29,6 +37,17 @@ def rank_kind(rank: int) -> str:
 
 def rank_of(kind: str) -> int | None:
     return int(kind[len("rank-") :]) if kind.startswith("rank-") else None
+
+
+def pair_discarded(player: int, rank: int | None) -> Message:
+    """Returns the log line of `player` discarding a pair of `rank`, an ace or a face card by its name."""
+    if rank == ACE:
+        return msg("log.pair-aces", player=player)
+    if rank == JACK:
+        return msg("log.pair-jacks", player=player)
+    if rank == QUEEN:
+        return msg("log.pair-queens", player=player)
+    return msg("log.pair", player=player, rank=rank)
 
 
 class OldMaid(Game):
@@ -51,7 +70,7 @@ class OldMaid(Game):
     def piece_look(self, kind: str) -> dict[str, str]:
         rank = rank_of(kind)
         if rank is not None:
-            return {"text": str(rank), "color": "#f4ecd8"}
+            return {**NAMED_FACES.get(rank, {"text": str(rank)}), "color": "#f4ecd8"}
         return super().piece_look(kind)
 
     # -- setup ---------------------------------------------------------------------------------------
@@ -118,7 +137,7 @@ class OldMaid(Game):
                     moved = table.move_piece(hand, at, DISCARD)
                     table.set_private_kind(DISCARD, moved, None)
                     table.set_public_kind(DISCARD, moved, face)
-                table.log(msg("log.pair", player=player, rank=rank_of(face)))
+                table.log(pair_discarded(player, rank_of(face)))
                 return True
             first_seen[face] = index
         return False
