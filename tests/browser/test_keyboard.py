@@ -111,3 +111,40 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
     assert keys.presses >= 10 and all(keys.rings), keys.rings  # every focused control showed its focus ring
     assert len(checked) == 2 and "can no longer be taken back" in checked[0] and "undo/" not in checked[0]
     screenshot(first, "three-lanes-keyboard-over")
+
+
+HAND = ".mine .layout-fan [data-offer]"
+FOCUSED_CARD = f"() => document.activeElement.matches('{HAND}') && document.activeElement.dataset.key"  # else false
+
+
+def test_a_hand_is_one_tab_stop_and_the_arrows_move_between_its_cards(server: str, api: Any, new_page: Any) -> None:
+    """Regression: each card of a hand was a Tab stop of its own, and the arrow keys did nothing."""
+    room = api.room("three-lanes", seats=2, bots=[])  # nobody else moves: no redraw under the keys
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => Boolean(({FOCUSED_CARD})())")
+    entered = page.evaluate(FOCUSED_CARD)
+
+    page.keyboard.press("Tab")
+    after_tab = page.evaluate(FOCUSED_CARD)
+    page.keyboard.press("Shift+Tab")
+    back = page.evaluate(FOCUSED_CARD)
+    walked = []
+    for key in ("ArrowRight", "ArrowRight", "End", "ArrowRight", "ArrowLeft", "Home", "ArrowLeft"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_CARD))
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")  # back into the hand: on the card left there
+    kept = page.evaluate(FOCUSED_CARD)
+    stops = page.locator(f'{HAND}[tabindex="0"]').count()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".mine .layout-fan .piece.chosen")
+
+    assert entered == "hand-0/0" and after_tab is False and back == "hand-0/0"
+    assert walked == ["hand-0/1", "hand-0/2", "hand-0/4", "hand-0/0", "hand-0/4", "hand-0/0", "hand-0/4"]
+    assert kept == "hand-0/2" and stops == 1
+    assert page.get_attribute(".mine .layout-fan .piece.chosen", "data-key") == "hand-0/2"  # Enter chose it

@@ -262,3 +262,62 @@ def test_the_verdict_says_draw_when_every_seat_won_and_a_shared_win_when_some_di
         assert verdict(table([1, 2]), texts, 0) == lost
     assert verdict(table([0, 1, 2]), Texts("en"), None) == "Draw"
     assert verdict(table([0], seats=1), Texts("en"), 0) == "You won"  # a solo game won is no tie
+
+
+def test_a_space_emptied_since_its_last_move_is_not_outlined() -> None:
+    """Regression: at an old-maid game's end the emptied hand kept the last-move outline of the take into it."""
+    game = OldMaid()
+    table = play_game(game, [0, 1], seed=2).table
+    empty, held = sorted(("hand-0", "hand-1"), key=lambda space: len(table.state.space(space).pieces))
+    board = Board(game, table.view(0), 0, [], None, Texts("en"), over=True, last_moves={empty: 0, held: 1})
+
+    html = board.render()
+
+    classes = {space: names for names, space in re.findall(r'<div class="([^"]*)" data-space="([^"]*)"', html)}
+    assert not table.state.space(empty).pieces and table.state.space(held).pieces
+    assert "last-move" not in classes[empty]  # nothing there any more
+    assert "last-move-space last-move-1" in classes[held]  # the taken card is there: the mark stays
+
+
+def test_a_fanned_face_up_card_shows_its_face_large_in_the_middle_and_a_back_or_a_stack_does_not() -> None:
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    game = DrawDiscard({"endless": False})
+    table = start(game, [0, 1, 2, 3], seed=4)
+
+    html = Board(game, table.view(0), 0, [], None, Texts("en")).render()
+
+    def pieces(space: str) -> str:
+        part = html[html.index(f'data-space="{space}"') :]
+        return part[: part.index("</div></div>")]
+
+    faces = re.findall(r'<span class="face text" data-large="([^"]*)" style="--ems:[\d.]+">([^<]*)<', pieces("hand-0"))
+    assert len(faces) == 5 and all(large == corner for large, corner in faces)  # "10♥" in the corner and large
+    assert "data-large" not in pieces("hand-1")  # a back: nothing to read
+    assert "data-large" not in pieces("deck")  # a stack draws its top card's face in the middle already
+
+
+def test_a_hand_of_offered_cards_is_one_tab_stop_on_the_staged_card_else_the_first() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+
+    first = Board(game, draft.view, 0, draft.offers(), None, Texts("en")).render()
+    staged = Board(game, draft.view, 0, draft.offers(), None, Texts("en"), chosen={("hand-0", 3)}).render()
+
+    def stops(html: str) -> list[str]:
+        hand = html[html.index('data-space="hand-0"') :]
+        return re.findall(r'tabindex="(-?\d)"', hand[: hand.index("</div></div>")])
+
+    assert 'data-space="hand-0" role="toolbar"' in first and "data-roving>" in first
+    assert stops(first) == ["0", "-1", "-1", "-1", "-1"]
+    assert stops(staged) == ["-1", "-1", "-1", "0", "-1"]
+    assert 'data-space="lane-0" role="group"' in first  # any other space stays a group, its buttons Tab stops
+
+
+def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
+    from boardweaver_web.board import roving_step
+
+    assert [roving_step(key, 0, 5) for key in ("ArrowRight", "ArrowLeft", "Home", "End")] == [1, 4, 0, 4]
+    assert roving_step("ArrowRight", 4, 5) == 0
+    assert roving_step("Enter", 2, 5) is None and roving_step("Tab", 2, 5) is None  # Enter chooses, Tab leaves

@@ -43,6 +43,7 @@ class Board:
     picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
     last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> who moved there last
     _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
+    _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -210,13 +211,16 @@ class Board:
         layout = str(look.get("layout", "row"))
         offer = self.space_offers.get(space.space_id)
         classes = ["space", f"layout-{escape(layout)}", f"kind-{escape(space.kind)}"]
-        if space.space_id in self.last_moves:  # a move onto a hidden place of it (a collection's)
+        if space.space_id in self.last_moves and space.pieces:  # a move onto a hidden place of it (a collection's);
+            # a space emptied since (a hand played out) holds nothing that moved: no mark
             classes.append(f"last-move-space last-move-{self.last_moves[space.space_id]}")
         title = self._space_title(space)
         where = self._where(space)
         count = len(space.pieces)
         name = self.texts.get("space.label", space=where, count=count)
-        attributes = f' data-space="{escape(space.space_id)}" role="group" aria-label="{escape(name)}"'
+        stop = self._tab_stop(space, layout)
+        role = "group" if stop is None else "toolbar"  # a hand of cards to choose: one Tab stop, arrows inside
+        attributes = f' data-space="{escape(space.space_id)}" role="{role}" aria-label="{escape(name)}"'
         target = ""
         if offer is not None:
             classes.append(f"offer intent-{self.offers[offer].intent.value}")
@@ -240,8 +244,18 @@ class Board:
         return (
             f'<div class="{" ".join(classes)}"{attributes}>{target}'
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
-            f'<div class="pieces"{style}>{pieces}</div></div>'
+            f'<div class="pieces"{style}{" data-roving" if stop is not None else ""}>{pieces}</div></div>'
         )
+
+    def _tab_stop(self, space: Space, layout: str) -> int | None:
+        """The index of a hand's one Tab stop when its cards are a roving group (a fan or row with two or more
+        offered cards): the staged card, else the first offered; None for any other space."""
+        offered = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.piece_offers]
+        if layout not in ROVING_LAYOUTS or len(offered) < 2:
+            return None
+        staged = [index for index in offered if (space.space_id, index) in self.chosen]
+        self._tab_stops[space.space_id] = (staged or offered)[0]
+        return self._tab_stops[space.space_id]
 
     def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
         shown_kind = piece.private_kind if (piece.private_kind and self.show_private) else piece.public_kind
@@ -273,6 +287,9 @@ class Board:
             if offer is not None:
                 classes.append(f"offer intent-{self.offers[offer].intent.value}")
                 attributes += f' data-offer="{offer}"'
+                stop = self._tab_stops.get(space.space_id)
+                if stop is not None:
+                    attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
         spoken = self.texts.get(
             "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
@@ -295,7 +312,8 @@ class Board:
             ink = ink_for(colour)
             style = f' style="--piece-color:{escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
-        face = _face(look, self._face_text(look))
+        fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
+        face = _face(look, self._face_text(look), fanned)
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
@@ -402,6 +420,8 @@ def _luminance(colour: str) -> float | None:
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
+ROVING_LAYOUTS = ("fan", "row")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
+LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fanned card shows large
 
 
 @cache  # a handful of colours per game, asked for by every piece of every drawing
@@ -426,19 +446,47 @@ def _axial(space: Space) -> tuple[int, int] | None:
     return (q, r) if type(q) is int and type(r) is int else None
 
 
-def _face(look: dict[str, str], text: str | None) -> str:
-    """A piece's face: the look's SVG, else its symbol and `text` (the look's, already in the seat's language)."""
+def _face(look: dict[str, str], text: str | None, fanned: bool = False) -> str:
+    """A piece's face: the look's SVG, else its symbol and `text` (the look's, already in the seat's language).
+
+    A fanned card's face also carries what its middle shows large (`_large_face`), drawn by the style.
+    """
     if look.get("svg"):
         return f'<span class="face svg">{look["svg"]}</span>'  # the game's own markup, from its look
+    large = _large_face(look, text) if fanned else ""
+    large = f' data-large="{escape(large)}" style="--ems:{_ems(large):.2f}"' if large else ""
     symbol = look.get("symbol")
     if symbol and text:
         return (
-            f'<span class="face both"><span class="symbol">{escape(symbol)}</span>'
+            f'<span class="face both"{large}><span class="symbol">{escape(symbol)}</span>'
             f'<span class="text">{escape(text)}</span></span>'
         )
     if symbol:
         return f'<span class="face symbol">{escape(symbol)}</span>'
-    return f'<span class="face text">{escape(text or "")}</span>'
+    return f'<span class="face text"{large}>{escape(text or "")}</span>'
+
+
+def _large_face(look: dict[str, str], text: str | None) -> str:
+    """What a fanned card's middle shows large, readable at a glance (its corner keeps the small face): its symbol
+    and text when they are short, else its symbol, else its text; "" for a face without text (a back)."""
+    if not text:
+        return ""
+    symbol = look.get("symbol") or ""
+    return symbol + text if len(symbol + text) <= LARGE_FACE_CHARS or not symbol else symbol
+
+
+def _ems(text: str) -> float:
+    """About how wide `text` is in ems in a bold sans-serif face, a little more rather than less."""
+    return sum(0.4 if c in "iljI.,:;'!|" else 1.05 if c in "MWmw" else 0.75 if c.isascii() else 0.95 for c in text)
+
+
+def roving_step(key: str, at: int, count: int) -> int | None:
+    """The item of a roving group (a hand's cards) that `key` moves the focus to from item `at`, or None for a
+    key the group does not take: Left and Right go to the neighbour (wrapping around), Home and End to the ends."""
+    if count <= 0:
+        return None
+    moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": count - 1}
+    return moves.get(key)
 
 
 def _plain(value: Any) -> str:

@@ -209,6 +209,38 @@ def focus_first(selectors: list[str]) -> bool:
     return False
 
 
+def rove(root_id: str, step: Callable[[str, int, int], int | None]) -> None:
+    """Makes each `[data-roving]` group under the root one Tab stop (the roving tabindex of WAI-ARIA): a key on an
+    item moves the focus to the item `step(key, at, count)` names, and the focused item becomes the Tab stop."""
+    root = element(root_id)
+    if root is None:
+        return
+
+    def items(target: Any) -> tuple[list[Any], int]:
+        group = _some(target.parentElement) if hasattr(target, "matches") else None
+        if group is None or not bool(target.matches("[data-roving] > [tabindex]")):
+            return [], -1
+        found = list(group.querySelectorAll(":scope > [tabindex]"))
+        return found, next((i for i, item in enumerate(found) if bool(item.isSameNode(target))), -1)
+
+    def keydown(event: Any) -> None:
+        if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+            return
+        found, at = items(_some(event.target))
+        goal = step(str(event.key), at, len(found)) if at >= 0 else None
+        if goal is not None:
+            event.preventDefault()  # the arrows would scroll the page
+            found[goal].focus()
+
+    def focusin(event: Any) -> None:
+        found, at = items(_some(event.target))
+        for number, item in enumerate(found):
+            item.setAttribute("tabindex", "0" if number == at else "-1")
+
+    root.addEventListener("keydown", proxy(keydown))
+    root.addEventListener("focusin", proxy(focusin))
+
+
 def target_data(event: Any, attribute: str) -> str | None:
     """Returns `data-<attribute>` of the nearest element around the event's target carrying one."""
     target = event.target

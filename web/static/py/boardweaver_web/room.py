@@ -12,7 +12,17 @@ from urllib.parse import parse_qsl, urlencode
 from boardweaver import Action, Catalog, Game, Message, Offer
 
 from . import boot, dom, mine
-from .board import Board, clock_left, clock_text, guess_moves, piece_keys, render_clocks, render_log, render_result
+from .board import (
+    Board,
+    clock_left,
+    clock_text,
+    guess_moves,
+    piece_keys,
+    render_clocks,
+    render_log,
+    render_result,
+    roving_step,
+)
 from .players import NamedCatalog, NamedTexts
 from .session import Notice, Session
 from .texts import Texts, pick_locale
@@ -68,6 +78,7 @@ class RoomPage:
 
     def start(self) -> None:
         dom.on("board", "click", self.on_click)
+        dom.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         dom.on("commands", "click", self.on_click)
         dom.on("review-link", "click", self.on_rematch_click)
         dom.on_window("offline", lambda _e: self.go_offline())

@@ -1,0 +1,91 @@
+"""A hand's fan at 1280 and 390 px: a staged card never covers its hand's title, a face-up card reads at a glance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+from .test_mobile import LAYOUT_PROBLEMS
+
+pytestmark = pytest.mark.browser
+
+SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+# The texts a card of the seat's hand covers: its box with the rings drawn around it (its outline, its box-shadows'
+# spread), against its hand's title and its seat's header. A blurred shadow is shade, not a ring: not counted.
+COVERED_TEXTS = """(card) => {
+  const style = getComputedStyle(card), box = card.getBoundingClientRect();
+  let ring = style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+  for (const shadow of style.boxShadow === 'none' ? [] : style.boxShadow.split(/,(?![^(]*\\))/)) {
+    const [x, y, blur, spread] = (shadow.replace(/rgba?\\([^)]*\\)/, '').match(/-?[\\d.]+px/g) || []).map(parseFloat);
+    if (!shadow.includes('inset') && !blur) ring = Math.max(ring, (spread || 0) + Math.max(Math.abs(x), Math.abs(y)));
+  }
+  const painted = {top: box.top - ring, bottom: box.bottom + ring, left: box.left - ring, right: box.right + ring};
+  const texts = [card.closest('.space').querySelector('.space-title'),
+    card.closest('.seat-area').querySelector('header')];
+  return texts.map(text => [text.className || text.tagName, text.getBoundingClientRect()]).filter(([, t]) =>
+    t.left < painted.right && t.right > painted.left && t.top < painted.bottom - 0.5 && t.bottom > painted.top + 0.5
+  ).map(([name, t]) => `${name} by ${(t.bottom - painted.top).toFixed(1)} px`);
+}"""
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_a_staged_or_focused_card_never_covers_its_hands_title(
+    server: str, api: Any, new_page: Any, screen: str
+) -> None:
+    """Regression: at 1280 px the staged card's ring covered the bottom of its hand's title ("Hand")."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0), viewport=SCREENS[screen])
+    wait_state(page, "ready")
+    cards = page.locator(".mine .layout-fan .piece")
+
+    cards.nth(1).click()  # staged: lifted, with its white ring
+    page.mouse.move(0, 0)
+    page.wait_for_selector(".mine .layout-fan .piece.chosen")
+    page.wait_for_timeout(300)  # the lift's transition
+    staged = page.evaluate(COVERED_TEXTS, cards.nth(1).element_handle())
+    screenshot(page, f"three-lanes-staged-{screen}")
+    page.locator("#commands [data-undo]").click()
+    page.wait_for_selector(".mine .layout-fan .piece.offer")
+    for _ in range(60):  # focused by the keyboard: lifted, with the focus ring
+        if page.evaluate("document.activeElement.matches('.mine .layout-fan .piece.offer')"):
+            break
+        page.keyboard.press("Tab")
+    page.wait_for_timeout(300)
+    focused = page.evaluate(COVERED_TEXTS, page.locator(".mine .layout-fan .piece:focus-visible").element_handle())
+
+    assert staged == [] and focused == [], (staged, focused)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_a_face_up_card_in_a_fan_shows_its_face_large(
+    server: str, api: Any, new_page: Any, screen: str, locale: str
+) -> None:
+    """Regression: a fanned card showed its face only in a small corner label, hard to read at a glance."""
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": False})
+    page = new_page(seat_url(server, room, 0), viewport=SCREENS[screen], locale=locale)
+    wait_state(page, "ready", "over")
+
+    faces = page.evaluate(
+        """() => [...document.querySelectorAll('.mine .layout-fan .piece')].map(card => {
+      const face = card.querySelector('.face'), large = getComputedStyle(face, '::after');
+      const box = card.getBoundingClientRect(), small = parseFloat(getComputedStyle(face).fontSize);
+      const text = ['none', 'normal'].includes(large.content) ? null : face.dataset.large || null;  // drawn, or not
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = `${large.fontWeight} ${large.fontSize} ${large.fontFamily}`;
+      const middle = document.elementFromPoint(box.left + box.width / 2, box.top + box.height * 0.6);
+      return {text, corner: face.textContent, size: parseFloat(large.fontSize), small,
+        inside: text !== null && pen.measureText(text).width <= box.width - 4 && card.contains(middle)};
+    })"""
+    )
+    backs = page.locator(".others .layout-fan .piece .face[data-large]").count()
+
+    assert len(faces) == 5, faces
+    assert all(face["text"] == face["corner"] and face["inside"] for face in faces), faces  # whole, on its card
+    assert all(face["size"] >= 1.3 * face["small"] for face in faces), faces  # well above the corner's size
+    assert backs == 0  # a card back keeps its look
+    assert page.evaluate(LAYOUT_PROBLEMS) == []  # no sideways scroll, strips still wide enough
+    screenshot(page, f"draw-discard-fan-{screen}-{locale[:2]}")
