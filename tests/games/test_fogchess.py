@@ -392,3 +392,15 @@ def test_two_hundred_seeded_bot_games_end() -> None:
 
     assert sum(endings.values()) == GAMES
     print(f"fog-chess: {GAMES} bot games in {time.perf_counter() - began:.1f}s: {dict(endings)}")
+
+
+def test_regression_choosing_a_piece_is_not_called_taking_it_in_french() -> None:
+    """Regression: the French label for choosing a piece to move said "Prendre la pièce en d2"; in chess "prendre"
+    is to capture."""
+    catalog = FogChess.catalogs()["fr"]
+
+    for key in ("offer.stage", "offer.switch"):
+        text = catalog.render(Message(key, {"square": "d2"}))
+
+        assert "prendre" not in text.lower(), (key, text)
+        assert "d2" in text

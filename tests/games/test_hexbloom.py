@@ -173,3 +173,28 @@ def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
     report = check_game(Hexbloom, games=60)
 
     assert report.ok, report.describe()
+
+
+def test_regression_a_tiles_colour_is_a_word_of_the_readers_language() -> None:
+    """Regression: the French log read "pose une tuile teal" and the offer "Choisir votre tuile violet": the colour
+    was the piece kind, put into the text as it is. Each colour now has its own texts, agreeing with "tuile"."""
+    game = Hexbloom()
+    french = game.catalogs()["fr"]
+    played = play_game(game, [0, 1, 2], seed=3)
+    lines = [french.render(message) for message in played.table.state.log]
+    placed = [line for line in lines if " pose une tuile " in line]
+    offers = [french.render(Message(f"offer.stage-{colour}")) for colour in ("rose", "gold", "teal", "violet")]
+
+    assert {line.split(" pose une tuile ")[1].split(" en (")[0] for line in placed} == {
+        "rose",
+        "dorée",
+        "bleu-vert",
+        "violette",
+    }
+    assert offers == [
+        "Choisir votre tuile rose",
+        "Choisir votre tuile dorée",
+        "Choisir votre tuile bleu-vert",
+        "Choisir votre tuile violette",
+    ]
+    assert not any(word in text for text in lines + offers for word in ("teal", "gold", "{"))

@@ -134,3 +134,17 @@ def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
     report = check_game(MarketDraft, games=60)
 
     assert report.ok, report.describe()
+
+
+def test_regression_a_card_face_shows_its_suit_once() -> None:
+    """Regression: a card's face read "☀" above "☀7" (its symbol, then its name, which holds the symbol too), and
+    "☀☀7" once the tab drew a fanned card's face large."""
+    from boardweaver_games.market_draft.rules import NUMBERS, SUITS, card_kind, card_name
+
+    game = MarketDraft()
+    for suit, symbol in SUITS.items():
+        for number in NUMBERS:
+            look = game.piece_look(card_kind(suit, number))
+
+            assert look["symbol"] == symbol and look["text"] == str(number)
+            assert look["symbol"] + look["text"] == card_name(card_kind(suit, number))

@@ -22,6 +22,14 @@ DRAW = "draw"
 PASS = "pass"
 TILE = "tile"
 COLOURS = ("rose", "gold", "teal", "violet")
+
+
+def stage_key(colour: str | None) -> str:
+    """Returns the key of the offer to pick a tile of `colour` (None: a tile the view does not show). A colour is a
+    word of each language, agreeing with "tile" there, so each has its own texts: a key per colour, not an argument."""
+    return f"offer.stage-{colour}" if colour in COLOURS else "offer.stage-tile"
+
+
 TILES_PER_COLOUR = 6
 HAND_SIZE = 2
 RADIUS = 2
@@ -105,9 +113,7 @@ class Hexbloom(Game):
         hand = table.state.space(hand_id(player_id)).pieces
         switch = Intent.CANCEL if turn.staged is not None else Intent.CHOICE
         offers = [
-            Offer(Action.piece_click(hand_id(player_id), index), switch).label(
-                msg("offer.stage", colour=piece.private_kind or TILE)
-            )
+            Offer(Action.piece_click(hand_id(player_id), index), switch).label(msg(stage_key(piece.private_kind)))
             for index, piece in enumerate(hand)
             if index != turn.staged
         ]
@@ -152,9 +158,8 @@ class Hexbloom(Game):
         space = table.state.space(space_id)
         table.log(
             msg(
-                "log.placed",
+                f"log.placed-{colour}",
                 player=player_id,
-                colour=colour,
                 q=space.public_state["q"],
                 r=space.public_state["r"],
                 count=size,

@@ -83,7 +83,8 @@ class MarketDraft(Game):
         card = parse_card(kind)
         if card is None:
             return super().piece_look(kind)
-        return {"text": card_name(kind), "symbol": SUITS[card[0]], "color": self.suit_colours[card[0]]}
+        # the face: the suit's symbol and the number, each once (the card's name, "☀7", is for texts)
+        return {"text": str(card[1]), "symbol": SUITS[card[0]], "color": self.suit_colours[card[0]]}
 
     # -- setup ---------------------------------------------------------------------------------------
 
