@@ -139,8 +139,8 @@ def test_the_last_confirm_is_revealing_and_resolves_every_plan() -> None:
         lane: [(p.public_kind, p.private_kind, p.public_state) for p in table.state.space(lane).pieces]
         for lane in LANES
     }
-    assert lanes == {
-        "lane-0": [("card-9", None, {"by": 0}), ("card-5", None, {"by": 1})],
+    assert lanes == {  # each lane's cards lowest first: its winner lies on top
+        "lane-0": [("card-5", None, {"by": 1}), ("card-9", None, {"by": 0})],
         "lane-1": [("card-3", None, {"by": 0}), ("card-7", None, {"by": 2})],
         "lane-2": [],
     }
@@ -255,3 +255,26 @@ def test_the_doctor_finds_no_violation_in_seeded_games(options: dict[str, Json])
     report = check_game(ThreeLanes(options), games=40)
 
     assert report.ok, report.details()
+
+
+def test_regression_a_lanes_winning_card_lies_on_top_of_its_stack() -> None:
+    """Regression: the lanes (drawn as stacks: the top card shows) had the last planned card of the last seat on top,
+    so a lane "won by player 3" showed another seat's lower card; in every resolved round of bot games the top card
+    of each lane that was played into is its winner's."""
+    game = ThreeLanes()
+    checked = 0
+
+    def check(table: Table) -> None:
+        nonlocal checked
+        for lane in LANES:
+            pieces = table.state.space(lane).pieces
+            winner = table.state.space(lane).public_state.get("winner")
+            if pieces and winner is not None and table.state.space(lane).public_state.get("title"):
+                top = pieces[-1]
+                assert top.public_state["by"] == winner, (lane, [p.public_kind for p in pieces])
+                checked += 1
+
+    for seed in range(10):
+        play_game(game, [0, 1, 2, 3], seed=seed, each_state=check)
+
+    assert checked > 0

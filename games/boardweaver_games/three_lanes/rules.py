@@ -193,24 +193,31 @@ class ThreeLanes(Game):
     # -- resolving -----------------------------------------------------------------------------------
 
     def resolve_plans(self, table: Table) -> None:
-        """Turns every planned card face up, moves it to its lane, scores the lanes, starts the next round."""
+        """Turns every planned card face up, moves it to its lane, scores the lanes, starts the next round.
+
+        The cards go into each lane lowest first, so the card that wins a lane lies on top of its stack."""
         best: dict[str, list[tuple[int, int]]] = {lane: [] for lane in LANES}
         players = [int(p) for p in table.state.player_ids]
+        flipped: list[tuple[int, int, int]] = []  # (lane number, value, player) of every planned card
         for player in players:
             plan = plan_id(player)
-            while table.state.space(plan).pieces:
-                face = table.state.piece(plan, 0).private_kind
+            for index in range(len(table.state.space(plan).pieces)):
+                face = table.state.piece(plan, index).private_kind
                 if face is None:
                     raise ValueError("resolving plans needs the full state")
-                target = table.read(StateOf.piece_private(plan, 0), Planned).target
-                table.set(StateOf.piece_private(plan, 0), "target", None)
-                table.set_private_kind(plan, 0, None)
-                table.set_public_kind(plan, 0, face)
-                at = table.move_piece(plan, 0, target)
-                table.set(StateOf.piece_public(target, at), "by", player)
+                target = table.read(StateOf.piece_private(plan, index), Planned).target
+                table.set(StateOf.piece_private(plan, index), "target", None)
+                table.set_private_kind(plan, index, None)
+                table.set_public_kind(plan, index, face)
                 value = card_value(face) or 0
-                best[target].append((value, player))
+                flipped.append((LANES.index(target), value, player))
                 table.log(msg("log.played", player=player, card=value, lane=LANES.index(target) + 1))
+        for number, value, player in sorted(flipped):
+            plan, target = plan_id(player), LANES[number]
+            index = next(i for i, p in enumerate(table.state.space(plan).pieces) if card_value(p.public_kind) == value)
+            at = table.move_piece(plan, index, target)
+            table.set(StateOf.piece_public(target, at), "by", player)
+            best[target].append((value, player))
         for lane, played in best.items():
             self.score_lane(table, lane, played)
         self.next_round(table)
