@@ -25,6 +25,8 @@ FOCUS = """() => {
   }
   return 'nothing';
 }"""
+WHERE = """() => { const e = document.activeElement;
+  return !e || e === document.body ? 'body' : e.id || e.className.split(' ')[0]; }"""
 RING = """() => { const s = getComputedStyle(document.activeElement);
   return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; }"""
 
@@ -90,6 +92,7 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
     keys = Keyboard(first)
     take_back = first.locator("#commands button.take-back")
     checked: list[str] = []
+    waiting: list[str] = []
     deadline = time.monotonic() + 150
 
     while not all(page.get_attribute("#page", "data-state") == "over" for page in (first, second)):
@@ -104,10 +107,20 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
             while take_back.count():
                 take_one(second) or second.wait_for_timeout(50)
             checked.append("gone")
-        elif not keys.step() and not take_one(second):
-            first.wait_for_timeout(50)
+        elif not keys.step():
+            if (
+                keys.presses
+                and first.get_attribute("#page", "data-state") == "ready"
+                and first.evaluate(FOCUS) == "nothing"
+            ):
+                waiting.append(first.evaluate(WHERE))  # nothing is ours to click: where our focus waits
+            if not take_one(second):
+                first.wait_for_timeout(50)
 
     assert "Game over" in first.inner_text("#result") and first.locator("#result table.scores tr").count() == 3
+    # regression: while nothing was ours to click, and at the end, the focus fell to the page's body
+    assert waiting and "body" not in waiting and "board" in waiting, waiting
+    first.wait_for_function(f"({WHERE})() === 'end-panel'", timeout=5000)
     assert keys.presses >= 10 and all(keys.rings), keys.rings  # every focused control showed its focus ring
     assert len(checked) == 2 and "can no longer be taken back" in checked[0] and "undo/" not in checked[0]
     screenshot(first, "three-lanes-keyboard-over")

@@ -590,7 +590,7 @@ def render_result(table: Table, texts: Texts, me: int | None = None, name: Calla
             f"<th>{escape(texts.get('result.score'))}</th></tr>{rows}</table>"
         )
     return (
-        f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title">'
+        f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title" tabindex="-1">'
         f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
         f'<p class="winners verdict">{escape(said)}</p>{scores}</section>'
     )

@@ -101,6 +101,7 @@ class RoomPage:
         labels["log-title"] = "log"
         for element_id, key in labels.items():
             dom.set_text(element_id, texts.get(key))
+        dom.set_attribute("board", "aria-label", texts.get("board"))
         dom.element("sound").checked = dom.storage_get("bw:signal:sound") == "on"
         wanted = dom.storage_get("bw:signal:notify") == "on" and dom.notification_permission() == "granted"
         dom.element("notify").checked = wanted
@@ -412,12 +413,12 @@ class RoomPage:
         session.changes = []
         clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
         dom.draw("commands", clocks + self.render_commands(board))
-        self.refocus(focused)
         if dom.draw("log", render_log(session.log_messages(), self.catalog)):  # a Choice step seldom logs
             dom.scroll_to_end("log")
         me = session.seat if session.role == "seat" else None
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         dom.draw("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
+        self.refocus(focused)
         if not self.rules_drawn:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
@@ -486,7 +487,10 @@ class RoomPage:
         if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
             return
         again = [f"{focused}:is(button, [tabindex])"] if focused else []
-        dom.focus_first([*again, "#board [data-offer]", "#commands button"])
+        if not dom.focus_first([*again, "#board [data-offer]", "#commands button"]):
+            # nothing to click now (another seat's turn, the end): the end panel, else the board, holds the focus
+            # rather than the page's body, so the next Tab starts from there and a screen reader says where it is
+            dom.focus_first(["#result .end-panel", "#board"])
 
     def render_commands(self, board: Board) -> str:
         buttons = []
