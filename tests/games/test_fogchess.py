@@ -325,7 +325,10 @@ def test_no_view_holds_an_unseen_piece_at_any_decision_of_bot_games() -> None:
             draft.take(bots[PlayerId(seat)].rng.choice(draft.offers()).action)
             assert_fog_hides_the_board(game, table)  # staging changes no view but the seat's own draft
             verify_commit(game, table, seat, bots[PlayerId(seat)].decide(game, table.view(seat), seat))
-        assert_fog_hides_the_board(game, table)
+        pos = truth(table)
+        for seat in (0, 1):  # the game over, the fog lifts: each side sees the whole final position
+            assert sight_in_view(table, seat) == {sq: pos.board.get(sq, EMPTY) for sq in SQUARES}
+        assert not PIECE_CODE.search(canonical_json(state_to_wire(table.view(None).state)))
 
 
 def test_change_records_show_no_seat_anything_of_the_other_sides_board() -> None:
@@ -404,3 +407,19 @@ def test_regression_choosing_a_piece_is_not_called_taking_it_in_french() -> None
 
         assert "prendre" not in text.lower(), (key, text)
         assert "d2" in text
+
+
+def test_regression_the_fog_lifts_for_both_sides_when_the_game_ends() -> None:
+    """Regression: after the king was captured, the loser's board stayed in the fog and the end said nothing of
+    how; now each side's board shows the whole final position (no square in the fog, no move offered)."""
+    game, table = started("4k3/8/8/8/8/8/8/4R2K w - - 0 1")
+    before = sight_in_view(table, 1)
+
+    play(game, table, "e1e8")
+
+    assert FOG in before.values()
+    for seat in (0, 1):
+        seen = sight_in_view(table, seat)
+        assert FOG not in seen.values(), seat
+        assert seen["e8"] == "wR" and seen["h1"] == "wK" and seen["e1"] == "empty"
+        assert not table.view(seat).state.space(board_id(seat)).private_state.get("moves")

@@ -28,8 +28,9 @@ Cancel), then a target square (a revealing Confirm: what it captures and what th
 depend on hidden pieces). A pawn reaching the last rank promotes to a queen on the target click;
 the commands `promote(to_sq=..., piece="r"|"b"|"n")` under-promote.
 
-The game ends when a king is captured (its capturer wins), on stalemate (a draw) or after
-`max_plies` plies (a draw). Log lines name only public facts: who moved, and how the game ended.
+The game ends when a king is captured (its capturer wins), on stalemate (a draw), after `max_plies` plies
+(a draw) or when a side's clock runs out. Then the fog lifts: each side's board shows the whole true position.
+Log lines name only public facts: who moved, and how the game ended.
 """
 
 from __future__ import annotations
@@ -349,11 +350,29 @@ class FogChess(Game):
             table.end_game()
         else:
             table.set_active_players([seat_of_color(pos.turn)])
+        if table.state.is_over():
+            self.lift_fog(table, pos)
 
     def flag_fall(self, table: Table, player_id: int) -> None:
         """The side whose time ran out loses."""
         table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-flagged"))
         table.end_game(winners=[1 - player_id])
+        data = table.get(StateOf.space_private(TRUTH), "position")
+        if isinstance(data, dict):
+            self.lift_fog(table, Position.from_json(data))
+
+    def lift_fog(self, table: Table, pos: Position) -> None:
+        """Once the game is over each side's board shows the whole true position: how it was won is no secret."""
+        for seat in (0, 1):
+            board = board_id(seat)
+            for index, (square, piece) in enumerate(
+                zip(BOARD_SQUARES[seat], table.state.space(board).pieces, strict=True)
+            ):
+                kind = pos.board.get(square, EMPTY)
+                if piece.private_kind != kind:
+                    table.set_private_kind(board, index, kind)
+            if table.get(StateOf.space_private(board), "moves", "") != "":
+                table.set(StateOf.space_private(board), "moves", None)
 
     def show(self, table: Table, pos: Position, moves: list[Move]) -> None:
         """Sets each board to its side's sight (only squares that changed) and the mover's legal moves."""
