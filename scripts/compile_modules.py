@@ -57,8 +57,8 @@ def compiled_path(path: str) -> Path:
 
 
 def sources_hash() -> str:
-    """Returns a hash of the listed modules' sources, this script and the Python version."""
-    digest = hashlib.sha256(sys.version.encode())
+    """Returns a hash of the listed modules' sources, this script and the interpreter (its version and path)."""
+    digest = hashlib.sha256(f"{sys.version} {getattr(sys, '_base_executable', sys.executable)}".encode())
     for path in [Path(__file__), *(ROOT / m for m in MODULES)]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -117,7 +117,12 @@ def build() -> None:
     # A Distribution of its own, not setup(): setup() would read pyproject.toml (hatchling's, not setuptools').
     folders = {"": "sdk", "boardweaver": "sdk/boardweaver", "boardweaver_server": "server/boardweaver_server"}
     dist = Distribution({"name": "boardweaver-compiled", "ext_modules": extensions, "package_dir": folders})
-    dist.script_args = ["-q", "build_ext", "--inplace", "--build-temp", str(BUILD / "temp")]
+    # objects and extensions of their own per interpreter: setuptools copies an extension it finds built and newer
+    # than its C source, which another interpreter's build (its headers and flags) would be
+    interpreter = f"{sys.version} {getattr(sys, '_base_executable', sys.executable)}"
+    own = BUILD / f"for-{hashlib.sha256(interpreter.encode()).hexdigest()[:12]}"
+    places = ["--build-temp", str(own / "temp"), "--build-lib", str(own / "lib")]
+    dist.script_args = ["-q", "build_ext", "--inplace", *places]
     dist.parse_command_line()
     dist.run_commands()
 
