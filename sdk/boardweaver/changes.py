@@ -207,6 +207,7 @@ class GameEnded(Change):
             "type": "game-ended",
             "winners": list(self.result.winners),
             "scores": {str(k): v for k, v in self.result.scores.items()},
+            **({"reason": self.result.reason.to_wire()} if self.result.reason is not None else {}),
         }
 
 

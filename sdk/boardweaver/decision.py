@@ -33,7 +33,7 @@ from .errors import (
 from .frozen import ReadOnlyError, thaw_json
 from .game import Game
 from .messages import Message
-from .model import GameResult, Player, PlayerId, Space, TableState
+from .model import Player, PlayerId, Space, TableState
 from .offers import Action, Intent, Offer, find_offer
 from .table import Table
 from .view import HiddenGroup, Perspective, copy_json, pick_hidden, project_space, project_state, view_to_true
@@ -476,7 +476,7 @@ def _writable(state: TableState, touched: Touched, whole: bool) -> TableState:
         list(state.active_player_ids),
         thaw_json(state.meta_data) if touched.meta else state.meta_data,
         [],
-        None if result is None else GameResult(list(result.winners), dict(result.scores)),
+        None if result is None else result.copy(),
     )
 
 

@@ -315,5 +315,5 @@ def frozen_state(
     log._where = "the view's log"
     frozen_result = None
     if result is not None:
-        frozen_result = GameResult(list(result.winners), dict(result.scores))
+        frozen_result = result.copy()
     return FrozenState(player_list, space_map, active_list, freeze_map(meta, "the meta data"), log, frozen_result)

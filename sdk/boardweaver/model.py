@@ -6,6 +6,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, NewType
 
+from .messages import Message
+
 PlayerId = NewType("PlayerId", int)
 
 Json = None | bool | int | float | str | list[Any] | dict[str, Any]
@@ -121,10 +123,15 @@ class Player:
 
 @dataclass
 class GameResult:
-    """The end of a game: the winners and, where the game keeps them, the scores."""
+    """The end of a game: the winners, where the game keeps them the scores, and why it ended (a `Message`
+    the game gave `end_game`, public like the log: the end panel shows it in the reader's language)."""
 
     winners: list[PlayerId] = field(default_factory=list)
     scores: dict[PlayerId, int] = field(default_factory=dict)
+    reason: Message | None = None
+
+    def copy(self) -> GameResult:
+        return GameResult(list(self.winners), dict(self.scores), self.reason)  # a Message is immutable
 
 
 @dataclass
@@ -183,5 +190,5 @@ class TableState:
             list(self.active_player_ids),
             copy.deepcopy(self.meta_data),
             list(self.log),
-            None if self.result is None else GameResult(list(self.result.winners), dict(self.result.scores)),
+            None if self.result is None else self.result.copy(),
         )

@@ -240,9 +240,21 @@ class Table:
         """
         self.undo_allowed = True
 
-    def end_game(self, winners: Iterable[int] = (), scores: dict[int, int] | None = None) -> None:
-        """Ends the game with its winners and scores; nobody is active afterwards."""
-        result = GameResult([PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()})
+    def end_game(
+        self, winners: Iterable[int] = (), scores: dict[int, int] | None = None, reason: Message | None = None
+    ) -> None:
+        """Ends the game with its winners and scores; nobody is active afterwards.
+
+        `reason`, a message made with `msg(...)` ("the white king was captured"), says why it ended: it is logged
+        (so, like the log, it must name only public facts) and the end panel shows it under the verdict.
+        """
+        if reason is not None:
+            if not isinstance(reason, Message):
+                raise RuleError(f"expected the reason as a message made with msg(...), got {reason!r}")
+            self.log(reason)
+        result = GameResult(
+            [PlayerId(p) for p in winners], {PlayerId(p): int(v) for p, v in (scores or {}).items()}, reason
+        )
         self.set_active_players([])
         self._state.result = result
         self.changes.append(GameEnded(result))

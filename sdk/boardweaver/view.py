@@ -10,7 +10,7 @@ from typing import Any
 from ._mypyc import mypyc_attr
 from .errors import RuleError
 from .frozen import FrozenMap
-from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space, TableState
+from .model import JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 
 _new = object.__new__
@@ -293,7 +293,7 @@ def project_state(state: TableState, perspective: Perspective) -> TableState:
         list(state.active_player_ids),
         copy_json(state.meta_data),
         [] if not perspective.is_full() else list(state.log),
-        None if state.result is None else GameResult(list(state.result.winners), dict(state.result.scores)),
+        None if state.result is None else state.result.copy(),
     )
 
 

@@ -57,7 +57,7 @@ from .frozen import (
     frozen_space,
     frozen_state,
 )
-from .model import GameResult, JsonMap, Piece, Player, PlayerId, Space
+from .model import JsonMap, Piece, Player, PlayerId, Space
 from .offers import Offer
 from .patch import append_op, diff
 from .table import Table
@@ -286,7 +286,7 @@ def _frozen_view(
         active_player_ids=active_list,
         meta_data=meta,
         log=_STATE.log,
-        result=None if result is None else GameResult(list(result.winners), dict(result.scores)),
+        result=None if result is None else result.copy(),
     )
     return state
 

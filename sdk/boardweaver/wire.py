@@ -115,11 +115,16 @@ def player_from_wire(wire: dict[str, Any]) -> Player:
 
 def result_to_wire(result: GameResult) -> dict[str, Any]:
     """Returns a game's result as wire data (the scores keyed by the player id's text: JSON keys are strings)."""
-    return {"winners": list(result.winners), "scores": {str(p): s for p, s in result.scores.items()}}
+    wire = {"winners": list(result.winners), "scores": {str(p): s for p, s in result.scores.items()}}
+    if result.reason is not None:
+        wire["reason"] = result.reason.to_wire()
+    return wire
 
 
 def result_from_wire(wire: dict[str, Any]) -> GameResult:
-    return GameResult([PlayerId(p) for p in wire["winners"]], {PlayerId(int(p)): s for p, s in wire["scores"].items()})
+    reason = Message.from_wire(wire["reason"]) if "reason" in wire else None
+    scores = {PlayerId(int(p)): s for p, s in wire["scores"].items()}
+    return GameResult([PlayerId(p) for p in wire["winners"]], scores, reason)
 
 
 def common_to_wire(active: Iterable[PlayerId], meta: JsonMap, result: GameResult | None) -> dict[str, Any]:

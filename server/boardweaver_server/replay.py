@@ -179,6 +179,7 @@ def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict
         "final_state_sha256": digest,
         "winners": None if result is None else list(result.winners),
         "scores": None if result is None else {str(k): v for k, v in result.scores.items()},
+        "reason": None if result is None or result.reason is None else result.reason.to_wire(),
     }
 
 

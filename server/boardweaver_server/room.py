@@ -29,6 +29,7 @@ from boardweaver import (
 from boardweaver._mypyc import mypyc_attr
 from boardweaver.changes import Change, Logged, PieceMoved, revert_all
 from boardweaver.views import Views
+from boardweaver.wire import result_to_wire
 
 from . import store as ops
 from .clock import Clock, TimeControl
@@ -142,9 +143,7 @@ class Room:
             "spectators": self.record.spectators,
             "referee": self.record.referee,
             "seed_commitment": self.record.seed_commitment,
-            "result": None
-            if result is None
-            else {"winners": list(result.winners), "scores": {str(k): v for k, v in result.scores.items()}},
+            "result": None if result is None else result_to_wire(result),
         }
         if self.is_over:
             status["seed"] = self.record.seed

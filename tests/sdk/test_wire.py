@@ -8,6 +8,7 @@ from boardweaver import (
     Intent,
     Message,
     Offer,
+    RuleError,
     canonical_json,
     msg,
     play_game,
@@ -44,6 +45,32 @@ def test_a_finished_game_round_trips_with_its_result_and_log() -> None:
 
     assert "result" in wire and wire["log"]
     assert canonical_json(state_to_wire(state_from_wire(wire))) == canonical_json(wire)
+
+
+def test_the_reason_a_game_ended_is_logged_kept_in_its_result_and_seen_by_every_view() -> None:
+    table = make_table()
+    reason = msg("log.deck-empty", score=12)
+    table.end_game(winners=[1], scores={1: 12, 2: 3}, reason=reason)
+    wire = state_to_wire(table.state)
+
+    assert table.state.result is not None and table.state.result.reason == reason
+    assert table.state.log[-1] == reason  # logged, like any public line
+    assert wire["result"] == {"winners": [1], "scores": {"1": 12, "2": 3}, "reason": reason.to_wire()}
+    assert state_from_wire(wire).result == table.state.result
+    for seat in (1, 2, None):  # every seat and a spectator read it
+        result = table.view(seat).state.result
+        assert result is not None and result.reason == reason
+    copied = table.state.copy()
+    assert copied.result == table.state.result
+
+
+def test_a_reason_that_is_not_a_message_is_refused_and_the_game_goes_on() -> None:
+    table = make_table()
+    log, changes = list(table.state.log), len(table.changes)
+    with pytest.raises(RuleError, match="msg"):
+        table.end_game(winners=[1], reason="the deck ran out")  # type: ignore[arg-type]
+
+    assert table.state.result is None and list(table.state.log) == log and len(table.changes) == changes
 
 
 def test_canonical_json_sorts_keys_and_has_no_spaces() -> None:

@@ -226,7 +226,7 @@ def test_every_text_of_a_french_game_is_french_from_start_to_end(name: str) -> N
                 offers = Draft(game, view, seat).offers() if seat in view.state.active_player_ids else []
                 board = Board(game, view, seat, offers, catalog, texts).render()
                 log = render_log(table.state.log, catalog)  # public: the frames carry it beside the view
-                drawn[locale] += _shown_texts(board + log + render_result(view, texts, seat))
+                drawn[locale] += _shown_texts(board + log + render_result(view, texts, seat, catalog=catalog))
 
     play_game(game, list(range(max(2, game.min_players))), seed=3, each_state=draw)
 
@@ -321,3 +321,41 @@ def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
     assert [roving_step(key, 0, 5) for key in ("ArrowRight", "ArrowLeft", "Home", "End")] == [1, 4, 0, 4]
     assert roving_step("ArrowRight", 4, 5) == 0
     assert roving_step("Enter", 2, 5) is None and roving_step("Tab", 2, 5) is None  # Enter chooses, Tab leaves
+
+
+@pytest.mark.parametrize("name", sorted(installed_games()))
+def test_the_end_panel_says_why_the_game_ended_in_the_readers_language(name: str) -> None:
+    game = load_game(name)({})
+    table = play_game(game, list(range(max(2, game.min_players))), seed=5).table
+    result = table.state.result
+    assert result is not None and result.reason is not None, "every example game gives end_game a reason"
+    for locale in ("en", "fr"):
+        catalog = NamedCatalog(game.catalogs()[locale], {})
+        said = html.escape(catalog.render(result.reason))
+        for seat in (0, None):
+            panel = render_result(table.view(seat), NamedTexts(locale, {}), seat, catalog=catalog)
+
+            assert f'<p class="reason">{said}</p>' in panel
+            assert not re.search(r"\blog\.[a-z]", panel)  # a text, never its key
+
+
+def test_an_end_without_a_reason_shows_no_reason_line() -> None:
+    game = OldMaid({})
+    table = start(game, [0, 1, 2], seed=1)
+    table.end_game(winners=[1])
+
+    panel = render_result(table.view(0), Texts("en"), 0, catalog=game.catalogs()["en"])
+
+    assert "reason" not in panel and "You lost" in panel
+
+
+def test_an_end_by_the_clock_without_a_reason_says_whose_time_ran_out() -> None:
+    game = OldMaid({})
+    table = start(game, [0, 1, 2], seed=1)
+    game.flag_fall(table, 1)  # the default flag fall: the others win, no reason given
+
+    english = render_result(table.view(0), Texts("en"), 0, catalog=game.catalogs()["en"], flagged=[1])
+    french = render_result(table.view(None), Texts("fr"), None, catalog=game.catalogs()["fr"], flagged=[1])
+
+    assert '<p class="reason">Player 2 ran out of time.</p>' in english
+    assert '<p class="reason">Temps écoulé pour Joueur 2.</p>' in french

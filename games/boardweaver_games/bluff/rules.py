@@ -213,8 +213,7 @@ class Bluff(Game):
         """Ends the game if the claimer's hand is empty, else gives `player_id` the next play."""
         table.set(StateOf.meta(), "claim", None)
         if not table.state.space(hand_id(claimer)).pieces:
-            table.log(msg("log.won", player=claimer))
-            table.end_game([claimer])
+            table.end_game([claimer], reason=msg("log.won", player=claimer))
             return
         table.set(StateOf.meta(), "phase", PLAYING)
         table.set_active_players([player_id])

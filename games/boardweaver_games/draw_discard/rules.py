@@ -143,8 +143,7 @@ class DrawDiscard(Game):
         scores = {int(p): _score(table, p) for p in table.state.player_ids}
         best = max(scores.values())
         winners = [p for p, s in scores.items() if s == best]
-        table.log(msg("log.deck-empty", score=best))
-        table.end_game(winners, scores)
+        table.end_game(winners, scores, reason=msg("log.deck-empty", score=best))
 
     def piece_look(self, kind: str) -> dict[str, str]:
         if kind.startswith("c") and kind[1:].isdigit() and 0 <= int(kind[1:]) < CARDS:

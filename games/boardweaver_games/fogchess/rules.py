@@ -340,14 +340,11 @@ class FogChess(Game):
         won = winner(pos)
         if won is not None:
             loser = COLOR_NAMES["b" if won == "w" else "w"]
-            table.log(msg(f"log.{loser}-king-captured"))
-            table.end_game(winners=[seat_of_color(won)])
+            table.end_game(winners=[seat_of_color(won)], reason=msg(f"log.{loser}-king-captured"))
         elif not moves:
-            table.log(msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
-            table.end_game()
+            table.end_game(reason=msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
         elif plies >= self.max_plies:
-            table.log(msg("log.move-limit", count=plies))
-            table.end_game()
+            table.end_game(reason=msg("log.move-limit", count=plies))
         else:
             table.set_active_players([seat_of_color(pos.turn)])
         if table.state.is_over():
@@ -355,8 +352,7 @@ class FogChess(Game):
 
     def flag_fall(self, table: Table, player_id: int) -> None:
         """The side whose time ran out loses."""
-        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-flagged"))
-        table.end_game(winners=[1 - player_id])
+        table.end_game(winners=[1 - player_id], reason=msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-flagged"))
         data = table.get(StateOf.space_private(TRUTH), "position")
         if isinstance(data, dict):
             self.lift_fog(table, Position.from_json(data))

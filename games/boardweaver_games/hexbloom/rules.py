@@ -203,13 +203,15 @@ class Hexbloom(Game):
                 return
 
     def finish(self, table: Table) -> None:
+        """Ends the game, saying why (the board is full, or nobody holds a tile) and who wins with what score."""
         players = [int(p) for p in table.state.player_ids]
         scores = {p: score_of(table, p) for p in players}
         top = max(scores.values())
         winners = [p for p in players if scores[p] == top]
-        table.log(
-            msg("log.game-over", winner=winners[0], count=top)
+        why = "log.board-full" if not self.empty_hexes(table) else "log.tiles-out"
+        reason = (
+            msg(why, winner=winners[0], count=top)
             if len(winners) == 1
-            else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+            else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top)
         )
-        table.end_game(winners=winners, scores=scores)
+        table.end_game(winners=winners, scores=scores, reason=reason)

@@ -154,15 +154,18 @@ class MarketDraft(Game):
     def pass_turn(self, table: Table, player_id: int) -> None:
         players = [int(p) for p in table.state.player_ids]
         hands = {p: [piece.public_kind for piece in table.state.space(hand_id(p)).pieces] for p in players}
-        if all(len(hand) >= PICKS for hand in hands.values()) or not table.state.space(MARKET).pieces:
+        drafted = all(len(hand) >= PICKS for hand in hands.values())
+        if drafted or not table.state.space(MARKET).pieces:
             scores = {p: score_hand(hand) for p, hand in hands.items()}
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
-            table.log(
-                msg("log.game-over", winner=winners[0], count=top)
+            # why it ended (everyone has taken PICKS cards, or the market ran out), then who wins with what score
+            why, facts = ("log.all-drafted", {"picks": PICKS}) if drafted else ("log.market-empty", {})
+            reason = (
+                msg(why, winner=winners[0], count=top, **facts)
                 if len(winners) == 1
-                else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+                else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, **facts)
             )
-            table.end_game(winners=winners, scores=scores)
+            table.end_game(winners=winners, scores=scores, reason=reason)
             return
         table.set_active_players([players[(players.index(player_id) + 1) % len(players)]])

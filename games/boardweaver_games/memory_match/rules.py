@@ -134,8 +134,7 @@ class MemoryMatch(Game):
         if all(piece.public_state.get("pair_of") is not None for piece in table.state.space(GRID).pieces):
             scores = {int(p): _pairs(table, p) for p in table.state.player_ids}
             best = max(scores.values())
-            table.log(msg("log.game-over", count=best))
-            table.end_game([p for p, s in scores.items() if s == best], scores)
+            table.end_game([p for p, s in scores.items() if s == best], scores, reason=msg("log.game-over", count=best))
 
     def _turn_back(self, table: Table, player_id: int) -> None:
         flipped = _flipped(table)

@@ -147,11 +147,12 @@ class OldMaid(Game):
         players = [int(p) for p in table.state.player_ids]
         holders = [p for p in players if table.state.space(hand_id(p)).pieces]
         if len(holders) <= 1:
-            losers = holders
-            winners = [p for p in players if p not in losers]
-            for loser in losers:
-                table.log(msg("log.lost", player=loser))
-            table.end_game(winners=winners, scores={p: 0 if p in losers else 1 for p in players})
+            (loser,) = holders  # the maid is never discarded: one seat is always left holding it
+            table.end_game(
+                winners=[p for p in players if p != loser],
+                scores={p: 0 if p == loser else 1 for p in players},
+                reason=msg("log.lost", player=loser),
+            )
             return
         start = players.index(player_id)
         for step in range(1, len(players) + 1):

@@ -246,12 +246,14 @@ class ThreeLanes(Game):
             scores = {p: score_of(table, p) for p in players}
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
-            table.log(
-                msg("log.game-over", winner=winners[0], count=top)
+            # why it ended (every card is played, or the rounds of `keep_cards` are over), then who wins with what
+            why, facts = ("log.cards-out", {}) if not holding else ("log.rounds-done", {"rounds": ROUNDS})
+            reason = (
+                msg(why, winner=winners[0], count=top, **facts)
                 if len(winners) == 1
-                else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=top)
+                else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, **facts)
             )
-            table.end_game(winners=winners, scores=scores)
+            table.end_game(winners=winners, scores=scores, reason=reason)
             return
         table.set(StateOf.meta(), "round", number)
         table.log(msg("log.round", round=number))

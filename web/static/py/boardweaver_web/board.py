@@ -563,8 +563,17 @@ def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[i
     return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)
 
 
-def render_result(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
-    """The end panel: the verdict for `me` (see `verdict`) and the scores the game kept; "" while it runs.
+def render_result(
+    table: Table,
+    texts: Texts,
+    me: int | None = None,
+    name: Callable[[int], str] | None = None,
+    catalog: Catalog | None = None,
+    flagged: list[int] | None = None,
+) -> str:
+    """The end panel: the verdict for `me` (see `verdict`), why the game ended (the reason it gave `end_game`,
+    in `catalog`'s language; else, when the clock's `flagged` seats ran out of time, that) and the scores the
+    game kept; "" while it runs.
 
     `name` names a seat (default "Player N", counted from 1); the seat's own row says it is theirs.
     """
@@ -572,6 +581,14 @@ def render_result(table: Table, texts: Texts, me: int | None = None, name: Calla
     if result is None:
         return ""
     said = verdict(table, texts, me, name)
+    reason = ""
+    if result.reason is not None and catalog is not None:
+        reason = f'<p class="reason">{escape(catalog.render(result.reason))}</p>'
+    elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
+        named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
+        reason = (
+            f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.get("result.and").join(named)))}</p>'
+        )
     outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
     scores = ""
     if result.scores:
@@ -592,7 +609,7 @@ def render_result(table: Table, texts: Texts, me: int | None = None, name: Calla
     return (
         f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title" tabindex="-1">'
         f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
-        f'<p class="winners verdict">{escape(said)}</p>{scores}</section>'
+        f'<p class="winners verdict">{escape(said)}</p>{reason}{scores}</section>'
     )
 
 

@@ -417,7 +417,9 @@ class RoomPage:
             dom.scroll_to_end("log")
         me = session.seat if session.role == "seat" else None
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
-        dom.draw("result", render_result(table, self.texts, me) or (render_ended(self.texts) if ended else ""))
+        flagged = list((session.clock or {}).get("flagged") or [])
+        panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged)
+        dom.draw("result", panel or (render_ended(self.texts) if ended else ""))
         self.refocus(focused)
         if not self.rules_drawn:
             self.rules_drawn = True
