@@ -187,12 +187,31 @@ def css_string(text: str) -> str:
     return '"' + "".join(c if c.isalnum() or c in "-_" else f"\\{ord(c):x} " for c in text) + '"'
 
 
+def render_quick_labels(games: list[dict[str, Any]], texts: PageTexts) -> str:
+    """The quick start button's words, one per game ("Play Bluff against bots"): the page's CSS shows the chosen
+    game's alone (`render_form_style`), so the button always names the game it starts, with or without Python."""
+    if not games:
+        return html.escape(texts.get("lobby.quick-start", "Play against bots"))
+    template = texts.get("lobby.quick-start-game", "Play {game} against bots")
+    return "".join(
+        f'<span class="quick-game" data-game="{html.escape(g["name"])}">'
+        f"{html.escape(template.replace('{game}', str(g.get('title') or g['name'])))}</span>"
+        for g in games
+    )
+
+
 def render_form_style(games: list[dict[str, Any]]) -> str:
     """The CSS that makes the form right without any script: the chosen game's part shown, the others not, and
-    in it the bot boxes of the seats the chosen count has (`:has()` on the selected `<option>`s)."""
+    in it the bot boxes of the seats the chosen count has; the quick start's words for the chosen game (`:has()`
+    on the selected `<option>`s)."""
     shown = [
         f"#create-form:has(#game option[value={css_string(g['name'])}]:checked) "
         f".game-setup[data-game={css_string(g['name'])}] {{ display: flex; }}"
+        for g in games
+    ]
+    shown += [  # the quick start button (outside the form) names the chosen game
+        f"#page:has(#game option[value={css_string(g['name'])}]:checked) "
+        f"#quick-start .quick-game[data-game={css_string(g['name'])}] {{ display: inline; }}"
         for g in games
     ]
     most = max((seat_bounds(g)[1] for g in games), default=1)
@@ -213,6 +232,7 @@ def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts) -
         ),
         "@GAME_SETUPS@": "".join(render_game_setup(g, texts) for g in games),
         "@FORM_STYLE@": render_form_style(games),
+        "@QUICK_LABELS@": render_quick_labels(games, texts),
         "@LANGUAGES@": "".join(
             f'<option value="{code}" lang="{code}"{" selected" if code == texts.locale else ""}>{name}</option>'
             for code, name in LANGUAGES.items()

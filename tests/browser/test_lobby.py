@@ -53,7 +53,9 @@ def test_the_lobby_works_before_python_its_form_posting_plainly(server: str, api
     assert page.get_attribute("#page", "data-state") == "loading"  # Python has not taken the page over
 
     page.fill("#player-name", "Ada")
+    first = page.inner_text("#quick-start")  # the button names the game it starts, Python or not
     page.select_option("#game", "market-draft")
+    assert page.inner_text("#quick-start") == "Play Market draft against bots" != first
     page.click("#quick-start")
     page.wait_for_url("**/room/**")
 

@@ -76,12 +76,32 @@ def test_the_lobby_names_each_game_in_the_page_s_language(client: TestClient) ->
     assert '<option value="old-maid">Old maid</option>' in english
 
 
+def test_the_quick_start_button_names_the_chosen_game_in_the_page_s_language(client: TestClient) -> None:
+    english = client.get("/", headers={"Accept-Language": "en"}).text
+    french = client.get("/", headers={"Accept-Language": "fr"}).text
+    served = {g["name"] for g in client.get("/api/games").json()}
+
+    button = re.search(r'<button id="quick-start"[^>]*>(.*?)</button>', english, re.S)
+    assert button is not None
+    labels = dict(re.findall(r'<span class="quick-game" data-game="([^"]+)">([^<]*)</span>', button.group(1)))
+    assert set(labels) == served and labels["three-lanes"] == "Play Three lanes against bots"
+    assert '<span class="quick-game" data-game="three-lanes">Jouer à Trois voies contre des robots</span>' in french
+    # the page's CSS shows the chosen game's words alone, without Python
+    assert "#quick-start .quick-game { display: none; }" in client.get("/static/boardweaver.css").text
+    assert (
+        '#page:has(#game option[value="three-lanes"]:checked) #quick-start .quick-game[data-game="three-lanes"] '
+        "{ display: inline; }"
+    ) in english
+
+
 def test_each_game_card_says_how_many_play_in_the_page_s_language(client: TestClient) -> None:
     english = client.get("/", headers={"Accept-Language": "en"}).text
     french = client.get("/", headers={"Accept-Language": "fr"}).text
 
     def players(page: str, game: str) -> str:
-        card = re.search(rf'data-game="{game}">.*?<span class="game-text players">([^<]*)</span>', page, re.S)
+        card = re.search(
+            rf'class="game-card" data-game="{game}">.*?<span class="game-text players">([^<]*)</span>', page, re.S
+        )
         assert card is not None, game
         return card.group(1)
 

@@ -152,7 +152,7 @@ class Lobby:
 
     async def copy(self, copy_id: str) -> None:
         copied = await dom.copy_text(copy_id)
-        dom.set_text("quick-status", "Link copied." if copied else "Select the link and copy it.")
+        dom.set_text("quick-status", self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
 
     def card_clicked(self, event: Any) -> None:
         name = dom.target_data(event, "game")
@@ -199,7 +199,7 @@ class Lobby:
         game = self.selected()
         seats = max(2, int(game["min_players"])) if int(game["max_players"]) >= 2 else 1
         body = {"game": game["name"], "seats": seats, "bots": list(range(1, seats))}
-        dom.set_text("quick-status", "Starting…")
+        dom.set_text("quick-status", self.texts.get("lobby.starting"))
         status, room = await dom.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
             dom.set_text("quick-status", self.texts.get("lobby.quick-failed", status=status, reason=error_text(room)))
@@ -216,7 +216,7 @@ class Lobby:
         status, info = await dom.fetch_json(f"/api/rooms/{room}")
         seats = info.get("seats") if status == 200 and isinstance(info, dict) else None
         if not isinstance(seats, list) or "open" not in seats:
-            dom.set_text("quick-status", "That room has no open seat any more.")
+            dom.set_text("quick-status", self.texts.get("lobby.room-full"))
             self.run(self.refresh_open())
             return
         seat = seats.index("open")
