@@ -37,6 +37,7 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     review = new_page(f"{server}/game/{room['room']}")
     wait_state(review, "ready")
 
+    assert white.inner_text("#game-name") == "Fog-of-war chess"  # the top bar names the game
     assert titles["white"].startswith("● Your turn")
     assert "Your turn" not in titles["black"]
     assert "capture the enemy king" in rules_text and "Move limit" in rules_text  # rules and the room's options

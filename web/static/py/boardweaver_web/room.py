@@ -425,6 +425,7 @@ class RoomPage:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
             dom.set_html("rules-text", described)
+            dom.set_text("game-name", game.title_in(self.catalog))  # the top bar names the game being played
         self.render_status()
         self.signal_turn(game)
         dom.set_attribute("page", "data-state", self.page_state())
