@@ -25,13 +25,24 @@ GERMANIC = "nplurals=2; plural=(n != 1);"  # gettext's own default, for a catalo
 
 @dataclass(frozen=True)
 class Message:
-    """A message key and its named arguments; the text is chosen by the reader's locale."""
+    """A message key and its named arguments; the text is chosen by the reader's locale.
+
+    An argument may itself be a message (`msg("log.claimed", rank=msg("rank.jack"))`): it is rendered in the
+    same language and put in its place, so a word the game chooses ("Jack", "Valet") is translated like the
+    sentence around it. On the wire such an argument is a map `{"key": ..., "args"?: ...}`, which is why a plain
+    argument is never a map.
+    """
 
     key: str
     args: dict[str, Any] = field(default_factory=dict)
 
     def to_wire(self) -> dict[str, Any]:
-        return {"key": self.key, "args": dict(self.args)} if self.args else {"key": self.key}
+        if not self.args:
+            return {"key": self.key}
+        return {
+            "key": self.key,
+            "args": {k: v.to_wire() if isinstance(v, Message) else v for k, v in self.args.items()},
+        }
 
     @classmethod
     def from_wire(cls, data: Any) -> Message:
@@ -40,7 +51,15 @@ class Message:
         args = data.get("args", {})
         if not isinstance(args, dict):
             raise ValueError(f"expected message args to be a map, got {args!r}")
-        return cls(data["key"], dict(args))
+        return cls(data["key"], {k: cls.from_wire(v) if isinstance(v, dict) else v for k, v in args.items()})
+
+    def nested(self) -> list[Message]:
+        """Returns the messages among its arguments, and theirs, depth first."""
+        found: list[Message] = []
+        for value in self.args.values():
+            if isinstance(value, Message):
+                found += [value, *value.nested()]
+        return found
 
     def __hash__(self) -> int:
         return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.args.items()))))
@@ -128,13 +147,21 @@ class Catalog:
         text = self.texts.get(key)
         return placeholders(text) if text is not None else set()
 
+    def rendered_args(self, message: Message) -> dict[str, Any]:
+        """Returns the message's arguments with each that is a message rendered in this locale."""
+        args = message.args
+        if any(isinstance(value, Message) for value in args.values()):
+            return {k: self.render(v) if isinstance(v, Message) else v for k, v in args.items()}
+        return args
+
     def render(self, message: Message) -> str:
-        """Returns the message's text in this locale; the key itself when the catalog lacks it."""
+        """Returns the message's text in this locale (an argument that is a message rendered too); the key itself
+        when the catalog lacks it."""
         template = self.template(message.key, message.args.get("count"))
         if template is None:
             return message.key
         try:
-            return template.format_map(message.args)
+            return template.format_map(self.rendered_args(message))
         except (KeyError, IndexError, ValueError):
             return template
 

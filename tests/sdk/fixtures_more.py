@@ -316,3 +316,21 @@ class MiscountedHands(CountedHands):
 
 
 assert hand_id(0) == "hand-0"
+
+
+class NestedWord(CataloguedWell):
+    """Check 6: a log line names its kind with a message as an argument, whose key French lacks."""
+
+    name = "fixture-nested-word"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        english = {**base["en"].texts, "log.gold": "Player {player} scores a {kind} bonus", "bonus.gold": "gold"}
+        french = {**base["fr"].texts, "log.gold": "Le joueur {player} marque un bonus {kind}"}
+        return {"en": Catalog("en", english), "fr": Catalog("fr", french)}
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        Texts.apply_action(self, table, player_id, action)
+        if action.name == "take":
+            table.log(msg("log.gold", player=player_id, kind=msg("bonus.gold")))

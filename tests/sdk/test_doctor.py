@@ -113,6 +113,12 @@ def test_the_catalog_check_reads_the_source_and_every_language() -> None:
     ]
 
 
+def test_a_message_given_as_an_argument_is_checked_in_every_catalog_too() -> None:
+    report = check_game(more.NestedWord, games=3)
+
+    assert sorted(v.title for v in report.violations) == ["missing key 'bonus.gold' in catalog 'fr'"]
+
+
 def test_a_piece_face_key_is_required_in_every_catalog() -> None:
     report = check_game(more.Faced, games=3)
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from boardweaver import Catalog, msg
+from boardweaver import Catalog, Message, msg
 from boardweaver.messages import parse_po, placeholders
 
 PO = r"""
@@ -109,3 +109,37 @@ def test_a_bad_plural_header_or_a_mixed_entry_is_refused() -> None:
         Catalog.from_po("fr", FRENCH.replace("nplurals=2;", "nplurals=two;"))
     with pytest.raises(ValueError, match=r"msgstr\[0\]"):
         parse_po('msgid "a"\nmsgid_plural "a"\nmsgstr "b"\n')
+
+
+NESTED_EN = {"log.claimed": "Player {player} claims {count} x {rank}", "rank.jack": "Jack", "rank.ten": "10"}
+NESTED_FR = {"log.claimed": "Le joueur {player} annonce {count} x {rank}", "rank.jack": "Valet", "rank.ten": "10"}
+
+
+def test_a_message_given_as_an_argument_is_rendered_in_the_readers_language() -> None:
+    claim = msg("log.claimed", player=2, count=3, rank=msg("rank.jack"))
+
+    assert Catalog("en", NESTED_EN).render(claim) == "Player 2 claims 3 x Jack"
+    assert Catalog("fr", NESTED_FR).render(claim) == "Le joueur 2 annonce 3 x Valet"
+    assert Catalog("fr", {"log.claimed": NESTED_FR["log.claimed"]}).render(claim).endswith("x rank.jack")
+    assert claim.nested() == [msg("rank.jack")]
+
+
+def test_a_nested_message_crosses_the_wire_as_a_map_and_comes_back_a_message() -> None:
+    claim = msg("log.claimed", player=2, count=3, rank=msg("rank.ten", suit=msg("suit.hearts")))
+    wire = claim.to_wire()
+
+    assert wire == {
+        "key": "log.claimed",
+        "args": {"player": 2, "count": 3, "rank": {"key": "rank.ten", "args": {"suit": {"key": "suit.hearts"}}}},
+    }
+    assert Message.from_wire(wire) == claim and hash(Message.from_wire(wire)) == hash(claim)
+    with pytest.raises(ValueError, match="expected a message"):
+        Message.from_wire({"key": "log.claimed", "args": {"rank": {"text": "J"}}})  # a map argument is a message
+
+
+def test_the_doctor_reads_a_nested_messages_key_and_arguments_as_public_texts() -> None:
+    from boardweaver.doctor.secrets import texts
+
+    line = msg("log.claimed", player=2, rank=msg("rank.jack", suit="hearts"))
+
+    assert sorted(texts(line.args)) == ["hearts", "rank.jack"]

@@ -359,3 +359,13 @@ def test_an_end_by_the_clock_without_a_reason_says_whose_time_ran_out() -> None:
 
     assert '<p class="reason">Player 2 ran out of time.</p>' in english
     assert '<p class="reason">Temps écoulé pour Joueur 2.</p>' in french
+
+
+def test_the_tab_renders_a_message_given_as_an_argument_with_the_seats_named() -> None:
+    from boardweaver import Catalog, msg
+
+    catalog = Catalog("fr", {"log.claimed": "Le joueur {player} annonce {rank}", "rank.jack": "Valet"})
+    claim = msg("log.claimed", player=1, rank=msg("rank.jack"))
+
+    assert NamedCatalog(catalog, {1: "Ada"}).render(claim) == "Ada annonce Valet"
+    assert NamedCatalog(catalog, {}).render(claim) == "Le joueur 2 annonce Valet"

@@ -244,5 +244,6 @@ class Explorer:
         self.logged = len(log)
 
     def _note_message(self, message: Message, index: int) -> None:
-        key = (message.key, tuple(sorted(message.args)))
-        self.run.messages.setdefault(key, index)
+        for used in (message, *message.nested()):  # a message given as an argument is checked like any other
+            key = (used.key, tuple(sorted(used.args)))
+            self.run.messages.setdefault(key, index)

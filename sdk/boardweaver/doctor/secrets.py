@@ -39,6 +39,9 @@ def texts(data: Any) -> Iterator[str]:
     """Yields the text values inside JSON data (not its keys)."""
     if isinstance(data, str):
         yield data
+    elif isinstance(data, Message):  # a message given as an argument: its key names a choice too
+        yield data.key
+        yield from texts(data.args)
     elif isinstance(data, dict):
         for value in data.values():
             yield from texts(value)

@@ -59,9 +59,9 @@ class NamedCatalog(Catalog):
         template = self.template(message.key, message.args.get("count"))
         if template is None:
             return super().render(message)
-        args = dict(message.args)
+        args = dict(self.rendered_args(message))  # an argument that is a message: its text, seats named too
         for arg, value in message.args.items():
-            seats = _seats(arg, value)
+            seats = None if isinstance(value, Message) else _seats(arg, value)
             if seats is None:
                 continue
             # a seat's label stands where the template has no word before it ("{player} wins")
