@@ -266,10 +266,16 @@ def _new(name: str, folder: Path) -> int:
     except ScaffoldError as error:
         print(f"boardweaver new: {error}", file=sys.stderr)
         return 2
+    from boardweaver.scaffold import names_for
+
+    where = f"{names_for(name)['package']}.rules:{names_for(name)['Class']}"
     print(f"wrote {project}/; next:")
     print(f"  cd {project} && pip install -e .    # into the server's environment: registers the entry point")
     print(f"  boardweaver check {name} && python -m pytest -q tests")
     print(f"  boardweaver serve --only {name}     # then open http://127.0.0.1:8000/")
+    print(f"or, without installing it, from {project}/:")
+    print(f"  boardweaver check {where} && python -m pytest -q tests")
+    print(f"  boardweaver serve --only {name} --game {name}={where}")
     return 0
 
 

@@ -152,7 +152,10 @@ def verify_log(game_classes: dict[str, type[Game]], log: dict[str, Any]) -> dict
     try:
         cls = game_classes[log["game"]]
     except KeyError:
-        raise ReplayError(f"unknown game {log['game']!r}") from None
+        raise ReplayError(
+            f"unknown game {log['game']!r}: install its package, or name its class with "
+            f"--game {log['game']}=module:Class (from the folder holding the module)"
+        ) from None
     check_rules(log, game_rules(cls))
     events = [
         EventRecord(

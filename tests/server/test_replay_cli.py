@@ -59,3 +59,14 @@ def test_replay_refuses_a_log_whose_seed_steps_or_end_were_changed(client: TestC
     codes = [main(["replay", "--events", str(path), *GAME]) for path in files]
 
     assert codes == [1, 1, 1]
+
+
+def test_replay_of_a_game_it_does_not_know_says_how_to_name_it(client: TestClient, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps(finished_log(client)))
+
+    code = main(["replay", "--events", str(events)])  # secret-draw is a test game: not installed
+
+    assert code == 1
+    said = capsys.readouterr().err
+    assert "unknown game 'secret-draw'" in said and "--game secret-draw=module:Class" in said
