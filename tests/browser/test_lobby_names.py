@@ -110,6 +110,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     row = page.locator(f'#my-games .my-game[data-room="{quick}"]')
     assert row.count() == 1
     page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-state:has-text("playing")')
+    assert "Player 1" in row.inner_text()  # the seat as every other page writes it
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
     listed.wait_for()
     assert "Grace" in listed.inner_text()
