@@ -9,6 +9,7 @@ from .messages import Message
 from .model import GameResult, JsonMap, Piece, PlayerId, Space, TableState
 from .state_of import StateOf
 from .view import NOT_SHOWN, Perspective, copy_json, project_piece, sees_piece
+from .wire import result_to_wire
 
 MISSING: Any = object()
 
@@ -203,12 +204,7 @@ class GameEnded(Change):
         state.result = None
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
-        return {
-            "type": "game-ended",
-            "winners": list(self.result.winners),
-            "scores": {str(k): v for k, v in self.result.scores.items()},
-            **({"reason": self.result.reason.to_wire()} if self.result.reason is not None else {}),
-        }
+        return {"type": "game-ended", **result_to_wire(self.result)}
 
 
 def revert_all(state: TableState, changes: list[Change]) -> None:

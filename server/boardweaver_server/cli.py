@@ -268,7 +268,8 @@ def _new(name: str, folder: Path) -> int:
         return 2
     from boardweaver.scaffold import names_for
 
-    where = f"{names_for(name)['package']}.rules:{names_for(name)['Class']}"
+    names = names_for(name)
+    where = f"{names['package']}.rules:{names['Class']}"
     print(f"wrote {project}/; next:")
     print(f"  cd {project} && pip install -e .    # into the server's environment: registers the entry point")
     print(f"  boardweaver check {name} && python -m pytest -q tests")
