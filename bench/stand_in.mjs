@@ -25,7 +25,7 @@ function eventFrames(room, mover, commitId) {
     const deck = 31 - (seq % 32);
     const card = seq % 52;
     const shared =
-        `"moves":[["hand-${mover}",null,"discard",${seq % 33}],["deck",${deck},"hand-${mover}",null]],` +
+        `"moves":[["hand-${mover}",null,"discard",-1],["deck",-1,"hand-${mover}",null]],` +
         `"patch":[["set",["players",${mover},"state","score"],${seq % 200}],["trunc",["spaces",0,"pieces"],${deck}],` +
         `["append",["spaces",1,"pieces"],[{"kind":"c${card}"}]]`;
     const tail = `,["set",["active",0],${next}]],"seq":${seq},"type":"event"}`;

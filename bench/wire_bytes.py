@@ -7,7 +7,7 @@ with a socket per seat (no compression asked: the frames' text is what is measur
 seat's frames after the first `--skip` as permessage-deflate does (one raw deflate stream a socket, a sync
 flush a message, its 4-byte tail left out) and prints the bytes a move per seat:
 
-- with the server's settings (`roomproto.DEFLATE_WINDOW_BITS`, `DEFLATE_MEM_LEVEL`, zlib's default level) and
+- with the server's settings (`roomproto.DEFLATE_WINDOW_BITS`, `DEFLATE_MEM_LEVEL`, `DEFLATE_LEVEL`) and
   with other windows and levels (each window costs the server `2**(bits + 2)` bytes of compressor a socket);
 - with one of the frame's keys left out, to show which part of the frame the compressor cannot predict.
 
@@ -69,7 +69,7 @@ async def _frames(base: str, moves: int) -> list[list[bytes]]:
     return got
 
 
-def _deflated(frames: list[bytes], bits: int, level: int = zlib.Z_DEFAULT_COMPRESSION) -> float:
+def _deflated(frames: list[bytes], bits: int, level: int = roomproto.DEFLATE_LEVEL) -> float:
     compressor = zlib.compressobj(level, zlib.DEFLATED, -bits, roomproto.DEFLATE_MEM_LEVEL)
     total = sum(len(compressor.compress(frame) + compressor.flush(zlib.Z_SYNC_FLUSH)) - 4 for frame in frames)
     return total / len(frames)
@@ -100,10 +100,11 @@ def main() -> None:
     served = roomproto.DEFLATE_WINDOW_BITS
     print(f"# {len(seats[0])} moves a seat; bytes a move per seat")
     print(f"JSON text: {per_seat(lambda frames: sum(map(len, frames)) / len(frames)):.1f}")
-    print(f"deflated as served (window 2**{served}, memLevel {roomproto.DEFLATE_MEM_LEVEL}, level 6): ", end="")
+    print(f"deflated as served (window 2**{served}, memLevel {roomproto.DEFLATE_MEM_LEVEL}, ", end="")
+    print(f"level {roomproto.DEFLATE_LEVEL}): ", end="")
     print(f"{per_seat(lambda frames: _deflated(frames, served)):.1f}")
     print("window bits  level 1  level 6  level 9  compressor a socket")
-    for bits in (9, 11, 13, 15):
+    for bits in (9, 11, 12, 13, 15):
         sizes = [per_seat(lambda frames, b=bits, level=level: _deflated(frames, b, level)) for level in (1, 6, 9)]
         memory = (2 ** (bits + 2) + 2 ** (roomproto.DEFLATE_MEM_LEVEL + 9)) // 1024
         print(f"{bits:11d}  {sizes[0]:7.1f}  {sizes[1]:7.1f}  {sizes[2]:7.1f}  {memory:5d} KiB")

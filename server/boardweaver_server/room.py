@@ -27,7 +27,8 @@ from boardweaver import (
     verify_commit,
 )
 from boardweaver._mypyc import mypyc_attr
-from boardweaver.changes import Change, Logged, PieceMoved, revert_all
+from boardweaver.changes import Change, Logged, PieceAdded, PieceMoved, PieceRemoved, SpaceAdded, revert_all
+from boardweaver.model import TableState
 from boardweaver.views import Views
 from boardweaver.wire import result_to_wire
 
@@ -291,10 +292,15 @@ class Room:
         patches = self.views.patches(changes)
         moved = [change for change in changes if type(change) is PieceMoved]
         alike: str | None = None  # the moves every perspective sees alike (`Change.seen_alike`), encoded once
+        ends = _ends(changes, moved, self.table.state) if moved else []
         if not moved:
             alike = ""
         elif PieceMoved.seen_alike:
-            moves_seen = [_move(wire) for change in moved if (wire := change.visible_to(SPECTATOR)) is not None]
+            moves_seen = [
+                _move(wire, end)
+                for change, end in zip(moved, ends, strict=True)
+                if (wire := change.visible_to(SPECTATOR)) is not None
+            ]
             alike = f'"moves":{encode_plain(moves_seen)},' if moves_seen else ""
         encoded_moves: dict[tuple[bool, ...], str] = {(): ""}
         encoded_patches: dict[int, str] = {}  # by the patch list: perspectives with equal patches share one
@@ -316,7 +322,7 @@ class Room:
                 mask = tuple(wire is not None for wire in seen)
                 moves_text = encoded_moves.get(mask)
                 if moves_text is None:  # spaces' names, indexes and nulls only: no float to fall back for
-                    moves = [_move(wire) for wire in seen if wire is not None]
+                    moves = [_move(wire, end) for wire, end in zip(seen, ends, strict=True) if wire is not None]
                     moves_text = encoded_moves[mask] = f'"moves":{encode_plain(moves)},' if moves else ""
             with_offers: str | None = None  # this perspective's body with its offers, made once if asked
             for listener in group:
@@ -715,10 +721,64 @@ def _pick_counter(table: Table) -> int:
     return table.pick_rng.counter if table.pick_rng is not None else 0
 
 
-def _move(wire: dict[str, Any]) -> list[Any]:
+def _move(wire: dict[str, Any], ends: tuple[int, int]) -> list[Any]:
     """Returns a visible piece move in the frame's short form: `[from space, index, to space, index]`.
 
-    An index a perspective may not see (a collection's) is null; the move still animates.
+    An index a perspective may not see (a collection's) is null; the move still animates. An index in the
+    back half of its space is counted from the end (`-1` the last piece): the source's against its space's
+    piece count before the decision, the target's against its space's count after it (`ends`, `_ends`); the
+    reader adds the count of its view before or after the frame's patch. Most moves take a pile's top or put
+    a piece on one, so their indexes repeat from frame to frame, which permessage-deflate then compresses
+    away (the absolute index is a new number each move). Any other index goes as is (not negative).
     """
     source, target = wire["from"], wire["to"]
-    return [source["space"], source.get("index"), target["space"], target.get("index")]
+    before, after = ends
+    return [
+        source["space"],
+        _from_end(source.get("index"), before),
+        target["space"],
+        _from_end(target.get("index"), after),
+    ]
+
+
+def _from_end(index: int | None, count: int) -> int | None:
+    """Returns `index` counted from the end of `count` pieces (negative) in their back half (a middle one too)."""
+    if index is not None and index < count and count - index <= index + 1:
+        return index - count
+    return index
+
+
+def _ends(changes: list[Change], moved: list[PieceMoved], state: TableState) -> list[tuple[int, int]]:
+    """Returns, for each of a decision's moves, the piece counts its indexes are sent against (`_move`): its
+    source space's before the decision and its target space's after it (`state`); 0 for a space the
+    decision added (nothing to count from: the index goes as is).
+
+    The counts before are found by walking the decision's changes back from `state`.
+    """
+    spaces = state.spaces
+    counts: dict[str, int] = {}
+    for move in moved:
+        space_id = move.source.space_id
+        if space_id not in counts:
+            space = spaces.get(space_id)
+            counts[space_id] = 0 if space is None else len(space.pieces)
+    added: set[str] = set()
+    for step in reversed(changes):
+        if type(step) is PieceMoved:
+            if step.target.space_id in counts:
+                counts[step.target.space_id] -= 1
+            if step.source.space_id in counts:
+                counts[step.source.space_id] += 1
+        elif type(step) is PieceAdded:
+            if step.space.space_id in counts:
+                counts[step.space.space_id] -= 1
+        elif type(step) is PieceRemoved:
+            if step.space.space_id in counts:
+                counts[step.space.space_id] += 1
+        elif type(step) is SpaceAdded:
+            added.add(step.space.space_id)
+    ends: list[tuple[int, int]] = []
+    for move in moved:
+        source_id, target = move.source.space_id, spaces.get(move.target.space_id)
+        ends.append((0 if source_id in added else counts[source_id], 0 if target is None else len(target.pieces)))
+    return ends

@@ -41,11 +41,13 @@ LIMITS_STATE = "boardweaver.socket_limits"
 ROOM_PATH = re.compile(r"/ws/rooms/([^/?]+)")
 INBOX_PAUSE = 64  # messages waiting for the session before the transport stops reading
 INBOX_RESUME = 8
-# permessage-deflate's compressor per socket: a 2 KiB window and memLevel 4 take ~16 KiB less than uvicorn's
-# 4 KiB and 5; at M=100 with every socket compressing (as browsers ask): 35 bytes on the wire per move per
-# seat instead of 34, server RSS 144 MiB instead of 150 (bench/README.md).
-DEFLATE_WINDOW_BITS = 11
+# permessage-deflate's compressor per socket: a 4 KiB window (uvicorn's), memLevel 4 (uvicorn's 5 takes 8 KiB
+# more) and level 9: 24 KiB a socket. On the benchmark game, with the moves' indexes counted from the piles'
+# ends (`room._move`), a move costs 24.8 bytes a seat on the wire, against 26.9 with a 2 KiB window at level 6
+# (16 KiB a socket); level 9 costs ~0.4 µs more a frame (bench/README.md, "Fourteenth session").
+DEFLATE_WINDOW_BITS = 12
 DEFLATE_MEM_LEVEL = 4
+DEFLATE_LEVEL = 9
 _SYNC_TAIL = b"\x00\x00\xff\xff"  # what a sync flush ends with; permessage-deflate leaves it out (RFC 7692 7.2.1)
 
 
@@ -56,13 +58,13 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if self.config.ws_per_message_deflate:  # a smaller compressor than uvicorn's (window 2**12, memLevel 5)
+        if self.config.ws_per_message_deflate:  # uvicorn's window, a smaller memLevel, the best level (see above)
             self.conn = ServerProtocol(
                 extensions=[
                     ServerPerMessageDeflateFactory(
                         server_max_window_bits=DEFLATE_WINDOW_BITS,
                         client_max_window_bits=12,
-                        compress_settings={"memLevel": DEFLATE_MEM_LEVEL},
+                        compress_settings={"memLevel": DEFLATE_MEM_LEVEL, "level": DEFLATE_LEVEL},
                     )
                 ],
                 max_size=self.config.ws_max_size,

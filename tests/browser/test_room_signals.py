@@ -150,3 +150,41 @@ def test_a_replaced_seat_says_so_and_stops_reconnecting(server: str, api: Any, n
     page.wait_for_timeout(2_500)  # a reconnect would be due after 1 s: the page stays as it is
     assert wait_state(page, "missing", timeout=1_000) == "missing"
     assert page.locator("#board [role=alert] h2").inner_text() == said
+
+
+SLID = """() => {
+    window.__bw_slid = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (frames, options) {
+        window.__bw_slid.push(this.getAttribute('data-key') || '');
+        return animate.call(this, frames, options);
+    };
+}"""
+
+
+def test_cards_played_on_the_discard_fly_to_its_top_and_are_marked_there(server: str, api: Any, new_page: Any) -> None:
+    """The event frames count a pile's top from its end (`-1`); the tab turns it back into the place."""
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": True})
+    page = new_page()
+    page.add_init_script(f"({SLID})()")
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)
+    page.locator("#commands button.intent-confirm").first.click()  # play the first card
+    page.wait_for_function("document.querySelectorAll('#board [data-key^=\"discard/\"]').length === 4", timeout=30_000)
+    page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)
+
+    slid = page.evaluate("window.__bw_slid")
+    marks = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#board [data-key^="discard/"]')].map(
+      (e) => [e.dataset.key, [...e.classList].filter((c) => /^last-move-\\d+$/.test(c)).join(' ')]))"""
+    )
+
+    assert [key for key in slid if key.startswith("discard/")] == ["discard/0", "discard/1", "discard/2", "discard/3"]
+    assert not any("/-" in key for key in slid), slid
+    assert marks == {
+        "discard/0": "last-move-0",
+        "discard/1": "last-move-1",
+        "discard/2": "last-move-2",
+        "discard/3": "last-move-3",
+    }, marks

@@ -49,8 +49,14 @@ def test_a_move_into_a_hidden_hand_is_marked_on_the_hand_not_on_its_true_place(c
     frames = {seat: snapshot_text(client, room, seat) for seat in (0, 1, None)}
 
     assert event["ack"] == "take" and status["seq"] == 1
-    places = [[target, index] for _, _, target, index in event["moves"]]
+    view = json.loads(frames[0])["view"]  # the event counts a pile's top from its end; the snapshot names it
+    counts = {space["id"]: len(space.get("pieces") or []) for space in view["spaces"]}
+    places = [
+        [target, index + counts[target] if index is not None and index < 0 else index]
+        for *_, target, index in event["moves"]
+    ]
     assert places[0] == ["hand-0", None]  # the taken card's place in seat 0's hand is nobody's to see
+    assert [index for *_, index in event["moves"][1:]] == [-2, -1]  # the pair just put on top of the discard
     expected = '"last_moves":' + encode_plain([[0, places]]) + ","
     for seat, text in frames.items():
         assert expected in text, seat

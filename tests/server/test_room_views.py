@@ -78,7 +78,9 @@ def test_event_frames_are_canonical_json_with_the_ack_and_offers_only_where_they
         assert any(frame.get("log") for frame in events), name  # the last decision logs the end
     first = {name: json.loads(texts[1]) for name, texts in frames.items()}
     assert {str(frame["moves"]) for frame in first.values()} == {
-        str([["hand-0", None, "discard", 0], ["deck", 31, "hand-0", None]])  # a collection names no index
+        # a collection names no index; a pile's top is counted from the end (-1: the discard's last after the
+        # decision, the deck's last before it)
+        str([["hand-0", None, "discard", -1], ["deck", -1, "hand-0", None]])
     }
 
 

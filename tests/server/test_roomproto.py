@@ -267,7 +267,7 @@ def _deflating(local_no_context_takeover: bool = False) -> ServerProtocol:
             local_no_context_takeover,
             roomproto.DEFLATE_WINDOW_BITS,
             12,
-            {"memLevel": roomproto.DEFLATE_MEM_LEVEL},
+            {"memLevel": roomproto.DEFLATE_MEM_LEVEL, "level": roomproto.DEFLATE_LEVEL},
         )
     ]
     return conn

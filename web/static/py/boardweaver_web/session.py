@@ -250,14 +250,15 @@ class Session:
     def _on_event(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
         if self.base is None:
             return [{"type": "resync"}]
+        before = self.base
         try:
-            self.base = patches.apply(self.base, frame["patch"])
+            self.base = patches.apply(before, frame["patch"])
         except ValueError:
             return [{"type": "resync"}]
         self.seq = int(frame["seq"])
         self.clock = frame.get("clock", self.clock)
         self.over = bool(self.base.get("result")) or bool(frame.get("over")) or self.over
-        self.changes = [_moved(move) for move in frame.get("moves") or []]
+        self.changes = [_moved(move, before, self.base) for move in frame.get("moves") or []]
         self.log.extend(frame.get("log") or [])
         self._save_base()
         if "ack" in frame:  # our own commit, durable and applied
@@ -421,12 +422,24 @@ class Session:
         return data
 
 
-def _moved(move: list[Any]) -> dict[str, Any]:
-    """Returns an event frame's short piece move `[from space, index, to space, index]` as a change."""
+def _moved(move: list[Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Returns an event frame's short piece move `[from space, index, to space, index]` as a change.
+
+    A negative index counts from the end: the source's from its space's pieces in the view `before` the
+    frame's patch, the target's from its space's pieces `after` it (`server/PROTOCOL.md`).
+    """
     source, source_index, target, target_index = move
     change: dict[str, Any] = {"type": "piece-moved", "from": {"space": source}, "to": {"space": target}}
     if source_index is not None:
-        change["from"]["index"] = source_index
+        change["from"]["index"] = source_index + _count(before, source) if source_index < 0 else source_index
     if target_index is not None:
-        change["to"]["index"] = target_index
+        change["to"]["index"] = target_index + _count(after, target) if target_index < 0 else target_index
     return change
+
+
+def _count(view: dict[str, Any], space_id: str) -> int:
+    """Returns how many pieces a space holds in a view's wire form (0 for a space it lacks)."""
+    for space in view.get("spaces") or []:
+        if space.get("id") == space_id:
+            return len(space.get("pieces") or [])
+    return 0
