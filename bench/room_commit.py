@@ -1,6 +1,6 @@
 """The server's whole per-move path in one process, without the network: CPU µs per move and moves/s.
 
-Run: .venv/bin/python bench/room_commit.py [--rooms 1 100] [--moves 3000] [--rounds 3]
+Run: .venv/bin/python bench/room_commit.py [--rooms 1 100] [--moves 3000] [--rounds 3] [--deflate 12:9]
 
 M draw-discard rooms (endless, four seats, each with one listener that frames its text as the room protocol
 does: UTF-8 and a WebSocket header) in one uvloop loop, over the real store (SQLite in a temporary file, WAL,
@@ -20,20 +20,30 @@ import asyncio
 import struct
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
+DEFLATE: tuple[int, int, int] | None = None  # --deflate: the compressor's window bits, level and memLevel
+
 
 class FramingListener:
-    """A seat's socket without a network: each frame is encoded and framed as `roomproto` writes it."""
+    """A seat's socket without a network: each frame is encoded and framed as `roomproto` writes it (with
+    `--deflate`, compressed first as `roomproto` does for a browser's socket: its own compressor a socket)."""
 
     def __init__(self, perspective: Any) -> None:
         self.perspective = perspective
         self.wants_offers = False
         self.bytes = 0
+        self.compressor: Any = None
+        if DEFLATE is not None:
+            bits, level, memory = DEFLATE
+            self.compressor = zlib.compressobj(level, zlib.DEFLATED, -bits, memory)
 
     def send(self, text: str) -> None:
         data = text.encode()
+        if self.compressor is not None:
+            data = (self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH))[:-4]
         size = len(data)
         header = bytes((0x81, size)) if size < 126 else struct.pack("!BBH", 0x81, 126, size)
         self.bytes += len(header + data)
@@ -82,7 +92,19 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, nargs="+", default=[1, 100])
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--deflate",
+        metavar="BITS:LEVEL[:MEMLEVEL]",
+        help="compress every frame as permessage-deflate would, with this window, level and memLevel (as served: "
+        "roomproto.DEFLATE_*)",
+    )
     options = parser.parse_args()
+    if options.deflate:
+        global DEFLATE
+        from boardweaver_server import roomproto
+
+        given = [int(part) for part in options.deflate.split(":")]
+        DEFLATE = (*given, roomproto.DEFLATE_MEM_LEVEL)[:3]  # type: ignore[assignment]
     try:
         import uvloop
 

@@ -41,12 +41,14 @@ LIMITS_STATE = "boardweaver.socket_limits"
 ROOM_PATH = re.compile(r"/ws/rooms/([^/?]+)")
 INBOX_PAUSE = 64  # messages waiting for the session before the transport stops reading
 INBOX_RESUME = 8
-# permessage-deflate's compressor per socket: a 4 KiB window (uvicorn's), memLevel 4 (uvicorn's 5 takes 8 KiB
-# more) and level 9: 24 KiB a socket. On the benchmark game, with the moves' indexes counted from the piles'
-# ends (`room._move`), a move costs 24.8 bytes a seat on the wire, against 26.9 with a 2 KiB window at level 6
-# (16 KiB a socket); level 9 costs ~0.4 µs more a frame (bench/README.md, "Fourteenth session").
+# permessage-deflate's compressor per socket: a 4 KiB window (uvicorn's), memLevel 2 and level 9, ~18 KiB a socket
+# (window 8, its chains 8, hash heads 1, pending symbols 1). With the moves' indexes counted from the piles' ends
+# (`room._move`), a draw-discard move costs 24.8 bytes a seat (Colyseus's binary patches 25.1), against 26.9
+# with a 2 KiB window, memLevel 4 and level 6 (16 KiB). Among 400 sockets a frame's compression costs about
+# what it did then: with many sockets it waits on memory, and memLevel 2's smaller hash table makes up for
+# the larger window (bench/README.md, "Fourteenth session").
 DEFLATE_WINDOW_BITS = 12
-DEFLATE_MEM_LEVEL = 4
+DEFLATE_MEM_LEVEL = 2
 DEFLATE_LEVEL = 9
 _SYNC_TAIL = b"\x00\x00\xff\xff"  # what a sync flush ends with; permessage-deflate leaves it out (RFC 7692 7.2.1)
 
