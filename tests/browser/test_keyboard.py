@@ -161,3 +161,35 @@ def test_a_hand_is_one_tab_stop_and_the_arrows_move_between_its_cards(server: st
     assert walked == ["hand-0/1", "hand-0/2", "hand-0/4", "hand-0/0", "hand-0/4", "hand-0/0", "hand-0/4"]
     assert kept == "hand-0/2" and stops == 1
     assert page.get_attribute(".mine .layout-fan .piece.chosen", "data-key") == "hand-0/2"  # Enter chose it
+
+
+GRID = "#board [data-roving=grid] > [data-offer]"
+FOCUSED_SQUARE = f"() => document.activeElement.matches('{GRID}') && document.activeElement.dataset.key"  # else false
+
+
+def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression: each card of memory match's grid was a Tab stop of its own (16 presses to cross it)."""
+    room = api.room("memory-match", seats=2, bots=[])  # nobody else moves: no redraw under the keys
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => Boolean(({FOCUSED_SQUARE})())")
+    entered = page.evaluate(FOCUSED_SQUARE)
+    stops = page.locator(f'{GRID}[tabindex="0"]').count()
+    walked = []
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "ArrowLeft", "End", "ArrowDown"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_SQUARE))
+    page.keyboard.press("Tab")
+    left = page.evaluate(FOCUSED_SQUARE)
+    page.keyboard.press("Shift+Tab")  # back into the grid: on the card left there
+    back = page.evaluate(FOCUSED_SQUARE)
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-key="grid/15"]:not(.back)', timeout=10_000)  # Enter turned it over
+
+    assert entered == "grid/0" and stops == 1
+    # four columns: down a row is four on; the left edge and the last row's bottom go nowhere
+    assert walked == ["grid/4", "grid/8", "grid/9", "grid/5", "grid/4", "grid/4", "grid/15", "grid/15"], walked
+    assert left is False and back == "grid/15"

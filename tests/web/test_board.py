@@ -323,6 +323,41 @@ def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
     assert roving_step("Enter", 2, 5) is None and roving_step("Tab", 2, 5) is None  # Enter chooses, Tab leaves
 
 
+def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_that_way() -> None:
+    from boardweaver_web.board import roving_step
+
+    def cells(*spots: tuple[int, int]) -> list[tuple[float, float, float, float]]:  # (column, row) -> a 40 px box
+        return [(column * 42 + 20.0, row * 42 + 20.0, 40.0, 40.0) for column, row in spots]
+
+    full = cells(*[(column, row) for row in range(3) for column in range(3)])  # every square offered, rows first
+    assert [roving_step(key, 4, 9, full) for key in ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")] == [1, 7, 3, 5]
+    assert roving_step("ArrowUp", 1, 9, full) is None and roving_step("ArrowRight", 5, 9, full) is None  # the edge
+    assert roving_step("Home", 4, 9, full) == 0 and roving_step("End", 4, 9, full) == 8
+
+    sparse = cells((0, 0), (3, 1), (1, 3), (4, 3), (2, 5))  # a few pieces to move on a larger board
+    assert roving_step("ArrowDown", 1, 5, sparse) == 3  # two rows down: (1,3) and (4,3); (4,3) is the nearer column
+    assert roving_step("ArrowUp", 4, 5, sparse) == 2  # the next row up with a piece, its nearest column
+    assert roving_step("ArrowLeft", 3, 5, sparse) == 2  # on its own row first
+    assert roving_step("ArrowRight", 0, 5, sparse) == 2  # none on row 0: the nearest column that way has (1,3)
+
+    flipped = [(200.0 - x, 200.0 - y, w, h) for x, y, w, h in full]  # black's board, drawn the other way round
+    assert roving_step("ArrowUp", 4, 9, flipped) == 7 and roving_step("ArrowLeft", 4, 9, flipped) == 5
+    assert roving_step("ArrowLeft", 0, 3) == 2  # a hand (no places) still wraps
+
+
+def test_the_offered_cards_of_a_grid_are_one_tab_stop_moved_through_by_the_screen() -> None:
+    game = load_game("market-draft")({})
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+
+    html = Board(game, draft.view, 0, draft.offers(), None, Texts("en")).render()
+
+    market = html[html.index('data-space="market"') :]
+    market = market[: market.index("</div></div>")]
+    assert 'role="toolbar"' in market and 'data-roving="grid"' in market
+    assert re.findall(r'tabindex="(-?\d)"', market) == ["0"] + ["-1"] * 11  # twelve cards, one Tab stop
+
+
 @pytest.mark.parametrize("name", sorted(installed_games()))
 def test_the_end_panel_says_why_the_game_ended_in_the_readers_language(name: str) -> None:
     game = load_game(name)({})

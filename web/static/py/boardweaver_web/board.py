@@ -244,7 +244,7 @@ class Board:
         return (
             f'<div class="{" ".join(classes)}"{attributes}>{target}'
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
-            f'<div class="pieces"{style}{" data-roving" if stop is not None else ""}>{pieces}</div></div>'
+            f'<div class="pieces"{style}{_roving(layout) if stop is not None else ""}>{pieces}</div></div>'
         )
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
@@ -420,7 +420,14 @@ def _luminance(colour: str) -> float | None:
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
-ROVING_LAYOUTS = ("fan", "row")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
+ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
+
+
+def _roving(layout: str) -> str:
+    """The attribute making a space's offered pieces a roving group; a grid's arrows go by where they are drawn."""
+    return ' data-roving="grid"' if layout == "grid" else " data-roving"
+
+
 LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fanned card shows large
 
 
@@ -480,13 +487,40 @@ def _ems(text: str) -> float:
     return sum(0.4 if c in "iljI.,:;'!|" else 1.05 if c in "MWmw" else 0.75 if c.isascii() else 0.95 for c in text)
 
 
-def roving_step(key: str, at: int, count: int) -> int | None:
-    """The item of a roving group (a hand's cards) that `key` moves the focus to from item `at`, or None for a
-    key the group does not take: Left and Right go to the neighbour (wrapping around), Home and End to the ends."""
+ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+
+
+def roving_step(
+    key: str, at: int, count: int, places: list[tuple[float, float, float, float]] | None = None
+) -> int | None:
+    """The item of a roving group that `key` moves the focus to from item `at`, or None for a key the group does
+    not take. In a hand, Left and Right go to the neighbour (wrapping around), Home and End to the ends.
+
+    In a grid (`places`: each item's centre and size as drawn, `(x, y, width, height)`), every arrow goes by the
+    screen: to the
+    nearest item in that direction on the same row or column, else to the nearest row (Up, Down) or column (Left,
+    Right) that has one, the nearest in it; None when there is none that way. A board drawn for the other side
+    (black's) moves as it is seen.
+    """
     if count <= 0:
         return None
-    moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": count - 1}
-    return moves.get(key)
+    if places is None or key not in ARROWS or len(places) != count:
+        moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": count - 1}
+        return moves.get(key)
+    dx, dy = ARROWS[key]
+    x, y, width, height = places[at]
+    size = max(width if dx else height, 1.0)  # one step along the way: a cell's width or height
+    best: tuple[int, float, float, int] | None = None
+    for number, (other_x, other_y, _, _) in enumerate(places):
+        along = ((other_x - x) * dx + (other_y - y) * dy) / size  # in cells, in the key's direction
+        across = abs((other_y - y) if dx else (other_x - x)) / max(height if dx else width, 1.0)
+        if number == at or along < 0.5:
+            continue
+        # in line first, the nearest along it; else the nearest row (or column), the nearest in it
+        rank = (0, along, 0.0, number) if across < 0.5 else (1, float(round(along)), across, number)
+        if best is None or rank < best:
+            best = rank
+    return None if best is None else best[3]
 
 
 def _plain(value: Any) -> str:

@@ -209,9 +209,10 @@ def focus_first(selectors: list[str]) -> bool:
     return False
 
 
-def rove(root_id: str, step: Callable[[str, int, int], int | None]) -> None:
+def rove(root_id: str, step: Callable[..., int | None]) -> None:
     """Makes each `[data-roving]` group under the root one Tab stop (the roving tabindex of WAI-ARIA): a key on an
-    item moves the focus to the item `step(key, at, count)` names, and the focused item becomes the Tab stop."""
+    item moves the focus to the item `step(key, at, count, places)` names, and the focused item becomes the Tab
+    stop. `places` is None, or for a `data-roving="grid"` group each item's centre and size as drawn."""
     root = element(root_id)
     if root is None:
         return
@@ -227,7 +228,13 @@ def rove(root_id: str, step: Callable[[str, int, int], int | None]) -> None:
         if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
             return
         found, at = items(_some(event.target))
-        goal = step(str(event.key), at, len(found)) if at >= 0 else None
+        if at < 0:
+            return
+        places = None
+        if str(found[at].parentElement.getAttribute("data-roving")) == "grid":
+            boxes = [item.getBoundingClientRect() for item in found]
+            places = [(b.left + b.width / 2, b.top + b.height / 2, b.width, b.height) for b in boxes]
+        goal = step(str(event.key), at, len(found), places)
         if goal is not None:
             event.preventDefault()  # the arrows would scroll the page
             found[goal].focus()
