@@ -185,7 +185,7 @@ def test_regression_a_tiles_colour_is_a_word_of_the_readers_language() -> None:
     placed = [line for line in lines if " pose une tuile " in line]
     offers = [french.render(Message(f"offer.stage-{colour}")) for colour in ("rose", "gold", "teal", "violet")]
 
-    assert {line.split(" pose une tuile ")[1].split(" en (")[0] for line in placed} == {
+    assert {line.split(" pose une tuile ")[1].split(" en rangée ")[0] for line in placed} == {
         "rose",
         "dorée",
         "bleu-vert",

@@ -358,6 +358,25 @@ def test_the_offered_cards_of_a_grid_are_one_tab_stop_moved_through_by_the_scree
     assert re.findall(r'tabindex="(-?\d)"', market) == ["0"] + ["-1"] * 11  # twelve cards, one Tab stop
 
 
+def test_hexbloom_logs_each_tile_at_the_row_and_column_the_board_names_its_hex() -> None:
+    """Regression: the log said "at (1, -1)" (axial coordinates) where the board names "row 2, column 4"."""
+    from boardweaver_games.hexbloom.rules import row_column
+
+    game = load_game("hexbloom")({})
+    table = start(game, [0, 1], seed=5)
+    board = Board(game, table.view(0), 0, [], None, Texts("en"))
+    board.render()
+    hexes = [space for space in table.state.spaces.values() if space.kind == "hex"]
+
+    assert len(hexes) == 19
+    for space in hexes:
+        row, column = row_column(space.public_state["q"], space.public_state["r"])
+        assert board.places[space.space_id].endswith(f", row {row}, column {column}"), space.space_id
+    english, french = game.catalogs()["en"], game.catalogs()["fr"]
+    placed = [m for m in play_game(game, [0, 1], seed=3).table.state.log if m.key.startswith("log.placed-")]
+    assert placed and all(" at row " in english.render(m) and " en rangée " in french.render(m) for m in placed)
+
+
 @pytest.mark.parametrize("name", sorted(installed_games()))
 def test_the_end_panel_says_why_the_game_ended_in_the_readers_language(name: str) -> None:
     game = load_game(name)({})

@@ -49,6 +49,12 @@ def board_cells(radius: int = RADIUS) -> list[tuple[int, int]]:
     return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
 
 
+def row_column(q: int, r: int, radius: int = RADIUS) -> tuple[int, int]:
+    """Returns where a hex lies as the tab names it ("row 2, column 3", from the top row and its left end), so the
+    log's places read like the board's: a row per `r`, its hexes from left to right by `q`."""
+    return r + radius + 1, q - max(-radius, -radius - r) + 1
+
+
 def score_of(table: Table, player: int) -> int:
     """Returns the player's public score."""
     value = table.get(StateOf.player_public(player), "score", 0)
@@ -156,15 +162,8 @@ class Hexbloom(Game):
         score = score_of(table, player_id) + size
         table.set(StateOf.player_public(player_id), "score", score)
         space = table.state.space(space_id)
-        table.log(
-            msg(
-                f"log.placed-{colour}",
-                player=player_id,
-                q=space.public_state["q"],
-                r=space.public_state["r"],
-                count=size,
-            )
-        )
+        row, column = row_column(space.public_state["q"], space.public_state["r"])
+        table.log(msg(f"log.placed-{colour}", player=player_id, row=row, column=column, count=size))
 
     def bloom(self, table: Table, start: str) -> set[str]:
         """Returns the hexes of the bloom holding `start`: touching hexes with tiles of its colour."""
