@@ -49,3 +49,22 @@ def test_each_game_is_drawn_and_played_to_the_end(server: str, api: Any, browser
     finally:
         context.close()
     assert overflowed, "no game's log outgrew its box: the log's scrolling was not checked"
+
+
+CELL = "document.querySelector('#board .layout-grid .piece').getBoundingClientRect().width"
+SCROLLS = "document.documentElement.scrollHeight > innerHeight"
+
+
+@pytest.mark.parametrize(("width", "height", "smallest", "largest"), [(1280, 900, 64, 72), (1280, 720, 51, 58)])
+def test_a_chess_board_is_drawn_larger_on_a_wide_screen_as_its_height_allows(
+    server: str, api: Any, new_page: Any, width: int, height: int, smallest: float, largest: float
+) -> None:
+    """Regression: a chess board kept 51 px squares (~410 px) on a laptop, small in a wide page."""
+    room = api.room("fog-chess", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": height})
+    wait_state(page, "ready")
+
+    cell = float(page.evaluate(CELL))
+
+    assert smallest <= cell <= largest, cell
+    assert not page.evaluate(SCROLLS)  # the whole board in the window, no scrolling
