@@ -188,6 +188,8 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
     back = page.evaluate(FOCUSED_SQUARE)
     page.keyboard.press("Enter")
     page.wait_for_selector('#board [data-key="grid/15"]:not(.back)', timeout=10_000)  # Enter turned it over
+    # regression: the focus went back to the grid's first card; now to the nearest card still to turn
+    page.wait_for_function(f"({FOCUSED_SQUARE})() === 'grid/14'", timeout=10_000)
 
     assert entered == "grid/0" and stops == 1
     # four columns: down a row is four on; the left edge and the last row's bottom go nowhere

@@ -345,6 +345,33 @@ def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_tha
     assert roving_step("ArrowLeft", 0, 3) == 2  # a hand (no places) still wraps
 
 
+def test_a_piece_picked_up_and_put_back_is_no_longer_marked_chosen() -> None:
+    """Regression: fog chess kept a piece lifted (chosen) after its second click put it back."""
+    from boardweaver_web.board import last_click
+
+    def clicks(*indexes: int) -> list[Action]:
+        return [Action.piece_click("board-0", index) for index in indexes]
+
+    assert last_click(clicks(12)) == {("board-0", 12)}
+    assert last_click(clicks(12, 12)) == set()  # put back
+    assert last_click(clicks(12, 12, 12)) == {("board-0", 12)}  # picked up again
+    assert last_click(clicks(2, 5, 2)) == {("board-0", 2)}  # a switch back to the first
+    assert last_click([*clicks(12), Action.space_click("board-0")]) == set()
+    assert last_click([*clicks(12), Action.command("confirm")]) == {("board-0", 12)}
+
+
+def test_the_focus_goes_to_the_nearest_offered_piece_when_its_own_is_offered_no_more() -> None:
+    """Regression: turning a memory card over (or moving a chess piece) sent a keyboard player's focus back to the
+    first card of the grid."""
+    from boardweaver_web.board import nearest_offer
+
+    offered = [("grid", 3), ("grid", 9), ("grid", 11), ("hand-0", 10)]
+    assert nearest_offer("grid/10", offered) == "grid/11"  # a tie: the later one
+    assert nearest_offer("grid/4", offered) == "grid/3"
+    assert nearest_offer("market/2", offered) is None and nearest_offer(None, offered) is None
+    assert nearest_offer("grid/x", offered) is None and nearest_offer("board", offered) is None
+
+
 def test_the_offered_cards_of_a_grid_are_one_tab_stop_moved_through_by_the_screen() -> None:
     game = load_game("market-draft")({})
     table = start(game, [0, 1], seed=5)

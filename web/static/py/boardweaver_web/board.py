@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
+from boardweaver import Action, Catalog, Game, Message, Offer, Piece, Space, Table, msg
 from boardweaver.wire import piece_to_wire
 
 from .texts import Texts
@@ -681,3 +681,32 @@ def guess_moves(before: dict[str, list[str]], after: dict[str, list[str]]) -> li
     if not moves and len(left) == 1 and len(arrived) == 1:  # one piece went, changed (turned face down)
         moves.append((left[0][1], arrived[0][1]))
     return moves
+
+
+def last_click(steps: list[Action]) -> set[tuple[str, int]]:
+    """The piece an open draft's `steps` clicked last (a staged card), to mark it as chosen; none when its last
+    clicks were an even number on that same piece (picked up, then put back)."""
+    clicked: tuple[str, int] | None = None
+    times = 0
+    for action in reversed(steps):
+        if action.type == "space":
+            break
+        if action.type != "piece" or action.space_id is None or action.index is None:
+            continue
+        if clicked is not None and (action.space_id, action.index) != clicked:
+            break
+        clicked, times = (action.space_id, action.index), times + 1
+    return {clicked} if clicked is not None and times % 2 == 1 else set()
+
+
+def nearest_offer(key: str | None, offered: list[tuple[str, int]]) -> str | None:
+    """The offered piece to focus when the one last focused (`key`, "space/index") is offered no more (a card turned
+    over, a piece moved): the nearest by index in the same space, the later one on a tie; None when none is there."""
+    if not key or "/" not in key:
+        return None
+    space_id, _, index_text = key.rpartition("/")
+    if not index_text.lstrip("-").isdigit():
+        return None
+    index = int(index_text)
+    near = sorted((abs(i - index), -i) for s, i in offered if s == space_id)
+    return f"{space_id}/{-near[0][1]}" if near else None

@@ -17,6 +17,8 @@ from .board import (
     clock_left,
     clock_text,
     guess_moves,
+    last_click,
+    nearest_offer,
     piece_keys,
     render_clocks,
     render_log,
@@ -62,6 +64,7 @@ class RoomPage:
         self.reconnect_due = False
         self.drawn = False
         self.keyboard = False  # the last input was a key (not a pointer): keep focus on the board across redraws
+        self.focused_key: str | None = None  # the board piece ("space/index") a keyboard player focused last
         self.snapshot_seen = False
         self.gone: str | None = None  # why the room cannot be shown (a text key), once known
         self.reloading = False  # the server said our rules are outdated: the page reloads
@@ -401,7 +404,7 @@ class RoomPage:
         self.shown = session.offers()
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
-        board.chosen = last_click(session)
+        board.chosen = last_click(session.draft.steps if session.draft is not None else [])
         board.over = session.over
         board.last_moves = self.last_moves
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
@@ -420,7 +423,7 @@ class RoomPage:
         flagged = list((session.clock or {}).get("flagged") or [])
         panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged)
         dom.draw("result", panel or (render_ended(self.texts) if ended else ""))
-        self.refocus(focused)
+        self.refocus(focused, list(board.piece_offers))
         if not self.rules_drawn:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
@@ -485,11 +488,18 @@ class RoomPage:
             index = len(table.state.space(target["space"]).pieces) - 1
         dom.animate_from("board", f"{target['space']}/{index}", origin)
 
-    def refocus(self, focused: str | None) -> None:
-        """Gives focus back after a redraw (to keyboard players): the same control, else the first to click."""
+    def refocus(self, focused: str | None, offered: list[tuple[str, int]]) -> None:
+        """Gives focus back after a redraw (to keyboard players): the same control, else the offered piece nearest
+        to the piece focused last (`nearest_offer`), else the first to click."""
         if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
             return
+        key = focused.partition('[data-key="')[2].rpartition('"]')[0] if '[data-key="' in focused else ""
+        if key:
+            self.focused_key = key.replace("\\", "")  # CSS.escape's backslashes out
         again = [f"{focused}:is(button, [tabindex])"] if focused else []
+        near = nearest_offer(self.focused_key, offered)
+        if near is not None:
+            again.append(f'#board [data-key="{near}"]')
         if not dom.focus_first([*again, "#board [data-offer]", "#commands button"]):
             # nothing to click now (another seat's turn, the end): the end panel, else the board, holds the focus
             # rather than the page's body, so the next Tab starts from there and a screen reader says where it is
@@ -618,18 +628,6 @@ def marks_from(last_moves: Any) -> dict[str, int]:
             if isinstance(place, list) and len(place) == 2 and isinstance(place[0], str):
                 marks[f"{place[0]}/{place[1]}" if type(place[1]) is int else place[0]] = entry[0]
     return marks
-
-
-def last_click(session: Session) -> set[tuple[str, int]]:
-    """The piece the open draft clicked last (a staged card), to mark it as chosen."""
-    if session.draft is None:
-        return set()
-    for action in reversed(session.draft.steps):
-        if action.type == "piece" and action.space_id is not None and action.index is not None:
-            return {(action.space_id, action.index)}
-        if action.type == "space":
-            return set()
-    return set()
 
 
 async def main(config: dict[str, Any]) -> None:
