@@ -195,3 +195,27 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
     # four columns: down a row is four on; the left edge and the last row's bottom go nowhere
     assert walked == ["grid/4", "grid/8", "grid/9", "grid/5", "grid/4", "grid/4", "grid/15", "grid/15"], walked
     assert left is False and back == "grid/15"
+
+
+MARKET_CARD = "#board [data-space=market] [data-roving=grid] > [data-offer]"
+
+
+def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => document.activeElement.matches('{MARKET_CARD}')")
+    page.keyboard.press("ArrowRight")
+    picked = page.evaluate("document.activeElement.dataset.key")
+    page.keyboard.press("Enter")  # stage it: a Choice, drawn at once
+    page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    staged = page.get_attribute("#board [data-space=market] .piece.chosen", "data-key")
+    undo_shown = page.locator("#commands button.undo").count()
+
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('#board [data-space=market] .piece.chosen')", timeout=10_000)
+
+    assert picked == staged == "market/1" and undo_shown == 1
+    assert page.locator("#commands button.undo").count() == 0  # nothing left to take back
+    assert page.evaluate(f"document.activeElement.matches('{MARKET_CARD}')")  # the focus stays in the market

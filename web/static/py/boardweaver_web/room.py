@@ -86,7 +86,7 @@ class RoomPage:
         dom.on("review-link", "click", self.on_rematch_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
-        dom.on_window("keydown", lambda _e: setattr(self, "keyboard", True))
+        dom.on_window("keydown", self.on_key)
         dom.on_window("pointerdown", lambda _e: setattr(self, "keyboard", False))
         dom.every(200, self.tick_clocks)
         self.start_signals()
@@ -343,6 +343,19 @@ class RoomPage:
             self.socket.send(json.dumps(frame, separators=(",", ":")))
 
     # -- clicks --------------------------------------------------------------------------------------
+
+    def on_key(self, event: Any) -> None:
+        """Notes a keyboard player; Escape takes the draft's last step back, as the Undo button does (a piece
+        picked up is put back), unless a text field has the focus."""
+        self.keyboard = True
+        if str(event.key) != "Escape" or event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+            return
+        if str(getattr(event.target, "tagName", "") or "").lower() in ("input", "select", "textarea"):
+            return
+        if self.session.can_undo():
+            event.preventDefault()
+            self.session.undo()
+            self.render()
 
     def on_click(self, event: Any) -> None:
         started = dom.now()
