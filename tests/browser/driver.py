@@ -7,6 +7,16 @@ from typing import Any
 
 from .conftest import wait_state
 
+# Records the data-key of every element the page animates (`window.__bw_slid`), to see which pieces fly where.
+ANIMATIONS = """() => {
+    window.__bw_slid = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (frames, options) {
+        window.__bw_slid.push(this.getAttribute('data-key') || '');
+        return animate.call(this, frames, options);
+    };
+}"""
+
 
 def take_one(page: Any) -> bool:
     """Clicks one thing the seat is offered (a confirm button first); False when nothing is offered."""

@@ -7,19 +7,11 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot, seat_url, wait_state
+from .driver import ANIMATIONS
 
 pytestmark = pytest.mark.browser
 
 MARKET = "#board [data-space=market] .piece"
-# Records the data-key of every element the page animates, to see the taken card fly to the hand.
-ANIMATIONS = """() => {
-    window.__bw_slid = [];
-    const animate = Element.prototype.animate;
-    Element.prototype.animate = function (frames, options) {
-        window.__bw_slid.push(this.getAttribute('data-key') || '');
-        return animate.call(this, frames, options);
-    };
-}"""
 
 
 def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> None:

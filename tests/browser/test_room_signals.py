@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import seat_url, wait_state
+from .driver import ANIMATIONS
 
 pytestmark = pytest.mark.browser
 
@@ -152,21 +153,11 @@ def test_a_replaced_seat_says_so_and_stops_reconnecting(server: str, api: Any, n
     assert page.locator("#board [role=alert] h2").inner_text() == said
 
 
-SLID = """() => {
-    window.__bw_slid = [];
-    const animate = Element.prototype.animate;
-    Element.prototype.animate = function (frames, options) {
-        window.__bw_slid.push(this.getAttribute('data-key') || '');
-        return animate.call(this, frames, options);
-    };
-}"""
-
-
 def test_cards_played_on_the_discard_fly_to_its_top_and_are_marked_there(server: str, api: Any, new_page: Any) -> None:
     """The event frames count a pile's top from its end (`-1`); the tab turns it back into the place."""
     room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": True})
     page = new_page()
-    page.add_init_script(f"({SLID})()")
+    page.add_init_script(f"({ANIMATIONS})()")
     page.goto(seat_url(server, room, 0))
     wait_state(page, "ready")
     page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)

@@ -497,10 +497,9 @@ def roving_step(
     not take. In a hand, Left and Right go to the neighbour (wrapping around), Home and End to the ends.
 
     In a grid (`places`: each item's centre and size as drawn, `(x, y, width, height)`), every arrow goes by the
-    screen: to the
-    nearest item in that direction on the same row or column, else to the nearest row (Up, Down) or column (Left,
-    Right) that has one, the nearest in it; None when there is none that way. A board drawn for the other side
-    (black's) moves as it is seen.
+    screen: to the nearest item in that direction on the same row or column, else to the nearest row (Up, Down)
+    or column (Left, Right) that has one, the nearest in it; None when there is none that way. A board drawn for
+    the other side (black's) moves as it is seen.
     """
     if count <= 0:
         return None

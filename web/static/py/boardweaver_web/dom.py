@@ -199,6 +199,15 @@ def focused_selector(root_ids: tuple[str, ...]) -> str | None:
     return None
 
 
+def focused_data(root_id: str, attribute: str) -> str | None:
+    """Returns `data-<attribute>` of the focused element when it lies under the root, else None."""
+    active, root = _some(js.document.activeElement), element(root_id)
+    if active is None or root is None or not bool(root.contains(active)):
+        return None
+    value = _some(active.getAttribute(f"data-{attribute}"))
+    return None if value is None else str(value)
+
+
 def focus_first(selectors: list[str]) -> bool:
     """Focuses the first enabled element matching one of `selectors`, in order; False when none matched."""
     for selector in selectors:

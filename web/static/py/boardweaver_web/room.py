@@ -423,6 +423,7 @@ class RoomPage:
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
         focused = dom.focused_selector(("board", "commands"))
+        self.focused_key = dom.focused_data("board", "key") or self.focused_key
         dom.draw("board", board.render())
         for change in moves:
             self.animate(change, before, table)
@@ -506,9 +507,6 @@ class RoomPage:
         to the piece focused last (`nearest_offer`), else the first to click."""
         if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
             return
-        key = focused.partition('[data-key="')[2].rpartition('"]')[0] if '[data-key="' in focused else ""
-        if key:
-            self.focused_key = key.replace("\\", "")  # CSS.escape's backslashes out
         again = [f"{focused}:is(button, [tabindex])"] if focused else []
         near = nearest_offer(self.focused_key, offered)
         if near is not None:
