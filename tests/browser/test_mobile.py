@@ -56,6 +56,23 @@ LAYOUT_PROBLEMS = """() => {
   return problems;
 }""".replace("%d", str(MIN_STRIP_PX))
 
+MIN_TAP_PX = 44  # WCAG 2.5.5's target size, Apple's and Android's guides: a control a finger hits first time
+
+# Every control on a touch screen smaller than MIN_TAP_PX either way (a box within a label counts as the label,
+# which takes its taps). Left out: a fanned card (the strip it shows is checked above) and a promotion picker's
+# choices (three on half a square). The log, a scrollable region with a Tab stop, is not a tap target.
+SMALL_TARGETS = """() => {
+  const small = [], shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const name = e => e.dataset.key || e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 24);
+  for (const e of document.querySelectorAll('button, a[href], input, select, summary, [data-offer]')) {
+    if (!shown(e) || e.closest('.layout-fan') || e.classList.contains('pick')) continue;
+    const box = (e.closest('label') || e).getBoundingClientRect();
+    if (box.width < %d - .5 || box.height < %d - .5)
+      small.push(`${e.tagName.toLowerCase()} ${name(e)}: ${Math.round(box.width)} x ${Math.round(box.height)} px`);
+  }
+  return small;
+}""".replace("%d", str(MIN_TAP_PX))
+
 
 @pytest.fixture(scope="module")
 def phone(browser: Any) -> Iterator[Any]:
@@ -81,10 +98,37 @@ def test_every_game_fits_a_phone_screen(server: str, api: Any, phone: Any) -> No
         wait_state(phone, "ready", "over")
         phone.wait_for_timeout(300)  # a bot that moves first: let its move be drawn
 
-        found[name] = phone.evaluate(LAYOUT_PROBLEMS)
+        found[name] = phone.evaluate(LAYOUT_PROBLEMS) + phone.evaluate(SMALL_TARGETS)
         screenshot(phone, f"{name}-mobile")
 
     assert all(not problems for problems in found.values()), json.dumps(found, indent=1)
+
+
+def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone: Any) -> None:
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    phone.goto(seat_url(server, room, 0))  # a game of mine: its Rejoin and Forget are on the lobby's page
+    wait_state(phone, "ready", "over")
+    phone.goto(server + "/")
+    phone.wait_for_selector("#create-form select")
+    phone.wait_for_timeout(300)
+
+    assert phone.evaluate(SMALL_TARGETS) == []
+    assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []
+
+
+def test_an_empty_log_is_neither_shown_nor_a_tab_stop_until_a_line_is_logged(server: str, api: Any, phone: Any) -> None:
+    room = api.room("fog-chess", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    shown = "() => ['log', 'log-title'].map(id => document.getElementById(id).getClientRects().length > 0)"
+    before = phone.evaluate(shown)
+
+    phone.locator(".mine .piece.offer.intent-choice").first.click()
+    phone.locator(".mine .piece.offer.intent-confirm").first.click()
+    phone.wait_for_selector("#log li", timeout=30_000)
+
+    assert before == [False, False]
+    assert phone.evaluate(shown) == [True, True]
 
 
 def test_a_big_hand_fans_in_rows_that_keep_every_card_readable(server: str, api: Any, phone: Any) -> None:
@@ -166,4 +210,5 @@ def test_the_rooms_top_bar_takes_two_rows_on_a_phone(server: str, api: Any, new_
     height = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height")
 
     assert rows == 2, f"the top bar's parts lie in {rows} rows"
-    assert height <= 60, f"the top bar takes {height:.0f} px of a 844 px screen"
+    # two rows of controls a finger can hit (MIN_TAP_PX each), its padding and the gap between them: no more
+    assert height <= 2 * MIN_TAP_PX + 16, f"the top bar takes {height:.0f} px of a 844 px screen"
