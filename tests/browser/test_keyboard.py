@@ -179,7 +179,8 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
     entered = page.evaluate(FOCUSED_SQUARE)
     stops = page.locator(f'{GRID}[tabindex="0"]').count()
     walked = []
-    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "ArrowLeft", "End", "ArrowDown"):
+    arrows = ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "ArrowLeft")
+    for key in (*arrows, "End", "Control+Home", "Control+End", "ArrowDown"):
         page.keyboard.press(key)
         walked.append(page.evaluate(FOCUSED_SQUARE))
     page.keyboard.press("Tab")
@@ -192,8 +193,10 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
     page.wait_for_function(f"({FOCUSED_SQUARE})() === 'grid/14'", timeout=10_000)
 
     assert entered == "grid/0" and stops == 1
-    # four columns: down a row is four on; the left edge and the last row's bottom go nowhere
-    assert walked == ["grid/4", "grid/8", "grid/9", "grid/5", "grid/4", "grid/4", "grid/15", "grid/15"], walked
+    # four columns: down a row is four on; the left edge and the last row's bottom go nowhere; End is its row's
+    # end, Control+Home and Control+End the grid's first and last card
+    arrowed = ["grid/4", "grid/8", "grid/9", "grid/5", "grid/4", "grid/4"]
+    assert walked == [*arrowed, "grid/7", "grid/0", "grid/15", "grid/15"], walked
     assert left is False and back == "grid/15"
 
 

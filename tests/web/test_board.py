@@ -319,6 +319,7 @@ def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
     from boardweaver_web.board import roving_step
 
     assert [roving_step(key, 0, 5) for key in ("ArrowRight", "ArrowLeft", "Home", "End")] == [1, 4, 0, 4]
+    assert roving_step("Control+End", 1, 5) == 4 and roving_step("Control+Home", 3, 5) == 0
     assert roving_step("ArrowRight", 4, 5) == 0
     assert roving_step("Enter", 2, 5) is None and roving_step("Tab", 2, 5) is None  # Enter chooses, Tab leaves
 
@@ -332,16 +333,21 @@ def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_tha
     full = cells(*[(column, row) for row in range(3) for column in range(3)])  # every square offered, rows first
     assert [roving_step(key, 4, 9, full) for key in ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")] == [1, 7, 3, 5]
     assert roving_step("ArrowUp", 1, 9, full) is None and roving_step("ArrowRight", 5, 9, full) is None  # the edge
-    assert roving_step("Home", 4, 9, full) == 0 and roving_step("End", 4, 9, full) == 8
+    assert roving_step("Home", 4, 9, full) == 3 and roving_step("End", 4, 9, full) == 5  # the ends of its row
+    assert roving_step("Control+Home", 4, 9, full) == 0 and roving_step("Control+End", 4, 9, full) == 8
 
     sparse = cells((0, 0), (3, 1), (1, 3), (4, 3), (2, 5))  # a few pieces to move on a larger board
     assert roving_step("ArrowDown", 1, 5, sparse) == 3  # two rows down: (1,3) and (4,3); (4,3) is the nearer column
     assert roving_step("ArrowUp", 4, 5, sparse) == 2  # the next row up with a piece, its nearest column
     assert roving_step("ArrowLeft", 3, 5, sparse) == 2  # on its own row first
     assert roving_step("ArrowRight", 0, 5, sparse) == 2  # none on row 0: the nearest column that way has (1,3)
+    assert roving_step("End", 2, 5, sparse) == 3 and roving_step("Home", 3, 5, sparse) == 2  # row 3's two pieces
+    assert roving_step("Home", 1, 5, sparse) == 1  # alone on its row: it stays
+    assert roving_step("Control+End", 0, 5, sparse) == 4 and roving_step("Control+Home", 4, 5, sparse) == 0
 
     flipped = [(200.0 - x, 200.0 - y, w, h) for x, y, w, h in full]  # black's board, drawn the other way round
     assert roving_step("ArrowUp", 4, 9, flipped) == 7 and roving_step("ArrowLeft", 4, 9, flipped) == 5
+    assert roving_step("Control+Home", 4, 9, flipped) == 8 and roving_step("Home", 4, 9, flipped) == 5  # as seen
     assert roving_step("ArrowLeft", 0, 3) == 2  # a hand (no places) still wraps
 
 

@@ -488,24 +488,31 @@ def _ems(text: str) -> float:
 
 
 ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+GRID_ENDS = ("Home", "End", "Control+Home", "Control+End")
 
 
 def roving_step(
     key: str, at: int, count: int, places: list[tuple[float, float, float, float]] | None = None
 ) -> int | None:
     """The item of a roving group that `key` moves the focus to from item `at`, or None for a key the group does
-    not take. In a hand, Left and Right go to the neighbour (wrapping around), Home and End to the ends.
+    not take. In a hand, Left and Right go to the neighbour (wrapping around), Home and End (with Control too)
+    to the ends.
 
     In a grid (`places`: each item's centre and size as drawn, `(x, y, width, height)`), every arrow goes by the
     screen: to the nearest item in that direction on the same row or column, else to the nearest row (Up, Down)
-    or column (Left, Right) that has one, the nearest in it; None when there is none that way. A board drawn for
-    the other side (black's) moves as it is seen.
+    or column (Left, Right) that has one, the nearest in it; None when there is none that way. Home and End go to
+    the first and last item of the row as drawn, Control+Home and Control+End to the grid's first and last (the
+    top row's leftmost, the bottom row's rightmost), as in WAI-ARIA's grid. A board drawn for the other side
+    (black's) moves as it is seen.
     """
     if count <= 0:
         return None
+    if places is not None and len(places) == count and key in GRID_ENDS:
+        return _grid_end(key, at, places)
     if places is None or key not in ARROWS or len(places) != count:
-        moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": count - 1}
-        return moves.get(key)
+        last = count - 1
+        moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": last}
+        return moves.get(key.removeprefix("Control+"))
     dx, dy = ARROWS[key]
     x, y, width, height = places[at]
     size = max(width if dx else height, 1.0)  # one step along the way: a cell's width or height
@@ -520,6 +527,16 @@ def roving_step(
         if best is None or rank < best:
             best = rank
     return None if best is None else best[3]
+
+
+def _grid_end(key: str, at: int, places: list[tuple[float, float, float, float]]) -> int:
+    """Home, End, Control+Home or Control+End in a grid (see `roving_step`)."""
+    _, y, _, height = places[at]
+    row = [n for n, place in enumerate(places) if abs(place[1] - y) < max(height, 1.0) / 2]
+    among = list(range(len(places))) if key.startswith("Control+") else row
+    # by row as drawn (in cells, rounded: a row's cells share it), then from the left
+    order = sorted(among, key=lambda n: (round(places[n][1] / max(places[n][3], 1.0)), places[n][0], n))
+    return order[-1] if key.endswith("End") else order[0]
 
 
 def _plain(value: Any) -> str:

@@ -234,8 +234,13 @@ def rove(root_id: str, step: Callable[..., int | None]) -> None:
         return found, next((i for i, item in enumerate(found) if bool(item.isSameNode(target))), -1)
 
     def keydown(event: Any) -> None:
-        if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+        key = str(event.key)
+        if event.altKey or event.metaKey or event.shiftKey:
             return
+        if event.ctrlKey:  # only Control+Home and Control+End (a grid's first and last item)
+            if key not in ("Home", "End"):
+                return
+            key = "Control+" + key
         found, at = items(_some(event.target))
         if at < 0:
             return
@@ -243,7 +248,7 @@ def rove(root_id: str, step: Callable[..., int | None]) -> None:
         if str(found[at].parentElement.getAttribute("data-roving")) == "grid":
             boxes = [item.getBoundingClientRect() for item in found]
             places = [(b.left + b.width / 2, b.top + b.height / 2, b.width, b.height) for b in boxes]
-        goal = step(str(event.key), at, len(found), places)
+        goal = step(key, at, len(found), places)
         if goal is not None:
             event.preventDefault()  # the arrows would scroll the page
             found[goal].focus()
