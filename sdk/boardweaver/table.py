@@ -199,10 +199,14 @@ class Table:
         old, piece.shown_to = piece.shown_to, new
         self.changes.append(ShownSet(space, index, old, new))
 
-    def set(self, target: StateOf, key: str, value: Json) -> None:
-        """Sets `key` in a state map; None removes it."""
+    def set(self, target: StateOf, key: str, value: Json | Message) -> None:
+        """Sets `key` in a state map; None removes it. A message (`msg("rank.king")`) is kept as its wire map,
+        `{"key": ..., "args"?: ...}`: a space title's placeholder that holds one shows it in the reader's
+        language."""
         data = self._map(target, to_change=True)
         old = data.get(key, MISSING)
+        if isinstance(value, Message):
+            value = value.to_wire()
         if value is None:
             data.pop(key, None)
         else:

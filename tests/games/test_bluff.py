@@ -11,6 +11,7 @@ from boardweaver import (
     Message,
     Piece,
     Table,
+    msg,
     play_game,
     start,
     verify_commit,
@@ -106,7 +107,7 @@ def test_a_play_moves_the_cards_where_nobody_sees_them_and_publishes_the_claim()
         assert [p.private_kind for p in table.view(viewer).state.space(PILE).pieces] == [None, None]
     assert table.state.meta_data == {"phase": "answer", "rank": 1, "claim": {"player": 0, "rank": 0, "count": 2}}
     assert table.state.log[-1].key == "log.claimed"
-    assert table.state.log[-1].args == {"player": 0, "count": 2, "rank": "A"}
+    assert table.state.log[-1].args == {"player": 0, "count": 2, "rank": msg("rank.ace")}  # "A", "A" in French
     assert table.state.active_player_ids == [1]
     assert table.state.player(0).private_state == {}
     assert_views_keep_secrets(game, table)
@@ -136,7 +137,12 @@ def test_a_challenge_turns_the_last_play_face_up_for_everyone_and_nothing_else()
         pile = table.view(viewer).state.space(PILE).pieces
         assert sorted(p.public_kind for p in pile) == ["2H", "2S", "back"]
         assert all(p.private_kind is None for p in pile if p.public_kind == "back")
-    assert table.state.log[-2].args == {"player": 2, "claimer": 1, "cards": "2♥ 2♠"}
+    logged = table.state.log[-2]
+    assert logged.key == "log.challenged" and {k: logged.args[k] for k in ("player", "claimer")} == {
+        "player": 2,
+        "claimer": 1,
+    }
+    assert game.catalogs()["en"].render(logged.args["cards"]) == "2♥ 2♠"
     assert_views_keep_secrets(game, table)
 
 
@@ -154,10 +160,11 @@ def test_a_challenge_on_a_true_claim_makes_the_challenger_take_the_pile() -> Non
     assert all(p.public_kind == "back" for p in table.state.space(hand_id(1)).pieces)
     assert cards(table, hand_id(0)) == ["7C", "KD"]
     assert cards(table, PILE) == []
-    assert [(m.key, m.args) for m in table.state.log[-3:]] == [
-        ("log.challenged", {"player": 1, "claimer": 0, "cards": "A♥ A♠"}),
-        ("log.claim-true", {"player": 1, "count": 2}),
-        ("log.took-pile", {"player": 1, "count": 2}),
+    english = game.catalogs()["en"]
+    assert [(m.key, english.render(m)) for m in table.state.log[-3:]] == [
+        ("log.challenged", "Player 1 calls bluff on player 0: the cards were A♥ A♠"),
+        ("log.claim-true", "The claim was true: player 1 must take the pile (2 cards)"),
+        ("log.took-pile", "Player 1 takes the pile into their hand (2 cards)"),
     ]
     assert table.state.active_player_ids == [1]
     assert table.state.meta_data == {"phase": "play", "rank": 1}
@@ -176,11 +183,12 @@ def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
     assert active == [1]
     assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "AS", "9D"])
     assert cards(table, PILE) == []
-    assert [(m.key, m.args) for m in table.state.log[-3:]] == [
-        ("log.challenged", {"player": 2, "claimer": 1, "cards": "9♦"}),
+    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
         ("log.claim-false", {"player": 1, "count": 2}),
         ("log.took-pile", {"player": 1, "count": 2}),
     ]
+    challenged = table.state.log[-3]
+    assert challenged.key == "log.challenged" and game.catalogs()["en"].render(challenged.args["cards"]) == "9♦"
     assert table.state.active_player_ids == [2]
 
 
@@ -260,14 +268,15 @@ def test_every_look_title_is_in_both_catalogs() -> None:
 
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(title) for catalog in catalogs.values() for title in titles)
-    assert Bluff().piece_look("QH") == {"text": "Q♥", "color": "#b3261e"}
+    assert Bluff().piece_look("QH") == {"says": msg("look.card", rank=msg("rank.queen"), suit="♥"), "color": "#b3261e"}
 
 
 def pile_title(table: Table, locale: str) -> str:
     """Returns the pile's title as the tab draws it: its look's key, filled from the pile's public state."""
     pile = table.state.space(PILE)
     key = pile.public_state.get("title") or Bluff.look["spaces"]["pile"]["title"]
-    args = {k: v for k, v in pile.public_state.items() if k != "title"}
+    # a message's wire map (a lettered rank) is a message, as the tab reads it
+    args = {k: Message.from_wire(v) if isinstance(v, dict) else v for k, v in pile.public_state.items() if k != "title"}
     return Bluff.catalogs()[locale].render(Message(str(key), args))
 
 
@@ -295,3 +304,22 @@ def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
     report = check_game(Bluff, games=30)
 
     assert report.ok, report.describe()
+
+
+def test_a_lettered_rank_reads_in_the_seats_language_on_faces_labels_log_and_the_piles_title() -> None:
+    """Regression: a French seat read the English letters (J, Q, K) where its cards say V, D, R."""
+    from boardweaver_games.bluff.rules import card_face, cards_faces, rank_word
+
+    english, french = Bluff({}).catalogs()["en"], Bluff({}).catalogs()["fr"]
+
+    assert [french.render(card_face(card)) for card in ("KS", "QH", "JD", "AC", "10S")] == [
+        "R♠",
+        "D♥",
+        "V♦",
+        "A♣",
+        "10♠",
+    ]
+    assert [english.render(card_face(card)) for card in ("KS", "QH", "JD")] == ["K♠", "Q♥", "J♦"]
+    assert french.render(cards_faces(["JS", "QS", "KS"])) == "V♠ D♠ R♠"
+    assert french.render(msg("offer.play", count=2, rank=rank_word("Q"))) == "Jouer 2 cartes comme D"
+    assert rank_word("7") == "7"  # a number is the same in every language

@@ -125,4 +125,16 @@ class MissingKeyDraft(MarketDraft):
         return {"en": Catalog("en", {"offer.stage": "Stage card {card}", "log.took": "{who} took a card"})}
 
 
+class UnsaidStateWord(MarketDraft):
+    """Check 6: a space's public state holds a message (a title's word, kept as its wire map) whose key no catalog
+    has: the tab would show the bare key."""
+
+    name = "fixture-unsaid-state-word"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        # a key made at run time, which reading the source cannot find: only the state's message names it
+        table.set(StateOf.space_public(MARKET), "mood", msg(f"look.mood-{len(players)}"))
+
+
 assert MARKET == "market"

@@ -28,6 +28,7 @@ BROKEN: list[tuple[type[Game], int]] = [
     (fixtures.LeakyLogDraft, 4),
     (fixtures.NoisyDraft, 5),
     (fixtures.MissingKeyDraft, 6),
+    (fixtures.UnsaidStateWord, 6),
     (bid.LoggedBid, 4),
     (bid.PublicBid, 4),
     (bid.PeekingBid, 4),
@@ -317,6 +318,12 @@ def test_the_missing_key_and_the_wrong_argument_are_both_reported() -> None:
         "arguments of 'log.took' differ in catalog 'en'",
         "missing key 'offer.take-staged' in catalog 'en'",
     ]
+
+
+def test_a_message_held_in_a_spaces_public_state_needs_its_key_in_every_catalog() -> None:
+    report = check_game(fixtures.UnsaidStateWord, games=2, players=2)
+
+    assert [v.title for v in report.violations] == ["missing key 'look.mood-2' in catalog 'en'"]
 
 
 def test_same_seed_gives_the_same_report() -> None:

@@ -132,6 +132,30 @@ def test_a_players_fact_is_written_as_its_language_writes_it() -> None:
     assert '<span class="fact" data-fact="score">Score : 0</span>' in french
 
 
+def test_bluffs_cards_and_its_piles_title_read_in_french_where_the_game_gives_them_as_messages() -> None:
+    """A look's `says` may be a message with arguments, and a space title's placeholder a message (`Table.set`
+    keeps its wire map): both are drawn in the seat's language."""
+    from boardweaver import StateOf, msg
+    from boardweaver_games.bluff import Bluff
+
+    game = Bluff({})
+    table = start(game, [0, 1, 2], seed=3)
+    table.set(StateOf.space_public("pile"), "rank", msg("rank.queen"))  # as the rules do when a queen is next
+    stored = table.state.space("pile").public_state["rank"]
+    faces = [piece.private_kind for piece in table.view(0).state.space("hand-0").pieces]
+    french = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], {}), Texts("fr")).render()
+    english = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], {}), Texts("en")).render()
+    lettered = {"K": "R", "Q": "D", "J": "V", "A": "A"}
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+    assert stored == {"key": "rank.queen"}
+    assert "Pile · prochaine annonce : D" in html.unescape(french) and "Pile · next claim: Q" in html.unescape(english)
+    for face in faces:
+        assert face is not None
+        shown = lettered.get(face[:-1], face[:-1]) + suits[face[-1]]
+        assert f">{shown}<" in html.unescape(french), shown
+
+
 def test_a_server_error_code_reads_as_a_sentence() -> None:
     english, french = Texts("en"), Texts("fr")
 

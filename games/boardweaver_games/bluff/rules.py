@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, IllegalStepError, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Game, IllegalStepError, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 PILE = "pile"
 BACK = "back"
@@ -66,8 +66,34 @@ def card_order(card: str | None) -> tuple[int, str]:
 
 
 def card_text(card: str) -> str:
-    """Returns a card's face as text, e.g. "Q♠"."""
+    """Returns a card's face as text, e.g. "Q♠" (what the tests and bots read; a seat reads `card_face`)."""
     return rank_of(card) + SUITS.get(card[-1], "?")
+
+
+# The ranks a letter names differ by language (a French queen is "D", dame): said through the catalog, so the
+# faces, labels, log lines and the pile's title all read "R♠" and "comme R" in French
+LETTERED = {"A": "rank.ace", "J": "rank.jack", "Q": "rank.queen", "K": "rank.king"}
+
+
+def rank_word(rank: str) -> Message | str:
+    """Returns how a seat reads `rank`: a message for a lettered rank (ace, jack, queen, king), else its number."""
+    key = LETTERED.get(rank)
+    return msg(key) if key is not None else rank
+
+
+def card_face(card: str) -> Message:
+    """Returns a card's face as a seat reads it, e.g. "Q♠" in English and "D♠" in French."""
+    return msg("look.card", rank=rank_word(rank_of(card)), suit=SUITS.get(card[-1], "?"))
+
+
+def cards_faces(cards: list[str]) -> Message | str:
+    """Returns cards' faces, spaced, as one message (each card's face is a message of its own)."""
+    if not cards:
+        return ""
+    faces: Message = card_face(cards[-1])
+    for card in reversed(cards[:-1]):
+        faces = msg("look.cards", first=card_face(card), rest=faces)
+    return faces
 
 
 class Bluff(Game):
@@ -107,7 +133,7 @@ class Bluff(Game):
             about = {
                 "player": claim.get("player", 0),
                 "count": claim.get("count", 0),
-                "rank": RANKS[claim.get("rank", 0)],
+                "rank": rank_word(RANKS[claim.get("rank", 0)]),
             }
             return [
                 Offer(CHALLENGE, Intent.CONFIRM).label(msg("offer.challenge", **about)).revealing(),
@@ -116,15 +142,15 @@ class Bluff(Game):
         selected = table.read(StateOf.player_private(player_id), Selection).selected
         offers = []
         for index, piece in enumerate(table.state.space(hand_id(player_id)).pieces):
-            card = card_text(piece.private_kind) if piece.private_kind is not None else "?"
+            card = card_face(piece.private_kind) if piece.private_kind is not None else "?"
             click = Action.piece_click(hand_id(player_id), index)
             if index in selected:
                 offers.append(Offer(click, Intent.CANCEL).label(msg("offer.deselect", card=card)))
             elif len(selected) < MAX_PLAY:
-                label = msg("offer.select", card=card, rank=RANKS[state.rank])
+                label = msg("offer.select", card=card, rank=rank_word(RANKS[state.rank]))
                 offers.append(Offer(click, Intent.CHOICE).label(label))
         if selected:
-            label = msg("offer.play", count=len(selected), rank=RANKS[state.rank])
+            label = msg("offer.play", count=len(selected), rank=rank_word(RANKS[state.rank]))
             offers.append(Offer(PLAY, Intent.CONFIRM).label(label))
         return offers
 
@@ -161,7 +187,7 @@ class Bluff(Game):
         table.set(StateOf.meta(), "claim", {"player": player_id, "rank": round_.rank, "count": len(selected)})
         _require_rank(table, (round_.rank + 1) % len(RANKS))
         table.set(StateOf.meta(), "phase", ANSWERING)
-        table.log(msg("log.claimed", player=player_id, count=len(selected), rank=RANKS[round_.rank]))
+        table.log(msg("log.claimed", player=player_id, count=len(selected), rank=rank_word(RANKS[round_.rank])))
         table.set_active_players([_next_seat(table, player_id)])
 
     def _accept(self, table: Table, player_id: int) -> None:
@@ -179,7 +205,7 @@ class Bluff(Game):
         for index, card in enumerate(played, start=first):
             table.set_public_kind(PILE, index, card or BACK)
         truthful = all(card is not None and rank_of(card) == RANKS[claim["rank"]] for card in played)
-        shown = " ".join(card_text(card) for card in sorted(played, key=card_order) if card is not None)
+        shown = cards_faces([card for card in sorted(played, key=card_order) if card is not None])
         table.log(msg("log.challenged", player=player_id, claimer=claim["player"], cards=shown))
         loser = player_id if truthful else claim["player"]
         table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=len(pile)))
@@ -218,9 +244,9 @@ class Bluff(Game):
         table.set(StateOf.meta(), "phase", PLAYING)
         table.set_active_players([player_id])
 
-    def piece_look(self, kind: str) -> dict[str, str]:
+    def piece_look(self, kind: str) -> dict[str, Any]:
         if len(kind) >= 2 and rank_of(kind) in RANKS and kind[-1] in SUITS:
-            return {"text": card_text(kind), "color": "#b3261e" if kind[-1] in "HD" else "#1d1d1d"}
+            return {"says": card_face(kind), "color": "#b3261e" if kind[-1] in "HD" else "#1d1d1d"}
         return super().piece_look(kind)
 
 
@@ -234,7 +260,7 @@ def _claim(table: Table) -> dict[str, int]:
 def _require_rank(table: Table, rank: int) -> None:
     """Sets the rank the next play must claim, also on the pile, whose title shows it to every seat before it picks."""
     table.set(StateOf.meta(), "rank", rank)
-    table.set(StateOf.space_public(PILE), "rank", RANKS[rank])
+    table.set(StateOf.space_public(PILE), "rank", rank_word(RANKS[rank]))
 
 
 def _next_seat(table: Table, player_id: int) -> int:

@@ -238,10 +238,19 @@ class Explorer:
         self.run.hits.append(Hit(finding, seat, len(self.run.decisions), steps or [], extra or {}))
 
     def _note_log(self, table: Table, index: int) -> None:
+        """Notes the messages of the new log lines, and those the spaces' public states hold (a title's
+        placeholder set to a message, kept as its wire map: `Table.set`)."""
         log = table.state.log
         for message in log[self.logged :]:
             self._note_message(message, index)
         self.logged = len(log)
+        for space in table.state.spaces.values():
+            for value in space.public_state.values():
+                if isinstance(value, dict) and isinstance(value.get("key"), str):
+                    try:
+                        self._note_message(Message.from_wire(value), index)
+                    except ValueError:
+                        continue
 
     def _note_message(self, message: Message, index: int) -> None:
         for used in (message, *message.nested()):  # a message given as an argument is checked like any other

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..game import Game
+from ..messages import Message
 
 Use = tuple[str, tuple[str, ...] | None]  # a key and its argument names (None: not known from the source)
 
@@ -137,6 +138,9 @@ def look_keys(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set[s
     for entry in entries:
         if isinstance(entry, dict):
             keys.update(entry[name] for name in LOOK_KEYS if isinstance(entry.get(name), str))
+            says = entry.get("says")
+            if isinstance(says, Message):  # a face with arguments: its key, and its arguments' messages' keys
+                keys.update(message.key for message in (says, *says.nested()))
     return keys
 
 

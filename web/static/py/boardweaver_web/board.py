@@ -184,8 +184,9 @@ class Board:
         key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")
         if not key:
             return space.space_id
-        # a whole number stays one, so a seat in it reads as its player's name ("won by Ada": `NamedCatalog`)
-        args = {k: v if type(v) is int else _plain(v) for k, v in state.items() if k != "title"}
+        # a whole number stays one, so a seat in it reads as its player's name ("won by Ada": `NamedCatalog`); a
+        # message's wire map (`Table.set` of a `msg(...)`) is rendered in the seat's language
+        args = {k: v if type(v) is int else _placeholder(v) for k, v in state.items() if k != "title"}
         return self.say(str(key), **args)
 
     def _where(self, space: Space) -> str:
@@ -384,8 +385,12 @@ class Board:
         return shown or kind
 
     def _face_text(self, look: dict[str, str]) -> str | None:
-        """The text on a piece: its look's `says` (a message key) in the seat's language, else its literal `text`."""
-        return self.say(look["says"]) if look.get("says") else look.get("text")
+        """The text on a piece: its look's `says` (a message key, or a message with arguments) in the seat's
+        language, else its literal `text`."""
+        says = look.get("says")
+        if isinstance(says, Message):
+            return self.catalog.render(says) if self.catalog is not None else says.key
+        return self.say(says) if says else look.get("text")
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
         if self.base is None or not self.base.state.has_space(space.space_id):
@@ -537,6 +542,16 @@ def _grid_end(key: str, at: int, places: list[tuple[float, float, float, float]]
     # by row as drawn (in cells, rounded: a row's cells share it), then from the left
     order = sorted(among, key=lambda n: (round(places[n][1] / max(places[n][3], 1.0)), places[n][0], n))
     return order[-1] if key.endswith("End") else order[0]
+
+
+def _placeholder(value: Any) -> Any:
+    """A space title's placeholder from its public state: a message (its wire map) as a message, else as text."""
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        try:
+            return Message.from_wire(value)
+        except ValueError:
+            pass
+    return _plain(value)
 
 
 def _plain(value: Any) -> str:
