@@ -59,6 +59,17 @@ def test_serve_help_says_where_it_listens_by_default(capsys: pytest.CaptureFixtu
     assert "(default: 127.0.0.1, this machine only)" in text and "(default: 8000)" in text
 
 
+def test_serve_gives_bots_a_pace_a_player_can_follow_unless_told_otherwise() -> None:
+    """Regression: bots answered in 0.05-0.3 s, three moves gone before a player saw the first."""
+    from boardweaver_server.cli import build_parser
+
+    default = build_parser().parse_args(["serve"]).bot_delay
+    quick = build_parser().parse_args(["serve", "--bot-delay", "0.02", "0.05"]).bot_delay
+
+    assert tuple(default) == (0.7, 1.4) and min(default) >= 0.5
+    assert tuple(quick) == (0.02, 0.05)
+
+
 def test_only_chooses_installed_games_and_extra_adds_a_module_and_class() -> None:
     loaded = games.load_games(only=["bluff"], extra={"lanes-too": "boardweaver_games.three_lanes.rules:ThreeLanes"})
 
