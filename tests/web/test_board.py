@@ -156,6 +156,16 @@ def test_bluffs_cards_and_its_piles_title_read_in_french_where_the_game_gives_th
         assert f">{shown}<" in html.unescape(french), shown
 
 
+def test_french_waits_for_a_seat_without_a_capital_mid_sentence() -> None:
+    """Regression (a player's trial): "En attente de Joueur 3", a capitalised seat after "de" (French says "du
+    joueur 3"); the status now names the seats after a colon, as it does a player's chosen name."""
+    french = Texts("fr")
+    shown = french.get("turn.waiting", seats=french.get("seat", seat=2))
+
+    assert shown == "En attente : Joueur 3"
+    assert french.get("name.save") == "Enregistrer mon nom"
+
+
 def test_a_server_error_code_reads_as_a_sentence() -> None:
     english, french = Texts("en"), Texts("fr")
 
