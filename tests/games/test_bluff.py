@@ -286,10 +286,15 @@ def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
     offers = game.offers(table.view(0), 0)
     first = [pile_title(table.view(seat), "en") for seat in (0, 1, None)]
     play(game, table, 0, [0])
+    answering = [pile_title(table.view(seat), locale) for seat in (1, None) for locale in ("en", "fr")]
+    verify_commit(game, table, 1, [ACCEPT])
     second = [pile_title(table.view(seat), locale) for seat in (1, None) for locale in ("en", "fr")]
 
     assert first == ["Pile · next claim: A"] * 3
+    # while seat 1 decides whether to believe it, the pile names the claim it answers (not yet the next one)
+    assert answering == ["Pile · player 0 claims 1 × A", "Pile · le joueur 0 annonce 1 × A"] * 2
     assert second == ["Pile · next claim: 2", "Pile · prochaine annonce : 2"] * 2
+    assert set(table.state.space(PILE).public_state) == {"rank"}  # the claim's title and placeholders are gone
     catalog = Bluff.catalogs()["en"]
     labels = [catalog.render(o.label_message) for o in offers if o.label_message is not None]
     assert labels == [

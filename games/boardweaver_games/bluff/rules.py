@@ -186,17 +186,20 @@ class Bluff(Game):
         table.set(StateOf.player_private(player_id), "selected", None)
         table.set(StateOf.meta(), "claim", {"player": player_id, "rank": round_.rank, "count": len(selected)})
         _require_rank(table, (round_.rank + 1) % len(RANKS))
+        _show_claim(table, player_id, len(selected), round_.rank)
         table.set(StateOf.meta(), "phase", ANSWERING)
         table.log(msg("log.claimed", player=player_id, count=len(selected), rank=rank_word(RANKS[round_.rank])))
         table.set_active_players([_next_seat(table, player_id)])
 
     def _accept(self, table: Table, player_id: int) -> None:
         claimer = _claim(table)["player"]
+        _show_claim(table, None)
         table.log(msg("log.accepted", player=player_id, claimer=claimer))
         self._next_turn(table, claimer, player_id)
 
     def _challenge(self, table: Table, player_id: int) -> None:
         claim = _claim(table)
+        _show_claim(table, None)
         pile = table.state.space(PILE).pieces
         first = len(pile) - claim["count"]
         played = [piece.private_kind for piece in pile[first:]]
@@ -261,6 +264,17 @@ def _require_rank(table: Table, rank: int) -> None:
     """Sets the rank the next play must claim, also on the pile, whose title shows it to every seat before it picks."""
     table.set(StateOf.meta(), "rank", rank)
     table.set(StateOf.space_public(PILE), "rank", rank_word(RANKS[rank]))
+
+
+def _show_claim(table: Table, claimer: int | None, count: int = 0, rank: int = 0) -> None:
+    """Titles the pile with the claim being answered ("Pile · player 1 claims 2 × 7"), or (None) again with the
+    rank the next play must claim: while a seat decides whether to believe it, the pile names that claim, not
+    the next one."""
+    pile = StateOf.space_public(PILE)
+    table.set(pile, "title", None if claimer is None else "look.pile-claimed")
+    table.set(pile, "claimer", claimer)
+    table.set(pile, "count", None if claimer is None else count)
+    table.set(pile, "claimed", None if claimer is None else rank_word(RANKS[rank]))
 
 
 def _next_seat(table: Table, player_id: int) -> int:
