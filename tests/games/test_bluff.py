@@ -292,7 +292,8 @@ def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
 
     assert first == ["Pile · next claim: A"] * 3
     # while seat 1 decides whether to believe it, the pile names the claim it answers (not yet the next one)
-    assert answering == ["Pile · player 0 claims 1 × A", "Pile · le joueur 0 annonce 1 × A"] * 2
+    times = "\N{MULTIPLICATION SIGN}"
+    assert answering == [f"Pile · player 0 claims 1 {times} A", f"Pile · le joueur 0 annonce 1 {times} A"] * 2
     assert second == ["Pile · next claim: 2", "Pile · prochaine annonce : 2"] * 2
     assert set(table.state.space(PILE).public_state) == {"rank"}  # the claim's title and placeholders are gone
     catalog = Bluff.catalogs()["en"]

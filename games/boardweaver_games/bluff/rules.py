@@ -267,7 +267,7 @@ def _require_rank(table: Table, rank: int) -> None:
 
 
 def _show_claim(table: Table, claimer: int | None, count: int = 0, rank: int = 0) -> None:
-    """Titles the pile with the claim being answered ("Pile · player 1 claims 2 × 7"), or (None) again with the
+    """Titles the pile with the claim being answered ("Pile · player 1 claims 2 x 7"), or (None) again with the
     rank the next play must claim: while a seat decides whether to believe it, the pile names that claim, not
     the next one."""
     pile = StateOf.space_public(PILE)
