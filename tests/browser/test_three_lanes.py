@@ -33,11 +33,11 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     second.locator("#board .mine .offer").first.click()
     second.locator("#board .space.offer").first.click()
     second.locator("#commands button.intent-confirm").click()  # the last plan: every plan flips
-    won = "[...document.querySelectorAll('.kind-lane .space-title')].some(t => t.textContent.includes('won by'))"
+    won = "[...document.querySelectorAll('.kind-lane .space-title')].some(t => t.textContent.includes('last round'))"
     first.wait_for_function(f"() => {won}")
     titles = first.locator("#board .kind-lane .space-title").all_inner_texts()
     assert [title[:6] for title in titles] == ["Lane 1", "Lane 2", "Lane 3"]
-    assert any(" · won by player " in title for title in titles)  # the flip's winner, on its lane
+    assert any(" · last round: player " in title for title in titles)  # the flip's winner, on its lane
     play_until_over([first, second])
 
     for page in (first, second):

@@ -202,12 +202,15 @@ def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_se
     def titles(html: str) -> list[str]:
         return re.findall(r'data-space="lane-\d".*?<div class="space-title" aria-hidden="true">([^<]*)<', html)
 
-    assert titles(english) == ["Lane 1 · won by player 1", "Lane 2 · won by player 2", "Lane 3"]
-    assert titles(french) == ["Voie 1 · gagnée par le joueur 1", "Voie 2 · gagnée par le joueur 2", "Voie 3"]
+    # the last round's winner, said so (at the game's end "won by" read as the lane's overall winner)
+    assert titles(english) == ["Lane 1 · last round: player 1", "Lane 2 · last round: player 2", "Lane 3"]
+    assert titles(french) == ["Voie 1 · dernière manche : joueur 1", "Voie 2 · dernière manche : joueur 2", "Voie 3"]
 
     names = {0: "Ada", 1: "Bob"}
     named = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["en"], names), NamedTexts("en", names))
-    assert titles(named.render()) == ["Lane 1 · won by Ada", "Lane 2 · won by Bob", "Lane 3"]
+    assert titles(named.render()) == ["Lane 1 · last round: Ada", "Lane 2 · last round: Bob", "Lane 3"]
+    named_fr = Board(game, table.view(0), 0, [], NamedCatalog(game.catalogs()["fr"], names), NamedTexts("fr", names))
+    assert titles(named_fr.render()) == ["Voie 1 · dernière manche : Ada", "Voie 2 · dernière manche : Bob", "Voie 3"]
 
 
 def test_a_piece_face_given_as_a_message_key_reads_in_the_seats_language() -> None:

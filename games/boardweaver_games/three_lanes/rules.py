@@ -224,7 +224,7 @@ class ThreeLanes(Game):
 
     def score_lane(self, table: Table, lane: str, played: list[tuple[int, int]]) -> None:
         """Gives the lane's point to the highest card played into it this round, and titles the lane with its
-        winner until the next flip ("Lane 2 · won by player 1"; an empty round clears it)."""
+        winner until the next flip ("Lane 2 · last round: player 1"; an empty round clears it)."""
         number = LANES.index(lane) + 1
         if not played:
             table.set(StateOf.space_public(lane), "winner", None)
