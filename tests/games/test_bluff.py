@@ -329,3 +329,13 @@ def test_a_lettered_rank_reads_in_the_seats_language_on_faces_labels_log_and_the
     assert french.render(cards_faces(["JS", "QS", "KS"])) == "V♠ D♠ R♠"
     assert french.render(msg("offer.play", count=2, rank=rank_word("Q"))) == "Jouer 2 cartes comme D"
     assert rank_word("7") == "7"  # a number is the same in every language
+
+
+def test_each_hand_is_dealt_in_card_order() -> None:
+    """From a player's trial: 17 cards in deal order left a player hunting for its aces."""
+    from boardweaver_games.bluff.rules import card_order
+
+    table = start(Bluff({}), [0, 1, 2], seed=11)
+    hands = [[piece.private_kind for piece in table.state.space(hand_id(seat)).pieces] for seat in (0, 1, 2)]
+
+    assert all(hand == sorted(hand, key=card_order) and len(hand) >= 17 for hand in hands)

@@ -113,7 +113,7 @@ class Bluff(Game):
     def setup(self, table: Table, players: list[int]) -> None:
         deck = table.rng.shuffled([rank + suit for rank in RANKS for suit in SUITS])
         for number, seat in enumerate(players):
-            cards = deck[number :: len(players)]
+            cards = sorted(deck[number :: len(players)], key=card_order)  # a hand is kept in card order
             hand = Space(hand_id(seat), "hand").collection().owned_by(seat)
             table.add_space(hand.with_pieces([Piece(BACK).hiding(card) for card in cards]))
         table.add_space(Space(PILE, "pile").collection())
@@ -228,7 +228,9 @@ class Bluff(Game):
             if piece.public_kind != BACK:
                 table.set_public_kind(PILE, index, BACK)
         # The taker sees the cards arrive: taking them in card order, not pile order, tells it nothing of
-        # who played which earlier card.
+        # who played which earlier card. They go after the hand's cards (dealt in card order): a place that
+        # depended on the cards would make the hand's order, and so every later click by position, depend on
+        # them, which the doctor's twin worlds (check 4) cannot tell from a leak.
         for card in sorted((piece.private_kind for piece in pile), key=card_order):
             index = next(i for i, piece in enumerate(pile) if piece.private_kind == card)
             table.move_piece(PILE, index, hand_id(player_id))
