@@ -149,7 +149,8 @@ def test_a_lifted_card_never_covers_its_hands_title(server: str, api: Any, phone
     wait_state(phone, "ready")
     card = phone.locator(".mine .layout-fan .piece").first
 
-    card.hover()  # a tap leaves the card hovered on a phone: it lifts
+    card.click()  # a tap stages it: it lifts (a touch screen's "hover" lifts nothing: see the test above)
+    phone.wait_for_selector(".mine .layout-fan .piece.chosen")
     phone.wait_for_timeout(400)
 
     gap = phone.evaluate(
@@ -160,6 +161,29 @@ def test_a_lifted_card_never_covers_its_hands_title(server: str, api: Any, phone
     }"""
     )
     assert gap >= -0.5, f"the lifted card covers {-gap:.1f} px of the hand's title"
+
+
+def test_a_tapped_card_leaves_the_next_cards_corner_in_sight(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): a tapped card stayed "hovered", drawn over the next card's rank and suit."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    cards = phone.locator(".mine .layout-fan .piece")
+
+    cards.nth(3).click()  # the pointer stays on it, as a touch screen's "hover" does after a tap
+    phone.wait_for_selector(".mine .layout-fan .piece.chosen")
+    cards.nth(3).hover()  # the card drawn anew under the pointer
+    phone.wait_for_timeout(300)  # the lift's transition
+    on_top = phone.evaluate(
+        """() => {
+      const cards = [...document.querySelectorAll('.mine .layout-fan .piece')];
+      const next = cards[4].getBoundingClientRect();  // its corner: the strip left of the card after it
+      const hit = document.elementFromPoint(next.left + 6, next.top + 14);
+      return hit && hit.closest('.piece') === cards[4];
+    }"""
+    )
+
+    assert on_top, "the tapped card covers the corner of the card after it"
 
 
 def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any, phone: Any) -> None:
