@@ -35,6 +35,14 @@ LAYOUT_PROBLEMS = """() => {
     const node = document.getElementById(id);
     if (!node || !shown(node)) continue;
     const box = node.getBoundingClientRect();
+    if (getComputedStyle(node).position === 'fixed') {  // a bar at the screen's foot: the page scrolls above it
+      if (Math.abs(box.bottom - innerHeight) > 1) problems.push(`#${id} is fixed but not at the screen's foot`);
+      const body = document.querySelector('.room-body'), room = body.getBoundingClientRect();
+      const content = room.bottom - parseFloat(getComputedStyle(body).paddingBottom);  // its last line's foot
+      const hidden = content - (document.scrollingElement.scrollHeight - innerHeight - scrollY) - box.top;
+      if (hidden > 1) problems.push(`the page's last ${Math.round(hidden)} px stay under #${id} scrolled down`);
+      continue;
+    }
     const across = box.left < board.right - 1 && box.right > board.left + 1;
     if (box.height > 0 && across && box.top < board.bottom - 1 && box.bottom > board.top + 1)
       problems.push(`#${id} overlaps the board`);
@@ -161,6 +169,24 @@ def test_a_lifted_card_never_covers_its_hands_title(server: str, api: Any, phone
     }"""
     )
     assert gap >= -0.5, f"the lifted card covers {-gap:.1f} px of the hand's title"
+
+
+def test_the_commands_are_on_screen_below_a_board_taller_than_the_screen(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): Bluff's three hands filled the screen; Play, and the answer to a claim, lay
+    below them, found only by scrolling."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    phone.evaluate("window.scrollTo(0, 0)")
+
+    phone.locator(".mine .layout-fan .piece.offer").first.click()
+    play = phone.locator("#commands button.intent-confirm")
+    play.wait_for()
+    box = play.bounding_box()
+    tall = phone.evaluate("document.getElementById('board').getBoundingClientRect().bottom > innerHeight")
+
+    assert tall and box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
 def test_a_tapped_card_leaves_the_next_cards_corner_in_sight(server: str, api: Any, phone: Any) -> None:
