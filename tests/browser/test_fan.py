@@ -68,6 +68,8 @@ def test_a_face_up_card_in_a_fan_shows_its_face_large(
     room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": False})
     page = new_page(seat_url(server, room, 0), viewport=SCREENS[screen], locale=locale)
     wait_state(page, "ready", "over")
+    # the page scrolled down to the hand: on a phone the commands stick over it while their place is below
+    page.evaluate("scrollTo(0, document.scrollingElement.scrollHeight)")
 
     faces = page.evaluate(
         """() => [...document.querySelectorAll('.mine .layout-fan .piece')].map(card => {

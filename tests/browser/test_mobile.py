@@ -34,13 +34,14 @@ LAYOUT_PROBLEMS = """() => {
   for (const id of ['commands', 'result', 'log']) {
     const node = document.getElementById(id);
     if (!node || !shown(node)) continue;
-    const box = node.getBoundingClientRect();
-    if (getComputedStyle(node).position === 'fixed') {  // a bar at the screen's foot: the page scrolls above it
-      if (Math.abs(box.bottom - innerHeight) > 1) problems.push(`#${id} is fixed but not at the screen's foot`);
-      const body = document.querySelector('.room-body'), room = body.getBoundingClientRect();
-      const content = room.bottom - parseFloat(getComputedStyle(body).paddingBottom);  // its last line's foot
-      const hidden = content - (document.scrollingElement.scrollHeight - innerHeight - scrollY) - box.top;
-      if (hidden > 1) problems.push(`the page's last ${Math.round(hidden)} px stay under #${id} scrolled down`);
+    let box = node.getBoundingClientRect();
+    if (getComputedStyle(node).position === 'sticky') {  // a bar stuck to the screen's foot over the board while
+      const top = scrollY;                                 // its place is below: in its place, it covers nothing
+      scrollTo(0, document.scrollingElement.scrollHeight);
+      box = node.getBoundingClientRect();
+      const placed = document.getElementById('board').getBoundingClientRect();
+      if (box.top < placed.bottom - 1) problems.push(`#${id} overlaps the board in its own place`);
+      scrollTo(0, top);
       continue;
     }
     const across = box.left < board.right - 1 && box.right > board.left + 1;
