@@ -384,7 +384,7 @@ class Board:
         shown = " ".join(part for part in (self._face_text(look), look.get("symbol")) if part)
         return shown or kind
 
-    def _face_text(self, look: dict[str, str]) -> str | None:
+    def _face_text(self, look: dict[str, Any]) -> str | None:
         """The text on a piece: its look's `says` (a message key, or a message with arguments) in the seat's
         language, else its literal `text`."""
         says = look.get("says")
