@@ -65,6 +65,16 @@ class Message:
         return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.args.items()))))
 
 
+def message_in(value: Any) -> Message | None:
+    """Returns the message a state value holds as its wire map (`Table.set` keeps a `msg(...)` so), else None."""
+    if not isinstance(value, dict) or not isinstance(value.get("key"), str):
+        return None
+    try:
+        return Message.from_wire(value)
+    except ValueError:
+        return None
+
+
 def msg(key: str, **args: Any) -> Message:
     """Returns a message with `key` and named arguments, e.g. `msg("log.drew", player=2)`.
 

@@ -143,3 +143,13 @@ def test_the_doctor_reads_a_nested_messages_key_and_arguments_as_public_texts() 
     line = msg("log.claimed", player=2, rank=msg("rank.jack", suit="hearts"))
 
     assert sorted(texts(line.args)) == ["hearts", "rank.jack"]
+
+
+def test_a_message_held_in_state_is_read_back_from_its_wire_map() -> None:
+    from boardweaver.messages import message_in
+
+    held = msg("look.card", rank=msg("rank.queen"), suit="♥")
+
+    assert message_in(held.to_wire()) == held
+    assert message_in({"key": 3}) is None and message_in({"other": "x"}) is None and message_in("rank.queen") is None
+    assert message_in({"key": "k", "args": [1]}) is None  # not a message's args: a plain map, not a message

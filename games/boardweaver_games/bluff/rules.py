@@ -65,11 +65,6 @@ def card_order(card: str | None) -> tuple[int, str]:
     return (RANKS.index(rank) if rank in RANKS else len(RANKS), card or "")
 
 
-def card_text(card: str) -> str:
-    """Returns a card's face as text, e.g. "Q♠" (what the tests and bots read; a seat reads `card_face`)."""
-    return rank_of(card) + SUITS.get(card[-1], "?")
-
-
 # The ranks a letter names differ by language (a French queen is "D", dame): said through the catalog, so the
 # faces, labels, log lines and the pile's title all read "R♠" and "comme R" in French
 LETTERED = {"A": "rank.ace", "J": "rank.jack", "Q": "rank.queen", "K": "rank.king"}

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..changes import Change
 from ..game import Game, start
-from ..messages import Message
+from ..messages import Message, message_in
 from ..model import PlayerId
 from ..offers import Intent
 from ..rng import Rng
@@ -246,11 +246,9 @@ class Explorer:
         self.logged = len(log)
         for space in table.state.spaces.values():
             for value in space.public_state.values():
-                if isinstance(value, dict) and isinstance(value.get("key"), str):
-                    try:
-                        self._note_message(Message.from_wire(value), index)
-                    except ValueError:
-                        continue
+                held = message_in(value)
+                if held is not None:
+                    self._note_message(held, index)
 
     def _note_message(self, message: Message, index: int) -> None:
         for used in (message, *message.nested()):  # a message given as an argument is checked like any other

@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from boardweaver import Action, Catalog, Game, Message, Offer, Piece, Space, Table, msg
+from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
 
 from .texts import Texts
@@ -546,12 +547,8 @@ def _grid_end(key: str, at: int, places: list[tuple[float, float, float, float]]
 
 def _placeholder(value: Any) -> Any:
     """A space title's placeholder from its public state: a message (its wire map) as a message, else as text."""
-    if isinstance(value, dict) and isinstance(value.get("key"), str):
-        try:
-            return Message.from_wire(value)
-        except ValueError:
-            pass
-    return _plain(value)
+    held = message_in(value)
+    return _plain(value) if held is None else held
 
 
 def _plain(value: Any) -> str:
