@@ -5,8 +5,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from boardweaver import canonical_json
-
 from . import store as ops
 from .clock import TimeControl
 from .room import Room
@@ -45,14 +43,6 @@ def holds_seat(rooms: Rooms, room: Room, seat: int, token: str | None) -> bool:
     return token_matches(token, room.record.seat_hashes.get(seat, [])) or rooms.is_host(room, token)
 
 
-def broadcast(room: Room, frame: dict[str, Any]) -> None:
-    """Sends one frame of public facts (names, a rematch) to every socket of the room."""
-    text = canonical_json(frame)
-    for group in room.listeners.values():
-        for listener in group:
-            listener.send(text)
-
-
 async def set_name(rooms: Rooms, room: Room, seat: int, name: str) -> None:
     """Stores a seat's display name and tells every socket of the room; the caller checked the seat's token."""
     async with room.lock:
@@ -62,11 +52,7 @@ async def set_name(rooms: Rooms, room: Room, seat: int, name: str) -> None:
             return
         await room.store.write(ops.set_seat_name(room.room_id, seat, name))
         room.record.names[seat] = name
-        broadcast(room, seats_frame(room))
-
-
-def seats_frame(room: Room) -> dict[str, Any]:
-    return {"type": "seats", "room": room.room_id, "seats": room.status()["seats"], "names": room.seat_names()}
+        room.broadcast(room.seats_frame())
 
 
 async def rematch(rooms: Rooms, room: Room) -> Room:
@@ -105,7 +91,7 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
         )
         new.record.names.update(names)
         record.rematch = new.room_id
-        broadcast(room, {"type": "rematch", "room": room.room_id, "rematch": new.room_id})
+        room.broadcast({"type": "rematch", "room": room.room_id, "rematch": new.room_id})
         return new
 
 

@@ -127,6 +127,25 @@ class Room:
         """Returns every seat's display name (None where its player chose none): public, like the seats."""
         return [self.record.names.get(s) for s in self.record.players]
 
+    def seats_frame(self) -> dict[str, Any]:
+        """The frame telling every socket who sits where: seats, names, and the seats invited, not joined yet."""
+        frame: dict[str, Any] = {
+            "type": "seats",
+            "room": self.room_id,
+            "seats": [self.seat_status(s) for s in self.record.players],
+            "names": self.seat_names(),
+        }
+        if self.record.invited:
+            frame["invited"] = list(self.record.invited)
+        return frame
+
+    def broadcast(self, frame: dict[str, Any]) -> None:
+        """Sends one frame of public facts (seats, names, a rematch) to every socket of the room."""
+        text = encode(frame)
+        for group in self.listeners.values():
+            for listener in group:
+                listener.send(text)
+
     def status(self) -> dict[str, Any]:
         """Returns the room's public status."""
         result = self.table.state.result
@@ -136,6 +155,7 @@ class Room:
             "options": self.record.options,
             "seats": [self.seat_status(s) for s in self.record.players],
             "names": self.seat_names(),
+            "invited": list(self.record.invited),
             "rematch": self.record.rematch or None,
             "seq": self.seq,
             "started": self.is_started,
@@ -220,6 +240,8 @@ class Room:
         }
         if self.record.rematch:
             frame["rematch"] = self.record.rematch
+        if self.record.invited:
+            frame["invited"] = list(self.record.invited)
         last_moves = self.last_moves.to_wire(perspective)
         if last_moves:
             frame["last_moves"] = last_moves

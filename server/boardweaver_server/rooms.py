@@ -445,13 +445,37 @@ class Rooms:
             return await self._seat(room, seat)
 
     async def invite(self, room: Room, seat: int) -> str:
-        """Returns the token of an open human seat for the host's invite link; the seat is claimed by it."""
+        """Returns the token of an open human seat for the host's invite link; the seat is claimed by it, and
+        counted as invited (the game does not start) until a socket proves the token (`joined`)."""
         async with room.lock:
             if seat not in room.record.players or seat in room.record.bots:
                 raise RoomError(404, "no such human seat")
             if room.seat_status(seat) != "open":
                 raise RoomError(409, "this seat is claimed; to give it to someone else, replace its player")
-            return await self._seat(room, seat)
+            return await self._seat(room, seat, invited=True)
+
+    async def joined(self, room: Room, seat: int) -> None:
+        """An invited seat's player opened the link (its socket proved the token): the game starts once every
+        human seat is taken and none still waits for its invited player; else every socket hears who joined."""
+        async with room.lock:
+            if seat not in room.record.invited:
+                return
+            invited = [s for s in room.record.invited if s != seat]
+            starts = not room.is_started and not invited and self._all_seated(room, room.record.bots)
+            writes = [ops.update_room(room.room_id, invited=invited)]
+            if starts:
+                writes.append(ops.update_room(room.room_id, started=True))
+            await room.store.write(*writes)
+            room.record.invited = invited
+            if starts:
+                self._mark_started(room)
+            else:
+                room.broadcast(room.seats_frame())
+
+    @staticmethod
+    def _all_seated(room: Room, bots: list[int], seat: int | None = None) -> bool:
+        """Tells whether every human seat (all but `bots`) holds a token, counting `seat` as taken."""
+        return all(s == seat or room.record.seat_hashes.get(s) for s in room.record.players if s not in bots)
 
     async def replace_player(self, room: Room, seat: int) -> str:
         """Gives a claimed seat to someone else: revokes its tokens, closes its sockets, returns the new token."""
@@ -478,17 +502,19 @@ class Rooms:
             logger.info("room %s: the host replaced the player of seat %s", room.room_id, seat)
             return token
 
-    async def _seat(self, room: Room, seat: int) -> str:
+    async def _seat(self, room: Room, seat: int, invited: bool = False) -> str:
         token = new_token()
         digest = token_hash(token)
-        humans = [s for s in room.record.players if s not in room.record.bots]
-        seated = {s for s in humans if room.record.seat_hashes.get(s)} | {seat}
-        starts = not room.is_started and seated >= set(humans)
+        waiting = sorted({*room.record.invited, seat}) if invited else room.record.invited
+        starts = not room.is_started and not waiting and self._all_seated(room, room.record.bots, seat)
         writes = [ops.insert_seat_token(room.room_id, seat, digest)]
+        if invited:
+            writes.append(ops.update_room(room.room_id, invited=waiting))
         if starts:
             writes.append(ops.update_room(room.room_id, started=True))
         await room.store.write(*writes)
         room.record.seat_hashes.setdefault(seat, []).append(digest)
+        room.record.invited = waiting
         if starts:
             self._mark_started(room)
         return token
@@ -513,8 +539,7 @@ class Rooms:
             if room.seat_status(seat) != "open":
                 raise RoomError(409, "this seat is taken")
             bots = sorted({*room.record.bots, seat})
-            humans = [s for s in room.record.players if s not in bots]
-            starts = not room.is_started and all(room.record.seat_hashes.get(s) for s in humans)
+            starts = not room.is_started and not room.record.invited and self._all_seated(room, bots)
             writes = [ops.update_room(room.room_id, bots=bots)]
             if starts:
                 writes.append(ops.update_room(room.room_id, started=True))

@@ -232,6 +232,8 @@ async def _run_session(
         return
     socket.perspective = perspective
     socket.wants_offers = hello.get("offers") is True
+    if perspective.seat is not None and perspective.seat in room.record.invited:
+        await rooms.joined(room, perspective.seat)  # the invite was opened: the game may start now
     try:
         async with room.lock:
             late = rooms.draining  # greeted while the process began to stop: `drain` saw no such socket

@@ -44,10 +44,10 @@ START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store threa
 INLINE_COMMIT_WRITES = 1
 INLINE_COMMIT_MAX_S = 0.002
 INLINE_PAUSE_S = 5.0
-SCHEMA_VERSION = 4  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+SCHEMA_VERSION = 5  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
-# version 3: the rules a room was created with, and when it finished)
+# version 3: the rules a room was created with, and when it finished; version 5: the seats invited, not joined yet)
 ADDED_COLUMNS = {
     "rooms": [
         ("visibility", "TEXT NOT NULL DEFAULT 'public'"),
@@ -57,6 +57,7 @@ ADDED_COLUMNS = {
         ("rules_version", "TEXT NOT NULL DEFAULT ''"),
         ("rules_fingerprint", "TEXT NOT NULL DEFAULT ''"),
         ("finished", "REAL NOT NULL DEFAULT 0"),
+        ("invited", "TEXT NOT NULL DEFAULT '[]'"),
     ],
     "events": [("clock", "TEXT NOT NULL DEFAULT ''")],
     "snapshots": [("marks", "TEXT NOT NULL DEFAULT '[]'")],
@@ -71,7 +72,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     visibility TEXT NOT NULL DEFAULT 'public', invite_hash TEXT NOT NULL DEFAULT '',
     replaced TEXT NOT NULL DEFAULT '{}', clock TEXT NOT NULL DEFAULT '',
     rules_version TEXT NOT NULL DEFAULT '', rules_fingerprint TEXT NOT NULL DEFAULT '',
-    finished REAL NOT NULL DEFAULT 0
+    finished REAL NOT NULL DEFAULT 0, invited TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS seat_tokens (
     room TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL
@@ -123,6 +124,7 @@ class RoomRecord:
     rules_version: str = ""  # the game's distribution and version it was created with (`rules_wheel.GameRules`)
     rules_fingerprint: str = ""  # the game's rules fingerprint then; "" for a room stored before rules versions
     finished: float = 0.0  # when the server saw the game over (time.time()); 0 while it runs
+    invited: list[int] = field(default_factory=list)  # seats whose invite link nobody has opened yet
     names: dict[int, str] = field(default_factory=dict)  # the display names the seats' players chose
     rematch: str = ""  # the room of this game's rematch, once a seat asked for one
 
@@ -733,7 +735,7 @@ def insert_room(record: RoomRecord) -> Op:
         conn.execute(
             "INSERT INTO rooms (id, game, options, seed, seed_commitment, players, bots, spectators, referee,"
             " host_hash, started, ended, over, created, visibility, invite_hash, replaced, clock, rules_version,"
-            " rules_fingerprint, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " rules_fingerprint, finished, invited) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 record.room_id,
                 record.game,
@@ -756,6 +758,7 @@ def insert_room(record: RoomRecord) -> Op:
                 record.rules_version,
                 record.rules_fingerprint,
                 record.finished,
+                _dumps(record.invited),
             ),
         )
 
@@ -797,7 +800,17 @@ def insert_rematch(room_id: str, next_room: str) -> Op:
 
 
 def update_room(room_id: str, **fields: Any) -> Op:
-    allowed = {"started", "ended", "over", "bots", "replaced", "rules_version", "rules_fingerprint", "finished"}
+    allowed = {
+        "started",
+        "ended",
+        "over",
+        "bots",
+        "replaced",
+        "rules_version",
+        "rules_fingerprint",
+        "finished",
+        "invited",
+    }
     if not set(fields) <= allowed:
         raise ValueError(f"expected fields among {sorted(allowed)!r}, got {sorted(fields)!r}")
 
@@ -808,7 +821,7 @@ def update_room(room_id: str, **fields: Any) -> Op:
             elif name in ("rules_version", "rules_fingerprint", "finished"):
                 stored = value
             else:
-                stored = _dumps(value) if name == "bots" else int(value)
+                stored = _dumps(value) if name in ("bots", "invited") else int(value)
             conn.execute(f"UPDATE rooms SET {name} = ? WHERE id = ?", (stored, room_id))
 
     return op
@@ -867,7 +880,7 @@ def insert_snapshot(room_id: str, snapshot: Snapshot) -> Op:
 
 ROOM_COLUMNS = (
     "id, game, options, seed, seed_commitment, players, bots, spectators, referee, host_hash, started, ended,"
-    " over, created, visibility, invite_hash, replaced, clock, rules_version, rules_fingerprint, finished"
+    " over, created, visibility, invite_hash, replaced, clock, rules_version, rules_fingerprint, finished, invited"
 )
 # what start-up recovery loads: the games being played, and the rooms not started that have not expired
 LIVE_ROOMS = "r.over = 0 AND r.ended = 0 AND (r.started = 1 OR r.created > ?)"
@@ -946,6 +959,7 @@ def _room_record(row: Any) -> RoomRecord:
         rules_version=row[18],
         rules_fingerprint=row[19],
         finished=row[20],
+        invited=json.loads(row[21]),
     )
 
 

@@ -11,7 +11,9 @@ from .conftest import screenshot, wait_state
 pytestmark = pytest.mark.browser
 
 
-def test_lobby_creates_a_room_whose_links_open_a_seat_and_a_spectator(server: str, new_page: Any) -> None:
+def test_lobby_creates_a_room_and_takes_you_to_your_seat_whose_panel_holds_the_spectator_link(
+    server: str, new_page: Any
+) -> None:
     lobby = new_page(server + "/")
     wait_state(lobby, "ready")
     assert lobby.locator("#games .game-card").count() >= 7
@@ -21,25 +23,36 @@ def test_lobby_creates_a_room_whose_links_open_a_seat_and_a_spectator(server: st
     lobby.select_option("#seats-market-draft", "2")
     assert lobby.is_checked("#bot-market-draft-1") and not lobby.is_checked("#bot-market-draft-0")
     lobby.click("#create")
-    wait_state(lobby, "created")
-    # the room appears below the form: it is brought into view, the keyboard on your seat's link
-    lobby.wait_for_function(
-        "() => { const r = document.getElementById('created').getBoundingClientRect();"
-        " return r.top >= 0 && r.top < window.innerHeight - 80; }"
-    )
-    assert lobby.evaluate("document.activeElement.matches('.seat-link.join-seat')")
-    screenshot(lobby, "lobby")
-    seat_link = str(lobby.get_attribute(".seat-link[data-seat='0']", "href"))
-    spectator_link = str(lobby.get_attribute(".spectator-link", "href"))
-    assert "#seat=0&token=" in seat_link and "?" not in seat_link  # the token travels in the fragment
+    lobby.wait_for_url("**/room/**")  # straight to your seat: no friend to invite, nothing to copy first
+    wait_state(lobby, "ready")
+    assert "#seat=0&token=" in lobby.url and "?" not in lobby.url  # the token travels in the fragment
+    assert lobby.locator("#board [data-space=market] .piece.offer").count() == 12
+    lobby.wait_for_selector("#invites .tv-link", state="attached")
+    screenshot(lobby, "lobby-created")
+    assert lobby.locator("#invites details:not([open])").count() == 1  # no invite to send: the panel is folded
+    assert lobby.locator("#invites .invite-link").count() == 0
+    spectator_link = str(lobby.get_attribute("#invites .tv-link", "href"))
 
-    seat = new_page(seat_link)
-    wait_state(seat, "ready")
-    assert seat.locator("#board [data-space=market] .piece.offer").count() == 12
     spectator = new_page(spectator_link, locale="fr-FR")
     wait_state(spectator, "ready")
     assert "spectateur" in spectator.inner_text("#turn")  # the page speaks the browser's language
     assert spectator.locator("#board .offer").count() == 0
+    assert spectator.inner_text("#invites") == ""  # only the room's maker holds its links
+
+
+def test_a_room_of_bots_alone_shows_its_links_in_the_lobby(server: str, new_page: Any) -> None:
+    lobby = new_page(server + "/")
+    wait_state(lobby, "ready")
+    lobby.locator('#games [data-game="market-draft"]').click()
+    lobby.select_option("#seats-market-draft", "2")
+    lobby.check("#bot-market-draft-0")  # nobody of ours plays: the TV link is the room's only way in
+    lobby.click("#create")
+    wait_state(lobby, "created")
+    lobby.wait_for_function(  # the room appears below the form: it is brought into view
+        "() => { const r = document.getElementById('created').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight - 80; }"
+    )
+    assert lobby.locator("#created .seat-link").count() == 0 and lobby.locator("#created .spectator-link").count() == 1
 
 
 def test_the_lobby_works_before_python_its_form_posting_plainly(server: str, api: Any, new_page: Any) -> None:
@@ -162,11 +175,14 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
     page.select_option("#opt-memory-match-mode", "hidden")
     page.select_option("#seats-memory-match", "3")
     page.uncheck("#bot-memory-match-2")
-    page.click("#create")
-    wait_state(page, "created")
-
-    status = room_status(api, str(page.get_attribute(".seat-link[data-seat='0']", "href")))
     assert redrawn == 0 and page.locator("#games .game-card").count() >= 7
     assert page.input_value("#game") == "memory-match" and page.locator("#options-memory-match").is_visible()
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+
+    status = room_status(api, page.url)
     assert status["game"] == "memory-match" and status["options"] == {"mode": "hidden"}
     assert status["seats"] == ["claimed", "bot", "claimed"]  # seat 2's invite claimed for its link
+    wait_state(page, "ready")  # your seat, with the friend's invite open to send beside the board
+    page.wait_for_selector("#invites details[open] .invite-link[data-seat='2']")
+    assert "Invite for player 3" in page.inner_text("#invites")

@@ -38,20 +38,26 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     ada.select_option("#seats-market-draft", "2")
     ada.uncheck("#bot-market-draft-1")
     ada.click("#create")
-    wait_state(ada, "created")
-    invite = str(ada.get_attribute(".seat-link[data-seat='1']", "href"))
-    assert ada.locator("button.copy").count() >= 2  # the invite and the spectator link
-    ada.locator("li:has(.seat-link[data-seat='1']) button.copy").click()
-    ada.wait_for_selector("#quick-status:has-text('Link copied')")
-    assert ada.evaluate("navigator.clipboard.readText()") == invite
-    ada.click(".join-seat")
+    ada.wait_for_url("**/room/**")  # Ada is at her seat; the friend's invite waits beside the board
     wait_state(ada, "ready")
+    ada.wait_for_selector("#invites details[open] .invite-link[data-seat='1']")
+    ada.wait_for_selector("#turn:has-text('Waiting for Player 2 to join')")  # no move before the friend comes
+    invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))
+    assert ada.locator("#invites button.copy").count() == 2  # the invite and the spectator link
+    assert "#seat=1&token=" in invite and room_of(ada) in invite
+    ada.locator("#invites li:has(.invite-link[data-seat='1']) button.copy").click()
+    ada.wait_for_selector("#notice:has-text('Link copied')")
+    assert ada.evaluate("navigator.clipboard.readText()") == invite
     bob = new_page(invite)  # Bob never saw the lobby: the room asks his name
     wait_state(bob, "ready")
+    assert bob.inner_text("#invites") == ""  # the invited seat holds no links of the room
     bob.fill("#room-name", "Bob")
     bob.click("[data-save-name]")
 
     ada.wait_for_selector("#board .seat-name:has-text('Bob')")
+    ada.wait_for_selector("#invites .invite-link", state="detached")  # Bob has joined: his link is sent
+    ada.wait_for_function("document.getElementById('notice').textContent === ''")  # "Link copied." passed
+    assert ada.locator("#invites details:not([open]) .tv-link").count() == 1
     assert "Ada <i>" in bob.inner_text("#board")  # a name is text, never markup
     assert bob.locator("#board i").count() == 0
     assert "Ada <i> (you)" in ada.inner_text("#board") and "Bob (you)" in bob.inner_text("#board")

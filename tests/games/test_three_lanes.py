@@ -177,6 +177,24 @@ def test_the_game_ends_when_no_seat_holds_a_card_and_the_most_lanes_win() -> Non
     assert table.state.result is not None
     assert table.state.result.winners == [0, 1]
     assert table.state.result.scores == {0: 1, 1: 1}
+    reason = table.state.result.reason  # every seat level: said as a draw, as the end panel's verdict says it
+    assert reason is not None and reason.key == "log.cards-out-draw" and reason.args == {"count": 1}
+    said = {locale: catalog.render(reason) for locale, catalog in game.catalogs().items()}
+    assert said == {
+        "en": "Every card is played: a draw, with 1 lane each.",
+        "fr": "Toutes les cartes sont jouées : match nul, 1 voie chacun.",
+    }
+
+
+def test_a_tie_of_some_seats_but_not_all_names_them_as_winners_together() -> None:
+    game = ThreeLanes()
+    table = dealt(game, {0: [3], 1: [5], 2: [1]})
+    for seat, lane in ((0, "lane-0"), (1, "lane-2"), (2, "lane-2")):
+        verify_commit(game, table, seat, plan(game, table, seat, [(0, lane)]))
+
+    assert table.state.result is not None and table.state.result.winners == [0, 1]
+    reason = table.state.result.reason
+    assert reason is not None and reason.key == "log.cards-out-tied" and reason.args["winners"] == "0, 1"
 
 
 def test_with_a_hidden_hand_other_seats_cannot_tell_which_card_was_planned() -> None:

@@ -121,6 +121,68 @@ def test_privacy_and_replacements_survive_a_restart(tmp_path: Path) -> None:
     assert old_code == 1008 and new_code is None
 
 
+PASS = {"type": "command", "name": "pass"}
+
+
+def test_an_invited_seat_holds_the_game_until_its_link_is_opened_and_survives_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db)) as first:
+        room = create_room(first, seats=3, claim=False)
+        base = f"/api/rooms/{room['room']}"
+        mine = first.post(f"{base}/seats/0/claim").json()["token"]
+        invites = {seat: first.post(f"{base}/invite/{seat}", headers=host(room)).json()["token"] for seat in (1, 2)}
+        status = first.get(base).json()
+
+    assert status["seats"] == ["claimed", "claimed", "claimed"] and status["invited"] == [1, 2]
+    assert status["started"] is False
+    with TestClient(make_app(db)) as again:
+        with again.websocket_connect(f"/ws/rooms/{room['room']}") as host_socket:
+            host_socket.send_json(seat_hello(0, mine))
+            waiting = host_socket.receive_json()
+            host_socket.send_json({"type": "commit", "baseSeq": 0, "steps": [PASS], "commitId": "early"})
+            refused = host_socket.receive_json()
+            with again.websocket_connect(f"/ws/rooms/{room['room']}") as friend:
+                friend.send_json(seat_hello(1, invites[1]))
+                friend.receive_json()
+                joined = host_socket.receive_json()  # seat 1 came: seat 2 is still awaited
+                half = again.get(base).json()
+                with again.websocket_connect(f"/ws/rooms/{room['room']}") as last:
+                    last.send_json(seat_hello(2, invites[2]))
+                    late = last.receive_json()
+                    started = host_socket.receive_json()
+
+        after = again.get(base).json()
+
+    assert waiting["started"] is False and waiting["invited"] == [1, 2]
+    assert refused["type"] == "error" and refused["code"] == "room/not-started"
+    assert joined == {
+        "type": "seats",
+        "room": room["room"],
+        "seats": ["claimed"] * 3,
+        "names": [None] * 3,
+        "invited": [2],
+    }
+    assert half["invited"] == [2] and half["started"] is False
+    assert started["type"] == "snapshot" and started["started"] is True and "invited" not in started
+    assert late["started"] is True and after["started"] is True and after["invited"] == []
+
+
+def test_a_seat_claimed_by_its_player_starts_the_game_at_once_an_invite_does_not(client: TestClient) -> None:
+    claimed = create_room(client)  # both seats claimed through the API: started
+    invited = create_room(client, claim=False)
+    base = f"/api/rooms/{invited['room']}"
+    client.post(f"{base}/seats/0/claim")
+    client.post(f"{base}/invite/1", headers=host(invited))
+    added = create_room(client, claim=False)  # an invite pending holds the game even when a bot fills the rest
+    other = f"/api/rooms/{added['room']}"
+    client.post(f"{other}/invite/0", headers=host(added))
+    client.post(f"{other}/bots", json={"seat": 1}, headers=host(added))
+
+    assert client.get(f"/api/rooms/{claimed['room']}").json()["started"] is True
+    assert client.get(base).json()["started"] is False
+    assert client.get(other).json()["started"] is False and client.get(other).json()["seats"] == ["claimed", "bot"]
+
+
 def test_a_replaced_seats_socket_under_uvicorn_is_closed_with_4003(tmp_path: Path) -> None:
     import asyncio
 

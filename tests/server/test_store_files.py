@@ -218,8 +218,9 @@ def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(t
         snapshot_columns = {row[1] for row in conn.execute("PRAGMA table_info(snapshots)")}
     finally:
         conn.close()
-    assert user_version(db) == SCHEMA_VERSION == 4
+    assert user_version(db) == SCHEMA_VERSION == 5
     assert "marks" in snapshot_columns  # schema 4: each seat's last move stored with a snapshot
+    assert room.invited == []  # schema 5: the seats invited, not joined yet (a room of before: none)
     assert (room.room_id, room.visibility, room.invite_hash, room.replaced, room.clock) == (
         "r1",
         "public",

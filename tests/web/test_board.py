@@ -32,6 +32,25 @@ def test_a_seat_sees_its_hand_and_only_backs_of_other_plans() -> None:
     assert "Hand" in html and '<div class="mine"><section class="seat-area active me" data-seat="0">' in html
 
 
+def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_the_start() -> None:
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=5)
+
+    def heads(**room: object) -> list[str]:
+        page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("fr"), **room).render()  # type: ignore[arg-type]
+        return re.findall(r"<header>(.*?)<span class=\"facts\">", page)
+
+    waiting = heads(awaited=[1], bots={2})
+    started = heads(bots={2})
+
+    assert [h for h in waiting if "seat-tag" in h] == [
+        '<span class="seat-name">Joueur 2</span> <span class="seat-tag">pas encore là</span>',
+        '<span class="seat-name">Joueur 3</span> <span class="seat-tag">robot</span>',
+    ]
+    assert not any("turn-mark" in h for h in waiting)  # the room waits: nobody is "to act"
+    assert sum("turn-mark" in h for h in started) == 1 and "pas encore" not in "".join(started)
+
+
 def test_a_local_plan_is_found_as_a_move_and_drawn_pending_at_its_target() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)

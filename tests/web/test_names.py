@@ -62,6 +62,59 @@ def test_my_games_render_a_rejoin_link_with_the_token_in_the_fragment_and_escape
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>" not in html and "playing" in html
 
 
+def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
+    kept = [{"room": "r1", "seat": 0, "token": "tok", "invites": {"1": "i1", "2": "i2"}}]
+
+    text = html.unescape(render_my_games("http://h", kept, {}))
+
+    assert "Invite for player 2" in text and "Invite for player 3" in text and "{number}" not in text
+
+
+def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens() -> None:
+    kept = [{"room": "done", "seat": 0, "token": "a"}, {"room": "live", "seat": 1, "token": "b"}]
+
+    page = render_my_games("http://h", kept, {}, over={"done"})
+    done, live = page.split('<li class="my-game" data-room="live"')
+
+    assert '<a class="review primary" href="/game/done">Review the game</a>' in done
+    assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">' in done
+    assert "review" not in live and '<a class="rejoin primary"' in live
+
+
+def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_referee_links() -> None:
+    entry = {"room": "r1", "seat": 0, "token": "t0", "host": "h0", "invites": {"2": "i2", "1": "i1"}}
+    status = {"names": ["Ada", None, None], "invited": [1], "spectators": "allow", "referee": True}
+
+    links = mine.room_links("http://h", "r1", entry, status)
+    panel = html.unescape(mine.render_room_links(links))
+
+    assert links == [
+        ("invite", "http://h/room/r1#seat=1&token=i1", "copy-invite-1", 1),  # seat 2's invite was opened
+        ("tv", "http://h/room/r1#role=spectator&view=tv", "copy-invite-tv", None),
+        ("referee", "http://h/room/r1#role=referee&token=h0", "copy-invite-referee", None),
+    ]
+    assert '<details class="invites" open>' in panel and "Invite for player 2" in panel
+    assert (
+        'data-copy="copy-invite-1"' in panel
+        and "whoever opens it plays that seat" in panel
+        and "starts when every invited player" in panel
+    )
+
+
+def test_a_room_whose_invites_are_all_joined_keeps_its_other_links_folded_and_without_them_shows_none() -> None:
+    entry = {"room": "r1", "seat": 0, "token": "t0", "host": "h0", "invites": {"1": "i1"}}
+    joined = {"names": [None, None], "invited": [], "spectators": "allow", "referee": False}
+    closed = {"names": [None, None], "invited": [], "spectators": "deny", "referee": False}
+    older = {"names": [None, "Bo"], "spectators": "deny", "referee": False}  # a server that does not say who came
+
+    folded = mine.render_room_links(mine.room_links("http://h", "r1", entry, joined))
+
+    assert folded.startswith('<details class="invites"><summary>Links to this room</summary>')
+    assert "Spectator / TV" in folded and "Invite" not in folded
+    assert mine.room_links("http://h", "r1", entry, closed) == [] == mine.room_links("http://h", "r1", entry, older)
+    assert mine.render_room_links([]) == ""
+
+
 def test_the_lobby_lists_only_rooms_waiting_for_players() -> None:
     listed = [
         {"room": "a", "seats": ["claimed", "open"], "started": False, "over": False},

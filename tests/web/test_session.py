@@ -206,3 +206,19 @@ def test_the_base_table_is_kept_while_its_view_stands_and_made_anew_after_each_f
     assert after is not first
     assert len(after.state.space(MARKET).pieces) == len(first.state.space(MARKET).pieces) - 1
     assert state_to_wire(after.state) == watcher.base  # the server's view, not the one before it
+
+
+def test_a_room_not_started_says_which_seats_it_waits_for_and_forgets_them_once_started() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1, 2])
+    session = _session(room, 0)
+    waiting = {**room.snapshot(0), "started": False, "seats": ["claimed", "claimed", "open"], "invited": [1]}
+
+    session.receive(waiting)
+    before = session.awaited()
+    session.receive({"type": "seats", "room": "r1", "seats": ["claimed"] * 3, "names": ["Ada", None, "Cy"]})
+    after_seats = session.awaited()
+    session.receive({**room.snapshot(0), "seats": ["claimed"] * 3})
+
+    assert before == [1, 2] and session.names == {0: "Ada", 2: "Cy"}
+    assert after_seats == []  # the seats frame no longer names seat 1 invited, and seat 2 is taken
+    assert session.awaited() == [] and session.started

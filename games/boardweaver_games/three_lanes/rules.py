@@ -248,11 +248,12 @@ class ThreeLanes(Game):
             winners = [p for p in players if scores[p] == top]
             # why it ended (every card is played, or the rounds of `keep_cards` are over), then who wins with what
             why, facts = ("log.cards-out", {}) if not holding else ("log.rounds-done", {"rounds": ROUNDS})
-            reason = (
-                msg(why, winner=winners[0], count=top, **facts)
-                if len(winners) == 1
-                else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, **facts)
-            )
+            if len(winners) == 1:
+                reason = msg(why, winner=winners[0], count=top, **facts)
+            elif len(winners) == len(players):  # every seat on the same count: a draw, said as one
+                reason = msg(f"{why}-draw", count=top, **facts)
+            else:
+                reason = msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, **facts)
             table.end_game(winners=winners, scores=scores, reason=reason)
             return
         table.set(StateOf.meta(), "round", number)

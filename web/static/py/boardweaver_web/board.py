@@ -38,6 +38,8 @@ class Board:
     show_private: bool = True
     chosen: set[tuple[str, int]] = field(default_factory=set)  # pieces the open draft clicked last
     over: bool = False  # the room is over (the host may end it before the game's own end): nobody is to act
+    awaited: list[int] = field(default_factory=list)  # seats the room waits for before it starts: nobody acts yet
+    bots: set[int] = field(default_factory=set)  # seats the server's bots play
     piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
     space_offers: dict[str, int] = field(default_factory=dict)
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
@@ -142,12 +144,14 @@ class Board:
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
-        active = player in state.active_player_ids and not self.over and not state.is_over()
+        active = player in state.active_player_ids and not self.over and not state.is_over() and not self.awaited
         classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
         facts = self._player_facts(player)
+        tag = "seat.bot" if player in self.bots else "seat.awaited" if player in self.awaited else None
         head = (
             f'<header><span class="seat-name">{escape(name)}</span>'
+            + (f' <span class="seat-tag">{escape(self.texts.get(tag))}</span>' if tag else "")
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
         )

@@ -75,6 +75,7 @@ class Lobby:
         self.store = dom.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
         self.states: dict[str, str] = {}
+        self.over: set[str] = set()  # the kept rooms whose game is over: reviewed from my games
         self.texts = Texts(dom.language())
 
     def start(self) -> None:
@@ -109,7 +110,7 @@ class Lobby:
 
     def render_mine(self) -> None:
         kept = mine.load_games(self.store)
-        dom.set_html("my-games", mine.render_my_games(dom.origin(), kept, self.states, self.texts))
+        dom.set_html("my-games", mine.render_my_games(dom.origin(), kept, self.states, self.texts, self.over))
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
@@ -126,6 +127,8 @@ class Lobby:
                 self.states[room] = self.texts.get("lobby.state-expired")
             elif status == 200 and isinstance(data, dict):
                 self.states[room] = mine.describe_state(data, self.texts)
+                if data.get("over"):
+                    self.over.add(room)
         self.render_mine()
 
     async def refresh_open(self) -> None:
@@ -258,11 +261,13 @@ class Lobby:
                 status, data = await dom.fetch_json(f"/api/rooms/{room['room']}/invite/{seat}", "POST", {}, auth)
             if isinstance(data, dict) and "token" in data:
                 tokens[seat] = str(data["token"])
-        if mine_seat is not None and mine_seat in tokens:
+        if mine_seat is not None and mine_seat in tokens:  # to your seat: the room shows the links to send
             invites = {str(s): t for s, t in tokens.items() if s != mine_seat}
             self.keep(
                 room["room"], mine_seat, tokens[mine_seat], game["name"], invites=invites, host=room["host_token"]
             )
+            dom.go(mine.seat_link(dom.origin(), room["room"], mine_seat, tokens[mine_seat]))
+            return
         dom.set_html(
             "created",
             render_links(

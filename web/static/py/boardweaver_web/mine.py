@@ -95,8 +95,15 @@ def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", text
     )
 
 
-def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, str], texts: Texts | None = None) -> str:
-    """The rooms this browser holds a seat in, newest first: rejoin in one click, the invites kept, forget."""
+def render_my_games(
+    origin: str,
+    kept: list[dict[str, Any]],
+    states: dict[str, str],
+    texts: Texts | None = None,
+    over: set[str] | frozenset[str] = frozenset(),
+) -> str:
+    """The rooms this browser holds a seat in, newest first: rejoin in one click (a finished room, `over`, is
+    reviewed too), the invites kept, forget."""
     t = texts or Texts("en")
     if not kept:
         return f'<li class="empty">{html.escape(t.get("lobby.mine-empty"))}</li>'
@@ -110,7 +117,7 @@ def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, s
         invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
         shared = "".join(
             copy_row(
-                t.get("lobby.invite", seat=other),
+                t.get("lobby.invite", seat=int(other)),
                 "invite-link",
                 seat_link(origin, room, int(other), str(token)),
                 f"copy-kept-{room}-{other}",
@@ -124,16 +131,73 @@ def render_my_games(origin: str, kept: list[dict[str, Any]], states: dict[str, s
         extra = f'<details><summary>{summary}</summary><ul class="links">{shared}</ul></details>' if shared else ""
         raw_title = str(entry.get("title") or entry.get("game") or t.get("lobby.game"))
         kept_seat = html.escape(t.get("lobby.kept-seat", seat=seat))
+        review = (
+            f'<a class="review primary" href="/game/{html.escape(room)}">{html.escape(t.get("button.review"))}</a> '
+            if room in over
+            else ""
+        )
+        rejoin = "rejoin" if review else "rejoin primary"
         forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
         rows.append(
             f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
             f'<span class="game-title">{title}</span> <span class="kept-seat">{kept_seat}</span> '
             f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
-            f'<a class="rejoin primary" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
+            f'{review}<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
             f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button>{extra}</li>'
         )
     return "".join(rows)
+
+
+def room_links(
+    origin: str, room: str, entry: dict[str, Any], status: dict[str, Any] | None = None
+) -> list[tuple[str, str, str, int | None]]:
+    """What a room's maker may share from its seat: (kind, url, copy id, seat) per invite nobody opened yet (the
+    status's `invited`), then the spectators' (TV) link and the referee's when the room's `status` says it has them."""
+    raw = entry.get("invites")
+    invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    names = (status or {}).get("names") or []
+    pending = (status or {}).get("invited")
+    links: list[tuple[str, str, str, int | None]] = []
+    for other, token in sorted(invites.items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else -1):
+        seat = int(other) if str(other).isdigit() else None
+        if seat is None or not token:
+            continue
+        if seat not in pending if isinstance(pending, list) else seat < len(names) and names[seat]:
+            continue  # its player came (a server that does not say: gave a name): the link is no longer to send
+        links.append(("invite", seat_link(origin, room, seat, str(token)), f"copy-invite-{seat}", seat))
+    if status and status.get("spectators") == "allow":
+        links.append(("tv", f"{origin}/room/{room}#role=spectator&view=tv", "copy-invite-tv", None))
+    host = entry.get("host")
+    if status and status.get("referee") and isinstance(host, str) and host:
+        links.append(("referee", f"{origin}/room/{room}#role=referee&token={host}", "copy-invite-referee", None))
+    return links
+
+
+def render_room_links(links: list[tuple[str, str, str, int | None]], texts: Texts | None = None) -> str:
+    """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent."""
+    t = texts or Texts("en")
+    if not links:
+        return ""
+    labels = {"invite": "lobby.invite", "tv": "lobby.tv", "referee": "lobby.referee-link"}
+    rows = "".join(
+        copy_row(
+            t.get(labels[kind], seat=seat) if seat is not None else t.get(labels[kind]),
+            f"{kind}-link",
+            url,
+            copy_id,
+            f'data-seat="{seat}"' if seat is not None else "",
+            t,
+        )
+        for kind, url, copy_id, seat in links
+    )
+    waiting = any(kind == "invite" for kind, _, _, _ in links)
+    hint = f'<p class="invite-hint">{html.escape(t.get("room.invite-hint"))}</p>' if waiting else ""
+    return (
+        f'<details class="invites"{" open" if waiting else ""}>'
+        f"<summary>{html.escape(t.get('room.invites' if waiting else 'room.links'))}</summary>"
+        f'{hint}<ul class="links">{rows}</ul></details>'
+    )
 
 
 def describe_state(status: dict[str, Any], texts: Texts | None = None) -> str:

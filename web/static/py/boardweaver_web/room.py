@@ -45,6 +45,9 @@ def game_loader(config: dict[str, Any]) -> Any:
     return load_game
 
 
+NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
+
+
 class RoomPage:
     """Wires the session to the page: frames in, clicks in, HTML out."""
 
@@ -75,7 +78,10 @@ class RoomPage:
         self.last_moves: dict[str, int] = {}  # where each seat's last visible move went ("space/index" -> seat)
         self.my_turn: bool | None = None  # whether the seat was to act at the last drawing (None: not drawn yet)
         self.rules_drawn = False
+        self.notices_said = 0  # passing notices said so far: a later one keeps its text past the earlier's time
         self.tv = "view=tv" in dom.location_search() or fragment.get("view") == "tv"
+        self.made: dict[str, Any] = {}  # our kept entry when this browser made the room: its invites and host token
+        self.room_status: dict[str, Any] | None = None  # the room's public status, read once for the links to share
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -84,6 +90,7 @@ class RoomPage:
         dom.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         dom.on("commands", "click", self.on_click)
         dom.on("review-link", "click", self.on_rematch_click)
+        dom.on("invites", "click", self.on_invites_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
         dom.on_window("keydown", self.on_key)
@@ -209,7 +216,11 @@ class RoomPage:
             return
         store = dom.BrowserStore()
         made = self.made_here  # a room the lobby's plain form made: its host token and invites came in the link
-        mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""), **made)
+        kept = mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""), **made)
+        entry = kept[0]  # the room's maker holds its invites: the room shows them until each is joined
+        if entry.get("invites") or entry.get("host"):
+            self.made = entry
+            self.spawn(self.read_status())
         if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
             dom.replace_hash(urlencode({"seat": seat, "token": token}))
             self.made_here = {}
@@ -225,6 +236,41 @@ class RoomPage:
                 f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
                 f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
             )
+
+    async def read_status(self) -> None:
+        status, data = await dom.fetch_json(f"/api/rooms/{self.session.room}")
+        if status == 200 and isinstance(data, dict):
+            self.room_status = data
+            self.render_invites()
+
+    def render_invites(self) -> None:
+        """The links the room's maker may still send: invites of seats not joined yet, the TV's, the referee's."""
+        if not self.made or self.room_status is None or self.session.over:
+            dom.draw("invites", "")
+            return
+        seats = range(len(self.room_status.get("seats") or []))
+        names = [self.session.names.get(seat) for seat in seats]
+        status = {**self.room_status, "names": names, "invited": self.session.invited}
+        links = mine.room_links(dom.origin(), self.session.room, self.made, status)
+        dom.draw("invites", mine.render_room_links(links, self.texts))
+
+    def on_invites_click(self, event: Any) -> None:
+        copy = dom.target_data(event, "copy")
+        if copy is not None:
+            self.spawn(self.copy(copy))
+
+    async def copy(self, copy_id: str) -> None:
+        copied = await dom.copy_text(copy_id)
+        said = self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand")
+        dom.set_text("notice", said)
+        self.notices_said += 1
+        count = self.notices_said
+        dom.later(NOTICE_SHOWN_MS, lambda: self.clear_notice(count))
+
+    def clear_notice(self, count: int) -> None:
+        """Clears a passing notice ("Link copied.") unless another was said since."""
+        if count == self.notices_said:
+            dom.set_text("notice", "")
 
     async def send_name(self, seat: int, token: str, name: str) -> None:
         url = f"/api/rooms/{self.session.room}/seats/{seat}/name"
@@ -419,6 +465,8 @@ class RoomPage:
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
         board.chosen = last_click(session.draft.steps if session.draft is not None else [])
         board.over = session.over
+        board.awaited = session.awaited()
+        board.bots = {seat for seat, state in enumerate(session.seats) if state == "bot"}
         board.last_moves = self.last_moves
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
         before = dom.capture_rects("board") if moves else {}
@@ -444,6 +492,7 @@ class RoomPage:
             dom.set_html("rules-text", described)
             dom.set_text("game-name", game.title_in(self.catalog))  # the top bar names the game being played
         self.render_status()
+        self.render_invites()
         self.signal_turn(game)
         dom.set_attribute("page", "data-state", self.page_state())
         if not self.drawn:
@@ -560,6 +609,10 @@ class RoomPage:
             active = table.state.active_player_ids
             if session.over or table.state.is_over():
                 turn = texts.get("turn.over")
+            elif session.awaited():  # invites not opened yet: nobody moves before everyone has come
+                turn = texts.get(
+                    "turn.not-started", seats=", ".join(texts.get("seat", seat=p) for p in session.awaited())
+                )
             elif session.in_flight is not None:
                 turn = texts.get("turn.sending")
             elif session.is_waiting():

@@ -80,6 +80,8 @@ class Session:
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
         self.truth: dict[str, Any] | None = None  # a finished game's true final state, for its spectators
         self.names: dict[int, str] = {}  # the display names the seats' players chose (public, from the server)
+        self.seats: list[str] = []  # each seat's state as the server said: "open", "claimed" or "bot"
+        self.invited: list[int] = []  # the seats whose invite link nobody has opened yet (the game waits for them)
         self.rematch: str | None = None  # the room of this game's rematch, once a seat asked for one
 
     # -- what the page shows -------------------------------------------------------------------------
@@ -155,6 +157,12 @@ class Session:
         self.undo_sent = uuid.uuid4().hex
         return {"type": "undo", "commitId": self.undo_sent}
 
+    def awaited(self) -> list[int]:
+        """The seats the game waits for before it starts: invited and not come yet, or open; [] once it started."""
+        if self.started or self.over:
+            return []
+        return sorted({*self.invited, *(seat for seat, state in enumerate(self.seats) if state == "open")})
+
     def is_waiting(self) -> bool:
         """True while a finished draft waits for the server (sent, or queued until back online)."""
         return self.draft is not None and not self.draft.is_open
@@ -208,6 +216,11 @@ class Session:
         return []
 
     def _read_names(self, frame: dict[str, Any]) -> None:
+        """Reads who sits where from a snapshot or a seats frame: the seats' states, the invited, the names."""
+        seats, invited = frame.get("seats"), frame.get("invited")
+        if isinstance(seats, list):
+            self.seats = [str(state) for state in seats]
+        self.invited = [s for s in invited if type(s) is int] if isinstance(invited, list) else []
         names = frame.get("names")
         if isinstance(names, list):  # in place: the page's texts and catalog hold this very dict
             self.names.clear()
