@@ -288,7 +288,8 @@ async def rematch_room(request: Request) -> Response:
       200:
         description: "The finished game's rematch room (made on the first call: same game, options, seats,
           bots and names, private), and for a seat holder (`Authorization: Bearer <seat token>`, body
-          `{seat}`) a token of the same seat there; the host's token hosts it too."
+          `{seat}`) a token of the next seat there (every player moves one seat on: who began goes second);
+          the host's token hosts it too."
       403:
         description: A seat is asked for without that seat's own token (the host's does not do), or no seat
           without the host's token.
@@ -310,7 +311,8 @@ async def rematch_room(request: Request) -> Response:
     new = await players.rematch(rooms, room)
     if seat is None or seat in room.record.bots:
         return _json({"room": new.room_id})
-    return _json({"room": new.room_id, "seat": seat, "token": await players.rematch_seat(rooms, new, seat)})
+    moved = players.next_seat(room.record.players, seat)
+    return _json({"room": new.room_id, "seat": moved, "token": await players.rematch_seat(rooms, new, moved)})
 
 
 async def invite_seat(request: Request) -> Response:

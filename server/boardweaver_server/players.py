@@ -55,8 +55,14 @@ async def set_name(rooms: Rooms, room: Room, seat: int, name: str) -> None:
         room.broadcast(room.seats_frame())
 
 
+def next_seat(players: list[int], seat: int) -> int:
+    """The seat a player of a finished room takes in its rematch: the next one, so the first to play goes second."""
+    return players[(players.index(seat) + 1) % len(players)]
+
+
 async def rematch(rooms: Rooms, room: Room) -> Room:
-    """Returns the finished room's rematch, creating it the first time: same game, options, seats and bots.
+    """Returns the finished room's rematch, creating it the first time: same game, options, seats and bots,
+    every player (and bot, and name) moved one seat on (`next_seat`).
 
     The rematch is private (unlisted; its human seats go only to the first room's seat holders, through
     `rematch_seat`), keeps the players' names, and the first room's host token hosts it.
@@ -74,7 +80,7 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
         spec = RoomSpec(
             record.game,
             len(record.players),
-            list(record.bots),
+            sorted(next_seat(record.players, bot) for bot in record.bots),
             dict(record.options),
             record.spectators,
             record.referee,
@@ -84,7 +90,9 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
         if record.clock is not None:
             spec.clock = TimeControl.from_json(record.clock)
         new, _, _ = await rooms.open_room(spec, host_hash=record.host_hash)
-        names = {seat: name for seat, name in record.names.items() if seat not in record.bots}
+        names = {
+            next_seat(record.players, seat): name for seat, name in record.names.items() if seat not in record.bots
+        }
         await rooms.store.write(
             ops.insert_rematch(room.room_id, new.room_id),
             *(ops.set_seat_name(new.room_id, seat, name) for seat, name in names.items()),

@@ -90,8 +90,10 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     second = room_of(ada)
     assert room_of(bob) == second
     status = api.call(f"/api/rooms/{second}")
-    assert status["game"] == "market-draft" and status["names"] == ["Ada <i>", "Bob"] and status["started"]
+    assert status["game"] == "market-draft" and status["names"] == ["Bob", "Ada <i>"] and status["started"]
     assert "Ada <i>" in bob.inner_text("#board") and "Bob" in ada.inner_text("#board")
+    assert "#seat=1&" in ada.url and "#seat=0&" in bob.url  # one seat on each: Bob, second before, begins now
+    assert "Ada <i> (you)" in ada.inner_text("#board") and "Bob (you)" in bob.inner_text("#board")
     assert {e["room"] for e in kept_games(bob)} >= {first, second}
 
 

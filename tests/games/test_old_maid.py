@@ -139,6 +139,9 @@ def test_the_player_left_with_the_maid_loses() -> None:
     assert table.state.result.winners == [0]
     assert table.state.result.scores == {0: 1, 1: 0}
     assert Message("log.lost", {"player": 1}) in table.state.log
+    [maid] = table.state.space(hand_id(1)).pieces  # turned up at the end: every seat sees what lost
+    assert (maid.public_kind, maid.private_kind) == ("maid", None)
+    assert [p.public_kind for p in table.view(0).state.space(hand_id(1)).pieces] == ["maid"]
 
 
 def test_seeded_bot_games_end_without_error() -> None:

@@ -123,12 +123,13 @@ def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(
     assert host_takes.status_code == 403 and "token" not in host_takes.json()  # no takeover through a rematch
     status = client.get(f"/api/rooms/{new}").json()
     assert status["game"] == "secret-draw" and status["visibility"] == "private"
-    assert status["seats"] == ["claimed", "bot"] and status["names"] == ["Ada", None] and status["started"]
+    assert moved.json()["seat"] == 1  # every player moves one seat on: who began goes second
+    assert status["seats"] == ["bot", "claimed"] and status["names"] == [None, "Ada"] and status["started"]
     assert client.get(base).json()["rematch"] == new
     assert client.post(f"/api/rooms/{new}/seats/0/claim").status_code == 403  # strangers cannot sit
     with client.websocket_connect(f"/ws/rooms/{new}") as ws:
-        ws.send_json(hello(0, moved.json()["token"]))
-        assert ws.receive_json()["seat"] == 0
+        ws.send_json(hello(1, moved.json()["token"]))
+        assert ws.receive_json()["seat"] == 1
     assert client.post(f"/api/rooms/{new}/end", headers=bearer(room["host_token"])).status_code == 200
 
 

@@ -148,6 +148,12 @@ class OldMaid(Game):
         holders = [p for p in players if table.state.space(hand_id(p)).pieces]
         if len(holders) <= 1:
             (loser,) = holders  # the maid is never discarded: one seat is always left holding it
+            hand = hand_id(loser)
+            for index, piece in enumerate(table.state.space(hand).pieces):  # the maid, turned up for all to see
+                face = piece.private_kind
+                if face is not None:
+                    table.set_private_kind(hand, index, None)
+                    table.set_public_kind(hand, index, face)
             table.end_game(
                 winners=[p for p in players if p != loser],
                 scores={p: 0 if p == loser else 1 for p in players},

@@ -294,7 +294,7 @@ class RoomPage:
                 self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:
-        """Makes (or finds) the rematch and moves our seat there: same game, options, seats and players."""
+        """Makes (or finds) the rematch and moves us there, to the seat the server gives (the next one)."""
         seat, token = self.session.seat, self.token
         if seat is None or not token:
             return
@@ -305,8 +305,9 @@ class RoomPage:
             dom.set_text("notice", self.texts.get("rematch.failed", reason=reason))
             return
         new, new_token = str(data["room"]), str(data["token"])
-        mine.keep_game(dom.BrowserStore(), new, seat, new_token, game=self.session.game_name)
-        dom.go(mine.seat_link(dom.origin(), new, seat, new_token))
+        moved = data["seat"] if type(data.get("seat")) is int else seat
+        mine.keep_game(dom.BrowserStore(), new, moved, new_token, game=self.session.game_name)
+        dom.go(mine.seat_link(dom.origin(), new, moved, new_token))
 
     def render_rematch(self) -> str:
         """The end's offer to play again (or, once a seat asked, to move to the rematch): seats only."""
