@@ -51,6 +51,26 @@ def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_th
     assert sum("turn-mark" in h for h in started) == 1 and "pas encore" not in "".join(started)
 
 
+def test_another_seats_hand_of_backs_overlaps_and_is_counted_unless_its_cards_are_to_click() -> None:
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=5)
+    seat = table.state.active_player_ids[0]
+    view = table.view(seat)
+    offers = game.offers(view, seat)
+    page = Board(game, view, seat, offers, game.catalogs()["en"], Texts("en")).render()
+    clicked = {o.action.space_id for o in offers}
+
+    def classes(space: str) -> str:
+        return re.search(rf'<div class="space layout-fan ([^"]*)" data-space="{space}"', page).group(1)  # type: ignore[union-attr]
+
+    (source,) = clicked
+    (idle,) = {f"hand-{p}" for p in (0, 1, 2)} - clicked - {f"hand-{seat}"}
+    count = len(table.state.space(idle).pieces)
+    assert "backs" in classes(idle) and "backs" not in classes(source) and "backs" not in classes(f"hand-{seat}")
+    title = re.search(rf'data-space="{idle}".*?<div class="space-title"[^>]*>(.*?)</div>', page)
+    assert title is not None and title.group(1).endswith(f'<span class="count">{count}</span>')
+
+
 def test_a_local_plan_is_found_as_a_move_and_drawn_pending_at_its_target() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)

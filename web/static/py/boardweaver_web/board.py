@@ -246,11 +246,24 @@ class Board:
         pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
-        shown_count = f'<span class="count">{count}</span>' if layout == "stack" else ""
+        backs = layout == "fan" and self._backs_only(space)
+        if backs:
+            classes.append("backs")
+        shown_count = f'<span class="count">{count}</span>' if layout == "stack" or backs else ""
         return (
             f'<div class="{" ".join(classes)}"{attributes}>{target}'
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
             f'<div class="pieces"{style}{_roving(layout) if stop is not None else ""}>{pieces}</div></div>'
+        )
+
+    def _backs_only(self, space: Space) -> bool:
+        """Tells whether a space holds card backs alone, none of them to click (another seat's hand): nothing on
+        them to read, so they may overlap down to a sliver, and the space says how many."""
+        return bool(space.pieces) and all(
+            piece.private_kind is None
+            and piece.public_kind in ("back", "hidden")
+            and (space.space_id, index) not in self.piece_offers
+            for index, piece in enumerate(space.pieces)
         )
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
