@@ -62,6 +62,7 @@ def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
     page.locator("#commands [data-command=take]").click()
     page.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1", timeout=30_000)
     page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)  # ours again
+    happened, last_line = page.inner_text("#happened"), page.locator("#log li").last.inner_text()
     titles = page.evaluate("window.__titles")
     marked = page.locator("#board .last-move, #board .last-move-space")
     classes = " ".join(str(marked.nth(i).get_attribute("class")) for i in range(marked.count()))
@@ -75,6 +76,7 @@ def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
     assert changes[:4] == [False, True, False, True]  # loading, our turn, the bot's, ours again
     assert "Market draft — Boardweaver" in titles
     assert "last-move-1" in classes and "last-move-0" in classes  # the bot's take and ours
+    assert happened.startswith("Player 2 ") and happened.rstrip(".").endswith(last_line.rstrip("."))  # the bot's
     assert sound_at_first is False  # no sound unless the player turns it on
     assert page.evaluate("localStorage.getItem('bw:signal:sound')") == "on" and page.locator("#notify").is_checked()
     assert notice == "The connection to the server was lost; your moves are kept and sent once it is back."

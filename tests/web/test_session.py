@@ -222,3 +222,41 @@ def test_a_room_not_started_says_which_seats_it_waits_for_and_forgets_them_once_
     assert before == [1, 2] and session.names == {0: "Ada", 2: "Cy"}
     assert after_seats == []  # the seats frame no longer names seat 1 invited, and seat 2 is taken
     assert session.awaited() == [] and session.started
+
+
+def test_what_just_happened_is_the_last_decision_that_logged_and_reads_as_sentences() -> None:
+    from boardweaver import Catalog
+    from boardweaver_web.board import render_happened
+
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 1)
+    session.receive(room.snapshot(1))
+    took = [{"key": "took", "args": {"player": 0}}, {"key": "scored", "args": {"player": 0, "points": 3}}]
+
+    first = session.latest_messages()
+    session.receive({"type": "event", "seq": 1, "patch": [], "log": took})
+    session.receive({"type": "event", "seq": 2, "patch": []})  # a step that logged nothing keeps the last lines
+    catalog = Catalog("en", {"took": "Player {player} takes a card", "scored": "Player {player} scores {points}!"})
+    said = render_happened(session.latest_messages(), catalog)
+    for seq in range(3, 8):  # more seats' decisions: added, the last LATEST_LINES kept
+        session.receive({"type": "event", "seq": seq, "patch": [], "log": [{"key": "took", "args": {"player": seq}}]})
+    since = [m.args["player"] for m in session.latest_messages()]
+
+    assert first == [] and said == "<span>Player 0 takes a card.</span> <span>Player 0 scores 3!</span>"
+    assert since == [0, 3, 4, 5, 6, 7]  # six lines: the oldest went
+    assert render_happened([], catalog) == ""
+
+
+def test_what_happened_since_our_move_starts_with_our_move_and_the_next_seats_replace_it() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    session.receive({"type": "event", "seq": 1, "patch": [], "log": [{"key": "other", "args": {}}]})
+    session.in_flight = {"commitId": "c1"}  # type: ignore[assignment]
+
+    session.receive({"type": "event", "seq": 2, "patch": [], "ack": "c1", "log": [{"key": "mine", "args": {}}]})
+    ours = [m.key for m in session.latest_messages()]
+    session.receive({"type": "event", "seq": 3, "patch": [], "log": [{"key": "answer", "args": {}}]})
+    session.receive({"type": "event", "seq": 4, "patch": [], "log": [{"key": "next", "args": {}}]})
+
+    assert ours == ["mine"] and [m.key for m in session.latest_messages()] == ["answer", "next"]

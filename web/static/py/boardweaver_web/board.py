@@ -624,6 +624,15 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
     return "".join(items)
 
 
+def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
+    """What the last decision did, its log lines as sentences in a row, shown where the eye is (and read out by a
+    screen reader): the log says it too, further down. "" before any."""
+    said = [catalog.render(message) if catalog is not None else message.key for message in lines]
+    return " ".join(
+        f"<span>{escape(text if text.rstrip().endswith(('.', '!', '?', '…')) else f'{text}.')}</span>" for text in said
+    )
+
+
 def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
     """The end in a few words for `me`: "You won", "You share the win" (with others, not all), "You lost" or
     "Draw" (no winner, or every seat won); a spectator reads who won."""

@@ -21,6 +21,7 @@ from .board import (
     nearest_offer,
     piece_keys,
     render_clocks,
+    render_happened,
     render_log,
     render_result,
     roving_step,
@@ -481,6 +482,7 @@ class RoomPage:
         dom.draw("commands", clocks + self.render_commands(board))
         if dom.draw("log", render_log(session.log_messages(), self.catalog)):  # a Choice step seldom logs
             dom.scroll_to_end("log")
+        dom.draw("happened", render_happened(session.latest_messages(), self.catalog))
         me = session.seat if session.role == "seat" else None
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])

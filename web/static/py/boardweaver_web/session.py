@@ -52,6 +52,9 @@ class Notice:
 GameLoader = Callable[[str, dict[str, Any]], Game]
 
 
+LATEST_LINES = 6  # the most log lines "what happened since your move" shows (the log keeps them all)
+
+
 class Session:
     """One page's hold on a room: base view (last frame), draft, commit in flight, and offline queue."""
 
@@ -75,6 +78,8 @@ class Session:
         self.changes: list[dict[str, Any]] = []  # visible changes of the last event, for animation
         self.notices: list[Notice] = []
         self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
+        self.latest: list[dict[str, Any]] = []  # what happened since our last decision (its lines, then the others')
+        self.latest_ours = False  # `latest` holds our own decision's lines alone: the next seat's replace them
         self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
@@ -115,6 +120,11 @@ class Session:
 
     def log_messages(self) -> list[Message]:
         return [Message.from_wire(line) for line in self.log]
+
+    def latest_messages(self) -> list[Message]:
+        """What happened since our last decision: the other seats' lines since then (the last `LATEST_LINES`),
+        or our own decision's lines until another seat logs; [] until a decision logs after the page's snapshot."""
+        return [Message.from_wire(line) for line in self.latest]
 
     def base_table(self) -> Table | None:
         """The last view from the server as a table. Kept while that view stands (a frame's patch makes a new
@@ -272,7 +282,13 @@ class Session:
         self.clock = frame.get("clock", self.clock)
         self.over = bool(self.base.get("result")) or bool(frame.get("over")) or self.over
         self.changes = [_moved(move, before, self.base) for move in frame.get("moves") or []]
-        self.log.extend(frame.get("log") or [])
+        lines = frame.get("log") or []
+        self.log.extend(lines)
+        if "ack" in frame:  # our decision: what happens next is its answer
+            self.latest, self.latest_ours = list(lines) or self.latest, True
+        elif lines:  # another seat's: added to what happened since ours (the last few lines)
+            kept = [] if self.latest_ours else self.latest
+            self.latest, self.latest_ours = (kept + list(lines))[-LATEST_LINES:], False
         self._save_base()
         if "ack" in frame:  # our own commit, durable and applied
             return self._on_ack({"commitId": frame["ack"], "seq": self.seq})
