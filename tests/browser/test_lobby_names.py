@@ -95,6 +95,10 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     assert "#seat=1&" in ada.url and "#seat=0&" in bob.url  # one seat on each: Bob, second before, begins now
     assert "Ada <i> (you)" in ada.inner_text("#board") and "Bob (you)" in bob.inner_text("#board")
     assert {e["room"] for e in kept_games(bob)} >= {first, second}
+    bob.wait_for_function(  # Bob's seats came by links: "my games" names them by the game's title all the same
+        f"JSON.parse(localStorage.getItem('bw:my-games')).some(e => e.room === '{second}' && e.title)"
+    )
+    assert {e.get("title") for e in kept_games(bob)} == {"Market draft"}
 
 
 def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_page: Any, api: Any) -> None:

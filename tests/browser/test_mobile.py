@@ -263,3 +263,18 @@ def test_the_rooms_top_bar_takes_two_rows_on_a_phone(server: str, api: Any, new_
     assert rows == 2, f"the top bar's parts lie in {rows} rows"
     # two rows of controls a finger can hit (MIN_TAP_PX each), its padding and the gap between them: no more
     assert height <= 2 * MIN_TAP_PX + 16, f"the top bar takes {height:.0f} px of a 844 px screen"
+
+
+def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): Old maid's "Play again with the same players" lay below the screen's foot."""
+    room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])  # a board taller than the screen
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(phone, "over")
+    phone.evaluate("window.scrollTo(0, 0)")
+    again = phone.locator("#review-link button.rematch")
+    again.wait_for()
+    box = again.bounding_box()
+
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box

@@ -238,6 +238,17 @@ class RoomPage:
                 f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
             )
 
+    def keep_title(self, title: str) -> None:
+        """Gives our kept seat the game's title, when the link that opened it came from elsewhere (an invite, a
+        rematch): "my games" names the game, not its package name."""
+        seat, token = self.session.seat, self.token
+        if self.session.role != "seat" or seat is None or not token:
+            return
+        store = dom.BrowserStore()
+        kept = next((e for e in mine.load_games(store) if e["room"] == self.session.room and e["seat"] == seat), None)
+        if kept is not None and not kept.get("title"):
+            mine.keep_game(store, self.session.room, seat, token, title=title)
+
     async def read_status(self) -> None:
         status, data = await dom.fetch_json(f"/api/rooms/{self.session.room}")
         if status == 200 and isinstance(data, dict):
@@ -493,7 +504,9 @@ class RoomPage:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
             dom.set_html("rules-text", described)
-            dom.set_text("game-name", game.title_in(self.catalog))  # the top bar names the game being played
+            title = game.title_in(self.catalog)
+            dom.set_text("game-name", title)  # the top bar names the game being played
+            self.keep_title(title)
         self.render_status()
         self.render_invites()
         self.signal_turn(game)
