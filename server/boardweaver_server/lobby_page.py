@@ -5,8 +5,9 @@ description, players, rules from their catalogs), the create-room form, quick st
 from the client's catalogs (`web/.../locales/<lang>.mo`, read with `gettext`). The form is a plain HTML form,
 right without any script: every game's seat count, bot boxes and options are in it, and the page's CSS shows
 only the chosen game's, and of its bot boxes only those of the chosen seat count (`render_form_style`).
-`POST /lobby/rooms` creates the room, claims the player's seat (and the other humans' invites) and sends the
-player to it. When Python has started in the tab, `boardweaver_web.lobby` takes over the same elements (names,
+`POST /lobby/rooms` creates the room, claims the player's seat (and the other humans' invites, unless
+`open_seats` leaves them open to anyone in the lobby's Open rooms) and sends the player to it. When Python has
+started in the tab, `boardweaver_web.lobby` takes over the same elements (names,
 my games, open rooms) and creates rooms through the JSON API instead; nothing here runs in the tab.
 """
 
@@ -392,6 +393,7 @@ async def create_from_form(request: Request, form: dict[str, list[str]]) -> Resp
     link's fragment carries the host token and the invites, which the room page keeps in "my games"."""
     rooms = _rooms(request)
     spec, name = form_spec(form, rooms.games)
+    invite = "open_seats" not in form
     client = request.client.host if request.client else ""
     if not _limits(request).allow_room(client, time.monotonic()):
         raise RoomError(429, "too many rooms created from this address; wait a minute")
@@ -404,7 +406,7 @@ async def create_from_form(request: Request, form: dict[str, list[str]]) -> Resp
     if name is not None:
         await players.set_name(rooms, room, mine, name)
     fragment = [f"seat={mine}", f"token={quote(token)}", f"host={quote(host_token)}"]
-    for seat in others:
+    for seat in others if invite else []:  # else the seats stay open: listed in the lobby's Open rooms
         fragment.append(f"invite-{seat}={quote(await rooms.invite(room, seat))}")
     return RedirectResponse(f"/room/{room.room_id}#{'&'.join(fragment)}", status_code=303)
 

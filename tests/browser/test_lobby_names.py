@@ -141,3 +141,31 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     page.wait_for_url(f"**/room/{waiting['room']}#seat=1*")
     wait_state(page, "ready")
     assert api.call(f"/api/rooms/{waiting['room']}")["names"] == ["Grace", "Quick"]
+
+
+def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_starts(
+    server: str, new_page: Any, api: Any
+) -> None:
+    ada = lobby_as(new_page, server, "Ada")
+    ada.locator('#games [data-game="market-draft"]').click()
+    ada.select_option("#seats-market-draft", "2")
+    ada.uncheck("#bot-market-draft-1")
+    ada.check("#open-seats")  # no invite link: anyone in the lobby may take seat 1
+    ada.click("#create")
+    ada.wait_for_url("**/room/**")
+    wait_state(ada, "ready")
+    ada.wait_for_selector("#turn:has-text('Waiting for Player 2 to join')")
+    assert (
+        "Open to anyone: Player 2." in ada.inner_text("#invites") and ada.locator("#invites .invite-link").count() == 0
+    )
+    room = room_of(ada)
+
+    bob = lobby_as(new_page, server, "Bob")
+    bob.locator(f'#open-rooms [data-join-room="{room}"]').click()
+    bob.wait_for_url(f"**/room/{room}#seat=1*")
+    wait_state(bob, "ready")
+
+    ada.wait_for_selector("#board .seat-name:has-text('Bob')")
+    ada.wait_for_selector("#invites details[open]", state="detached")  # nobody awaited: the panel folds
+    assert api.call(f"/api/rooms/{room}")["started"] is True
+    assert "Waiting for Player 2" not in ada.inner_text("#turn")

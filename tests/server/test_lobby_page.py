@@ -142,6 +142,22 @@ def test_create_by_the_plain_form_claims_the_first_seat_and_invites_the_others(c
     assert status["seats"][2] == "bot" and status["seats"][0] != "open"
 
 
+def test_the_plain_form_may_leave_the_other_seats_open_to_the_lobby_instead_of_inviting(client: TestClient) -> None:
+    form = {"game": "market-draft", "seats:market-draft": "2", "start": "create", "open_seats": "on", "name": "Ada"}
+
+    response = client.post("/lobby/rooms", data=form, follow_redirects=False)
+
+    link = dict(parse_qsl(urlsplit(response.headers["location"]).fragment))
+    room = urlsplit(response.headers["location"]).path.rsplit("/", 1)[-1]
+    status = client.get(f"/api/rooms/{room}").json()
+    listed = {r["room"]: r for r in client.get("/api/rooms").json()}
+    assert response.status_code == 303 and link["seat"] == "0" and not any(k.startswith("invite-") for k in link)
+    assert status["seats"] == ["claimed", "open"] and status["started"] is False and status["invited"] == []
+    assert listed[room]["seats"] == ["claimed", "open"]  # the lobby's Open rooms list it
+    joined = client.post(f"/api/rooms/{room}/seats/1/claim", json={"name": "Bo"})
+    assert joined.status_code == 200 and client.get(f"/api/rooms/{room}").json()["started"] is True
+
+
 def test_a_bad_plain_form_says_why_and_creates_nothing(client: TestClient) -> None:
     before = client.get("/api/rooms").json()
 

@@ -70,6 +70,13 @@ def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
     assert "Invite for player 2" in text and "Invite for player 3" in text and "{number}" not in text
 
 
+def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_links_to_send() -> None:
+    panel = html.unescape(mine.render_room_links([], open_seats=[1, 2]))
+
+    assert panel.startswith('<details class="invites" open><summary>Invite players</summary>')
+    assert "Open to anyone: Player 2, Player 3." in panel and "<ul" not in panel
+
+
 def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens() -> None:
     kept = [{"room": "done", "seat": 0, "token": "a"}, {"room": "live", "seat": 1, "token": "b"}]
 

@@ -252,6 +252,8 @@ class Lobby:
         auth = {"Authorization": f"Bearer {room['host_token']}"}
         humans = [seat for seat in range(seats) if seat not in bots]
         mine_seat = humans[0] if humans else None
+        if dom.is_checked("open-seats"):  # the others stay open: anyone takes them from the lobby's Open rooms
+            humans = humans[:1]
         for seat in humans:  # yours is claimed with your name; the others are invites, claimed for their links
             if seat == mine_seat:
                 status, data = await dom.fetch_json(

@@ -174,10 +174,13 @@ def room_links(
     return links
 
 
-def render_room_links(links: list[tuple[str, str, str, int | None]], texts: Texts | None = None) -> str:
-    """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent."""
+def render_room_links(
+    links: list[tuple[str, str, str, int | None]], texts: Texts | None = None, open_seats: list[int] | None = None
+) -> str:
+    """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent, or
+    a seat left open (`open_seats`) waits for someone from the lobby's Open rooms."""
     t = texts or Texts("en")
-    if not links:
+    if not links and not open_seats:
         return ""
     labels = {"invite": "lobby.invite", "tv": "lobby.tv", "referee": "lobby.referee-link"}
     rows = "".join(
@@ -191,12 +194,17 @@ def render_room_links(links: list[tuple[str, str, str, int | None]], texts: Text
         )
         for kind, url, copy_id, seat in links
     )
-    waiting = any(kind == "invite" for kind, _, _, _ in links)
-    hint = f'<p class="invite-hint">{html.escape(t.get("room.invite-hint"))}</p>' if waiting else ""
+    invites = any(kind == "invite" for kind, _, _, _ in links)
+    waiting = invites or bool(open_seats)
+    hint = f'<p class="invite-hint">{html.escape(t.get("room.invite-hint"))}</p>' if invites else ""
+    if open_seats:
+        seats = ", ".join(t.get("seat", seat=seat) for seat in open_seats)
+        hint += f'<p class="invite-hint">{html.escape(t.get("room.open-hint", seats=seats))}</p>'
+    listed = f'<ul class="links">{rows}</ul>' if rows else ""
     return (
         f'<details class="invites"{" open" if waiting else ""}>'
         f"<summary>{html.escape(t.get('room.invites' if waiting else 'room.links'))}</summary>"
-        f'{hint}<ul class="links">{rows}</ul></details>'
+        f"{hint}{listed}</details>"
     )
 
 

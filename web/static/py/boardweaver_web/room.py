@@ -264,7 +264,8 @@ class RoomPage:
         names = [self.session.names.get(seat) for seat in seats]
         status = {**self.room_status, "names": names, "invited": self.session.invited}
         links = mine.room_links(dom.origin(), self.session.room, self.made, status)
-        dom.draw("invites", mine.render_room_links(links, self.texts))
+        vacant = [seat for seat, state in enumerate(self.session.seats) if state == "open" and not self.session.started]
+        dom.draw("invites", mine.render_room_links(links, self.texts, vacant))
 
     def on_invites_click(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")
