@@ -370,7 +370,8 @@ async def add_bot(request: Request) -> Response:
           schema: {type: object, required: [seat], properties: {seat: {type: integer}}}
     responses:
       200:
-        description: A bot now plays the open seat (host token required).
+        description: A bot now plays the open seat, or the invited seat whose link nobody has opened (that
+          link then opens no seat); host token required.
     """
     room = await _room(request)
     _host(request, room)

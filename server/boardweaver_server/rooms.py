@@ -533,18 +533,26 @@ class Rooms:
                 self._mark_started(room)
 
     async def add_bot(self, room: Room, seat: int) -> None:
+        """A bot takes an open seat, or an invited one nobody has come to (its invite link stops working)."""
         async with room.lock:
             if seat not in room.record.players:
                 raise RoomError(404, "no such seat")
-            if room.seat_status(seat) != "open":
+            invited = seat in room.record.invited
+            if room.seat_status(seat) != "open" and not invited:
                 raise RoomError(409, "this seat is taken")
             bots = sorted({*room.record.bots, seat})
-            starts = not room.is_started and not room.record.invited and self._all_seated(room, bots)
+            waiting = [s for s in room.record.invited if s != seat]
+            starts = not room.is_started and not waiting and self._all_seated(room, bots)
             writes = [ops.update_room(room.room_id, bots=bots)]
+            if invited:
+                writes += [ops.delete_seat_tokens(room.room_id, seat), ops.update_room(room.room_id, invited=waiting)]
             if starts:
                 writes.append(ops.update_room(room.room_id, started=True))
             await room.store.write(*writes)
             room.record.bots = bots
+            if invited:
+                room.record.seat_hashes.pop(seat, None)
+                room.record.invited = waiting
             self._start_bots(room)
             if starts:
                 self._mark_started(room)

@@ -54,6 +54,7 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     bob.fill("#room-name", "Bob")
     bob.click("[data-save-name]")
 
+    ada.wait_for_selector("#notice:has-text('Joined: Player 2.')")  # Bob came (his name follows)
     ada.wait_for_selector("#board .seat-name:has-text('Bob')")
     ada.wait_for_selector("#invites .invite-link", state="detached")  # Bob has joined: his link is sent
     ada.wait_for_function("document.getElementById('notice').textContent === ''")  # "Link copied." passed
@@ -169,3 +170,26 @@ def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_start
     ada.wait_for_selector("#invites details[open]", state="detached")  # nobody awaited: the panel folds
     assert api.call(f"/api/rooms/{room}")["started"] is True
     assert "Waiting for Player 2" not in ada.inner_text("#turn")
+
+
+def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_game_starts(
+    server: str, new_page: Any, api: Any
+) -> None:
+    ada = lobby_as(new_page, server, "Ada")
+    ada.locator('#games [data-game="old-maid"]').click()
+    ada.select_option("#seats-old-maid", "2")
+    ada.uncheck("#bot-old-maid-1")
+    ada.click("#create")
+    ada.wait_for_url("**/room/**")
+    wait_state(ada, "ready")
+    invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))
+
+    ada.click("#invites button.bot-seat[data-bot-seat='1']")
+    ada.wait_for_selector("#board .seat-tag:has-text('bot')")
+    ada.wait_for_selector("#invites details[open]", state="detached")  # nobody awaited now
+    status = api.call(f"/api/rooms/{room_of(ada)}")
+    late = new_page(invite)  # the friend's link, opened too late: it opens no seat any more
+
+    assert status["seats"] == ["claimed", "bot"] and status["started"] is True and status["invited"] == []
+    late.wait_for_selector("#page[data-state='missing']")
+    assert "does not open a seat" in late.inner_text("#page")

@@ -182,7 +182,7 @@ def test_the_game_ends_when_no_seat_holds_a_card_and_the_most_lanes_win() -> Non
     said = {locale: catalog.render(reason) for locale, catalog in game.catalogs().items()}
     assert said == {
         "en": "Every card is played: a draw, with 1 lane each.",
-        "fr": "Toutes les cartes sont jouées : match nul, 1 voie chacun.",
+        "fr": "Toutes les cartes sont jouées : match nul, 1 voie partout.",
     }
 
 

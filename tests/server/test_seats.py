@@ -167,6 +167,26 @@ def test_an_invited_seat_holds_the_game_until_its_link_is_opened_and_survives_a_
     assert late["started"] is True and after["started"] is True and after["invited"] == []
 
 
+def test_the_host_gives_an_invited_seat_nobody_came_to_a_bot_and_its_link_opens_no_seat(client: TestClient) -> None:
+    room = create_room(client, seats=3, claim=False)
+    base = f"/api/rooms/{room['room']}"
+    client.post(f"{base}/seats/0/claim")
+    invites = {seat: client.post(f"{base}/invite/{seat}", headers=host(room)).json()["token"] for seat in (1, 2)}
+
+    stranger = client.post(f"{base}/bots", json={"seat": 1})
+    first = client.post(f"{base}/bots", json={"seat": 1}, headers=host(room))
+    half = client.get(base).json()
+    second = client.post(f"{base}/bots", json={"seat": 2}, headers=host(room))
+    again = client.post(f"{base}/bots", json={"seat": 2}, headers=host(room))
+    after = client.get(base).json()
+
+    assert stranger.status_code == 403 and first.status_code == 200
+    assert half["seats"] == ["claimed", "bot", "claimed"] and half["invited"] == [2] and half["started"] is False
+    assert second.status_code == 200 and again.status_code == 409
+    assert after["seats"] == ["claimed", "bot", "bot"] and after["invited"] == [] and after["started"] is True
+    assert hello_close_code(client, room["room"], seat_hello(1, invites[1])) == 1008  # the old invite: no seat
+
+
 def test_a_seat_claimed_by_its_player_starts_the_game_at_once_an_invite_does_not(client: TestClient) -> None:
     claimed = create_room(client)  # both seats claimed through the API: started
     invited = create_room(client, claim=False)

@@ -75,6 +75,8 @@ def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_lin
 
     assert panel.startswith('<details class="invites" open><summary>Invite players</summary>')
     assert "Open to anyone: Player 2, Player 3." in panel and "<ul" not in panel
+    hosted = mine.render_room_links([], open_seats=[1], for_bots=[1])
+    assert '<button type="button" class="bot-seat" data-bot-seat="1">Let a bot play Player 2</button>' in hosted
 
 
 def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens() -> None:

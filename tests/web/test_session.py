@@ -247,7 +247,7 @@ def test_what_just_happened_is_the_last_decision_that_logged_and_reads_as_senten
     assert render_happened([], catalog) == ""
 
 
-def test_what_happened_since_our_move_starts_with_our_move_and_the_next_seats_replace_it() -> None:
+def test_what_happened_since_our_move_starts_with_our_move_and_the_next_seats_add_to_it() -> None:
     room = FakeRoom(MarketDraft(), [0, 1])
     session = _session(room, 0)
     session.receive(room.snapshot(0))
@@ -259,4 +259,4 @@ def test_what_happened_since_our_move_starts_with_our_move_and_the_next_seats_re
     session.receive({"type": "event", "seq": 3, "patch": [], "log": [{"key": "answer", "args": {}}]})
     session.receive({"type": "event", "seq": 4, "patch": [], "log": [{"key": "next", "args": {}}]})
 
-    assert ours == ["mine"] and [m.key for m in session.latest_messages()] == ["answer", "next"]
+    assert ours == ["mine"] and [m.key for m in session.latest_messages()] == ["mine", "answer", "next"]

@@ -175,10 +175,14 @@ def room_links(
 
 
 def render_room_links(
-    links: list[tuple[str, str, str, int | None]], texts: Texts | None = None, open_seats: list[int] | None = None
+    links: list[tuple[str, str, str, int | None]],
+    texts: Texts | None = None,
+    open_seats: list[int] | None = None,
+    for_bots: list[int] | None = None,
 ) -> str:
     """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent, or
-    a seat left open (`open_seats`) waits for someone from the lobby's Open rooms."""
+    a seat left open (`open_seats`) waits for someone from the lobby's Open rooms. The host may give each seat
+    still awaited (`for_bots`) to a bot: a button per seat."""
     t = texts or Texts("en")
     if not links and not open_seats:
         return ""
@@ -201,6 +205,11 @@ def render_room_links(
         seats = ", ".join(t.get("seat", seat=seat) for seat in open_seats)
         hint += f'<p class="invite-hint">{html.escape(t.get("room.open-hint", seats=seats))}</p>'
     listed = f'<ul class="links">{rows}</ul>' if rows else ""
+    listed += "".join(
+        f'<button type="button" class="bot-seat" data-bot-seat="{seat}">'
+        f"{html.escape(t.get('room.bot-seat', seat=t.get('seat', seat=seat)))}</button>"
+        for seat in for_bots or []
+    )
     return (
         f'<details class="invites"{" open" if waiting else ""}>'
         f"<summary>{html.escape(t.get('room.invites' if waiting else 'room.links'))}</summary>"

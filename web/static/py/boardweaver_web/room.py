@@ -178,6 +178,7 @@ class RoomPage:
             self.named = True
             self.keep_seat(frame)
         clock = self.session.clock
+        awaited = self.session.awaited()
         before = self.session.base_table()
         acting = list(before.state.active_player_ids) if before is not None else []
         for reply in self.session.receive(frame):
@@ -187,6 +188,11 @@ class RoomPage:
             self.note_moves(mover)
         elif frame.get("type") == "snapshot":
             self.last_moves = marks_from(frame.get("last_moves"))
+        came = [s for s in awaited if s not in self.session.awaited() and self.session.seats[s : s + 1] != ["bot"]]
+        if came and self.session.role == "seat":
+            self.say_passing(
+                self.texts.get("seat.joined", seats=", ".join(self.texts.get("seat", seat=s) for s in came))
+            )
         if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
             self.clock_at = dom.now()
         if self.session.wants_truth() and not self.truth_asked:
@@ -265,16 +271,33 @@ class RoomPage:
         status = {**self.room_status, "names": names, "invited": self.session.invited}
         links = mine.room_links(dom.origin(), self.session.room, self.made, status)
         vacant = [seat for seat, state in enumerate(self.session.seats) if state == "open" and not self.session.started]
-        dom.draw("invites", mine.render_room_links(links, self.texts, vacant))
+        hosting = bool(self.made.get("host"))
+        for_bots = self.session.awaited() if hosting else []
+        dom.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots))
 
     def on_invites_click(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")
         if copy is not None:
             self.spawn(self.copy(copy))
+        seat = dom.target_data(event, "bot-seat")
+        if seat is not None and seat.isdigit():
+            self.spawn(self.give_to_bot(int(seat)))
+
+    async def give_to_bot(self, seat: int) -> None:
+        """The host gives a seat nobody came to a bot (the server's snapshot then redraws the room)."""
+        url = f"/api/rooms/{self.session.room}/bots"
+        auth = {"Authorization": f"Bearer {self.made.get('host', '')}"}
+        status, data = await dom.fetch_json(url, "POST", {"seat": seat}, auth)
+        if status != 200:
+            reason = data.get("error") if isinstance(data, dict) else status
+            dom.set_text("notice", self.texts.get("room.bot-failed", reason=reason))
 
     async def copy(self, copy_id: str) -> None:
         copied = await dom.copy_text(copy_id)
-        said = self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand")
+        self.say_passing(self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
+
+    def say_passing(self, said: str) -> None:
+        """Says something in the notice for a few seconds ("Link copied.", "Bob has joined.")."""
         dom.set_text("notice", said)
         self.notices_said += 1
         count = self.notices_said

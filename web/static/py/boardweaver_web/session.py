@@ -79,7 +79,6 @@ class Session:
         self.notices: list[Notice] = []
         self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
         self.latest: list[dict[str, Any]] = []  # what happened since our last decision (its lines, then the others')
-        self.latest_ours = False  # `latest` holds our own decision's lines alone: the next seat's replace them
         self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
@@ -122,8 +121,8 @@ class Session:
         return [Message.from_wire(line) for line in self.log]
 
     def latest_messages(self) -> list[Message]:
-        """What happened since our last decision: the other seats' lines since then (the last `LATEST_LINES`),
-        or our own decision's lines until another seat logs; [] until a decision logs after the page's snapshot."""
+        """What happened since our last decision: its lines, then the other seats' (the last `LATEST_LINES`); []
+        until a decision logs after the page's snapshot."""
         return [Message.from_wire(line) for line in self.latest]
 
     def base_table(self) -> Table | None:
@@ -284,11 +283,10 @@ class Session:
         self.changes = [_moved(move, before, self.base) for move in frame.get("moves") or []]
         lines = frame.get("log") or []
         self.log.extend(lines)
-        if "ack" in frame:  # our decision: what happens next is its answer
-            self.latest, self.latest_ours = list(lines) or self.latest, True
-        elif lines:  # another seat's: added to what happened since ours (the last few lines)
-            kept = [] if self.latest_ours else self.latest
-            self.latest, self.latest_ours = (kept + list(lines))[-LATEST_LINES:], False
+        if "ack" in frame:  # our decision starts what happened since it (a bluff called, and what it showed)
+            self.latest = list(lines)[-LATEST_LINES:]
+        elif lines:  # another seat's: added after it (the last few lines)
+            self.latest = (self.latest + list(lines))[-LATEST_LINES:]
         self._save_base()
         if "ack" in frame:  # our own commit, durable and applied
             return self._on_ack({"commitId": frame["ack"], "seq": self.seq})
