@@ -3,6 +3,7 @@ notifications are the player's choice; every seat's last move is marked; the lob
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -181,3 +182,23 @@ def test_cards_played_on_the_discard_fly_to_its_top_and_are_marked_there(server:
         "discard/2": "last-move-2",
         "discard/3": "last-move-3",
     }, marks
+
+
+def test_the_review_opens_at_the_last_step_with_its_log_scrolled_to_that_steps_lines(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("old-maid", seats=4, bots=[0, 1, 2, 3])  # bots alone: it plays itself to its end
+    for _ in range(300):
+        if api.call(f"/api/rooms/{room['room']}", method="GET")["over"]:
+            break
+        time.sleep(0.1)
+    review = new_page(f"{server}/game/{room['room']}")
+    wait_state(review, "ready")
+    review.wait_for_timeout(300)  # the scroll happens at the next frame
+
+    at_end = review.evaluate(
+        "(() => { const log = document.getElementById('log');"
+        " return [log.scrollHeight > log.clientHeight, log.scrollTop + log.clientHeight >= log.scrollHeight - 2]; })()"
+    )
+
+    assert at_end == [True, True]  # a log longer than its box, shown at its end

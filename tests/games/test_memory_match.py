@@ -174,6 +174,8 @@ def test_the_game_ends_when_the_last_pair_is_matched_and_the_most_pairs_win(mode
     assert table.state.result.winners == [1]
     assert table.state.result.scores == {0: 0, 1: 2}
     assert table.state.log[-1].key == "log.game-over"
+    keys = [m.key for m in table.state.log[-5:-1]]
+    assert keys == ["log.matched", "log.flipped", "log.flipped", "log.matched-last"]  # the last: no "plays again"
 
 
 def test_an_unknown_mode_is_refused_at_room_creation() -> None:

@@ -130,8 +130,9 @@ class MemoryMatch(Game):
         table.set(StateOf.meta(), "flipped", None)
         pairs = _pairs(table, player_id) + 1
         table.set(StateOf.player_public(player_id), "pairs", pairs)
-        table.log(msg("log.matched", player=player_id, face=SYMBOLS[face]))
-        if all(piece.public_state.get("pair_of") is not None for piece in table.state.space(GRID).pieces):
+        last = all(piece.public_state.get("pair_of") is not None for piece in table.state.space(GRID).pieces)
+        table.log(msg("log.matched-last" if last else "log.matched", player=player_id, face=SYMBOLS[face]))
+        if last:  # the last pair: nobody plays again
             scores = {int(p): _pairs(table, p) for p in table.state.player_ids}
             best = max(scores.values())
             table.end_game([p for p, s in scores.items() if s == best], scores, reason=msg("log.game-over", count=best))

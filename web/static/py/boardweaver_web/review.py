@@ -72,6 +72,7 @@ class Review:
         board = Board(self.game, table, None, [], self.catalog, self.texts)
         dom.set_html("board", board.render())
         dom.set_html("log", render_log(table.state.log, self.catalog))
+        dom.scroll_to_end("log")  # the step's own lines are the last ones
         dom.set_html("result", render_result(table, self.texts, catalog=self.catalog))
         dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
         dom.set_attribute("page", "data-step", str(self.step))
