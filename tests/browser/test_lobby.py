@@ -185,4 +185,4 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
     assert status["seats"] == ["claimed", "bot", "claimed"]  # seat 2's invite claimed for its link
     wait_state(page, "ready")  # your seat, with the friend's invite open to send beside the board
     page.wait_for_selector("#invites details[open] .invite-link[data-seat='2']")
-    assert "Invite for player 3" in page.inner_text("#invites")
+    assert "Invite for Player 3" in page.inner_text("#invites")

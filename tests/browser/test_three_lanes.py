@@ -37,7 +37,7 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     first.wait_for_function(f"() => {won}")
     titles = first.locator("#board .kind-lane .space-title").all_inner_texts()
     assert [title[:6] for title in titles] == ["Lane 1", "Lane 2", "Lane 3"]
-    assert any(" · last round: player " in title for title in titles)  # the flip's winner, on its lane
+    assert any(" · last round: Player " in title for title in titles)  # the flip's winner, on its lane
     play_until_over([first, second])
 
     for page in (first, second):

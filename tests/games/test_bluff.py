@@ -162,8 +162,8 @@ def test_a_challenge_on_a_true_claim_makes_the_challenger_take_the_pile() -> Non
     assert cards(table, PILE) == []
     english = game.catalogs()["en"]
     assert [(m.key, english.render(m)) for m in table.state.log[-3:]] == [
-        ("log.challenged", "Player 1 calls bluff on player 0: the cards were A♥ A♠"),
-        ("log.claim-true", "The claim was true: player 1 must take the pile (2 cards)"),
+        ("log.challenged", "Player 1 calls bluff on Player 0: the cards were A♥ A♠"),
+        ("log.claim-true", "The claim was true: Player 1 must take the pile (2 cards)"),
         ("log.took-pile", "Player 1 takes the pile into their hand (2 cards)"),
     ]
     assert table.state.active_player_ids == [1]
@@ -293,7 +293,7 @@ def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
     assert first == ["Pile · next claim: A"] * 3
     # while seat 1 decides whether to believe it, the pile names the claim it answers (not yet the next one)
     times = "\N{MULTIPLICATION SIGN}"
-    assert answering == [f"Pile · player 0 claims 1 {times} A", f"Pile · le joueur 0 annonce 1 {times} A"] * 2
+    assert answering == [f"Pile · Player 0 claims 1 {times} A", f"Pile · le joueur 0 annonce 1 {times} A"] * 2
     assert second == ["Pile · next claim: 2", "Pile · prochaine annonce : 2"] * 2
     assert set(table.state.space(PILE).public_state) == {"rank"}  # the claim's title and placeholders are gone
     catalog = Bluff.catalogs()["en"]

@@ -242,7 +242,7 @@ def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_se
         return re.findall(r'data-space="lane-\d".*?<div class="space-title" aria-hidden="true">([^<]*)<', html)
 
     # the last round's winner, said so (at the game's end "won by" read as the lane's overall winner)
-    assert titles(english) == ["Lane 1 · last round: player 1", "Lane 2 · last round: player 2", "Lane 3"]
+    assert titles(english) == ["Lane 1 · last round: Player 1", "Lane 2 · last round: Player 2", "Lane 3"]
     assert titles(french) == ["Voie 1 · dernière manche : joueur 1", "Voie 2 · dernière manche : joueur 2", "Voie 3"]
 
     names = {0: "Ada", 1: "Bob"}

@@ -67,7 +67,7 @@ def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
 
     text = html.unescape(render_my_games("http://h", kept, {}))
 
-    assert "Invite for player 2" in text and "Invite for player 3" in text and "{number}" not in text
+    assert "Invite for Player 2" in text and "Invite for Player 3" in text and "{number}" not in text
 
 
 def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_links_to_send() -> None:
@@ -102,7 +102,7 @@ def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_refere
         ("tv", "http://h/room/r1#role=spectator&view=tv", "copy-invite-tv", None),
         ("referee", "http://h/room/r1#role=referee&token=h0", "copy-invite-referee", None),
     ]
-    assert '<details class="invites" open>' in panel and "Invite for player 2" in panel
+    assert '<details class="invites" open>' in panel and "Invite for Player 2" in panel
     assert (
         'data-copy="copy-invite-1"' in panel
         and "whoever opens it plays that seat" in panel
