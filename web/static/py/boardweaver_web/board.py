@@ -625,8 +625,8 @@ def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) 
 
 
 def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
-    """What the last decision did, its log lines as sentences in a row, shown where the eye is (and read out by a
-    screen reader): the log says it too, further down. "" before any."""
+    """What happened since the seat's last decision (`Session.latest_messages`), one sentence a line, shown where
+    the eye is (and read out by a screen reader): the log says it too, further down. "" before any."""
     said = [catalog.render(message) if catalog is not None else message.key for message in lines]
     return " ".join(
         f"<span>{escape(text if text.rstrip().endswith(('.', '!', '?', '…')) else f'{text}.')}</span>" for text in said
