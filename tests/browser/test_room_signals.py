@@ -77,7 +77,9 @@ def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
     assert changes[:4] == [False, True, False, True]  # loading, our turn, the bot's, ours again
     assert "Market draft — Boardweaver" in titles
     assert "last-move-1" in classes and "last-move-0" in classes  # the bot's take and ours
-    assert happened.startswith("Player 2 ") and happened.rstrip(".").endswith(last_line.rstrip("."))  # the bot's
+    # since our move: its lines, then the bot's, the last of them the log's last
+    assert happened.startswith("Player 1 takes") and "\nPlayer 2 takes" in happened
+    assert happened.rstrip(".").endswith(last_line.rstrip("."))
     assert sound_at_first is False  # no sound unless the player turns it on
     assert page.evaluate("localStorage.getItem('bw:signal:sound')") == "on" and page.locator("#notify").is_checked()
     assert notice == "The connection to the server was lost; your moves are kept and sent once it is back."
