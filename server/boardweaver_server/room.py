@@ -160,6 +160,7 @@ class Room:
             "seq": self.seq,
             "started": self.is_started,
             "over": self.is_over,
+            "active": list(self.table.state.active_player_ids) if self.is_started and not self.is_over else [],
             "ended_by_host": self.record.ended,
             "spectators": self.record.spectators,
             "referee": self.record.referee,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from typing import Any
 
 import pytest
@@ -30,6 +32,49 @@ COORDINATES_OUTSIDE_THEIR_SQUARES = """() => {
   }
   return bad;
 }"""
+
+
+def png_pixels(png: bytes) -> list[tuple[int, int, int]]:
+    """The pixels of an 8-bit RGB or RGBA PNG (as Chromium's screenshots are), row by row, as (r, g, b)."""
+    chunks, at = [], 8
+    width = height = kind = 0
+    while at < len(png):
+        size, name = struct.unpack(">I4s", png[at : at + 8])
+        body = png[at + 8 : at + 8 + size]
+        if name == b"IHDR":
+            width, height, depth, kind = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and kind in (2, 6), (depth, kind)
+        elif name == b"IDAT":
+            chunks.append(body)
+        at += 12 + size
+    step = 4 if kind == 6 else 3
+    raw, stride, pixels = zlib.decompress(b"".join(chunks)), width * step, []
+    above = bytearray(stride)
+    for y in range(height):
+        line = raw[y * (stride + 1) : (y + 1) * (stride + 1)]
+        kind_of_filter, row = line[0], bytearray(line[1:])
+        for x in range(stride):
+            left = row[x - step] if x >= step else 0
+            up, corner = above[x], above[x - step] if x >= step else 0
+            if kind_of_filter == 1:
+                row[x] = (row[x] + left) & 255
+            elif kind_of_filter == 2:
+                row[x] = (row[x] + up) & 255
+            elif kind_of_filter == 3:
+                row[x] = (row[x] + (left + up) // 2) & 255
+            elif kind_of_filter == 4:
+                guess = left + up - corner
+                near = min((abs(guess - left), 0, left), (abs(guess - up), 1, up), (abs(guess - corner), 2, corner))
+                row[x] = (row[x] + near[2]) & 255
+        pixels.extend((row[x], row[x + 1], row[x + 2]) for x in range(0, stride, step))
+        above = row
+    return pixels
+
+
+def white_share(png: bytes) -> float:
+    """The share of a picture's pixels that are near white (a white piece's body; no square is that light)."""
+    pixels = png_pixels(png)
+    return sum(1 for r, g, b in pixels if min(r, g, b) >= 240) / len(pixels)
 
 
 def clocked_room(api: Any, clock: dict[str, float]) -> dict[str, Any]:
@@ -108,3 +153,20 @@ def test_a_promotion_is_picked_on_its_square(server: str, api: Any, new_page: An
     page.wait_for_selector('[data-space="board-0"] [data-key="board-0/0"][aria-label*="knight" i]', timeout=30_000)
 
     assert faces == ["♖", "♗", "♘"] and commands == 0
+
+
+def test_white_pieces_are_white_on_dark_and_light_squares(server: str, api: Any, new_page: Any) -> None:
+    room = clocked_room(api, {"initial": 300, "increment": 2})
+    page = new_page()
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    square = '#board [data-space="board-0"] .pieces > .piece'
+
+    king_on_dark = page.locator(square).nth(60)  # e1
+    pawn_on_light = page.locator(square).nth(52)  # e2
+    empty_dark = page.locator(square).nth(42)  # c3
+
+    assert "dark" in str(king_on_dark.get_attribute("class")) and "light" in str(pawn_on_light.get_attribute("class"))
+    assert white_share(king_on_dark.screenshot()) > 0.08  # a hollow glyph showed the brown square through it
+    assert white_share(pawn_on_light.screenshot()) > 0.05
+    assert white_share(empty_dark.screenshot()) == 0

@@ -122,7 +122,10 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     wait_state(page, "ready")
     row = page.locator(f'#my-games .my-game[data-room="{quick}"]')
     assert row.count() == 1
-    page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-state:has-text("playing")')
+    page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-others')  # the room's status came
+    assert row.locator(".kept-state").inner_text() in {"Your turn", "playing"}  # by the bot's speed
+    assert row.locator(".kept-others").inner_text() == "with Player 2 (bot)"
+    assert row.locator(".kept-when").inner_text().count(":") == 1  # opened today: the hour alone
     assert "Player 1" in row.inner_text()  # the seat as every other page writes it
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
     listed.wait_for()

@@ -46,7 +46,8 @@ NO_WORDS = re.compile(r"(\{\w+\}\s*)+")
 
 
 def _look_keys(cls: type) -> set[str]:
-    """The catalog keys a game's `look` names: every space's and piece's `title` and every piece's `says`."""
+    """The catalog keys a game's `look` names: every space's and piece's `title`, every piece's `says`, and the
+    end panel's score column (`score`)."""
     look = getattr(cls, "look", None) or {}
     return {
         str(part[field])
@@ -54,7 +55,7 @@ def _look_keys(cls: type) -> set[str]:
         for part in (look.get(group) or {}).values()
         for field in ("title", "says")
         if part.get(field)
-    }
+    } | ({str(look["score"])} if look.get("score") else set())
 
 
 @pytest.mark.parametrize("name", GAMES)

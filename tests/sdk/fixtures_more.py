@@ -235,6 +235,18 @@ class Faced(CataloguedWell):
         return {"en": Catalog("en", {**base["en"].texts, "look.back-face": "Back"}), "fr": base["fr"]}
 
 
+class Scored(CataloguedWell):
+    """Check 6: the look titles the end panel's score column (`score`) by a key the French catalog lacks."""
+
+    name = "fixture-scored"
+    look: ClassVar[dict[str, Any]] = {**CataloguedWell.look, "score": "look.cards-kept"}
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        base = super().catalogs()
+        return {"en": Catalog("en", {**base["en"].texts, "look.cards-kept": "Cards kept"}), "fr": base["fr"]}
+
+
 class Numbered(CataloguedWell):
     """Check 6: the market's title names `{number}`, which the market's public state lacks until a card is taken;
     the deck is retitled through its public `title` by a key no catalog holds."""

@@ -126,6 +126,12 @@ def test_a_piece_face_key_is_required_in_every_catalog() -> None:
     assert sorted(v.title for v in report.violations) == ["missing key 'look.back-face' in catalog 'fr'"]
 
 
+def test_the_score_columns_title_is_required_in_every_catalog() -> None:
+    report = check_game(more.Scored, games=3)
+
+    assert sorted(v.title for v in report.violations) == ["missing key 'look.cards-kept' in catalog 'fr'"]
+
+
 def test_a_space_title_is_checked_against_the_spaces_public_state_and_its_retitling_key() -> None:
     report = check_game(more.Numbered, games=3)
 

@@ -93,7 +93,8 @@ def test_the_host_adds_a_bot_and_the_game_plays_itself_to_the_end(client: TestCl
         client.get("/api/games")  # lets the bot task run
 
     assert added.status_code == 200
-    assert client.get(base).json()["over"] is True
+    end = client.get(base).json()
+    assert end["over"] is True and end["active"] == []  # nobody is to act at the end
 
 
 def test_events_are_private_during_play_and_public_after_the_end(client: TestClient) -> None:

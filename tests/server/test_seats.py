@@ -162,9 +162,10 @@ def test_an_invited_seat_holds_the_game_until_its_link_is_opened_and_survives_a_
         "names": [None] * 3,
         "invited": [2],
     }
-    assert half["invited"] == [2] and half["started"] is False
+    assert half["invited"] == [2] and half["started"] is False and half["active"] == []  # nobody acts before the start
     assert started["type"] == "snapshot" and started["started"] is True and "invited" not in started
     assert late["started"] is True and after["started"] is True and after["invited"] == []
+    assert after["active"] == [0]  # whose turn it is, public as in every view: my games says "Your turn" by it
 
 
 def test_the_host_gives_an_invited_seat_nobody_came_to_a_bot_and_its_link_opens_no_seat(client: TestClient) -> None:

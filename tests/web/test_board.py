@@ -9,9 +9,10 @@ import pytest
 from boardweaver import Action, Draft, Table, play_game, start, verify_commit
 from boardweaver.installed import installed_games, load_game
 from boardweaver.view import perspective_of
+from boardweaver_games.bluff.rules import Bluff
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
-from boardweaver_web.board import Board, guess_moves, piece_keys, render_log, render_result
+from boardweaver_web.board import Board, guess_moves, piece_keys, render_log, render_result, score_title
 from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
@@ -500,6 +501,28 @@ def test_the_end_panel_says_why_the_game_ended_in_the_readers_language(name: str
 
             assert f'<p class="reason">{said}</p>' in panel
             assert not re.search(r"\blog\.[a-z]", panel)  # a text, never its key
+
+
+def test_bluffs_end_panel_counts_each_seats_cards_left_under_the_games_own_column_title() -> None:
+    game = Bluff({})
+    table = play_game(game, [0, 1, 2], seed=5).table
+    result = table.state.result
+    assert result is not None and len(result.winners) == 1
+    left = {seat: len(table.state.space(f"hand-{seat}").pieces) for seat in (0, 1, 2)}
+
+    english = render_result(
+        table.view(0),
+        Texts("en"),
+        0,
+        catalog=game.catalogs()["en"],
+        score_title=score_title(game, game.catalogs()["en"]),
+    )
+    french = render_result(table.view(None), Texts("fr"), None, score_title=score_title(game, game.catalogs()["fr"]))
+
+    assert result.scores == left and left[result.winners[0]] == 0
+    assert "<th>Cards left</th>" in english and "<th>Cartes en main</th>" in french
+    assert all(f"<td>{count}</td>" in english for count in left.values())
+    assert score_title(OldMaid({}), None) is None  # a game without its own column: the platform's "Score"
 
 
 def test_an_end_without_a_reason_shows_no_reason_line() -> None:

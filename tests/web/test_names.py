@@ -38,6 +38,15 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada, Player 3 win."  # seat 2 unnamed
 
 
+PLAYING = {
+    "seats": ["claimed", "claimed", "bot"],
+    "names": ["Ada", "Bob", None],
+    "started": True,
+    "over": False,
+    "active": [1],
+}
+
+
 def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:
     store = MemoryStore()
 
@@ -55,11 +64,11 @@ def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:
 
 def test_my_games_render_a_rejoin_link_with_the_token_in_the_fragment_and_escape_names() -> None:
     html = render_my_games(
-        "http://h", [{"room": "r1", "seat": 1, "token": "tok", "title": "<b>x</b>"}], {"r1": "playing"}
+        "http://h", [{"room": "r1", "seat": 1, "token": "tok", "title": "<b>x</b>"}], {"r1": PLAYING}
     )
 
     assert 'href="http://h/room/r1#seat=1&amp;token=tok"' in html
-    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>" not in html and "playing" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>" not in html and ">Your turn<" in html
 
 
 def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
@@ -81,13 +90,53 @@ def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_lin
 
 def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens() -> None:
     kept = [{"room": "done", "seat": 0, "token": "a"}, {"room": "live", "seat": 1, "token": "b"}]
+    over = {**PLAYING, "over": True, "active": [], "result": {"winners": [1], "scores": {}}}
 
-    page = render_my_games("http://h", kept, {}, over={"done"})
-    done, live = page.split('<li class="my-game" data-room="live"')
+    page = render_my_games("http://h", kept, {"done": over, "live": PLAYING})
+    done, live = page.split('<li class="my-game your-turn" data-room="live"')
 
     assert '<a class="review primary" href="/game/done">Review the game</a>' in done
     assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">' in done
     assert "review" not in live and '<a class="rejoin primary"' in live
+
+
+def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> None:
+    kept = [
+        {"room": "mine", "seat": 1, "token": "a", "at": 100.0},
+        {"room": "theirs", "seat": 0, "token": "b", "at": 50.0},
+        {"room": "won", "seat": 0, "token": "c"},
+        {"room": "lost", "seat": 2, "token": "d"},
+        {"room": "tie", "seat": 0, "token": "e"},
+        {"room": "gone", "seat": 0, "token": "f"},
+        {"room": "unasked", "seat": 0, "token": "g"},
+    ]
+
+    def ended(winners: list[int]) -> dict[str, object]:
+        return {**PLAYING, "over": True, "active": [], "result": {"winners": winners, "scores": {}}}
+
+    statuses = {
+        "mine": PLAYING,
+        "theirs": PLAYING,
+        "won": ended([0]),
+        "lost": ended([0]),
+        "tie": ended([0, 1, 2]),
+        "gone": None,
+        "waiting": {**PLAYING, "started": False, "active": []},
+    }
+    page = html.unescape(render_my_games("http://h", kept, statuses, when=lambda at: f"at {at:g}"))
+    rows = dict(zip([e["room"] for e in kept], page.split("</li>")[:-1], strict=True))
+
+    assert 'class="my-game your-turn"' in rows["mine"] and ">Your turn<" in rows["mine"]
+    assert "with Ada, Player 3 (bot)" in rows["mine"] and ">at 100<" in rows["mine"]
+    assert (
+        ">playing<" in rows["theirs"] and "with Bob, Player 3 (bot)" in rows["theirs"] and ">at 50<" in rows["theirs"]
+    )
+    assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
+    assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
+    assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
+    spectator = mine.describe_state(ended([1]), None, None)
+    assert spectator == ("Bob won", "over")  # a seat nobody named reads "Player N"; a name is the player's
+    assert mine.describe_state({**PLAYING, "started": False}, None, 0) == ("waiting for players", "waiting")
 
 
 def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_referee_links() -> None:

@@ -103,6 +103,7 @@ class Bluff(Game):
             "pile": {"area": "table", "layout": "stack", "title": "space.pile"},
         },
         "pieces": {BACK: {"symbol": "🂠", "color": "#7a2e3b", "title": "piece.back"}},
+        "score": "look.cards-left",  # the end panel's column: each seat's cards still in hand
     }
 
     def setup(self, table: Table, players: list[int]) -> None:
@@ -239,7 +240,8 @@ class Bluff(Game):
         """Ends the game if the claimer's hand is empty, else gives `player_id` the next play."""
         table.set(StateOf.meta(), "claim", None)
         if not table.state.space(hand_id(claimer)).pieces:
-            table.end_game([claimer], reason=msg("log.won", player=claimer))
+            left = {p.player_id: len(table.state.space(hand_id(p.player_id)).pieces) for p in table.state.players}
+            table.end_game([claimer], left, reason=msg("log.won", player=claimer))
             return
         table.set(StateOf.meta(), "phase", PLAYING)
         table.set_active_players([player_id])

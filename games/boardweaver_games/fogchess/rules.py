@@ -70,6 +70,19 @@ SYMBOLS = {
 }  # fmt: skip
 
 
+def piece_svg(code: str) -> str:
+    """A chess piece drawn as white and black players know it: the filled glyph, white with a dark rim or black
+    with a light one, so it reads on light, dark and marked squares alike (the hollow glyph of a white piece
+    shows the square through it: brown on a dark square)."""
+    filled = SYMBOLS["b" + code[1]]
+    fill, rim, width = ("#fbfbf8", "#1a1a1a", 2.4) if code[0] == "w" else ("#1a1a1a", "#f4f1e8", 1.2)
+    return (
+        '<svg viewBox="0 0 45 45" aria-hidden="true" focusable="false">'
+        f'<text x="22.5" y="37" text-anchor="middle" font-size="38" fill="{fill}" stroke="{rim}" '
+        f'stroke-width="{width}" stroke-linejoin="round" paint-order="stroke">{filled}&#xFE0E;</text></svg>'
+    )
+
+
 def board_id(seat: int) -> str:
     """Returns the id of the board space seat `seat` sees through."""
     return f"board-{seat}"
@@ -251,7 +264,7 @@ class FogChess(Game):
             SQUARE: {"text": "", "color": "#c9c2b4", "title": "look.square"},
             EMPTY: {"text": "", "title": "look.empty"},  # light or dark: the board is checkered
             FOG: {"symbol": "☁", "color": "#7d8591", "title": "look.fog"},
-            **{code: {"symbol": symbol, "title": f"look.{code}"} for code, symbol in SYMBOLS.items()},
+            **{code: {"svg": piece_svg(code), "title": f"look.{code}"} for code in SYMBOLS},
         },
     }
 

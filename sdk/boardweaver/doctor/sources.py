@@ -128,13 +128,15 @@ LOOK_KEYS = ("title", "says")  # the message keys of a look entry: a space's or 
 
 
 def look_keys(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> set[str]:
-    """Returns the message keys of the game's `look` (titles and faces' `says`), and of `piece_look`/`space_look`
-    for kinds seen."""
+    """Returns the message keys of the game's `look` (titles, faces' `says`, the score column's `score`), and of
+    `piece_look`/`space_look` for kinds seen."""
     keys: set[str] = set()
     look: dict[str, Any] = game.look
     entries = [entry for part in ("spaces", "pieces") for entry in dict(look.get(part, {})).values()]
     entries += [game.piece_look(kind) for kind in sorted(piece_kinds)]
     entries += [game.space_look(kind) for kind in sorted(space_kinds)]
+    if isinstance(look.get("score"), str):  # the end panel's score column
+        keys.add(look["score"])
     for entry in entries:
         if isinstance(entry, dict):
             keys.update(entry[name] for name in LOOK_KEYS if isinstance(entry.get(name), str))

@@ -17,6 +17,7 @@ from boardweaver import Action, Catalog, Game, Message, Offer, Piece, Space, Tab
 from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
 
+from .outcome import say_outcome
 from .texts import Texts
 
 # html.escape remembered: a drawing escapes every piece's kind, place and labels (7 a piece, ~30 pieces a click),
@@ -634,21 +635,20 @@ def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
 
 
 def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
-    """The end in a few words for `me`: "You won", "You share the win" (with others, not all), "You lost" or
-    "Draw" (no winner, or every seat won); a spectator reads who won."""
+    """The end in a few words for `me` (see `outcome.say_outcome`); "" while the game runs."""
     result = table.state.result
     if result is None:
         return ""
-    players = table.state.player_ids
-    if not result.winners or (len(players) > 1 and set(players) <= set(result.winners)):  # nobody, or all: a tie
-        return texts.get("result.draw-short")
-    if me is not None and me in players:
-        if me not in result.winners:
-            return texts.get("result.you-lost")
-        return texts.get("result.you-won" if len(result.winners) == 1 else "result.you-shared")
-    named = [name(p) if name is not None else texts.get("seat", seat=p) for p in result.winners]
-    seats = texts.get("result.and").join(named)
-    return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)
+    return say_outcome(table.state.player_ids, result.winners, texts, me, name)
+
+
+def score_title(game: Game, catalog: Catalog | None) -> str | None:
+    """The title of the end panel's score column the game's look names (`look["score"]`, a catalog key, as
+    "Cards left"), in the catalog's language; None for the platform's "Score"."""
+    key = game.look.get("score")
+    if not isinstance(key, str) or not key:
+        return None
+    return catalog.render(msg(key)) if catalog is not None else key
 
 
 def render_result(
@@ -658,10 +658,12 @@ def render_result(
     name: Callable[[int], str] | None = None,
     catalog: Catalog | None = None,
     flagged: list[int] | None = None,
+    score_title: str | None = None,
 ) -> str:
     """The end panel: the verdict for `me` (see `verdict`), why the game ended (the reason it gave `end_game`,
     in `catalog`'s language; else, when the clock's `flagged` seats ran out of time, that) and the scores the
-    game kept; "" while it runs.
+    game kept, in a column titled `score_title` (the game's look's `score`, in the reader's language) or
+    "Score"; "" while it runs.
 
     `name` names a seat (default "Player N", counted from 1); the seat's own row says it is theirs.
     """
@@ -692,7 +694,7 @@ def render_result(
         )
         scores = (
             f'<table class="scores"><tr><th>{escape(texts.get("result.seat"))}</th>'
-            f"<th>{escape(texts.get('result.score'))}</th></tr>{rows}</table>"
+            f"<th>{escape(score_title or texts.get('result.score'))}</th></tr>{rows}</table>"
         )
     return (
         f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title" tabindex="-1">'

@@ -672,3 +672,17 @@ class BrowserStore:
 
     def delete(self, key: str) -> None:
         storage_delete(key)
+
+
+def local_time(locale: str) -> Callable[[float], str]:
+    """Says a time (seconds since the epoch) as the reader's language writes it: the hour alone today, else the
+    day and the hour ("14:05", "3 Dec, 14:05")."""
+    hour = [["hour", "2-digit"], ["minute", "2-digit"]]
+    day = [["day", "numeric"], ["month", "short"], *hour]
+
+    def say(seconds: float) -> str:
+        date, today = js.Date.new(seconds * 1000), js.Date.new()
+        fields = hour if str(date.toDateString()) == str(today.toDateString()) else day
+        return str(date.toLocaleString(locale, js.Object.fromEntries(to_js(fields))))
+
+    return say

@@ -19,6 +19,7 @@ from typing import Any
 from . import boot, dom, language, mine
 from .texts import Texts
 
+REFRESH_MS = 20_000  # my games (whose turn) and the open rooms are asked again while the lobby is shown
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
 
 
@@ -74,8 +75,7 @@ class Lobby:
         self.games = {game["name"]: game for game in games}
         self.store = dom.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
-        self.states: dict[str, str] = {}
-        self.over: set[str] = set()  # the kept rooms whose game is over: reviewed from my games
+        self.statuses: dict[str, dict[str, Any] | None] = {}  # kept room -> its status (None: expired)
         self.texts = Texts(dom.language())
 
     def start(self) -> None:
@@ -110,7 +110,8 @@ class Lobby:
 
     def render_mine(self) -> None:
         kept = mine.load_games(self.store)
-        dom.set_html("my-games", mine.render_my_games(dom.origin(), kept, self.states, self.texts, self.over))
+        when = dom.local_time(self.texts.locale)
+        dom.draw("my-games", mine.render_my_games(dom.origin(), kept, self.statuses, self.texts, when))
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
@@ -123,20 +124,24 @@ class Lobby:
             if isinstance(answer, BaseException):
                 continue
             status, data = answer
-            if status == 404:
-                self.states[room] = self.texts.get("lobby.state-expired")
+            if status in (404, 410):
+                self.statuses[room] = None
             elif status == 200 and isinstance(data, dict):
-                self.states[room] = mine.describe_state(data, self.texts)
-                if data.get("over"):
-                    self.over.add(room)
+                self.statuses[room] = data
         self.render_mine()
+
+    def refresh_all(self) -> None:
+        """Asks again how my games and the open rooms stand, unless the page is hidden (a background tab)."""
+        if not dom.is_hidden():
+            self.run(self.refresh_mine())
+            self.run(self.refresh_open())
 
     async def refresh_open(self) -> None:
         # the server names the workers that did not answer (restarting): their rooms are missing from the list
         status, listed, missing = await dom.fetch_json_and_header("/api/rooms", LOBBY_MISSING)
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
         waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        dom.set_html("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
+        dom.draw("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
 
     def page_clicked(self, event: Any) -> None:
         copy = dom.target_data(event, "copy")
@@ -295,6 +300,7 @@ async def main() -> None:
     lobby = show(games)
     lobby.run(lobby.refresh_mine())
     lobby.run(lobby.refresh_open())
+    dom.every(REFRESH_MS, lambda: lobby.refresh_all())
     await dom.cache_shell([])
     await boot.keep_bytecode(rules=False)
     dom.publish("__bw_cached", True)

@@ -10,8 +10,10 @@ import html
 import json
 import time
 import unicodedata
+from collections.abc import Callable
 from typing import Any, Protocol
 
+from .outcome import say_outcome
 from .texts import Texts
 
 NAME_KEY = "bw:name"
@@ -98,12 +100,16 @@ def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", text
 def render_my_games(
     origin: str,
     kept: list[dict[str, Any]],
-    states: dict[str, str],
+    statuses: dict[str, dict[str, Any] | None],
     texts: Texts | None = None,
-    over: set[str] | frozenset[str] = frozenset(),
+    when: Callable[[float], str] | None = None,
 ) -> str:
-    """The rooms this browser holds a seat in, newest first: rejoin in one click (a finished room, `over`, is
-    reviewed too), the invites kept, forget."""
+    """The rooms this browser holds a seat in, newest first: the game, who else plays, how it stands for this
+    seat (your turn, or the outcome) and when it was last opened; rejoin in one click (a finished room is
+    reviewed too), the invites kept, forget.
+
+    `statuses` holds each room's status as the server answered it (None: the room expired; absent: not asked
+    yet); `when` says a kept entry's time (seconds since the epoch) in the reader's language."""
     t = texts or Texts("en")
     if not kept:
         return f'<li class="empty">{html.escape(t.get("lobby.mine-empty"))}</li>'
@@ -112,7 +118,9 @@ def render_my_games(
         room, seat = str(entry["room"]), int(entry["seat"])
         title = html.escape(str(entry.get("title") or entry.get("game") or t.get("lobby.game")))
         url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
-        state = html.escape(states.get(room, ""))
+        status = statuses.get(room)
+        state, state_class = describe_state(status, t, seat) if status or room in statuses else ("", "")
+        others = html.escape(opponents(status, seat, t)) if status else ""
         raw = entry.get("invites")
         invites: dict[str, Any] = raw if isinstance(raw, dict) else {}
         shared = "".join(
@@ -131,22 +139,51 @@ def render_my_games(
         extra = f'<details><summary>{summary}</summary><ul class="links">{shared}</ul></details>' if shared else ""
         raw_title = str(entry.get("title") or entry.get("game") or t.get("lobby.game"))
         kept_seat = html.escape(t.get("lobby.kept-seat", seat=seat))
+        over = bool(status and status.get("over"))
         review = (
             f'<a class="review primary" href="/game/{html.escape(room)}">{html.escape(t.get("button.review"))}</a> '
-            if room in over
+            if over
             else ""
         )
         rejoin = "rejoin" if review else "rejoin primary"
         forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
+        at = entry.get("at")
+        date = ""
+        if when is not None and isinstance(at, int | float) and at > 0:
+            date = f'<span class="kept-when">{html.escape(when(float(at)))}</span> '
+        with_whom = f'<span class="kept-others">{others}</span> ' if others else ""
         rows.append(
-            f'<li class="my-game" data-room="{html.escape(room)}" data-seat="{seat}">'
-            f'<span class="game-title">{title}</span> <span class="kept-seat">{kept_seat}</span> '
-            f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{state}</span> '
+            f'<li class="my-game{" " + state_class if state_class else ""}" data-room="{html.escape(room)}" '
+            f'data-seat="{seat}"><span class="game-title">{title}</span> <span class="kept-seat">{kept_seat}</span> '
+            f"{with_whom}"
+            f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{html.escape(state)}</span> {date}'
             f'{review}<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
             f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button>{extra}</li>'
         )
     return "".join(rows)
+
+
+def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
+    """Who else sits in the room, by the names they chose ("with Bob, Player 3 (bot)"); "" when nobody else does."""
+    t = texts or Texts("en")
+    seats = status.get("seats")
+    names = status.get("names")
+    if not isinstance(seats, list):
+        return ""
+    named = names if isinstance(names, list) else []
+    others = []
+    for other, kind in enumerate(seats):
+        if other == seat:
+            continue
+        name = named[other] if other < len(named) and isinstance(named[other], str) and named[other] else None
+        label = name or t.get("seat", seat=other)
+        if kind == "bot":
+            label = t.get("lobby.with-bot", name=label)
+        elif kind == "open":
+            label = t.get("lobby.with-open", name=label)
+        others.append(label)
+    return t.get("lobby.with", names=", ".join(others)) if others else ""
 
 
 def room_links(
@@ -217,13 +254,34 @@ def render_room_links(
     )
 
 
-def describe_state(status: dict[str, Any], texts: Texts | None = None) -> str:
+def describe_state(
+    status: dict[str, Any] | None, texts: Texts | None = None, seat: int | None = None
+) -> tuple[str, str]:
+    """How a room stands for `seat`, in words and as a class: its outcome once over ("You won", "over" when the
+    host ended it), "Your turn" (class `your-turn`) or "playing" while it runs, else waiting; `None` is an
+    expired room."""
     t = texts or Texts("en")
+    if status is None:
+        return t.get("lobby.state-expired"), "expired"
     if status.get("over"):
-        return t.get("lobby.state-over")
+        result = status.get("result")
+        seats = status.get("seats")
+        if isinstance(result, dict) and isinstance(seats, list) and isinstance(result.get("winners"), list):
+            names = status.get("names") if isinstance(status.get("names"), list) else []
+
+            def name(p: int) -> str:
+                chosen = names[p] if 0 <= p < len(names) else None
+                return chosen if isinstance(chosen, str) and chosen else t.get("seat", seat=p)
+
+            winners = [p for p in result["winners"] if type(p) is int]
+            return say_outcome(list(range(len(seats))), winners, t, seat, name), "over"
+        return t.get("lobby.state-over"), "over"
     if status.get("started"):
-        return t.get("lobby.state-playing")
-    return t.get("lobby.state-waiting")
+        active = status.get("active")
+        if seat is not None and isinstance(active, list) and seat in active:
+            return t.get("lobby.state-your-turn"), "your-turn"
+        return t.get("lobby.state-playing"), "playing"
+    return t.get("lobby.state-waiting"), "waiting"
 
 
 def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from typing import Any
 from boardweaver import FULL, Catalog, Game, Table, state_from_wire
 
 from . import boot, dom
-from .board import Board, render_log, render_result
+from .board import Board, render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
 from .texts import Texts, pick_locale
 
@@ -73,7 +73,8 @@ class Review:
         dom.set_html("board", board.render())
         dom.set_html("log", render_log(table.state.log, self.catalog))
         dom.scroll_to_end("log")  # the step's own lines are the last ones
-        dom.set_html("result", render_result(table, self.texts, catalog=self.catalog))
+        column = score_title(self.game, self.catalog)
+        dom.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
         dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
         dom.set_attribute("page", "data-step", str(self.step))
 

@@ -25,6 +25,7 @@ from .board import (
     render_log,
     render_result,
     roving_step,
+    score_title,
 )
 from .players import NamedCatalog, NamedTexts
 from .session import Notice, Session
@@ -521,7 +522,8 @@ class RoomPage:
         me = session.seat if session.role == "seat" else None
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])
-        panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged)
+        column = score_title(game, self.catalog)
+        panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged, score_title=column)
         dom.draw("result", panel or (render_ended(self.texts) if ended else ""))
         self.refocus(focused, list(board.piece_offers))
         if not self.rules_drawn:

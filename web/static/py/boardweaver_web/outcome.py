@@ -1,0 +1,28 @@
+"""A finished game in a few words for one reader, from its seats and winners alone (no rules needed, so the
+lobby says it too)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .texts import Texts
+
+
+def say_outcome(
+    players: Sequence[int],
+    winners: Sequence[int],
+    texts: Texts,
+    me: int | None = None,
+    name: Callable[[int], str] | None = None,
+) -> str:
+    """ "You won", "You share the win" (with others, not all), "You lost" or "Draw" (no winner, or every seat
+    won) for the seat `me`; anyone else reads who won ("Player 2 won", or `name`'s)."""
+    if not winners or (len(players) > 1 and set(players) <= set(winners)):  # nobody, or all: a tie
+        return texts.get("result.draw-short")
+    if me is not None and me in players:
+        if me not in winners:
+            return texts.get("result.you-lost")
+        return texts.get("result.you-won" if len(winners) == 1 else "result.you-shared")
+    named = [name(p) if name is not None else texts.get("seat", seat=p) for p in winners]
+    seats = texts.get("result.and").join(named)
+    return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)
