@@ -9,9 +9,11 @@ import pytest
 from boardweaver import Action, Catalog, Draft, Game, Json, start
 from boardweaver.doctor import CHECKS, check_game
 from boardweaver.doctor.catalogs import check_catalogs, check_messages
+from boardweaver.doctor.interference import _change_difference
 
 from . import doctor_fixtures as fixtures
 from . import fixtures_bid as bid
+from . import fixtures_gem as gem
 from . import fixtures_more as more
 from .draft_game import MarketDraft, MistakenDraft
 
@@ -34,6 +36,9 @@ BROKEN: list[tuple[type[Game], int]] = [
     (bid.PeekingBid, 4),
     (bid.HandHint, 4),
     (bid.UnmarkedLastSeal, 3),
+    (gem.ToldGem, 4),
+    (gem.MappedGem, 4),
+    (gem.RakedGem, 4),
     (more.DeckInMeta, 4),
     (more.ErrorNamesDeck, 4),
     (more.UndoablePeek, 3),
@@ -51,6 +56,7 @@ BROKEN: list[tuple[type[Game], int]] = [
 
 CORRECT: list[type[Game]] = [
     bid.SealedBid,
+    gem.Gem,
     more.Texts,
     more.ShuffledHands,
     more.CataloguedWell,
@@ -229,6 +235,47 @@ def test_a_twin_difference_names_the_place_by_space_id() -> None:
 
     [violation] = report.violations
     assert violation.title == "seat's view depends on what it cannot see (.meta.left)"
+
+
+@pytest.mark.parametrize(
+    ("game", "title"),
+    [
+        (gem.ToldGem, "log line depends on what the seat cannot see"),
+        (gem.MappedGem, "seat's view depends on what it cannot see (.meta.gems-#"),
+    ],
+)
+def test_a_secret_leaked_in_the_decision_that_makes_it_is_found_by_a_twin_made_inside_it(
+    game: type[Game], title: str
+) -> None:
+    report = check_game(game, games=GAMES)
+
+    assert report.violations and all(v.title.startswith(title) for v in report.violations), report.details()
+    assert all(v.extra["after_steps"] == 1 and "swap_inside_decision" in v.extra for v in report.violations)
+
+
+def test_a_public_mark_only_one_of_two_hidden_kinds_carries_is_found_over_many_games() -> None:
+    report = check_game(gem.RakedGem, games=GAMES)
+
+    [violation] = report.violations
+    assert violation.title == "the public state of face-down 'pit' pieces tells their hidden kind"
+
+
+def test_a_difference_in_the_changes_shown_names_the_first_change_that_differs() -> None:
+    moved = {"type": "move", "from": {"space": "deck"}, "to": {"space": "pile", "index": 3}}
+    other = {**moved, "to": {"space": "pile", "index": 4}}
+
+    said = _change_difference([moved, moved], [moved, other])
+    lacking = _change_difference([moved], [moved, other])
+
+    assert said.startswith('change 2 of the decision is {"from"') and '"index":4' in said.split("other world")[1]
+    assert lacking.startswith("change 2 of the decision, ") and lacking.endswith("is shown in one world only")
+
+
+def test_a_look_entry_made_only_by_the_games_end_is_not_dead_when_no_game_reached_it() -> None:
+    report = check_game(gem.PeekingGem, games=5)
+
+    assert report.games_finished == 0
+    assert [v.title for v in report.violations] == ["offers or labels depend on what the seat cannot see"]
 
 
 def test_an_unmarked_last_confirm_names_its_step() -> None:

@@ -9,13 +9,14 @@ from typing import Any
 from ..changes import Change
 from ..game import Game, start
 from ..messages import Message, message_in
-from ..model import PlayerId
+from ..model import PlayerId, TableState
 from ..offers import Intent
 from ..rng import Rng
 from ..table import Table
+from ..view import FULL
 from ..wire import canonical_bytes, state_to_wire
 from .instance import fresh_game
-from .interference import Twin, advance, make_twin, sees_any, watch
+from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 
@@ -25,6 +26,7 @@ ESCAPES = 6  # Cancel and undo steps an exploring bot takes at most per decision
 TWIN_CHANCE = 20  # percent: chance to start a twin world for a seat at a decision, when it has none
 MAX_TWINS = 2  # twin worlds live at once
 TWIN_SPAN = 24  # decisions a twin world lives at most (then another may start): bounds the cost
+INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or more between two of its steps
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -81,6 +83,7 @@ class Explorer:
         self.interference = interference
         self.patterns = patterns if patterns is not None else Patterns()
         self.bot = Rng(f"{seed}", "doctor-bot")
+        self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
@@ -131,6 +134,10 @@ class Explorer:
             self._start_twins(table, index)
         watching = list(self.twins.values())
         acting_sees = {twin.observer: sees_any(twin, table, seat) for twin in watching}
+        before = None
+        if self.interference and self.inner.below(100) < INNER_CHANCE:  # the world before it, to twin it inside
+            pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
+            before = (table.state.copy(), table.rng_counter, pick_counter)
 
         def on_step() -> None:
             for twin in watching:
@@ -155,6 +162,37 @@ class Explorer:
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
+        if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
+            self._twin_inside(table, decision, index, *before)
+
+    def _twin_inside(
+        self, table: Table, decision: Decision, index: int, state: TableState, rng_counter: int, pick_counter: int
+    ) -> None:
+        """Twins the decision between two of its steps: a secret its first steps made (ships placed by Choice
+        steps) must not reach an observer through its later ones (the Confirm writing where they are in public
+        state or the log), which no twin made between decisions can see, since both worlds then hold the same
+        copy. The world is rebuilt from the state before the decision; the twin goes no further than it."""
+        after = 1 + self.inner.below(len(decision.steps) - 1)  # the steps taken before the twin is made
+        world = Table(state, FULL, table.seed, rng_counter, pick_counter)
+        observers: list[PlayerId | None] = [*table.state.player_ids, None]
+        observer = self.inner.choice(observers)
+        try:
+            take_steps(self.game, world, decision.seat, decision.steps[:after], decision.picks[:after])
+            world.take_changes()
+            twin = make_twin(world, observer, self.inner, index, fresh_game(self.game))
+            if twin is None:
+                return
+            acting = sees_any(twin, world, decision.seat)
+            rest = Decision(decision.seat, decision.steps[after:], decision.picks[after:], decision.ended_by)
+            changes = take_steps(self.game, world, rest.seat, rest.steps, rest.picks, lambda: watch(twin, world))
+            outcome = advance(self.game, twin, world, rest, changes, acting)
+        except Exception:
+            return  # the twin may be a world the game never makes: no verdict
+        if isinstance(outcome, Finding):
+            extra: dict[str, object] = {"observer": observer, "swap_inside_decision": index, "after_steps": after}
+            self._hit(outcome, observer, extra={**extra, **twin.swap})
+        elif outcome:
+            self.run.compared += 1
 
     def _explore(self, stepper: Stepper) -> None:
         """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""

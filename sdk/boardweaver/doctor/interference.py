@@ -1,5 +1,8 @@
 """Check 4, non-interference: a twin world differing only in what a seat cannot see must look the same to it.
 
+Twins start between decisions, and inside one (`Explorer._twin_inside`): after some of its steps, so that a
+secret its first steps made is twinned before its later steps could copy it out.
+
 For observer `o` (a seat, or the room's spectators), the twin swaps the private parts of two pieces `o` cannot see
 that share a public group (same space, same public kind, state and owner), or the private states of two players or two
 spaces `o` cannot see whose shapes match. Both worlds then take the same decisions; after each one, everything sent to
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,6 +223,28 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
     return twin
 
 
+def take_steps(
+    game: Game,
+    world: Table,
+    seat: PlayerId,
+    steps: list[Action],
+    picks: list[int | None],
+    after_each: Callable[[], None] | None = None,
+) -> list[Change]:
+    """Takes committed steps on a full table as the server does (hidden clicks by their recorded picks) and
+    returns their changes; `after_each` runs after every step."""
+    world.take_changes()
+    changes: list[Change] = []
+    for action, pick in zip(steps, picks, strict=True):
+        _check_can_act(world, seat)
+        true_action, _ = _to_true_action(world, seat, action, pick)
+        game.apply_action(world, seat, true_action)
+        changes.extend(world.take_changes())
+        if after_each is not None:
+            after_each()
+    return changes
+
+
 def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
     """Marks the twin exposed if, after a step, a changed piece is shown to its observer in either world.
 
@@ -359,10 +385,12 @@ def compare(
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)
     if canonical_json(seen_true) != canonical_json(seen_twin):
+        where = _change_difference(seen_true, seen_twin)
         return Finding(
             4,
             "changes shown to the seat depend on what it cannot see",
-            f"the changes shown to {observer_name(observer)} differ between the two worlds",
+            f"the changes shown to {observer_name(observer)} (its moves' animation) differ between the two worlds: "
+            f"{where}",
         )
     if observer is not None and observer in true_view.state.active_player_ids and not true_view.state.is_over():
         offers_true = canonical_json([o.to_wire() for o in game.offers(true_view, observer)])
@@ -383,6 +411,19 @@ def compare(
                     "error texts in the two worlds",
                 )
     return True
+
+
+def _change_difference(true_changes: list[dict[str, Any]], twin_changes: list[dict[str, Any]]) -> str:
+    """Names the first shown change that differs, as each world shows it (or the change one world lacks)."""
+    for number, (true_change, twin_change) in enumerate(zip(true_changes, twin_changes, strict=False), 1):
+        if true_change != twin_change:
+            return (
+                f"change {number} of the decision is {canonical_json(true_change)}, "
+                f"in the other world {canonical_json(twin_change)}"
+            )
+    shorter = min(len(true_changes), len(twin_changes))
+    longer = true_changes if len(true_changes) > len(twin_changes) else twin_changes
+    return f"change {shorter + 1} of the decision, {canonical_json(longer[shorter])}, is shown in one world only"
 
 
 def _first_log_difference(true_lines: list[dict[str, Any]], twin_lines: list[dict[str, Any]]) -> str:

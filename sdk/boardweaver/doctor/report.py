@@ -30,7 +30,9 @@ class Violation:
     (`pieces`: two pieces swap their private parts; `piece`: one takes another private kind;
     `player_private_states` / `space_private_states`: two swap; `player_private_state` /
     `space_private_state`: one leaf changes); commit `decisions` in the true world and in the changed one,
-    and compare what the observer is sent after the last. `command` runs the doctor so that it finds the
+    and compare what the observer is sent after the last. A twin made inside the last decision names it
+    `swap_inside_decision` instead, with `after_steps`: the change is made after that many of its steps,
+    and the rest of its steps are taken in both worlds. `command` runs the doctor so that it finds the
     violation again.
     """
 

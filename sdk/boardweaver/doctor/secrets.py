@@ -33,6 +33,7 @@ MIN_TEXT = 2  # shorter texts ("A", "w") coincide too easily
 ORDER_SAMPLES = 5  # distinct hidden orders of a space kind before its sortedness is judged
 ORDER_CHANCE = 1e-6  # below this chance of being sorted by luck, a kept order is a leak
 IDENTITY_GAMES = 2  # games in which one public state must go with one hidden kind
+TWO_KIND_GAMES = 6  # the same, when only two public states split only two hidden kinds (a mark on the ships)
 
 
 def texts(data: Any) -> Iterator[str]:
@@ -177,8 +178,7 @@ class Patterns:
                 if face == piece.public_kind or piece.owner is not None:
                     continue
                 hidden.append(face)
-                if piece.public_state:
-                    self._identity(space, piece.public_kind, piece.public_state, face, game, players)
+                self._identity(space, piece.public_kind, piece.public_state or {}, face, game, players)
             if not space.is_collection and len(set(hidden)) >= 3:
                 samples = self.orders.setdefault(space.kind, {})
                 if len(samples) < 400:
@@ -190,7 +190,7 @@ class Patterns:
     ) -> None:
         groups = self.identities.setdefault((space.kind, kind), {})
         games = groups.setdefault(json.dumps(public, sort_keys=True), {}).setdefault(face, set())
-        if len(games) < IDENTITY_GAMES:
+        if len(games) < TWO_KIND_GAMES:
             games.add(game)
         self.where.setdefault(f"identity {space.kind} {kind}", (game, players))
 
@@ -218,7 +218,9 @@ class Patterns:
             single = all(len(faces) == 1 for faces in groups.values())
             faces = {face for group in groups.values() for face in group}
             repeated = sum(1 for group in groups.values() for games in group.values() if len(games) >= IDENTITY_GAMES)
-            if single and len(groups) >= 3 and len(faces) >= 3 and repeated >= 2:
+            often = sum(1 for group in groups.values() for games in group.values() if len(games) >= TWO_KIND_GAMES)
+            many = len(groups) >= 3 and len(faces) >= 3 and repeated >= 2
+            if single and (many or (len(groups) == len(faces) == 2 and often == 2)):
                 found.append(
                     (
                         Finding(
