@@ -51,8 +51,10 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     assert white.locator("#commands").is_hidden()  # no empty band of commands above the review link
     assert "tv" in str(tv.get_attribute("#page", "class"))
     assert review.locator("#result .verdict").inner_text() == "Player 1 won"  # the review's last step: the true end
-    true_board = review.inner_text('#board [data-space="board-true"]')
-    assert "♚" not in true_board and "♕" in true_board  # the queen took the king
+    true_board = review.eval_on_selector_all(
+        '#board [data-space="board-true"] .piece', "els => els.map(e => e.getAttribute('aria-label')).join()"
+    )
+    assert "Black king" not in true_board and "White queen" in true_board  # the queen took the king
     big = float(tv.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
     normal = float(black.evaluate("parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)"))
     assert big > 1.5 * normal  # the TV view is read from across the room

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,8 +11,9 @@ from .conftest import rebuilt_views, screenshot, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
 
-BLACK_GLYPHS = "♚♛♜♝♞♟"
+BLACK_PIECE = re.compile(r"\bBlack (king|queen|rook|bishop|knight|pawn)\b")  # as a piece's label names it
 WHITE_BOARD = '#board [data-space="board-0"]'  # white's own board: not the captured pieces drawn beside it
+LABELS = "els => els.map(e => e.getAttribute('aria-label')).join('\\n')"  # what each drawn square says it holds
 
 
 def _space(view: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -39,9 +41,9 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
         page.locator(".mine .piece.offer.intent-choice").first.click()  # stage a piece
         page.locator(".mine .piece.offer.intent-confirm").first.click()  # move it: a reveal, sent
         page.wait_for_function("document.getElementById('page').dataset.state !== 'pending'")
-        drawn.append(page.inner_text(WHITE_BOARD))
+        drawn.append(page.eval_on_selector_all(f"{WHITE_BOARD} .piece", LABELS))
     wait_state(page, "over", timeout=30_000)
-    drawn.append(page.inner_text(WHITE_BOARD))
+    drawn.append(page.eval_on_selector_all(f"{WHITE_BOARD} .piece", LABELS))
     screenshot(page, "fog-chess")
 
     assert frames and not any('"position"' in text for text in frames)  # the true board never came
@@ -60,5 +62,5 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     # so at most four were taken), and the page drew exactly those
     final = views[-1]
     assert "result" in final
-    black_drawn = sum(drawn[-1].count(glyph) for glyph in BLACK_GLYPHS)
+    black_drawn = len(BLACK_PIECE.findall(drawn[-1]))
     assert black_drawn == black_seen(final) >= 16 - 4

@@ -76,3 +76,35 @@ def test_steps_no_longer_offered_after_a_reconnect_are_dropped_and_named(server:
     )
     assert api.call(f"/api/rooms/{room['room']}")["seq"] == 1  # the laptop sent nothing
     screenshot(laptop, "market-draft-dropped")
+
+
+def test_a_move_refused_as_stale_is_checked_again_and_the_notice_passes(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("three-lanes", seats=2, bots=[])
+    first = new_page()
+    held: list[Any] = []  # what the server sent the first page while the other seat moved
+    holding, routes = [False], []
+
+    def route(page_socket: Any) -> None:
+        to_server = page_socket.connect_to_server()
+        routes.append(page_socket)
+        to_server.on_message(lambda message: held.append(message) if holding[0] else page_socket.send(message))
+
+    first.route_web_socket("**/ws/rooms/**", route)
+    first.goto(seat_url(server, room, 0))
+    second = new_page(seat_url(server, room, 1))
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+
+    holding[0] = True  # the first page does not hear of the second's plan before it sends its own
+    _plan_a_card(second)
+    second.wait_for_function("document.getElementById('page').dataset.state === 'ready'")
+    _plan_a_card(first)  # sent on the old position: refused as stale, the answer held back too
+    first.wait_for_timeout(500)
+    holding[0] = False
+    for message in held:
+        routes[-1].send(message)
+
+    first.wait_for_selector("#notice:has-text('Another player moved first')", timeout=15_000)
+    first.wait_for_function("document.querySelectorAll('#board .kind-lane .piece').length === 2", timeout=30_000)
+    first.wait_for_function("document.getElementById('notice').textContent === ''", timeout=15_000)  # it passed
+    assert len(held) >= 2  # the other seat's move and the refusal

@@ -10,6 +10,7 @@ from boardweaver import Action, Draft, Table, play_game, start, verify_commit
 from boardweaver.installed import installed_games, load_game
 from boardweaver.view import perspective_of
 from boardweaver_games.bluff.rules import Bluff
+from boardweaver_games.market_draft.rules import MarketDraft
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board, guess_moves, piece_keys, render_log, render_result, score_title
@@ -523,6 +524,19 @@ def test_bluffs_end_panel_counts_each_seats_cards_left_under_the_games_own_colum
     assert "<th>Cards left</th>" in english and "<th>Cartes en main</th>" in french
     assert all(f"<td>{count}</td>" in english for count in left.values())
     assert score_title(OldMaid({}), None) is None  # a game without its own column: the platform's "Score"
+
+
+def test_a_game_with_every_space_in_the_seats_areas_draws_no_empty_table() -> None:
+    from tests.sdk.fixtures_gem import Gem
+
+    game = Gem({})
+    table = start(game, [0, 1], seed=1)
+
+    drawn = Board(game, table.view(0), 0, game.offers(table.view(0), 0), None, Texts("en")).render()
+    market = Board(MarketDraft({}), start(MarketDraft({}), [0, 1], seed=1).view(0), 0, [], None, Texts("en"))
+
+    assert 'class="middle"' not in drawn and 'data-space="pits-0"' in drawn and 'data-space="pits-1"' in drawn
+    assert 'class="middle"' in market.render()  # a game with a table keeps it
 
 
 def test_an_end_without_a_reason_shows_no_reason_line() -> None:

@@ -95,17 +95,18 @@ class Board:
         parts = ['<div class="others">']
         parts += [self._seat_area(p, seats[p], ghosts) for p in others]
         parts.append("</div>")
-        hexes = [space for space in middle if _axial(space) is not None]
-        parts.append('<div class="middle"><div class="table-area">')
-        if hexes:
-            parts.append(self._hex_map(hexes, ghosts))
-        parts += [self._space(space, ghosts) for space in middle if _axial(space) is None]
-        parts.append("</div>")
-        if side:
-            parts.append('<div class="side-area">')
-            parts += [self._space(space, ghosts) for space in side]
+        if middle or side:  # a game whose spaces all lie in the seats' areas has no empty table between them
+            hexes = [space for space in middle if _axial(space) is not None]
+            parts.append('<div class="middle"><div class="table-area">')
+            if hexes:
+                parts.append(self._hex_map(hexes, ghosts))
+            parts += [self._space(space, ghosts) for space in middle if _axial(space) is None]
             parts.append("</div>")
-        parts.append("</div>")
+            if side:
+                parts.append('<div class="side-area">')
+                parts += [self._space(space, ghosts) for space in side]
+                parts.append("</div>")
+            parts.append("</div>")
         if self.me is not None and self.me in seats:
             parts.append('<div class="mine">' + self._seat_area(self.me, seats[self.me], ghosts) + "</div>")
         return "".join(parts)

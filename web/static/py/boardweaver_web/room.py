@@ -48,6 +48,8 @@ def game_loader(config: dict[str, Any]) -> Any:
 
 
 NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
+REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
+PASSING_NOTICES = ("notice.server-error", "notice.step-refused")  # over once read; the others last while true
 
 
 class RoomPage:
@@ -297,12 +299,12 @@ class RoomPage:
         copied = await dom.copy_text(copy_id)
         self.say_passing(self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
 
-    def say_passing(self, said: str) -> None:
+    def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:
         """Says something in the notice for a few seconds ("Link copied.", "Bob has joined.")."""
         dom.set_text("notice", said)
         self.notices_said += 1
         count = self.notices_said
-        dom.later(NOTICE_SHOWN_MS, lambda: self.clear_notice(count))
+        dom.later(shown_ms, lambda: self.clear_notice(count))
 
     def clear_notice(self, count: int) -> None:
         """Clears a passing notice ("Link copied.") unless another was said since."""
@@ -672,9 +674,14 @@ class RoomPage:
             if isinstance(args.get("steps"), list):
                 args["steps"] = "; ".join(self.step_text(step) for step in args["steps"])
             if notice.key == "notice.server-error":  # a code is for the developer; the player reads a sentence
-                dom.set_text("notice", texts.error(str(args.get("code", ""))))
+                said = texts.error(str(args.get("code", "")))
             else:
-                dom.set_text("notice", texts.get(notice.key, **args))
+                said = texts.get(notice.key, **args)
+            if notice.key in PASSING_NOTICES:
+                self.say_passing(said, REFUSAL_SHOWN_MS)
+            else:
+                self.notices_said += 1  # a lasting notice outlives any passing one said before
+                dom.set_text("notice", said)
             session.notices.clear()
         if session.over:
             dom.set_html(
