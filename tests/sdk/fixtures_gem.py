@@ -147,3 +147,14 @@ class RakedGem(Gem):
         super().apply_action(table, player_id, action)
         if action.type == "piece" and action.index is not None and action.space_id == pits_id(player_id):
             table.set(StateOf.piece_public(action.space_id, action.index), "raked", True)
+
+
+class ShownGem(Gem):
+    """Check 4 (patterns over many games): hiding the gem also turns its pit's public kind to "gem"."""
+
+    name = "fixture-shown-gem"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        if action.type == "piece" and action.index is not None and action.space_id == pits_id(player_id):
+            table.set_public_kind(action.space_id, action.index, "gem")

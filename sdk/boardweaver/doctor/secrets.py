@@ -9,7 +9,8 @@ own secrets) do not count; numbers are left to the twins. The spectator counts: 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind (a viewer follows them by position),
 and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
-game after game). It also records every space and piece kind seen, for the `look` check.
+game after game), or whose public parts split two hidden kinds (a mark set on the ships alone). It also
+records every space and piece kind seen, for the `look` check.
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ class Patterns:
 
     orders: dict[str, dict[tuple[int | str, str, tuple[str, ...]], None]] = field(default_factory=dict)
     identities: dict[tuple[str, str], dict[str, dict[str, set[int | str]]]] = field(default_factory=dict)
+    # space kind -> a hidden piece's public part (kind and state) -> its hidden kinds -> games (see `_mark`)
+    marks: dict[str, dict[str, dict[str, set[int | str]]]] = field(default_factory=dict)
+    face_down: set[str] = field(default_factory=set)  # the space kinds `marks` saw a face-down piece in
     where: dict[str, tuple[int | str, list[int]]] = field(default_factory=dict)  # a game showing each pattern
     space_kinds: set[str] = field(default_factory=set)
     piece_kinds: set[str] = field(default_factory=set)
@@ -175,22 +179,41 @@ class Patterns:
                 if face is None:
                     continue
                 self.piece_kinds.add(face)
+                if piece.owner is None:
+                    self._mark(space.kind, piece.public_kind, piece.public_state, face, game, players)
                 if face == piece.public_kind or piece.owner is not None:
                     continue
                 hidden.append(face)
-                self._identity(space, piece.public_kind, piece.public_state or {}, face, game, players)
+                if piece.public_state:
+                    self._identity(space, piece.public_kind, piece.public_state, face, game, players)
             if not space.is_collection and len(set(hidden)) >= 3:
                 samples = self.orders.setdefault(space.kind, {})
                 if len(samples) < 400:
                     samples[(game, space.space_id, tuple(hidden))] = None
                     self.where.setdefault(f"order {space.kind}", (game, players))
 
+    def _mark(
+        self, space_kind: str, kind: str, public: dict[str, Any], face: str, game: int | str, players: list[int]
+    ) -> None:
+        """Records a hidden piece's public part (kind and state, a face-up copy of its hidden kind included)
+        against its hidden kind: where the public parts always split two hidden kinds, they tell them apart."""
+        groups = self.marks.setdefault(space_kind, {})
+        if len(groups) > 2:
+            return  # more than two public parts: the identity check's case, not this one
+        if face != kind:
+            self.face_down.add(space_kind)
+        key = json.dumps([kind, public], sort_keys=True)
+        games = groups.setdefault(key, {}).setdefault(face, set())
+        if len(games) < TWO_KIND_GAMES:
+            games.add(game)
+        self.where.setdefault(f"mark {space_kind}", (game, players))
+
     def _identity(
         self, space: Space, kind: str, public: dict[str, Any], face: str, game: int | str, players: list[int]
     ) -> None:
         groups = self.identities.setdefault((space.kind, kind), {})
         games = groups.setdefault(json.dumps(public, sort_keys=True), {}).setdefault(face, set())
-        if len(games) < TWO_KIND_GAMES:
+        if len(games) < IDENTITY_GAMES:
             games.add(game)
         self.where.setdefault(f"identity {space.kind} {kind}", (game, players))
 
@@ -214,13 +237,30 @@ class Patterns:
                         f"order {kind}",
                     )
                 )
+        for space_kind, marked in sorted(self.marks.items()):
+            single = all(len(faces) == 1 for faces in marked.values())
+            faces = {face for group in marked.values() for face in group}
+            often = all(len(games) >= TWO_KIND_GAMES for group in marked.values() for games in group.values())
+            if space_kind in self.face_down and single and len(marked) == len(faces) == 2 and often:
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"the public parts of hidden pieces in {space_kind!r} spaces tell their two hidden kinds "
+                            "apart",
+                            f"in {space_kind!r} spaces, game after game, every hidden piece of one public kind and "
+                            "state hides one kind and every other piece the other: a public mark (a kind or a state "
+                            "set on the pieces of one hidden kind) shows which is which; keep it in their private "
+                            "parts",
+                        ),
+                        f"mark {space_kind}",
+                    )
+                )
         for (space_kind, kind), groups in sorted(self.identities.items()):
             single = all(len(faces) == 1 for faces in groups.values())
             faces = {face for group in groups.values() for face in group}
             repeated = sum(1 for group in groups.values() for games in group.values() if len(games) >= IDENTITY_GAMES)
-            often = sum(1 for group in groups.values() for games in group.values() if len(games) >= TWO_KIND_GAMES)
-            many = len(groups) >= 3 and len(faces) >= 3 and repeated >= 2
-            if single and (many or (len(groups) == len(faces) == 2 and often == 2)):
+            if single and len(groups) >= 3 and len(faces) >= 3 and repeated >= 2:
                 found.append(
                     (
                         Finding(
