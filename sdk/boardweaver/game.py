@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from .errors import RuleError
 from .locales import find_catalogs
-from .messages import Catalog
+from .messages import Catalog, Message
 from .model import Json
 from .offers import Action, Offer
 from .table import Table
@@ -134,6 +134,16 @@ class Game(metaclass=_GameType):
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
         """Applies an offered action: on the seat's view in a draft, on the full state on the server."""
         raise NotImplementedError
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        """Returns what `player_id` is asked to do now, in a few words (`msg("prompt.play", rank=...)`: "Play 1 to 4
+        cards as A"), or None (the default) to say only that it is the seat's turn.
+
+        The tab shows it after "Your turn" while the seat may act. Like `offers`, it runs on the seat's view and
+        reads only what the seat may see: the doctor compares it on the view and on the full state (check 4)
+        and requires its key in every catalog (check 6).
+        """
+        return None
 
     def validate_options(self) -> None:
         """Raises ValueError when the room's options cannot make a game (a bad position, a value out of range).

@@ -117,6 +117,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     page.wait_for_selector("#board [data-offer]", timeout=20_000)  # a board to play on (the bot may move first)
     quick = room_of(page)
     assert api.call(f"/api/rooms/{quick}")["seats"] == ["claimed", "bot"]
+    assert page.inner_text("#turn") == "Your turn: Take a card from Player 2's hand"  # the game says what to do
 
     page.goto(server + "/")  # a new load of the lobby: my games come from the browser's storage
     wait_state(page, "ready")

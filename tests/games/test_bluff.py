@@ -309,7 +309,7 @@ def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
 def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
     report = check_game(Bluff, games=30)
 
-    assert report.ok, report.describe()
+    assert report.ok, report.details()
 
 
 def test_a_lettered_rank_reads_in_the_seats_language_on_faces_labels_log_and_the_piles_title() -> None:

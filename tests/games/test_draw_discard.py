@@ -286,7 +286,7 @@ def test_every_message_is_in_both_catalogs_with_the_same_placeholders() -> None:
 def test_the_doctor_finds_no_violation_in_seeded_games_that_end() -> None:
     report = check_game(DrawDiscard({"endless": False}), games=40)
 
-    assert report.ok, report.describe()
+    assert report.ok, report.details()
 
 
 def test_a_room_with_default_options_plays_a_game_that_ends() -> None:

@@ -133,7 +133,7 @@ def test_every_message_used_is_in_every_catalog_with_the_same_placeholders() -> 
 def test_the_doctor_finds_no_violation_in_seeded_games() -> None:
     report = check_game(MarketDraft, games=60)
 
-    assert report.ok, report.describe()
+    assert report.ok, report.details()
 
 
 def test_regression_a_card_face_shows_its_suit_once() -> None:

@@ -243,4 +243,4 @@ def test_regression_each_seats_pair_count_is_shown_to_all_during_play(mode: str)
 def test_the_doctor_finds_no_violation_in_seeded_games(mode: str) -> None:
     report = check_game(MemoryMatch({"mode": mode}), games=20)
 
-    assert report.ok, report.describe()
+    assert report.ok, report.details()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from boardweaver import Action, Catalog, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 PITS = 4
 HIDE = Action.command("hide")
@@ -158,3 +158,25 @@ class ShownGem(Gem):
         super().apply_action(table, player_id, action)
         if action.type == "piece" and action.index is not None and action.space_id == pits_id(player_id):
             table.set_public_kind(action.space_id, action.index, "gem")
+
+
+class PromptingGem(Gem):
+    """Check 4: the digging seat's prompt reads where the next seat's gem lies (hidden from it)."""
+
+    name = "fixture-prompting-gem"
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        if table.state.meta_data["phase"] != "dig":
+            return msg("offer.hide")
+        pits = table.state.space(pits_id(self.next_seat(table, player_id))).pieces
+        found = [i for i, p in enumerate(pits) if p.private_kind == "gem"]
+        return msg("offer.dig", pit=found[0] + 1 if found else 0)
+
+
+class UnsaidPromptGem(Gem):
+    """Check 6: the prompt's key is in no catalog."""
+
+    name = "fixture-unsaid-prompt-gem"
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        return msg("prompt.unsaid")

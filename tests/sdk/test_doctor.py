@@ -40,6 +40,8 @@ BROKEN: list[tuple[type[Game], int]] = [
     (gem.MappedGem, 4),
     (gem.RakedGem, 4),
     (gem.ShownGem, 4),
+    (gem.PromptingGem, 4),
+    (gem.UnsaidPromptGem, 6),
     (more.DeckInMeta, 4),
     (more.ErrorNamesDeck, 4),
     (more.UndoablePeek, 3),
@@ -270,6 +272,12 @@ def test_a_difference_in_the_changes_shown_names_the_first_change_that_differs()
 
     assert said.startswith('change 2 of the decision is {"from"') and '"index":4' in said.split("other world")[1]
     assert lacking.startswith("change 2 of the decision, ") and lacking.endswith("is shown in one world only")
+
+
+def test_a_prompt_that_reads_a_hidden_part_is_found() -> None:
+    report = check_game(gem.PromptingGem, games=5)
+
+    assert "prompt depends on what the seat cannot see" in {v.title for v in report.violations}
 
 
 def test_a_look_entry_made_only_by_the_games_end_is_not_dead_when_no_game_reached_it() -> None:

@@ -150,6 +150,18 @@ class Bluff(Game):
             offers.append(Offer(PLAY, Intent.CONFIRM).label(label))
         return offers
 
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        state = table.read(StateOf.meta(), Round)
+        if state.phase == TAKING:
+            return msg("prompt.take")
+        if state.phase == ANSWERING:
+            claim = state.claim or {}
+            claimed = rank_word(RANKS[claim.get("rank", 0)])
+            return msg("prompt.answer", player=claim.get("player", 0), count=claim.get("count", 0), rank=claimed)
+        selected = table.read(StateOf.player_private(player_id), Selection).selected
+        rank = rank_word(RANKS[state.rank])
+        return msg("prompt.play", rank=rank) if selected else msg("prompt.choose", rank=rank, most=MAX_PLAY)
+
     # -- actions -------------------------------------------------------------------------------------
 
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Json, Offer, Piece, RuleError, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Json, Message, Offer, Piece, RuleError, Space, StateOf, Table, msg
 
 from .chessrules import (
     FILES,
@@ -307,6 +307,10 @@ class FogChess(Game):
     def offers(self, table: Table, player_id: int) -> list[Offer]:
         turn = Turn.of(table, player_id)
         return list(offers_for(player_id, turn.moves, turn.staged))
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        staged = Turn.of(table, player_id).staged
+        return msg("prompt.pick") if staged is None else msg("prompt.move", square=staged)
 
     # -- actions -------------------------------------------------------------------------------------
 

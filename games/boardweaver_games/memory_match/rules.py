@@ -19,6 +19,7 @@ from boardweaver import (
     IllegalStepError,
     Intent,
     Json,
+    Message,
     Offer,
     Piece,
     Space,
@@ -91,6 +92,10 @@ class MemoryMatch(Game):
             for index, piece in enumerate(table.state.space(GRID).pieces)
             if piece.public_kind == BACK
         ]
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        flipped = len(_flipped(table))
+        return msg("prompt.turn-back" if flipped == 2 else "prompt.second" if flipped else "prompt.first")
 
     def apply_action(self, table: Table, player_id: int, action: Action) -> None:
         if action == TURN_BACK:

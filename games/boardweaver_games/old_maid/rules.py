@@ -100,6 +100,10 @@ class OldMaid(Game):
             for index in range(len(table.state.space(hand_id(source)).pieces))
         ]
 
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        source = self.next_holder(table, player_id)
+        return None if source is None else msg("prompt.take", player=source)
+
     def next_holder(self, table: Table, player_id: int) -> int | None:
         """Returns the next player after `player_id`, in seat order, still holding cards."""
         players = [int(p) for p in table.state.player_ids]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Json, Message, Offer, Piece, Space, StateOf, Table, msg
 
 LANES = ("lane-0", "lane-1", "lane-2")
 CONFIRM = "confirm"
@@ -140,6 +140,14 @@ class ThreeLanes(Game):
             last = table.state.active_player_ids == [player_id]
             offers.append(confirm.revealing() if last else confirm)
         return offers
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        if table.read(StateOf.player_private(player_id), Pick).staged is not None:
+            return msg("prompt.lane")
+        used = self.planned_lanes(table, player_id)
+        if len(used) == len(LANES):
+            return msg("prompt.confirm")
+        return msg("prompt.stage" if not used else "prompt.more")
 
     def planned_lanes(self, table: Table, player_id: int) -> set[str]:
         """Returns the lanes this seat's plan already targets (read on its own view or the full state)."""

@@ -228,6 +228,7 @@ class Stepper:
         except Exception:
             return  # the full state is not what offers() runs on in a browser: no verdict
         self.counters.offers += 1
+        self._compare_prompts()
         state, perspective = self.table.state, seat_perspective(self.seat)
         try:
             same = same_offers(state, perspective, offers, full)
@@ -239,6 +240,28 @@ class Stepper:
                 "offers or labels depend on what the seat cannot see",
                 f"seat {self.seat}'s offers (or their labels) on its view differ from those the same rules "
                 "make on the full state: offers() reads a part the seat cannot see",
+            )
+
+    def _compare_prompts(self) -> None:
+        """Check 4: the prompt on the seat's view equals the one on the full state (and check 6 notes its key)."""
+        try:
+            on_view = self.game.prompt(self.draft.view, self.seat)
+            on_full = self.game.prompt(self.table, self.seat)
+        except Exception as error:
+            self._break(check_of(error, 0), "prompt() raised", f"prompt() for seat {self.seat} raised {short(error)}")
+            return
+        if not all(p is None or isinstance(p, Message) for p in (on_view, on_full)):
+            self._break(0, "prompt() returned no message", f"prompt() must return msg(...) or None, got {on_view!r}")
+            return
+        if on_view is not None:
+            self.labels.append(on_view)
+        wires = [None if p is None else p.to_wire() for p in (on_view, on_full)]
+        if wires[0] != wires[1]:
+            self._break(
+                4,
+                "prompt depends on what the seat cannot see",
+                f"seat {self.seat}'s prompt on its view differs from the one the same rules make on the full state: "
+                "prompt() reads a part the seat cannot see",
             )
 
     def can_undo(self) -> bool:

@@ -662,7 +662,9 @@ class RoomPage:
             elif session.is_waiting():
                 turn = texts.get("turn.queued")
             elif session.seat is not None and session.seat in active:
-                turn = texts.get("turn.you")
+                prompt = session.prompt()
+                asked = self.catalog.render(prompt) if prompt is not None and self.catalog is not None else ""
+                turn = texts.get("turn.you-prompt", prompt=asked) if asked else texts.get("turn.you")
             else:
                 turn = texts.get("turn.waiting", seats=", ".join(texts.get("seat", seat=p) for p in active))
         if session.role != "seat":

@@ -138,6 +138,16 @@ class Session:
         self._base_table = (base, perspective, table)
         return table
 
+    def prompt(self) -> Message | None:
+        """What the game asks the seat to do now (`Game.prompt` on its draft's view), while it may act."""
+        if self.game is None or self.draft is None or self.seat is None or not self.offers():
+            return None
+        try:
+            said = self.game.prompt(self.draft.view, self.seat)
+        except Exception:  # a game bug: the seat still reads "Your turn"
+            return None
+        return said if isinstance(said, Message) else None
+
     def offers(self) -> list[Offer]:
         """What the seat may click now (nothing while a commit is in flight or queued offline)."""
         if self.draft is None or self.in_flight is not None or not self.draft.is_open or not self.started:
