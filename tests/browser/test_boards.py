@@ -68,3 +68,27 @@ def test_a_chess_board_is_drawn_larger_on_a_wide_screen_as_its_height_allows(
 
     assert smallest <= cell <= largest, cell
     assert not page.evaluate(SCROLLS)  # the whole board in the window, no scrolling
+
+
+LONG_FACE = """() => {
+  const cards = [...document.querySelectorAll('#board [data-space=market] .piece.offer')];
+  const [first, second] = cards;
+  first.querySelector('.face').textContent = '7 Countess of the very long name';
+  const face = first.querySelector('.face').getBoundingClientRect(), card = first.getBoundingClientRect();
+  const next = second.getBoundingClientRect();
+  const hit = document.elementFromPoint(next.left + next.width / 2, next.top + next.height / 2);
+  return {inside: face.right <= card.right + 0.5, hitsNext: second.contains(hit), onFace: first.contains(hit)};
+}"""
+
+
+def test_a_long_face_stays_inside_its_card_and_never_takes_its_neighbours_clicks(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_selector("#board [data-space=market] .piece.offer")
+
+    found = page.evaluate(LONG_FACE)
+
+    assert found == {"inside": True, "hitsNext": True, "onFace": False}

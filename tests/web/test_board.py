@@ -6,7 +6,7 @@ import html
 import re
 
 import pytest
-from boardweaver import Action, Draft, Table, play_game, start, verify_commit
+from boardweaver import Action, Draft, StateOf, Table, msg, play_game, start, verify_commit
 from boardweaver.installed import installed_games, load_game
 from boardweaver.view import perspective_of
 from boardweaver_games.bluff.rules import Bluff
@@ -524,6 +524,16 @@ def test_bluffs_end_panel_counts_each_seats_cards_left_under_the_games_own_colum
     assert "<th>Cards left</th>" in english and "<th>Cartes en main</th>" in french
     assert all(f"<td>{count}</td>" in english for count in left.values())
     assert score_title(OldMaid({}), None) is None  # a game without its own column: the platform's "Score"
+
+
+def test_a_fact_holding_a_message_is_said_in_the_readers_language() -> None:
+    game = MarketDraft({})
+    table = start(game, [0, 1], seed=1)
+    table.set(StateOf.player_public(0), "score", msg("title"))  # kept as its wire map, as a space title's word
+
+    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+
+    assert "Score: Market draft" in html.unescape(english) and "…" not in english
 
 
 def test_a_game_with_every_space_in_the_seats_areas_draws_no_empty_table() -> None:

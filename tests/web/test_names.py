@@ -36,6 +36,8 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names)
     assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada, Bob win."
     assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada, Player 3 win."  # seat 2 unnamed
+    spied = NamedCatalog(Catalog("en", {"log.spied": "Player {player} looks at player {target}'s hand."}), names)
+    assert spied.render(msg("log.spied", player=0, target=1)) == "Ada looks at Bob's hand."  # as the guide's example
 
 
 PLAYING = {

@@ -171,10 +171,17 @@ class Board:
         named = [(self._fact_name(k), k, v) for k, v in items]
         return "".join(
             f'<span class="fact" data-fact="{escape(k)}">'
-            f"{escape(self.texts.get('seat.fact', name=name, value=_plain(v)))}</span>"
+            f"{escape(self.texts.get('seat.fact', name=name, value=self._fact_value(v)))}</span>"
             for name, k, v in named
             if name is not None
         )
+
+    def _fact_value(self, value: Any) -> str:
+        """A fact's value as text: a message (its wire map, as `Table.set` keeps one) in the reader's language."""
+        held = message_in(value)
+        if held is None:
+            return _plain(value)
+        return self.catalog.render(held) if self.catalog is not None else held.key
 
     def _fact_name(self, key: str) -> str | None:
         """The fact's name in the game's catalog (`look.<key>`); None for state the game does not name."""

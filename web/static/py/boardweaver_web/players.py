@@ -15,7 +15,7 @@ from boardweaver import Catalog, Message
 
 from .texts import Texts, seat_number
 
-SEAT_ARGS = ("player", "source", "claimer", "seat", "winner", "loser")  # message args that name a seat
+SEAT_ARGS = ("player", "source", "target", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
 # "Player {player}", "seat {claimer}", "player(s) {winners}": the word goes when the seats have names
 # (with a French article before it: "Le joueur {player}" becomes "{player}", not "Le Ada")
