@@ -260,3 +260,22 @@ def test_what_happened_since_our_move_starts_with_our_move_and_the_next_seats_ad
     session.receive({"type": "event", "seq": 4, "patch": [], "log": [{"key": "next", "args": {}}]})
 
     assert ours == ["mine"] and [m.key for m in session.latest_messages()] == ["mine", "answer", "next"]
+
+
+def test_what_happened_since_our_move_is_read_again_from_the_log_after_a_reload() -> None:
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive(room.snapshot(0))
+    session.receive({"type": "event", "seq": 1, "patch": [], "log": [{"key": "before", "args": {}}]})
+    session.in_flight = {"commitId": "c1"}  # type: ignore[assignment]
+    session.receive({"type": "event", "seq": 2, "patch": [], "ack": "c1", "log": [{"key": "mine", "args": {}}]})
+    log = [{"key": "before", "args": {}}, {"key": "mine", "args": {}}, {"key": "later", "args": {}}]
+
+    again = _session(room, 0, store)  # the page reloaded (or rejoined from my games): only the store is left
+    again.receive({**room.snapshot(0), "seq": 3, "log": log})
+    elsewhere = _session(room, 0)  # another browser, which never saw this seat move: the log's last lines
+    elsewhere.receive({**room.snapshot(0), "seq": 3, "log": log})
+
+    assert [m.key for m in again.latest_messages()] == ["mine", "later"]
+    assert [m.key for m in elsewhere.latest_messages()] == ["before", "mine", "later"]

@@ -265,6 +265,7 @@ class Session:
         self._read_names(frame)
         self.rematch = frame["rematch"] if isinstance(frame.get("rematch"), str) else self.rematch
         self.log = list(frame.get("log") or self.base.get("log") or [])
+        self.latest = self._latest_from_log()
         self.changes = []
         self._save_base()
         saved = self._saved_draft()
@@ -295,6 +296,7 @@ class Session:
         self.log.extend(lines)
         if "ack" in frame:  # our decision starts what happened since it (a bluff called, and what it showed)
             self.latest = list(lines)[-LATEST_LINES:]
+            self.store.set(self._key("since"), str(len(self.log) - len(lines)))  # kept for a reload or a rejoin
         elif lines:  # another seat's: added after it (the last few lines)
             self.latest = (self.latest + list(lines))[-LATEST_LINES:]
         self._save_base()
@@ -413,6 +415,16 @@ class Session:
             "commitId": uuid.uuid4().hex,
         }
         return self.in_flight
+
+    def _latest_from_log(self) -> list[dict[str, Any]]:
+        """What happened since our last decision, read from the whole log (a reload, a rejoin, a resync): from
+        where this browser saw that decision's lines begin; else, for a browser that never moved here, the
+        log's last lines."""
+        raw = self.store.get(self._key("since"))
+        since = int(raw) if raw is not None and raw.isdigit() else None
+        if since is None or since > len(self.log):
+            since = 0
+        return self.log[since:][-LATEST_LINES:]
 
     def _key(self, what: str) -> str:
         who = self.seat if self.role == "seat" else self.role
