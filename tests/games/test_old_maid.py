@@ -34,6 +34,8 @@ def test_setup_deals_every_card_and_leaves_no_pair_in_a_hand(players: int) -> No
     assert len(discarded) + sum(map(len, hands)) == 2 * RANKS + 1
     assert all(count == 1 for hand in hands for count in Counter(hand).values())
     assert sum(hand.count(MAID) for hand in hands) == 1
+    ranks = [[RANKS + 1 if card == MAID else int(str(card).split("-")[1]) for card in hand] for hand in hands]
+    assert all(hand == sorted(hand) for hand in ranks)  # dealt in rank order, the maid last (a player's trial)
 
 
 def test_the_click_on_a_hidden_card_is_a_revealing_confirm() -> None:

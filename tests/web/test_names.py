@@ -136,9 +136,19 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
     assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
     assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
+    scored = {**ended([0]), "result": {"winners": [0], "scores": {"0": 6, "1": 2, "2": 1}}}
+    finished = html.unescape(render_my_games("http://h", [kept[2]], {"won": scored}, titles={"g": "Jeu"}))
+    named = html.unescape(render_my_games("http://h", [{**kept[2], "game": "g", "invites": {"1": "i"}}], statuses))
+    french = html.unescape(
+        render_my_games("http://h", [{**kept[2], "game": "g", "title": "Game"}], {}, titles={"g": "Jeu"})
+    )
     spectator = mine.describe_state(ended([1]), None, None)
     assert spectator == ("Bob won", "over")  # a seat nobody named reads "Player N"; a name is the player's
     assert mine.describe_state({**PLAYING, "started": False}, None, 0) == ("waiting for players", "waiting")
+    assert ">You won · 6\N{EN DASH}2\N{EN DASH}1<" in finished  # this seat's score first
+    assert '<span class="kept-seat">Ada</span>' in named  # the name this seat's player chose
+    assert "Invite" not in named  # a finished game has nobody left to invite
+    assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
 
 
 def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_referee_links() -> None:

@@ -80,8 +80,12 @@ class OldMaid(Game):
         for player in players:
             table.add_space(Space(hand_id(player), "hand").collection().owned_by(player))
         table.add_space(Space(DISCARD, "discard"))
+        dealt: dict[int, list[str]] = {player: [] for player in players}
         for number, card in enumerate(cards):
-            table.add_piece(hand_id(players[number % len(players)]), Piece(BACK).hiding(card))
+            dealt[players[number % len(players)]].append(card)
+        for player, hand in dealt.items():  # a hand is held in rank order, the maid last (its owner alone sees it)
+            for card in sorted(hand, key=lambda kind: rank_of(kind) or RANKS + 1):
+                table.add_piece(hand_id(player), Piece(BACK).hiding(card))
         for player in players:
             while self.discard_a_pair(table, player):
                 pass

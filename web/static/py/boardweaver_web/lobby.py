@@ -111,7 +111,8 @@ class Lobby:
     def render_mine(self) -> None:
         kept = mine.load_games(self.store)
         when = dom.local_time(self.texts.locale)
-        dom.draw("my-games", mine.render_my_games(dom.origin(), kept, self.statuses, self.texts, when))
+        titles = {name: str(game.get("title") or name) for name, game in self.games.items()}
+        dom.draw("my-games", mine.render_my_games(dom.origin(), kept, self.statuses, self.texts, when, titles))
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""

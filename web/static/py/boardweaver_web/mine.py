@@ -103,20 +103,23 @@ def render_my_games(
     statuses: dict[str, dict[str, Any] | None],
     texts: Texts | None = None,
     when: Callable[[float], str] | None = None,
+    titles: dict[str, str] | None = None,
 ) -> str:
     """The rooms this browser holds a seat in, newest first: the game, who else plays, how it stands for this
     seat (your turn, or the outcome) and when it was last opened; rejoin in one click (a finished room is
     reviewed too), the invites kept, forget.
 
     `statuses` holds each room's status as the server answered it (None: the room expired; absent: not asked
-    yet); `when` says a kept entry's time (seconds since the epoch) in the reader's language."""
+    yet); `when` says a kept entry's time (seconds since the epoch) in the reader's language; `titles` names
+    each game in the reader's language (else the title kept when the seat was taken)."""
     t = texts or Texts("en")
     if not kept:
         return f'<li class="empty">{html.escape(t.get("lobby.mine-empty"))}</li>'
     rows = []
     for entry in kept:
         room, seat = str(entry["room"]), int(entry["seat"])
-        title = html.escape(str(entry.get("title") or entry.get("game") or t.get("lobby.game")))
+        named = (titles or {}).get(str(entry.get("game")))
+        title = html.escape(str(named or entry.get("title") or entry.get("game") or t.get("lobby.game")))
         url = html.escape(seat_link(origin, room, seat, str(entry.get("token", ""))))
         status = statuses.get(room)
         state, state_class = describe_state(status, t, seat) if status or room in statuses else ("", "")
@@ -136,10 +139,16 @@ def render_my_games(
             if str(other).isdigit()
         )
         summary = html.escape(t.get("lobby.invites"))
-        extra = f'<details><summary>{summary}</summary><ul class="links">{shared}</ul></details>' if shared else ""
-        raw_title = str(entry.get("title") or entry.get("game") or t.get("lobby.game"))
-        kept_seat = html.escape(t.get("lobby.kept-seat", seat=seat))
         over = bool(status and status.get("over"))
+        extra = ""
+        if shared and not over:  # a finished game has nobody left to invite
+            extra = f'<details><summary>{summary}</summary><ul class="links">{shared}</ul></details>'
+        raw_title = str(named or entry.get("title") or entry.get("game") or t.get("lobby.game"))
+        names = status.get("names") if status and isinstance(status.get("names"), list) else []
+        mine_named = names[seat] if 0 <= seat < len(names) and isinstance(names[seat], str) else None
+        kept_seat = html.escape(mine_named or t.get("lobby.kept-seat", seat=seat))
+        if over and status is not None:
+            state += said_scores(status, seat)
         review = (
             f'<a class="review primary" href="/game/{html.escape(room)}">{html.escape(t.get("button.review"))}</a> '
             if over
@@ -162,6 +171,18 @@ def render_my_games(
             f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button>{extra}</li>'
         )
     return "".join(rows)
+
+
+def said_scores(status: dict[str, Any], seat: int) -> str:
+    """A finished game's scores, this seat's first ("6-2" with an en dash), or "" when the game kept none."""
+    result = status.get("result")
+    scores = result.get("scores") if isinstance(result, dict) else None
+    seats = status.get("seats")
+    if not isinstance(scores, dict) or not scores or not isinstance(seats, list):
+        return ""
+    order = [seat, *(s for s in range(len(seats)) if s != seat)]
+    shown = [str(scores.get(str(s), "")) for s in order]  # the wire's keys are the seats' numbers as text
+    return " · " + "\N{EN DASH}".join(shown)
 
 
 def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:

@@ -94,6 +94,7 @@ class RoomPage:
         dom.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         dom.on("commands", "click", self.on_click)
         dom.on("review-link", "click", self.on_rematch_click)
+        dom.on("ask-name", "click", self.on_rematch_click)
         dom.on("invites", "click", self.on_invites_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
@@ -239,10 +240,10 @@ class RoomPage:
         known = names[seat] if seat < len(names) else None
         if name and known != name:
             self.spawn(self.send_name(seat, token, name))
-        elif not name and not known and not frame.get("over"):  # ask once, beside the board
+        elif not name and not known and not frame.get("over"):  # ask once, above the board: the others read it
             label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
             dom.set_html(
-                "review-link",
+                "ask-name",
                 f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
                 f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
             )
@@ -329,7 +330,7 @@ class RoomPage:
         elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
             name = mine.save_name(dom.BrowserStore(), dom.input_value("room-name"))
             if name:
-                dom.set_html("review-link", "")
+                dom.set_html("ask-name", "")
                 self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:
