@@ -129,7 +129,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     assert row.locator(".kept-state").inner_text() in {"Your turn", "playing"}  # by the bot's speed
     assert row.locator(".kept-others").inner_text() == "with Player 2 (bot)"
     assert row.locator(".kept-when").inner_text().count(":") == 1  # opened today: the hour alone
-    assert "Player 1" in row.inner_text()  # the seat as every other page writes it
+    assert row.locator(".kept-seat").inner_text() == "Quick"  # the name this player chose, not "Player 1"
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
     listed.wait_for()
     assert "Grace" in listed.inner_text()
