@@ -278,3 +278,16 @@ def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phon
     box = again.bounding_box()
 
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_a_player_without_a_name_is_asked_it_above_the_board_on_a_phone(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): an invited friend was asked their name below the board, never seen."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready", "over")
+
+    phone.wait_for_selector("#ask-name #room-name")
+    asked, board = phone.locator("#room-name").bounding_box(), phone.locator("#board").bounding_box()
+
+    assert asked is not None and board is not None and asked["y"] < board["y"]
+    assert phone.inner_text("#review-link") == ""

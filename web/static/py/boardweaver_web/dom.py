@@ -686,3 +686,8 @@ def local_time(locale: str) -> Callable[[float], str]:
         return str(date.toLocaleString(locale, js.Object.fromEntries(to_js(fields))))
 
     return say
+
+
+def is_narrow() -> bool:
+    """True on a narrow screen (a phone), where the style puts the side column below the board."""
+    return bool(js.window.matchMedia("(max-width: 760px)").matches)

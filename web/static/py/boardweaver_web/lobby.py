@@ -117,7 +117,8 @@ class Lobby:
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
         kept = mine.load_games(self.store)
-        rooms = sorted({str(e["room"]) for e in kept})
+        settled = {room for room, status in self.statuses.items() if status is None or status.get("over")}
+        rooms = sorted({str(e["room"]) for e in kept} - settled)  # a finished or expired room no longer changes
         answers = await asyncio.gather(
             *(dom.fetch_json(f"/api/rooms/{room}") for room in rooms), return_exceptions=True
         )

@@ -83,6 +83,7 @@ class RoomPage:
         self.my_turn: bool | None = None  # whether the seat was to act at the last drawing (None: not drawn yet)
         self.rules_drawn = False
         self.notices_said = 0  # passing notices said so far: a later one keeps its text past the earlier's time
+        self.name_asked_in = "ask-name"  # where the name form was drawn: above the board on a phone, else beside it
         self.tv = "view=tv" in dom.location_search() or fragment.get("view") == "tv"
         self.made: dict[str, Any] = {}  # our kept entry when this browser made the room: its invites and host token
         self.room_status: dict[str, Any] | None = None  # the room's public status, read once for the links to share
@@ -240,10 +241,11 @@ class RoomPage:
         known = names[seat] if seat < len(names) else None
         if name and known != name:
             self.spawn(self.send_name(seat, token, name))
-        elif not name and not known and not frame.get("over"):  # ask once, above the board: the others read it
+        elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
             label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
+            self.name_asked_in = "ask-name" if dom.is_narrow() else "review-link"  # a phone: above the board
             dom.set_html(
-                "ask-name",
+                self.name_asked_in,
                 f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
                 f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
             )
@@ -330,7 +332,7 @@ class RoomPage:
         elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
             name = mine.save_name(dom.BrowserStore(), dom.input_value("room-name"))
             if name:
-                dom.set_html("ask-name", "")
+                dom.set_html(self.name_asked_in, "")
                 self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:
