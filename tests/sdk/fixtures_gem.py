@@ -180,3 +180,69 @@ class UnsaidPromptGem(Gem):
 
     def prompt(self, table: Table, player_id: int) -> Message | None:
         return msg("prompt.unsaid")
+
+
+class PlantedGem(Gem):
+    """The correct game whose setup makes the secret: `table.rng` plants each seat's gem, a second draw picks the
+    seat that digs first (a public fact kept in the meta data), and digging starts at once."""
+
+    name = "fixture-planted-gem"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        for player in players:
+            table.set_private_kind(pits_id(player), self.plant(table, player), "gem")
+        first = players[table.rng.below(len(players))]
+        table.set(StateOf.meta(), "first", first)
+        table.set(StateOf.meta(), "phase", "dig")
+        table.set_active_players([first])
+
+    def plant(self, table: Table, player: int) -> int:
+        return table.rng.below(PITS)
+
+    def dig(self, table: Table, player_id: int, action: Action) -> None:
+        assert action.index is not None and action.space_id is not None
+        kind = table.state.piece(action.space_id, action.index).private_kind
+        table.set_private_kind(action.space_id, action.index, None)
+        table.set_public_kind(action.space_id, action.index, f"dug-{kind}")
+        table.log(msg("log.dug", player=player_id, pit=action.index + 1))
+        if kind == "gem":
+            table.set(StateOf.meta(), "found", [*(table.state.meta_data.get("found") or []), player_id])
+        following = self.next_seat(table, player_id)
+        if following == table.state.meta_data["first"]:
+            table.end_game(winners=list(table.state.meta_data.get("found") or []))
+        else:
+            table.set_active_players([following])
+
+
+class ChartedGem(PlantedGem):
+    """Check 4 on setup: setup keeps a public chart of the pits it planted the gems in (numbers, no hidden text)."""
+
+    name = "fixture-charted-gem"
+
+    def plant(self, table: Table, player: int) -> int:
+        pit = super().plant(table, player)
+        table.set(StateOf.player_public(player), "chart", pit)
+        return pit
+
+
+class FreshSoilGem(PlantedGem):
+    """Check 4 on setup: planting turns the soil of the gem's pit, a public state on that piece alone."""
+
+    name = "fixture-fresh-soil-gem"
+
+    def plant(self, table: Table, player: int) -> int:
+        pit = super().plant(table, player)
+        table.set(StateOf.piece_public(pits_id(player), pit), "soil", "fresh")
+        return pit
+
+
+class BoastedGem(PlantedGem):
+    """Check 4 on setup: setup logs the pit each gem went into, by its number."""
+
+    name = "fixture-boasted-gem"
+
+    def plant(self, table: Table, player: int) -> int:
+        pit = super().plant(table, player)
+        table.log(msg("log.hid-in", player=player, pit=pit + 1))
+        return pit

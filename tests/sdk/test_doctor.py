@@ -42,6 +42,9 @@ BROKEN: list[tuple[type[Game], int]] = [
     (gem.ShownGem, 4),
     (gem.PromptingGem, 4),
     (gem.UnsaidPromptGem, 6),
+    (gem.ChartedGem, 4),
+    (gem.FreshSoilGem, 4),
+    (gem.BoastedGem, 4),
     (more.DeckInMeta, 4),
     (more.ErrorNamesDeck, 4),
     (more.UndoablePeek, 3),
@@ -60,6 +63,7 @@ BROKEN: list[tuple[type[Game], int]] = [
 CORRECT: list[type[Game]] = [
     bid.SealedBid,
     gem.Gem,
+    gem.PlantedGem,
     more.Texts,
     more.ShuffledHands,
     more.CataloguedWell,
@@ -254,6 +258,29 @@ def test_a_secret_leaked_in_the_decision_that_makes_it_is_found_by_a_twin_made_i
 
     assert report.violations and all(v.title.startswith(title) for v in report.violations), report.details()
     assert all(v.extra["after_steps"] == 1 and "swap_inside_decision" in v.extra for v in report.violations)
+
+
+@pytest.mark.parametrize(
+    ("game", "where"),
+    [
+        (gem.ChartedGem, ".players[#].state.chart"),
+        (gem.FreshSoilGem, ".spaces['pits-#'].pieces[#].soil"),
+        (gem.BoastedGem, ".log[#].args.pit"),
+    ],
+)
+def test_a_public_copy_setup_writes_of_a_secret_it_made_is_found_by_changing_one_of_its_draws(
+    game: type[Game], where: str
+) -> None:
+    report = check_game(game, games=GAMES)
+
+    title = f"setup writes in public where its secret went ({where})"
+    found = [v for v in report.violations if v.title == title]
+    assert found, report.details()
+    [violation] = found
+    assert violation.decisions == [] and violation.steps == [] and isinstance(violation.extra["setup_draw"], int)
+    assert violation.seat == violation.extra["observer"]
+    again = check_game(game, games=1, seed=violation.seed, players=len(violation.players))
+    assert title in {v.title for v in again.violations}, "its command finds it again"
 
 
 def test_a_public_mark_only_one_of_two_hidden_kinds_carries_is_found_over_many_games() -> None:

@@ -18,6 +18,7 @@ from ..wire import canonical_bytes, state_to_wire
 from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
+from .setups import check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
@@ -98,6 +99,8 @@ class Explorer:
             return run
         self._observe(table)
         self._note_log(table, 0)
+        if self.interference:
+            self._check_setup(table)
         while not table.state.is_over() and not run.broken:
             if len(run.decisions) >= self.max_decisions:
                 run.stopped = True  # an endless game, or a long one: checked up to here
@@ -113,6 +116,14 @@ class Explorer:
             run.final = canonical_bytes(state_to_wire(table.state))
         run.table = table
         return run
+
+    def _check_setup(self, table: Table) -> None:
+        """Check 4 on setup: runs it again with one draw changed (`setups.py`, on its own rng: the bots play on)."""
+        run = self.run
+        checked = check_setup(self.game, run.players, run.seed, table, Rng(f"{run.seed}", "doctor-setup"))
+        run.compared += checked.compared
+        if checked.finding is not None:
+            self._hit(checked.finding, checked.observer, extra=checked.extra)
 
     def _observe(self, table: Table) -> None:
         """Check 4 on the state after setup or a decision: no hidden text in what a seat reads."""
@@ -178,7 +189,6 @@ class Explorer:
         observer = self.inner.choice(observers)
         try:
             take_steps(self.game, world, decision.seat, decision.steps[:after], decision.picks[:after])
-            world.take_changes()
             twin = make_twin(world, observer, self.inner, index, fresh_game(self.game))
             if twin is None:
                 return

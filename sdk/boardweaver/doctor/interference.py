@@ -230,13 +230,17 @@ def take_steps(
     steps: list[Action],
     picks: list[int | None],
     after_each: Callable[[], None] | None = None,
+    offered: bool = False,
 ) -> list[Change]:
     """Takes committed steps on a full table as the server does (hidden clicks by their recorded picks) and
-    returns their changes; `after_each` runs after every step."""
+    returns their changes; `after_each` runs after every step; `offered` checks each step is offered on the
+    seat's view first (a step a twin world does not offer fails with IllegalStepError)."""
     world.take_changes()
     changes: list[Change] = []
     for action, pick in zip(steps, picks, strict=True):
         _check_can_act(world, seat)
+        if offered:
+            _check_offered(game, world, seat, action)
         true_action, _ = _to_true_action(world, seat, action, pick)
         game.apply_action(world, seat, true_action)
         changes.extend(world.take_changes())
@@ -279,14 +283,10 @@ def advance(
     """
     world = twin.world
     twin_game = twin.game if twin.game is not None else game
-    world.take_changes()
     try:
-        for action, pick in zip(decision.steps, decision.picks, strict=True):
-            _check_can_act(world, decision.seat)
-            if decision.seat == twin.observer:
-                _check_offered(twin_game, world, decision.seat, action)
-            true_action, _ = _to_true_action(world, decision.seat, action, pick)
-            twin_game.apply_action(world, decision.seat, true_action)
+        twin_changes = take_steps(
+            twin_game, world, decision.seat, decision.steps, decision.picks, offered=decision.seat == twin.observer
+        )
     except Exception as error:
         world.take_changes()
         if decision.seat == twin.observer and isinstance(error, IllegalStepError):
@@ -297,7 +297,6 @@ def advance(
                 f"in what it cannot see they fail with {short(error)}",
             )
         return False
-    twin_changes = world.take_changes()
     watch(twin, twin.world, in_twin=True)
     if acting_sees or twin.exposed:
         return False

@@ -32,8 +32,10 @@ class Violation:
     `space_private_state`: one leaf changes); commit `decisions` in the true world and in the changed one,
     and compare what the observer is sent after the last. A twin made inside the last decision names it
     `swap_inside_decision` instead, with `after_steps`: the change is made after that many of its steps,
-    and the rest of its steps are taken in both worlds. `command` runs the doctor so that it finds the
-    violation again.
+    and the rest of its steps are taken in both worlds. A copy setup wrote of a secret it made names
+    `setup_draw` instead (and `where`): set the game up from `seed` again with that draw of `table.rng`
+    returning another value in its range (`doctor.setups.DrawnRng`). `command` runs the doctor so that it
+    finds the violation again.
     """
 
     check: int

@@ -138,9 +138,16 @@ class Session:
         self._base_table = (base, perspective, table)
         return table
 
+    def may_act(self) -> bool:
+        """True while the seat's draft is open to a step: started, nothing in flight or queued offline."""
+        return self.draft is not None and self.in_flight is None and self.draft.is_open and self.started
+
     def prompt(self) -> Message | None:
         """What the game asks the seat to do now (`Game.prompt` on its draft's view), while it may act."""
-        if self.game is None or self.draft is None or self.seat is None or not self.offers():
+        if self.game is None or self.draft is None or self.seat is None or not self.may_act():
+            return None
+        state = self.draft.view.state
+        if self.seat not in state.active_player_ids or state.is_over():
             return None
         try:
             said = self.game.prompt(self.draft.view, self.seat)
@@ -150,7 +157,7 @@ class Session:
 
     def offers(self) -> list[Offer]:
         """What the seat may click now (nothing while a commit is in flight or queued offline)."""
-        if self.draft is None or self.in_flight is not None or not self.draft.is_open or not self.started:
+        if self.draft is None or not self.may_act():
             return []
         return self.draft.offers()
 
