@@ -283,6 +283,15 @@ def test_a_public_copy_setup_writes_of_a_secret_it_made_is_found_by_changing_one
     assert title in {v.title for v in again.violations}, "its command finds it again"
 
 
+def test_a_game_whose_every_step_is_a_marked_reveal_is_told_checks_2_and_3_had_nothing_to_check() -> None:
+    report = check_game(gem.PlantedGem, games=5)
+
+    assert report.ok, report.details()
+    assert report.checked[2] == report.checked[3] == 0
+    notes = [note for note in report.notes if note != NO_PROCESS_NOTE]
+    assert [note.split(":")[0] for note in notes] == ["check 2 had nothing to check", "check 3 had nothing to check"]
+
+
 def test_a_public_mark_only_one_of_two_hidden_kinds_carries_is_found_over_many_games() -> None:
     report = check_game(gem.RakedGem, games=GAMES)
 

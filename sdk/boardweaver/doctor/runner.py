@@ -151,6 +151,13 @@ def check_game(
             progress(number + 1, games, len(found))
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
+    if report.games_played and not counters.choices:
+        report.notes.append("check 2 had nothing to check: no Choice step was taken (each decision is one Confirm)")
+    if report.games_played and not counters.commutes:
+        report.notes.append(
+            "check 3 had nothing to check: every step taken was marked .revealing() (the view learns its result "
+            "from the server, so no unmarked step was left to compare)"
+        )
     elsewhere = _check_elsewhere(game, recorded, found, report)
     ended = _check_endings(game, stopped, found, max_decisions)
     looked = _check_look(game, patterns, used, found, seed, report.games_finished > 0)
