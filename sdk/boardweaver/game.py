@@ -165,8 +165,9 @@ class Game(metaclass=_GameType):
         Keys (all optional): "text" (short literal text on the piece, such as a number), "says" (a message key,
         or a message with arguments, `msg("look.card", rank=msg("rank.king"), suit="♠")`: the text on the piece in
         the seat's language, shown instead of "text"), "symbol" (one glyph), "color" (CSS colour), "svg" (an inline
-        SVG), "title" (a message key for a tooltip). The default shows the kind itself. The doctor requires every
-        "says" and "title" key in each catalog (a message's, and those of the messages among its arguments).
+        SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
+        tooltip). The default shows the kind itself. The doctor requires every "says" and "title" key in each
+        catalog (a message's, and those of the messages among its arguments).
         """
         found = self.look.get("pieces", {}).get(kind)
         return dict(found) if isinstance(found, dict) else {"text": kind}

@@ -53,7 +53,7 @@ def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_th
     assert sum("turn-mark" in h for h in started) == 1 and "pas encore" not in "".join(started)
 
 
-def test_another_seats_hand_of_backs_overlaps_and_is_counted_unless_its_cards_are_to_click() -> None:
+def test_another_seats_hand_of_backs_overlaps_unless_its_cards_are_to_click_and_every_hand_is_counted() -> None:
     game = OldMaid()
     table = start(game, [0, 1, 2], seed=5)
     seat = table.state.active_player_ids[0]
@@ -67,10 +67,11 @@ def test_another_seats_hand_of_backs_overlaps_and_is_counted_unless_its_cards_ar
 
     (source,) = clicked
     (idle,) = {f"hand-{p}" for p in (0, 1, 2)} - clicked - {f"hand-{seat}"}
-    count = len(table.state.space(idle).pieces)
     assert "backs" in classes(idle) and "backs" not in classes(source) and "backs" not in classes(f"hand-{seat}")
-    title = re.search(rf'data-space="{idle}".*?<div class="space-title"[^>]*>(.*?)</div>', page)
-    assert title is not None and title.group(1).endswith(f'<span class="count">{count}</span>')
+    for hand in (idle, source, f"hand-{seat}"):
+        count = len(table.state.space(hand).pieces)
+        title = re.search(rf'data-space="{hand}".*?<div class="space-title"[^>]*>(.*?)</div>', page)
+        assert title is not None and title.group(1).endswith(f'<span class="count">{count}</span>'), hand
 
 
 def test_a_local_plan_is_found_as_a_move_and_drawn_pending_at_its_target() -> None:
@@ -579,3 +580,16 @@ def test_the_tab_renders_a_message_given_as_an_argument_with_the_seats_named() -
 
     assert NamedCatalog(catalog, {1: "Ada"}).render(claim) == "Ada annonce Valet"
     assert NamedCatalog(catalog, {}).render(claim) == "Le joueur 2 annonce Valet"
+
+
+def test_a_look_back_draws_a_card_back_without_a_glyph_and_keeps_its_title_as_the_name() -> None:
+    game = OldMaid()
+    table = start(game, [0, 1], seed=2)
+
+    page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+
+    other = re.search(r'data-space="hand-1".*?<div class="pieces"[^>]*>(.*?)</div></div>', page, re.S)
+    assert other is not None
+    backs = other.group(1)
+    assert backs.count('<span class="face back"></span>') == len(table.state.space("hand-1").pieces)
+    assert 'class="symbol"' not in backs and 'aria-label="A face-down card (Player 2' in backs

@@ -102,7 +102,7 @@ class Bluff(Game):
             "hand": {"area": "seat", "layout": "fan", "title": "space.hand"},
             "pile": {"area": "table", "layout": "stack", "title": "space.pile"},
         },
-        "pieces": {BACK: {"symbol": "🂠", "color": "#7a2e3b", "title": "piece.back"}},
+        "pieces": {BACK: {"back": True, "color": "#7a2e3b", "title": "piece.back"}},
         "score": "look.cards-left",  # the end panel's column: each seat's cards still in hand
     }
 

@@ -78,7 +78,7 @@ class DrawDiscard(Game):
             "discard": {"area": "table", "layout": "stack", "title": "space.discard"},
             "hand": {"area": "seat", "layout": "fan", "title": "space.hand"},
         },
-        "pieces": {BACK: {"symbol": "🂠", "color": "#2b4a8b", "title": "piece.back"}},
+        "pieces": {BACK: {"back": True, "color": "#2b4a8b", "title": "piece.back"}},
     }
 
     def setup(self, table: Table, players: list[int]) -> None:

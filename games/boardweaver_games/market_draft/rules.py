@@ -70,7 +70,7 @@ class MarketDraft(Game):
             "deck": {"area": "side", "layout": "stack", "title": "look.deck"},
             "hand": {"area": "seat", "layout": "fan", "title": "look.hand"},
         },
-        "pieces": {BACK: {"symbol": "🂠", "color": "#5b4a8a", "title": "look.back"}},
+        "pieces": {BACK: {"back": True, "color": "#5b4a8a", "title": "look.back"}},
     }
     suit_colours: ClassVar[dict[str, str]] = {
         "sun": "#e2a400",

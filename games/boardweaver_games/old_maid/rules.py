@@ -62,7 +62,7 @@ class OldMaid(Game):
             "discard": {"area": "table", "layout": "grid", "columns": 8, "title": "look.discard"},
         },
         "pieces": {
-            BACK: {"symbol": "🂠", "color": "#7a3b3b", "title": "look.back"},
+            BACK: {"back": True, "color": "#7a3b3b", "title": "look.back"},
             MAID: {"symbol": "♛", "says": "look.maid-face", "color": "#c2185b", "title": "look.maid"},
         },
     }

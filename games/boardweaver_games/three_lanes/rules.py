@@ -83,7 +83,7 @@ class ThreeLanes(Game):
             "hand": {"area": "seat", "layout": "fan", "title": "look.hand"},
             "plan": {"area": "seat", "layout": "row", "title": "look.plan"},
         },
-        "pieces": {BACK: {"symbol": "🂠", "color": "#35507a", "title": "look.back"}},
+        "pieces": {BACK: {"back": True, "color": "#35507a", "title": "look.back"}},
     }
 
     def piece_look(self, kind: str) -> dict[str, str]:

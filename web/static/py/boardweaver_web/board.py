@@ -258,7 +258,9 @@ class Board:
         backs = layout == "fan" and self._backs_only(space)
         if backs:
             classes.append("backs")
-        shown_count = f'<span class="count">{count}</span>' if layout == "stack" or backs else ""
+        # a pile and every hand say how many they hold (a hand to click spreads its cards, but a reader still
+        # wants the number, and every hand then reads alike)
+        shown_count = f'<span class="count">{count}</span>' if layout in ("stack", "fan") else ""
         return (
             f'<div class="{" ".join(classes)}"{attributes}>{target}'
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
@@ -486,12 +488,15 @@ def _axial(space: Space) -> tuple[int, int] | None:
 
 
 def _face(look: dict[str, str], text: str | None, fanned: bool = False) -> str:
-    """A piece's face: the look's SVG, else its symbol and `text` (the look's, already in the seat's language).
+    """A piece's face: the look's SVG, a card back (`"back": true`), else its symbol and `text` (the look's, already
+    in the seat's language).
 
     A fanned card's face also carries what its middle shows large (`_large_face`), drawn by the style.
     """
     if look.get("svg"):
         return f'<span class="face svg">{look["svg"]}</span>'  # the game's own markup, from its look
+    if look.get("back") is True and not text:
+        return '<span class="face back"></span>'  # a card's back: a lattice in the piece's colour, drawn by the style
     large = _large_face(look, text) if fanned else ""
     large = f' data-large="{escape(large)}" style="--ems:{_ems(large):.2f}"' if large else ""
     symbol = look.get("symbol")
