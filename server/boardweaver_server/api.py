@@ -430,11 +430,21 @@ async def room_review(request: Request) -> Response:
         description: After the end - the full state before the first and after every decision.
       403:
         description: The game is still running.
+      409:
+        description: The game was played with other rules than this server's (`room/rules-changed`).
     """
     room = await _room(request)
     if not room.is_over:
         raise RoomError(403, "the review opens when the game ends")
     if room.review_cache is None:
+        changed = _rooms(request).rules_changed(room)
+        if changed is not None:  # the review replays the log: it needs the rules the game was played with
+            raise RoomError(
+                409,
+                f"{changed.message}; the review replays the game with its own rules, so it needs those; the final "
+                "board and the log (/events) are still here",
+                changed.code,
+            )
         room.review_cache = await _build_review(room, _rooms(request))
     return Response(room.review_cache, media_type="application/json")
 

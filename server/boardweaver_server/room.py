@@ -220,6 +220,15 @@ class Room:
 
     # -- sockets -------------------------------------------------------------------------------------
 
+    def snapshot_write(self, marks: list[list[object]]) -> Callable[[Any], Any]:
+        """Returns the store's write of the full table now, at `seq`, with the last moves' `marks`: every
+        `snapshot_every` decisions, and at the end, so that a finished room opens without replaying its log (with
+        other rules since, `Rooms.find` opens it from this snapshot alone)."""
+        snapshot = Snapshot(
+            self.seq, state_to_wire(self.table.state), self.table.rng_counter, _pick_counter(self.table), marks
+        )
+        return ops.insert_snapshot(self.room_id, snapshot)
+
     def snapshot_frame(self, perspective: Perspective, offers: bool = False) -> str:
         """Returns a snapshot frame for `perspective` (with its offers when asked); the caller holds the lock."""
         wire = self.views.snapshot(perspective)
@@ -424,19 +433,9 @@ class Room:
         self.since_snapshot += 1
         if self.table.state.is_over():
             writes.append(ops.update_room(self.room_id, over=True))
+            writes.append(self.snapshot_write(self.last_moves.stored(seat, result.changes, acting)))
         elif self.since_snapshot >= self.snapshot_every and not result.undoable:
-            writes.append(
-                ops.insert_snapshot(
-                    self.room_id,
-                    Snapshot(
-                        self.seq,
-                        state_to_wire(self.table.state),
-                        self.table.rng_counter,
-                        _pick_counter(self.table),
-                        self.last_moves.stored(seat, result.changes, acting),
-                    ),
-                )
-            )
+            writes.append(self.snapshot_write(self.last_moves.stored(seat, result.changes, acting)))
         undoable = result.undoable and result.seat == seat and not self.is_over  # _can_undo once it is last
         prepared: list[list[tuple[Listener, str]]] = []
 
@@ -692,6 +691,7 @@ class Room:
         writes = [ops.insert_event(self.room_id, event)]
         if self.table.state.is_over():
             writes.append(ops.update_room(self.room_id, over=True))
+            writes.append(self.snapshot_write(self.last_moves.stored(seat, [], [])))
         try:
             await self.store.write(*writes)
         except Exception:

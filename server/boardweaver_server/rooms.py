@@ -268,8 +268,10 @@ class Rooms:
         if record.game not in self.games:
             raise RoomError(404, f"no such room here: its game {record.game!r} is not served")
         served = self.rules[record.game]
-        if record.rules_fingerprint and record.rules_fingerprint != served.fingerprint:
-            raise rules_changed_error(record.game, GameRules(record.rules_version, record.rules_fingerprint), served)
+        frozen = bool(record.rules_fingerprint) and record.rules_fingerprint != served.fingerprint
+        stored_rules = GameRules(record.rules_version, record.rules_fingerprint)
+        if frozen and not (record.over or record.ended):  # a finished one opens from its final snapshot
+            raise rules_changed_error(record.game, stored_rules, served)
         if not (record.started or record.over or record.ended) and self._is_expired(record):
             hours = self.lifecycle.unstarted_seconds / 3600
             raise RoomError(
@@ -286,12 +288,14 @@ class Rooms:
             reread = await store.read(lambda conn: ops.load_room(conn, room_id))
             record = reread if reread is not None else record
             logs = await store.read(lambda conn: _read_logs(conn, [record]))
-            room = self._build(record, store, logs[room_id])
+            room = self._build(record, store, logs[room_id], frozen)
         except BaseException:
             await self.ownership.release(room_id)
             raise
         if room is None:
             await self.ownership.release(room_id)
+            if frozen:
+                raise rules_changed_error(record.game, stored_rules, served)
             raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
         if room_id not in self.rooms:  # a room created meanwhile cannot have this id; keep the first anyway
             self._adopt(room)
@@ -565,7 +569,8 @@ class Rooms:
         async with room.lock:
             if room.record.ended:
                 return
-            await room.store.write(ops.update_room(room.room_id, ended=True, over=True))
+            final = room.snapshot_write(room.last_moves.stored(0, [], []))  # the table as it ends: opens without rules
+            await room.store.write(ops.update_room(room.room_id, ended=True, over=True), final)
             room.record.ended = room.record.over = True
             room.resync_all()
             room.changed.set()
@@ -624,6 +629,15 @@ class Rooms:
             if record.room_id not in self.rooms:
                 await self.ownership.release(record.room_id)
 
+    def rules_changed(self, room: Room) -> RoomError | None:
+        """Returns the refusal of what needs the rules a finished room was played with (its review replays them),
+        when this server's rules for its game changed since; None when they are the same."""
+        record = room.record
+        served = self.rules[record.game]
+        if not record.rules_fingerprint or record.rules_fingerprint == served.fingerprint:
+            return None
+        return rules_changed_error(record.game, GameRules(record.rules_version, record.rules_fingerprint), served)
+
     def _same_rules(self, record: RoomRecord) -> bool:
         """Tells whether the room may run with this server's rules; logs why not."""
         served = self.rules[record.game]
@@ -637,9 +651,15 @@ class Rooms:
         )
         return False
 
-    def _build(self, record: RoomRecord, store: Store, log: Any) -> Room | None:
-        """Returns the room rebuilt from its log, or None (logged) when the log does not replay."""
-        snapshot, events, commits, times = log
+    def _build(self, record: RoomRecord, store: Store, log: Any, frozen: bool = False) -> Room | None:
+        """Returns the room rebuilt from its log, or None (logged) when the log does not replay.
+
+        A `frozen` room is a finished one whose rules changed since: it opens from the snapshot stored at its end
+        alone (no rule code runs), or not at all (None) when it has none (it ended before final snapshots).
+        """
+        snapshot, events, commits, (times, flagged) = log
+        if frozen and (snapshot is None or events):
+            return None
         try:
             game = self.games[record.game](record.options)
             done = replay(game, record.players, record.seed, events, snapshot)
@@ -658,7 +678,7 @@ class Rooms:
         for seat, cid, seq in reversed(commits):
             room.commit_ids[(seat, cid)] = seq
         if record.clock is not None:
-            room.use_clock(TimeControl.from_json(record.clock), times or None, done.flagged)
+            room.use_clock(TimeControl.from_json(record.clock), times or None, flagged)
         return room
 
     # -- leaving memory ------------------------------------------------------------------------------
@@ -838,11 +858,14 @@ class Rooms:
 
 
 def _read_logs(conn: Any, records: list[RoomRecord]) -> dict[str, Any]:
-    """Returns room id -> (latest snapshot, events after it, recent commit ids, latest clock) of `records`."""
+    """Returns room id -> (latest snapshot, events after it, recent commit ids, (latest clock, flagged seats)) of
+    `records`."""
     logs = {}
     for record in records:
         snapshot = ops.latest_snapshot(conn, record.room_id)
         events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
         commits = ops.recent_commit_ids(conn, record.room_id)
-        logs[record.room_id] = (snapshot, events, commits, ops.latest_clock(conn, record.room_id))
+        flagged = ops.flagged_seats(conn, record.room_id) if record.clock is not None else []
+        clock = (ops.latest_clock(conn, record.room_id), flagged)
+        logs[record.room_id] = (snapshot, events, commits, clock)
     return logs

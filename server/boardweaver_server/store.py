@@ -983,6 +983,12 @@ def events_after(conn: sqlite3.Connection, room_id: str, seq: int = 0) -> list[E
     ]
 
 
+def flagged_seats(conn: sqlite3.Connection, room_id: str) -> list[int]:
+    """Returns the seats whose flag fell, in the order of the room's flag events (before its snapshot too)."""
+    rows = conn.execute("SELECT seat FROM events WHERE room = ? AND kind = 'flag' ORDER BY seq", (room_id,))
+    return [int(row[0]) for row in rows]
+
+
 def latest_clock(conn: sqlite3.Connection, room_id: str) -> str:
     """Returns the seats' remaining times stored with the room's latest event ("" for none)."""
     row = conn.execute("SELECT clock FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1", (room_id,)).fetchone()

@@ -135,3 +135,24 @@ def test_spectators_follow_the_rooms_policy_until_the_end_when_the_review_holds_
     true_board = next(space for space in review["steps"][-1]["state"]["spaces"] if space["id"] == "board-true")
     assert snapshot["over"] is True and [step.get("kind") for step in review["steps"]] == [None, "flag"]
     assert true_board["pieces"][0]["private_kind"] == "bR" and true_board["pieces"][60]["private_kind"] == "wK"
+
+
+def test_a_finished_room_read_back_from_its_final_snapshot_still_shows_whose_flag_fell(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db)) as client:
+        room = create_room(client, clock={"initial": 0.5, "increment": 0})
+        rid = room["room"]
+        with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+            hello(ws, room, 0)
+            ws.send_json({"type": "commit", "baseSeq": 0, "steps": [PASS], "commitId": "c1"})
+            ws.receive_json()
+            time.sleep(0.7)  # seat 1's clock runs out: the flag event ends the game, a snapshot is stored with it
+            flag = ws.receive_json()
+
+    with TestClient(make_app(db)) as client:  # the room opens from that snapshot: no event after it is replayed
+        with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+            snapshot = hello(ws, room, 0)
+
+    assert flag["over"] is True and flag["clock"]["flagged"] == [1]
+    assert snapshot["clock"]["flagged"] == [1] and snapshot["clock"]["remaining"][1] == 0
+    assert snapshot["clock"]["running"] == []

@@ -149,6 +149,61 @@ def test_a_restarted_server_with_changed_rules_refuses_a_live_room_with_a_clear_
     assert resumed.status_code == 200 and resumed.json()["started"]
 
 
+def spectator_snapshot(client: TestClient, room: str) -> str:
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"type": "hello", "role": "spectator"})
+        return ws.receive_text()
+
+
+def test_a_finished_room_reads_back_from_its_final_snapshot_after_its_rules_changed_but_its_review_does_not(
+    tmp_path: Path, toy: tuple[type[Game], Path, str]
+) -> None:
+    cls, rules, _ = toy
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db, games={"toy": cls})) as client:
+        log = finished_log(client)
+        room = log["room"]
+        status = client.get(f"/api/rooms/{room}").json()
+        seen = spectator_snapshot(client, room)
+    played_with = game_rules(cls)
+
+    change_rules(rules)
+    with TestClient(make_app(db, games={"toy": cls})) as client:
+        status_after = client.get(f"/api/rooms/{room}")
+        log_after = client.get(f"/api/rooms/{room}/events")
+        seen_after = spectator_snapshot(client, room)
+        review = client.get(f"/api/rooms/{room}/review")
+
+    assert status_after.status_code == 200 and status_after.json() == status
+    assert status["over"] and status["seq"] == len(log["events"]) > 0
+    assert log_after.status_code == 200 and log_after.json() == log  # the final state's digest too
+    before, after = json.loads(seen), json.loads(seen_after)
+    assert after["type"] == "snapshot" and after.pop("fingerprint") != before.pop("fingerprint")  # the new wheel's
+    assert after == before  # the same board, marks and end
+    assert review.status_code == 409 and review.json()["code"] == "room/rules-changed"
+    said = review.json()["error"]
+    assert said.startswith(f"rules changed: this room needs toy (unversioned, rules {played_with.fingerprint})")
+    assert "the review replays the game with its own rules" in said and "the log (/events) are still here" in said
+
+
+def test_a_finished_room_without_a_final_snapshot_is_refused_after_its_rules_changed(
+    tmp_path: Path, toy: tuple[type[Game], Path, str]
+) -> None:
+    cls, rules, _ = toy
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db, games={"toy": cls})) as client:
+        room = finished_log(client)["room"]
+    with sqlite3.connect(db) as conn:  # as a room that ended before final snapshots were stored
+        assert conn.execute("DELETE FROM snapshots WHERE room = ?", (room,)).rowcount == 1
+    conn.close()
+
+    change_rules(rules)
+    with TestClient(make_app(db, games={"toy": cls})) as client:
+        status = client.get(f"/api/rooms/{room}")
+
+    assert status.status_code == 409 and status.json()["code"] == "room/rules-changed"
+
+
 def test_a_version_2_store_opens_and_its_live_rooms_adopt_the_rules_they_run_with(tmp_path: Path) -> None:
     db = tmp_path / "rooms.db"
     with TestClient(make_app(db)) as client:

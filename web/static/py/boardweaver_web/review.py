@@ -89,7 +89,8 @@ async def main(config: dict[str, Any]) -> None:
         return
     status, data = await dom.fetch_json(f"/api/rooms/{room}/review")
     if status != 200:
-        dom.set_text("status", texts.get("review.closed" if status == 403 else "review.error"))
+        said = {403: "review.closed", 409: "review.rules-changed"}.get(status, "review.error")
+        dom.set_text("status", texts.get(said))
         dom.set_attribute("page", "data-state", "closed")
         return
     states = review_states(data)
