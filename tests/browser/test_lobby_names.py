@@ -54,7 +54,7 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     asked = bob.locator("#room-name").bounding_box()
     assert asked is not None and asked["y"] + asked["height"] < 800  # seen at once, beside the board
     bob.fill("#room-name", "Bob")
-    bob.click("[data-save-name]")
+    bob.press("#room-name", "Enter")  # as one types a name: Enter saves it, as the button does
 
     ada.wait_for_selector("#notice:has-text('Joined: Player 2.')")  # Bob came (his name follows)
     ada.wait_for_selector("#board .seat-name:has-text('Bob')")

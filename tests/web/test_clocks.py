@@ -59,7 +59,7 @@ def test_a_finished_games_spectator_draws_the_true_board() -> None:
 
     drawn = Board(game, shown, None, [], None, Texts("en")).render()
 
-    assert asked and not session.wants_truth()
+    assert asked and not session.wants_truth() and session.shown_table() is shown  # made once
     assert 'data-space="board-true"' in drawn and drawn.count('class="coord file"') == 24
 
 

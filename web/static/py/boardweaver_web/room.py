@@ -95,7 +95,8 @@ class RoomPage:
         dom.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         dom.on("commands", "click", self.on_click)
         dom.on("review-link", "click", self.on_rematch_click)
-        dom.on("ask-name", "click", self.on_rematch_click)
+        for where in ("review-link", "ask-name"):  # the name form, by its button or Enter in its field
+            dom.on(where, "submit", self.on_name_submit)
         dom.on("invites", "click", self.on_invites_click)
         dom.on_window("offline", lambda _e: self.go_offline())
         dom.on_window("online", lambda _e: self.connect())
@@ -246,8 +247,8 @@ class RoomPage:
             self.name_asked_in = "ask-name" if dom.is_narrow() else "review-link"  # a phone: above the board
             dom.set_html(
                 self.name_asked_in,
-                f'<div class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
-                f' autocomplete="nickname"></label> <button type="button" data-save-name="1">{button}</button></div>',
+                f'<form class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
+                f' autocomplete="nickname"></label> <button type="submit" data-save-name="1">{button}</button></form>',
             )
 
     def keep_title(self, title: str) -> None:
@@ -329,11 +330,16 @@ class RoomPage:
     def on_rematch_click(self, event: Any) -> None:
         if dom.target_data(event, "rematch") is not None:
             self.spawn(self.go_rematch())
-        elif dom.target_data(event, "save-name") is not None and self.session.seat is not None and self.token:
-            name = mine.save_name(dom.BrowserStore(), dom.input_value("room-name"))
-            if name:
-                dom.set_html(self.name_asked_in, "")
-                self.spawn(self.send_name(self.session.seat, self.token, name))
+
+    def on_name_submit(self, event: Any) -> None:
+        """Saves the name the room asked for (its button, or Enter in its field) instead of posting the form."""
+        event.preventDefault()
+        if self.session.seat is None or not self.token:
+            return
+        name = mine.save_name(dom.BrowserStore(), dom.input_value("room-name"))
+        if name:
+            dom.set_html(self.name_asked_in, "")
+            self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:
         """Makes (or finds) the rematch and moves us there, to the seat the server gives (the next one)."""

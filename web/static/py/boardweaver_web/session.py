@@ -83,6 +83,7 @@ class Session:
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
         self.truth: dict[str, Any] | None = None  # a finished game's true final state, for its spectators
+        self._truth_table: Table | None = None  # the same as a table, made once
         self.names: dict[int, str] = {}  # the display names the seats' players chose (public, from the server)
         self.seats: list[str] = []  # each seat's state as the server said: "open", "claimed" or "bot"
         self.invited: list[int] = []  # the seats whose invite link nobody has opened yet (the game waits for them)
@@ -99,11 +100,13 @@ class Session:
         return perspective_of(self.seat)
 
     def shown_table(self) -> Table | None:
-        """The table the page draws: the seat's draft view, else the last view from the server."""
+        """The table the page draws: the seat's draft view, else a finished game's true final state once fetched
+        (a spectator's), else the last view from the server. A seat keeps its own view to the end: the rules show
+        what they reveal at the end, and the review shows the rest."""
         if self.draft is not None:
             return self.draft.view
-        if self.truth is not None and self.over:
-            return Table(state_from_wire(self.truth), FULL)
+        if self._truth_table is not None and self.over:
+            return self._truth_table
         return self.base_table()
 
     def wants_truth(self) -> bool:
@@ -116,6 +119,7 @@ class Session:
         last = steps[-1] if isinstance(steps, list) and steps else None
         if isinstance(last, dict) and isinstance(last.get("state"), dict):
             self.truth = last["state"]
+            self._truth_table = Table(state_from_wire(self.truth), FULL)
 
     def log_messages(self) -> list[Message]:
         return [Message.from_wire(line) for line in self.log]
