@@ -291,3 +291,16 @@ def test_a_player_without_a_name_is_asked_it_above_the_board_on_a_phone(server: 
 
     assert asked is not None and board is not None and asked["y"] < board["y"]
     assert phone.inner_text("#review-link") == ""
+
+
+def test_no_empty_band_lies_between_the_board_and_the_rules_while_nothing_is_to_click(
+    server: str, api: Any, phone: Any
+) -> None:
+    room = api.room("fog-chess", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")  # fog chess's moves are clicks on the board: no command to show yet
+
+    board = phone.locator("#board").bounding_box()
+    rules = phone.locator("#rules").bounding_box()
+    assert board is not None and rules is not None
+    assert phone.inner_text("#commands") == "" and rules["y"] - (board["y"] + board["height"]) < 16  # one gap
