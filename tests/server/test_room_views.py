@@ -191,3 +191,46 @@ def test_a_decision_s_frames_go_first_to_the_seats_now_to_act(tmp_path: Path) ->
         assert sent[0] == Perspective("seat", PlayerId(seat))
         assert sorted(map(repr, sent)) == sorted(map(repr, counts))  # each socket once a decision
     assert set(counts.values()) == {1 + 8}  # the snapshot, then every decision's event
+
+
+def test_the_seat_now_to_act_has_its_offers_made_once_after_the_frames_and_its_commit_reads_them(
+    tmp_path: Path,
+) -> None:
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    calls: list[int] = []
+
+    class Counted(DrawDiscard):
+        def offers(self, table: Table, player_id: int) -> list[Offer]:
+            calls.append(player_id)
+            return super().offers(table, player_id)
+
+    async def play() -> tuple[list[list[int]], list[int]]:
+        store = Store(tmp_path / "rooms.db")
+        await store.open()
+        rooms = Rooms(store, {**load_games(), "draw-discard": Counted}, "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": False}))
+        await rooms.start_game(room)
+        per_decision: list[list[int]] = []
+        movers: list[int] = []
+        for _ in range(12):
+            seat = room.table.state.active_player_ids[0]
+            calls.clear()
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), None)
+            made_by_commit = list(calls)
+            await asyncio.sleep(0)  # the loop's next turn: the warm-up runs
+            per_decision.append([*made_by_commit, -1, *calls[len(made_by_commit) :]])
+            movers.append(seat)
+        await store.close()
+        return per_decision, movers
+
+    per_decision, movers = asyncio.run(play())
+
+    # the first commit computes its own offers; from then on each seat's offers were made once, right after
+    # the decision before it, and its own commit reads them: one game.offers a decision, for the next seat
+    assert per_decision[0][0] == movers[0]
+    for before, (calls_made, following) in enumerate(zip(per_decision, movers[1:], strict=False)):
+        after_frames = calls_made[calls_made.index(-1) + 1 :]
+        assert after_frames == [following], (before, calls_made)
+    assert all(calls_made[: calls_made.index(-1)] in ([], [movers[0]]) for calls_made in per_decision)
+    assert all(calls_made[: calls_made.index(-1)] == [] for calls_made in per_decision[1:])
