@@ -482,22 +482,6 @@ class Room:
                 listener.send(text)
         self.changed.set()
         self._clock_wake.set()
-        if len(active) == 1 and not self.is_over:
-            asyncio.get_running_loop().call_soon(self._warm_offers)
-
-    def _warm_offers(self) -> None:
-        """Computes the offers of the one seat now to act, which its next commit's verification reads from the
-        views (`verify_commit(views=...)`): run once the frames are sent (after the other rooms' of the same
-        group commit too), it overlaps with that seat's turnaround instead of waiting on its next commit. A
-        commit of the room in progress (the lock held) computes what it needs itself; what the game raises is
-        raised again by that commit's verification, which reports it."""
-        active = self.table.state.active_player_ids
-        if self.lock.locked() or len(active) != 1 or self.is_over:
-            return
-        try:
-            self.views.offers(self.game, active[0])
-        except Exception:
-            return
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
         try:
