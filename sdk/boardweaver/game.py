@@ -11,6 +11,7 @@ from .locales import find_catalogs
 from .messages import Catalog, Message
 from .model import Json
 from .offers import Action, Offer
+from .rng import Rng
 from .table import Table
 
 
@@ -207,10 +208,16 @@ class Game(metaclass=_GameType):
         return translated or cls.title or cls.name
 
 
-def start(game: Game, players: list[int], seed: int | str) -> Table:
-    """Returns a full table set up by `game` for `players` from `seed`, its setup changes cleared."""
+def start(game: Game, players: list[int], seed: int | str, rng: Rng | None = None) -> Table:
+    """Returns a full table set up by `game` for `players` from `seed`, its setup changes cleared.
+
+    `rng`, when given, is the generator the table draws from instead of the seed's own game stream (the doctor
+    notes setup's draws, and changes one of them: `doctor.setups`).
+    """
     game.check_players(players)
     table = Table.new(players, seed)
+    if rng is not None:
+        table._rng = rng
     game.setup(table, list(players))
     table.take_changes()
     table.undo_allowed = False

@@ -55,7 +55,11 @@ class LastMoves:
         after = LastMoves()
         after._by_seat = dict(self._by_seat)
         after.note(seat, changes, acting)
-        return [[s, [list(place) for place in move.places], move.public] for s, move in after._by_seat.items()]
+        return after.now_stored()
+
+    def now_stored(self) -> list[list[object]]:
+        """Returns what a snapshot stores of the last moves as they are (a game ended by its host, a flag fall)."""
+        return [[s, [list(place) for place in move.places], move.public] for s, move in self._by_seat.items()]
 
     @classmethod
     def from_stored(cls, stored: list[Any]) -> LastMoves:

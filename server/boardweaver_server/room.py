@@ -691,7 +691,7 @@ class Room:
         writes = [ops.insert_event(self.room_id, event)]
         if self.table.state.is_over():
             writes.append(ops.update_room(self.room_id, over=True))
-            writes.append(self.snapshot_write(self.last_moves.stored(seat, [], [])))
+            writes.append(self.snapshot_write(self.last_moves.now_stored()))
         try:
             await self.store.write(*writes)
         except Exception:

@@ -267,11 +267,9 @@ class Rooms:
             raise RoomError(404, "no such room")
         if record.game not in self.games:
             raise RoomError(404, f"no such room here: its game {record.game!r} is not served")
-        served = self.rules[record.game]
-        frozen = bool(record.rules_fingerprint) and record.rules_fingerprint != served.fingerprint
-        stored_rules = GameRules(record.rules_version, record.rules_fingerprint)
-        if frozen and not (record.over or record.ended):  # a finished one opens from its final snapshot
-            raise rules_changed_error(record.game, stored_rules, served)
+        refusal = self._rules_refusal(record)
+        if refusal is not None and not (record.over or record.ended):  # a finished one opens from its final snapshot
+            raise refusal
         if not (record.started or record.over or record.ended) and self._is_expired(record):
             hours = self.lifecycle.unstarted_seconds / 3600
             raise RoomError(
@@ -288,14 +286,14 @@ class Rooms:
             reread = await store.read(lambda conn: ops.load_room(conn, room_id))
             record = reread if reread is not None else record
             logs = await store.read(lambda conn: _read_logs(conn, [record]))
-            room = self._build(record, store, logs[room_id], frozen)
+            room = self._build(record, store, logs[room_id], frozen=refusal is not None)
         except BaseException:
             await self.ownership.release(room_id)
             raise
         if room is None:
             await self.ownership.release(room_id)
-            if frozen:
-                raise rules_changed_error(record.game, stored_rules, served)
+            if refusal is not None:
+                raise refusal
             raise RoomError(503, "this room's log does not replay on this server", "room/unavailable")
         if room_id not in self.rooms:  # a room created meanwhile cannot have this id; keep the first anyway
             self._adopt(room)
@@ -569,7 +567,7 @@ class Rooms:
         async with room.lock:
             if room.record.ended:
                 return
-            final = room.snapshot_write(room.last_moves.stored(0, [], []))  # the table as it ends: opens without rules
+            final = room.snapshot_write(room.last_moves.now_stored())  # the table as it ends: opens without rules
             await room.store.write(ops.update_room(room.room_id, ended=True, over=True), final)
             room.record.ended = room.record.over = True
             room.resync_all()
@@ -632,7 +630,11 @@ class Rooms:
     def rules_changed(self, room: Room) -> RoomError | None:
         """Returns the refusal of what needs the rules a finished room was played with (its review replays them),
         when this server's rules for its game changed since; None when they are the same."""
-        record = room.record
+        return self._rules_refusal(room.record)
+
+    def _rules_refusal(self, record: RoomRecord) -> RoomError | None:
+        """Returns `rules_changed_error` for a room created with other rules than this server's for its game (a
+        room stored before rules versions has none: it runs with these); None for the same rules."""
         served = self.rules[record.game]
         if not record.rules_fingerprint or record.rules_fingerprint == served.fingerprint:
             return None
@@ -640,15 +642,10 @@ class Rooms:
 
     def _same_rules(self, record: RoomRecord) -> bool:
         """Tells whether the room may run with this server's rules; logs why not."""
-        served = self.rules[record.game]
-        if not record.rules_fingerprint or record.rules_fingerprint == served.fingerprint:
+        refusal = self._rules_refusal(record)
+        if refusal is None:
             return True
-        stored = GameRules(record.rules_version, record.rules_fingerprint)
-        logger.warning(
-            "room %s: %s; the room is not loaded (players are told so)",
-            record.room_id,
-            rules_changed_error(record.game, stored, served).message,
-        )
+        logger.warning("room %s: %s; the room is not loaded (players are told so)", record.room_id, refusal.message)
         return False
 
     def _build(self, record: RoomRecord, store: Store, log: Any, frozen: bool = False) -> Room | None:

@@ -93,10 +93,14 @@ class Gem(Game):
         if kind == "gem":
             table.set(StateOf.meta(), "found", [*found, player_id])
         following = self.next_seat(table, player_id)
-        if following == table.state.player_ids[0]:
+        if following == self.first_digger(table):
             table.end_game(winners=list(table.state.meta_data.get("found") or []))
         else:
             table.set_active_players([following])
+
+    def first_digger(self, table: Table) -> int:
+        """The seat that dug first: the digging ends when its turn comes round again."""
+        return table.state.player_ids[0]
 
 
 class ToldGem(Gem):
@@ -200,19 +204,8 @@ class PlantedGem(Gem):
     def plant(self, table: Table, player: int) -> int:
         return table.rng.below(PITS)
 
-    def dig(self, table: Table, player_id: int, action: Action) -> None:
-        assert action.index is not None and action.space_id is not None
-        kind = table.state.piece(action.space_id, action.index).private_kind
-        table.set_private_kind(action.space_id, action.index, None)
-        table.set_public_kind(action.space_id, action.index, f"dug-{kind}")
-        table.log(msg("log.dug", player=player_id, pit=action.index + 1))
-        if kind == "gem":
-            table.set(StateOf.meta(), "found", [*(table.state.meta_data.get("found") or []), player_id])
-        following = self.next_seat(table, player_id)
-        if following == table.state.meta_data["first"]:
-            table.end_game(winners=list(table.state.meta_data.get("found") or []))
-        else:
-            table.set_active_players([following])
+    def first_digger(self, table: Table) -> int:
+        return int(table.state.meta_data["first"])
 
 
 class ChartedGem(PlantedGem):

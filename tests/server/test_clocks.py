@@ -93,15 +93,25 @@ def test_a_flag_fall_ends_the_game_refuses_a_late_commit_and_replays(client: Tes
     assert main(["replay", "--events", str(events_file), *GAME]) == 0
 
 
-def test_a_restarted_server_resumes_the_clocks_from_the_log(tmp_path: Path) -> None:
-    db = tmp_path / "rooms.db"
+def passed_once(db: Path, clock: dict[str, float], wait: float = 0.0) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Makes a clocked room on a server over `db` where seat 0 passes once; after `wait` seconds (a clock running
+    out) returns the room and the frame seat 0 got then (None without a wait), and stops the server."""
     with TestClient(make_app(db)) as client:
-        room = create_room(client, clock={"initial": 30, "increment": 10})
-        rid = room["room"]
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        room = create_room(client, clock=clock)
+        with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
             hello(ws, room, 0)
             ws.send_json({"type": "commit", "baseSeq": 0, "steps": [PASS], "commitId": "c1"})
             ws.receive_json()
+            if not wait:
+                return room, None
+            time.sleep(wait)
+            return room, ws.receive_json()
+
+
+def test_a_restarted_server_resumes_the_clocks_from_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.db"
+    room, _ = passed_once(db, {"initial": 30, "increment": 10})
+    rid = room["room"]
 
     with TestClient(make_app(db)) as client:
         with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
@@ -139,20 +149,13 @@ def test_spectators_follow_the_rooms_policy_until_the_end_when_the_review_holds_
 
 def test_a_finished_room_read_back_from_its_final_snapshot_still_shows_whose_flag_fell(tmp_path: Path) -> None:
     db = tmp_path / "rooms.db"
-    with TestClient(make_app(db)) as client:
-        room = create_room(client, clock={"initial": 0.5, "increment": 0})
-        rid = room["room"]
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
-            hello(ws, room, 0)
-            ws.send_json({"type": "commit", "baseSeq": 0, "steps": [PASS], "commitId": "c1"})
-            ws.receive_json()
-            time.sleep(0.7)  # seat 1's clock runs out: the flag event ends the game, a snapshot is stored with it
-            flag = ws.receive_json()
+    # seat 1's clock runs out: the flag event ends the game, a snapshot is stored with it
+    room, flag = passed_once(db, {"initial": 0.5, "increment": 0}, wait=0.7)
 
     with TestClient(make_app(db)) as client:  # the room opens from that snapshot: no event after it is replayed
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
             snapshot = hello(ws, room, 0)
 
-    assert flag["over"] is True and flag["clock"]["flagged"] == [1]
+    assert flag is not None and flag["over"] is True and flag["clock"]["flagged"] == [1]
     assert snapshot["clock"]["flagged"] == [1] and snapshot["clock"]["remaining"][1] == 0
     assert snapshot["clock"]["running"] == []

@@ -18,7 +18,7 @@ from ..wire import canonical_bytes, state_to_wire
 from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
-from .setups import check_setup
+from .setups import DrawnRng, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
@@ -91,8 +91,9 @@ class Explorer:
 
     def play(self) -> ExploredGame:
         run = self.run
+        drawn = DrawnRng(run.seed)  # the seed's own stream, noting the ranges of setup's draws (`_check_setup`)
         try:
-            table = start(self.game, run.players, run.seed)
+            table = start(self.game, run.players, run.seed, drawn)
         except Exception as error:
             self._hit(Finding(check_of(error, 0), "setup raised", f"setup raised {short(error)}"), None)
             run.broken = True
@@ -100,7 +101,7 @@ class Explorer:
         self._observe(table)
         self._note_log(table, 0)
         if self.interference:
-            self._check_setup(table)
+            self._check_setup(table, list(drawn.bounds))
         while not table.state.is_over() and not run.broken:
             if len(run.decisions) >= self.max_decisions:
                 run.stopped = True  # an endless game, or a long one: checked up to here
@@ -117,10 +118,10 @@ class Explorer:
         run.table = table
         return run
 
-    def _check_setup(self, table: Table) -> None:
+    def _check_setup(self, table: Table, bounds: list[int]) -> None:
         """Check 4 on setup: runs it again with one draw changed (`setups.py`, on its own rng: the bots play on)."""
         run = self.run
-        checked = check_setup(self.game, run.players, run.seed, table, Rng(f"{run.seed}", "doctor-setup"))
+        checked = check_setup(self.game, run.players, run.seed, table, bounds, Rng(f"{run.seed}", "doctor-setup"))
         run.compared += checked.compared
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
