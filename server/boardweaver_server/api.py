@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import canonical_bytes
+from boardweaver import Game, canonical_bytes
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -451,9 +451,14 @@ async def room_review(request: Request) -> Response:
 
 async def _build_review(room: Room, rooms: Rooms) -> bytes:
     events = await room.store.read(lambda conn: ops.events_after(conn, room.room_id, 0))
+    game = rooms.games[room.record.game](room.record.options)
+    # the replay and its encoding (a long game's review is megabytes) run off the loop, which serves the other rooms
+    return await asyncio.to_thread(_review_bytes, room, game, events)
+
+
+def _review_bytes(room: Room, game: Game, events: list[ops.EventRecord]) -> bytes:
     record = room.record
-    game = rooms.games[record.game](record.options)
-    done = await asyncio.to_thread(replay, game, record.players, record.seed, events, None, True)
+    done = replay(game, record.players, record.seed, events, None, True)
     steps = [{"seq": 0, "state": done.states[0]}]
     for event, state in zip(events, done.states[1:], strict=True):
         steps.append({**event.to_public(), "state": state})

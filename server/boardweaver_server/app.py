@@ -13,6 +13,7 @@ from typing import Any
 from boardweaver import Game
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -25,7 +26,7 @@ from .ownership import Ownership, RemoteSocket
 from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Lifecycle, Rooms
 from .rules_wheel import build_rules_wheel, rule_sources
-from .settings import default_db_path, tune_collector
+from .settings import GZIP_LEVEL, GZIP_MINIMUM_BYTES, default_db_path, tune_collector
 from .sockets import SocketLimits, room_socket, serve_relayed_socket
 from .static import PYODIDE_VERSION, default_web_dir, register_types, static_routes
 from .store import make_store, shard_paths
@@ -134,7 +135,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(ForwardToHolder)],
+        middleware=[  # outermost first: an answer forwarded from the room's holder is compressed here too
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL),
+            Middleware(ForwardToHolder),
+        ],
         exception_handlers={404: not_found_handler(web)},
     )
     app.state.socket_limits = socket_limits or SocketLimits()

@@ -37,6 +37,11 @@ ROOMS_PER_CLIENT_PER_MINUTE = 30  # POST /api/rooms (429 after)
 SOCKETS_PER_CLIENT = 64  # open room sockets of one client (close code 4029 after)
 SEND_QUEUE_BYTES = 8 * 1024 * 1024  # frames waiting to be written to one socket (close code 1013 after)
 SEND_QUEUE_FRAMES = 4096  # the same, counted in frames
+# HTTP answers of at least this size go gzip-compressed to a client that accepts it (Starlette's GZipMiddleware,
+# at this level): a memory-match game's review is 3.4 MB of JSON states, 55 KB compressed. Files with
+# precompressed siblings (the Pyodide runtime) are sent as they are.
+GZIP_MINIMUM_BYTES = 1024
+GZIP_LEVEL = 6
 MAX_SEATS = 64  # seats of a room, checked before anything is built for them
 MAX_OPTION_TEXT = 1024  # characters of a string option
 MAX_OPTION_INT = 10**9  # magnitude of an integer option

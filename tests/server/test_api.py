@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import sqlite3
 from pathlib import Path
 
@@ -126,6 +127,28 @@ def test_the_review_shows_the_full_state_before_and_after_every_decision(client:
     assert len(review["steps"]) == 2 * 2 + 1
     first_deck = next(s for s in review["steps"][0]["state"]["spaces"] if s["id"] == "deck")
     assert all("private_kind" in piece for piece in first_deck["pieces"])
+
+
+def test_a_large_answer_goes_gzip_compressed_to_a_client_that_accepts_it_and_plain_to_one_that_does_not(
+    client: TestClient,
+) -> None:
+    room = create_room(client, bots=[0, 1], claim=False, options={"turns": 6})
+    base = f"/api/rooms/{room['room']}"
+    refused = client.get(f"{base}/review", headers={"Accept-Encoding": "gzip"})  # a small answer: sent as it is
+    for _ in range(400):
+        if client.get(base).json()["over"]:
+            break
+
+    with client.stream("GET", f"{base}/review", headers={"Accept-Encoding": "gzip, br"}) as packed:
+        raw = b"".join(packed.iter_raw())
+    plain = client.get(f"{base}/review", headers={"Accept-Encoding": "identity"})
+
+    assert refused.status_code == 403 and "content-encoding" not in refused.headers
+    assert packed.status_code == 200 and packed.headers["content-encoding"] == "gzip"
+    assert packed.headers["vary"] == "Accept-Encoding" and packed.headers["content-type"] == "application/json"
+    assert "content-encoding" not in plain.headers and len(plain.content) > 10_000
+    assert gzip.decompress(raw) == plain.content  # the same canonical bytes, compressed
+    assert len(raw) * 5 < len(plain.content)
 
 
 def test_client_config_names_the_rules_wheel_which_is_served(client: TestClient) -> None:
