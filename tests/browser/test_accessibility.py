@@ -119,6 +119,44 @@ def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any
     screenshot(page, "review-desktop")
 
 
+def test_the_review_steps_with_the_arrow_keys_home_and_end_and_the_slider_keeps_its_own(
+    server: str, api: Any, page: Any
+) -> None:
+    room = api.room("old-maid", seats=2, bots=[0, 1])
+    deadline = time.monotonic() + 60
+    while not api.call(f"/api/rooms/{room['room']}")["over"]:
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    page.goto(f"{server}/game/{room['room']}")
+    wait_state(page, "ready")
+    last = int(page.get_attribute("#timeline", "max") or 0)
+    step = lambda: int(page.get_attribute("#page", "data-step") or -1)  # noqa: E731
+
+    page.keyboard.press("Home")
+    at_home = step()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    after_arrows = step()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # the first step holds
+    held = step()
+    page.keyboard.press("End")
+    at_end = step()
+    page.locator("#timeline").focus()
+    page.keyboard.press("ArrowLeft")  # the slider's own key: one step, not two
+    from_slider = step()
+    page.locator("#next").focus()
+    page.keyboard.press("Control+ArrowLeft")  # a browser's own shortcut: left alone
+    with_control = step()
+
+    assert last >= 3
+    assert (at_home, after_arrows, held, at_end) == (0, 1, 0, last)
+    assert from_slider == last - 1 == with_control
+    assert page.get_attribute("#prev", "aria-keyshortcuts") == "ArrowLeft"
+    assert page.get_attribute("#last", "aria-keyshortcuts") == "End"
+
+
 def test_an_unknown_room_link_says_so_and_leads_to_the_lobby(server: str, page: Any) -> None:
     page.goto(f"{server}/room/no-such-room#seat=0&token=nothing")
 

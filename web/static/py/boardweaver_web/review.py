@@ -60,7 +60,24 @@ class Review:
         dom.on("prev", "click", lambda _e: self.go(self.step - 1))
         dom.on("next", "click", lambda _e: self.go(self.step + 1))
         dom.on("last", "click", lambda _e: self.go(len(self.states) - 1))
+        dom.on_window("keydown", self.on_key)
         self.render()
+
+    def on_key(self, event: Any) -> None:
+        """Steps with the keyboard, as a chess site's replay does: ← and → one step, Home and End to either end
+        (not while a form control has the focus: the timeline's slider moves itself with them; in the log, Home
+        and End scroll it)."""
+        if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+            return
+        if str(getattr(event.target, "tagName", "") or "").lower() in ("input", "select", "textarea"):
+            return
+        moves = {"ArrowLeft": self.step - 1, "ArrowRight": self.step + 1}
+        if str(getattr(event.target, "id", "") or "") != "log":
+            moves.update({"Home": 0, "End": len(self.states) - 1})
+        step = moves.get(str(event.key))
+        if step is not None:
+            event.preventDefault()
+            self.go(step)
 
     def go(self, step: int) -> None:
         self.step = max(0, min(step, len(self.states) - 1))
