@@ -122,7 +122,7 @@ def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any
 def test_the_review_steps_with_the_arrow_keys_home_and_end_and_the_slider_keeps_its_own(
     server: str, api: Any, page: Any
 ) -> None:
-    room = api.room("old-maid", seats=2, bots=[0, 1])
+    room = api.room("memory-match", seats=2, bots=[0, 1])  # at least two flips a pair: a long game
     deadline = time.monotonic() + 60
     while not api.call(f"/api/rooms/{room['room']}")["over"]:
         assert time.monotonic() < deadline, "the bots' game did not end"
@@ -155,6 +155,33 @@ def test_the_review_steps_with_the_arrow_keys_home_and_end_and_the_slider_keeps_
     assert from_slider == last - 1 == with_control
     assert page.get_attribute("#prev", "aria-keyshortcuts") == "ArrowLeft"
     assert page.get_attribute("#last", "aria-keyshortcuts") == "End"
+
+
+def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: str, api: Any, page: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[0, 1])
+    deadline = time.monotonic() + 60
+    while not api.call(f"/api/rooms/{room['room']}")["over"]:
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    page.goto(f"{server}/game/{room['room']}")
+    wait_state(page, "ready")
+    page.keyboard.press("Home")  # the deal: both hands full
+    backs = {}
+    for seen in ("all", "0", "1", "spectators"):
+        page.select_option("#seen-by", seen)
+        page.wait_for_selector(f'#page[data-seen="{seen}"]')
+        backs[seen] = page.locator("#board .piece.back").count()
+    choices = page.locator("#seen-by option").all_inner_texts()
+    page.keyboard.press("ArrowRight")  # the choice holds while stepping
+    still = page.get_attribute("#page", "data-seen")
+
+    assert choices == ["Everything", "What Player 1 saw", "What Player 2 saw", "What spectators saw"]
+    assert backs["all"] == 0  # the whole state: every card's face
+    assert 0 < backs["0"] < backs["spectators"] and 0 < backs["1"] < backs["spectators"]
+    assert backs["0"] + backs["1"] == backs["spectators"]  # each seat saw its own hand, the spectators neither
+    assert still == "spectators" and page.get_attribute("#page", "data-step") == "1"
+    assert serious_violations(page) == []
+    screenshot(page, "review-seen-by")
 
 
 def test_an_unknown_room_link_says_so_and_leads_to_the_lobby(server: str, page: Any) -> None:

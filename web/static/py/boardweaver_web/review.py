@@ -1,16 +1,20 @@
-"""The review page: after the end, a timeline over the whole game, the full state at each step."""
+"""The review page: after the end, a timeline over the whole game, the full state at each step, or what one seat
+(or the spectators) saw of it then: the platform's own projection of that state, as the room sent it."""
 
 from __future__ import annotations
 
 import html
 from typing import Any
 
-from boardweaver import FULL, Catalog, Game, Table, state_from_wire
+from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
 
 from . import boot, dom
 from .board import Board, render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
 from .texts import Texts, pick_locale
+
+SEEN_ALL = "all"
+SEEN_SPECTATORS = "spectators"
 
 
 def review_states(data: Any) -> list[dict[str, Any]]:
@@ -50,6 +54,7 @@ class Review:
         catalog = catalogs.get(locale)
         self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names)
         self.step = len(states) - 1
+        self.seen = SEEN_ALL  # whose eyes the board is drawn with: SEEN_ALL, SEEN_SPECTATORS or a seat's number
 
     def start(self) -> None:
         timeline = dom.element("timeline")
@@ -61,6 +66,20 @@ class Review:
         dom.on("next", "click", lambda _e: self.go(self.step + 1))
         dom.on("last", "click", lambda _e: self.go(len(self.states) - 1))
         dom.on_window("keydown", self.on_key)
+        seats = Table(state_from_wire(self.states[0]), FULL).state.player_ids
+        choices = [(SEEN_ALL, self.texts.get("review.seen-all"))]
+        choices += [
+            (str(int(seat)), self.texts.get("review.seen-seat", name=self.texts.get("seat", seat=int(seat))))
+            for seat in seats
+        ]
+        choices.append((SEEN_SPECTATORS, self.texts.get("review.seen-spectators")))
+        dom.set_html("seen-by", "".join(f'<option value="{v}">{html.escape(label)}</option>' for v, label in choices))
+        dom.on("seen-by", "change", lambda _e: self.see(dom.input_value("seen-by")))
+        self.render()
+
+    def see(self, seen: str) -> None:
+        """Draws the board as `seen` saw it: the whole state, a seat's view or the spectators'."""
+        self.seen = seen if seen in (SEEN_ALL, SEEN_SPECTATORS) or seen.isdigit() else SEEN_ALL
         self.render()
 
     def on_key(self, event: Any) -> None:
@@ -86,7 +105,12 @@ class Review:
 
     def render(self) -> None:
         table = Table(state_from_wire(self.states[self.step]), FULL)
-        board = Board(self.game, table, None, [], self.catalog, self.texts)
+        shown = table  # the log and the result are public: read from the whole state
+        if self.seen == SEEN_SPECTATORS:
+            shown = table.view(SPECTATOR)
+        elif self.seen.isdigit():
+            shown = table.view(int(self.seen))
+        board = Board(self.game, shown, None, [], self.catalog, self.texts)
         dom.set_html("board", board.render())
         dom.set_html("log", render_log(table.state.log, self.catalog))
         dom.scroll_to_end("log")  # the step's own lines are the last ones
@@ -94,6 +118,7 @@ class Review:
         dom.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
         dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
         dom.set_attribute("page", "data-step", str(self.step))
+        dom.set_attribute("page", "data-seen", self.seen)
 
 
 async def main(config: dict[str, Any]) -> None:
