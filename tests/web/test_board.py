@@ -593,3 +593,16 @@ def test_a_look_back_draws_a_card_back_without_a_glyph_and_keeps_its_title_as_th
     backs = other.group(1)
     assert backs.count('<span class="face back"></span>') == len(table.state.space("hand-1").pieces)
     assert 'class="symbol"' not in backs and 'aria-label="A face-down card (Player 2' in backs
+
+
+def test_a_long_log_keeps_its_line_numbers_and_the_review_marks_the_lines_its_step_added() -> None:
+    lines = [msg("log.line", n=n) for n in range(1, 251)]
+
+    drawn = render_log(lines, None, fresh=2)
+    short = render_log(lines[:3], None)
+
+    items = re.findall(r"<li([^>]*)>", drawn)
+    assert len(items) == 200 and items[0] == ' value="51"'  # the last 200 lines, numbered 51..250 as in the log
+    assert all(attributes == "" for attributes in items[1:-2])
+    assert items[-2:] == [' class="new"', ' class="new"']
+    assert re.findall(r"<li([^>]*)>", short) == ["", "", ""]  # a whole log numbers itself from 1

@@ -628,13 +628,16 @@ def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, 
     return f'<div class="clocks">{"".join(items)}</div>'
 
 
-def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200) -> str:
-    """The public log as list items, newest last, in the seat's language."""
-    lines = lines[-limit:]
+def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200, fresh: int = 0) -> str:
+    """The public log as list items, newest last, in the seat's language: the last `limit` lines, numbered as in
+    the whole log; the last `fresh` of them are marked `new` (the review's step)."""
+    first = max(0, len(lines) - limit)
     items = []
-    for message in lines:
+    for number, message in enumerate(lines[first:], start=first + 1):
         text = catalog.render(message) if catalog is not None else message.key
-        items.append(f"<li>{escape(text)}</li>")
+        value = f' value="{number}"' if number == first + 1 and first else ""
+        mark = ' class="new"' if number > len(lines) - fresh else ""
+        items.append(f"<li{value}{mark}>{escape(text)}</li>")
     return "".join(items)
 
 

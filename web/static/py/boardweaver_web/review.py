@@ -112,7 +112,10 @@ class Review:
             shown = table.view(int(self.seen))
         board = Board(self.game, shown, None, [], self.catalog, self.texts)
         dom.set_html("board", board.render())
-        dom.set_html("log", render_log(table.state.log, self.catalog))
+        before = (
+            len(self.states[self.step - 1].get("log", [])) if self.step else len(table.state.log)
+        )  # the step's lines
+        dom.set_html("log", render_log(table.state.log, self.catalog, fresh=len(table.state.log) - before))
         dom.scroll_to_end("log")  # the step's own lines are the last ones
         column = score_title(self.game, self.catalog)
         dom.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
