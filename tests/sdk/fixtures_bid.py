@@ -13,11 +13,13 @@ from typing import ClassVar
 from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 SEAL = Action.command("seal")
+REBID = Action.command("rebid")
 SHOWN = "shown"
 TEXTS = {
     "offer.bid": "Bid {card}",
     "offer.seal": "Seal your bid",
     "offer.seal-against": "Seal your bid against {against}",
+    "offer.rebid": "Bid another card",
     "log.sealed": "Player {player} sealed a bid",
     "log.sealed-card": "Player {player} sealed {card}",
     "log.won": "Player {player} wins the round with {card}",
@@ -167,3 +169,45 @@ class HandHint(SealedBid):
         super().resolve(table)
         left = [value(p.private_kind) for q in table.state.player_ids for p in table.state.space(hand_id(q)).pieces]
         table.set(StateOf.meta(), "left", sum(left))
+
+
+class RebidHands(SealedBid):
+    """Correct: hands are ordered spaces dealt in the shuffle's order, and a pending bid may go back to the end of
+    its hand (a Cancel) to bid another card, so the hands' orders change as the game goes."""
+
+    name = "fixture-rebid-hands"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        cards = table.rng.shuffled([f"card-{n}" for n in range(1, 13)])
+        for number, player in enumerate(players):
+            hand = [Piece("back").hiding(card) for card in self.deal(cards[number * 4 : number * 4 + 4])]
+            table.add_space(Space(hand_id(player), "hand").owned_by(player).with_pieces(hand))
+            table.add_space(Space(bid_id(player), "bid").collection().owned_by(player))
+            table.set(StateOf.player_public(player), "score", 0)
+        table.add_space(Space(SHOWN, "shown"))
+        table.set_active_players(players)
+
+    def deal(self, cards: list[str]) -> list[str]:
+        return cards
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        offers = super().offers(table, player_id)
+        if table.state.space(bid_id(player_id)).pieces:
+            offers.append(Offer(REBID, Intent.CANCEL).label(msg("offer.rebid")))
+        return offers
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action == REBID:
+            table.move_piece(bid_id(player_id), 0, hand_id(player_id))
+            return
+        super().apply_action(table, player_id, action)
+
+
+class SortedRebidHands(RebidHands):
+    """Check 4 (the deal's order): the same, each hand dealt sorted by value. Bids taken back to the end of the
+    hand unsort most states later on, yet a viewer who followed the cards from the deal knows each one."""
+
+    name = "fixture-sorted-rebid-hands"
+
+    def deal(self, cards: list[str]) -> list[str]:
+        return sorted(cards, key=value)

@@ -36,6 +36,7 @@ BROKEN: list[tuple[type[Game], int]] = [
     (bid.PeekingBid, 4),
     (bid.HandHint, 4),
     (bid.UnmarkedLastSeal, 3),
+    (bid.SortedRebidHands, 4),
     (gem.ToldGem, 4),
     (gem.MappedGem, 4),
     (gem.RakedGem, 4),
@@ -62,6 +63,7 @@ BROKEN: list[tuple[type[Game], int]] = [
 
 CORRECT: list[type[Game]] = [
     bid.SealedBid,
+    bid.RebidHands,
     gem.Gem,
     gem.PlantedGem,
     more.Texts,

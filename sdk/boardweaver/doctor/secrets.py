@@ -7,7 +7,8 @@ own secrets) do not count; numbers are left to the twins. The spectator counts: 
 (one looked at it, the other owns it) is still a secret to the room's spectators.
 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
-space whose hidden pieces always lie sorted by their hidden kind (a viewer follows them by position),
+space whose hidden pieces always lie sorted by their hidden kind, or are dealt so in every game and moved
+about after (a viewer follows them by position from the deal),
 and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
 game after game), or whose public parts split two hidden kinds (a mark set on the ships alone). It also
 records every space and piece kind seen, for the `look` check.
@@ -146,11 +147,22 @@ def _is_sorted(kinds: tuple[str, ...]) -> bool:
     return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
 
 
+def _kept_sorted(orders: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Returns the sorted ones of `orders` when nearly all are sorted and that is no luck, else []."""
+    kept = [kinds for kinds in orders if _is_sorted(kinds)]
+    chance = sum(math.log(_sorted_chance(kinds)) for kinds in kept)
+    if len(orders) >= ORDER_SAMPLES and len(kept) >= 0.95 * len(orders) and chance < math.log(ORDER_CHANCE):
+        return kept
+    return []
+
+
 @dataclass
 class Patterns:
     """What the explored games show over many states: hidden orders, hidden identities, kinds seen."""
 
     orders: dict[str, dict[tuple[int | str, str, tuple[str, ...]], None]] = field(default_factory=dict)
+    # space kind -> (game, space id) -> its hidden order when the game first showed that space (its deal)
+    dealt: dict[str, dict[tuple[int | str, str], tuple[str, ...]]] = field(default_factory=dict)
     identities: dict[tuple[str, str], dict[str, dict[str, set[int | str]]]] = field(default_factory=dict)
     # space kind -> a hidden piece's public part (kind and state) -> its hidden kinds -> games (see `_mark`)
     marks: dict[str, dict[str, dict[str, set[int | str]]]] = field(default_factory=dict)
@@ -191,6 +203,10 @@ class Patterns:
                 if len(samples) < 400:
                     samples[(game, space.space_id, tuple(hidden))] = None
                     self.where.setdefault(f"order {space.kind}", (game, players))
+                dealt = self.dealt.setdefault(space.kind, {})  # the order a space first showed in each game
+                if len(dealt) < 400 and (game, space.space_id) not in dealt:
+                    dealt[(game, space.space_id)] = tuple(hidden)
+                    self.where.setdefault(f"dealt {space.kind}", (game, players))
 
     def _mark(
         self, space_kind: str, kind: str, public: dict[str, Any], face: str, game: int | str, players: list[int]
@@ -222,9 +238,8 @@ class Patterns:
         found: list[tuple[Finding, str]] = []
         for kind, samples in sorted(self.orders.items()):
             orders = [kinds for _, _, kinds in samples]
-            kept = [kinds for kinds in orders if _is_sorted(kinds)]
-            chance = sum(math.log(_sorted_chance(kinds)) for kinds in kept)
-            if len(orders) >= ORDER_SAMPLES and len(kept) >= 0.95 * len(orders) and chance < math.log(ORDER_CHANCE):
+            kept = _kept_sorted(orders)
+            if kept:
                 found.append(
                     (
                         Finding(
@@ -235,6 +250,20 @@ class Patterns:
                             "them apart; make it a .collection() or keep the order free of the hidden kinds",
                         ),
                         f"order {kind}",
+                    )
+                )
+            elif kept := _kept_sorted(list(self.dealt.get(kind, {}).values())):
+                found.append(  # sorted when dealt, then moved about (a card bid and taken back to the end)
+                    (
+                        Finding(
+                            4,
+                            f"hidden pieces of {kind!r} spaces are dealt sorted by their hidden kind",
+                            f"in {len(kept)} of {len(self.dealt[kind])} games, the face-down pieces of a {kind!r} "
+                            "space (an ordered space) lie sorted by their hidden kind when it is first seen: a "
+                            "viewer who follows them by position from the deal knows each one, however they move "
+                            "later; deal them in the order of a shuffle, or make it a .collection()",
+                        ),
+                        f"dealt {kind}",
                     )
                 )
         for space_kind, marked in sorted(self.marks.items()):
