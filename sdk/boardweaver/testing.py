@@ -104,13 +104,15 @@ def seat_table(source: Table | TableState | Frame | Sequence[Frame], seat: int |
 
 
 def hidden_kinds(table: Table, seat: int | None) -> set[str]:
-    """Returns the private kinds on the full `table` that `seat` may not see and that are public nowhere."""
+    """Returns the private kinds on the full `table` that `seat` may not see and that are public nowhere (not a
+    piece's public kind nor a space's id: every seat reads those, so naming them tells nothing)."""
     if not table.perspective.is_full():
         raise ValueError("hidden_kinds needs the full table (a view holds no hidden kind to compare with)")
     perspective = _perspective(seat)
     hidden: set[str] = set()
     shown: set[str] = set()
     for space in table.state.spaces.values():
+        shown.add(space.space_id)
         for piece in space.pieces:
             shown.add(piece.public_kind)
             if piece.private_kind is None:
@@ -166,22 +168,26 @@ def assert_doctor_passes(game: Game | type[Game], games: int = 100, **options: A
 
 
 def _assert_none_named(data: Any, hidden: set[str], where: str) -> None:
-    named = hidden & set(_strings(data))
-    if named:
-        raise AssertionError(f"{where} names hidden kinds {sorted(named)!r}")
+    found: dict[str, str] = {}  # a hidden kind named -> where in `data` it is first
+    for path, text in _strings(data, ""):
+        if text in hidden:
+            found.setdefault(text, path or "(the whole)")
+    if found:
+        at = ", ".join(f"{kind!r} at {path}" for kind, path in sorted(found.items()))
+        raise AssertionError(f"{where} names hidden kinds {sorted(found)!r}: {at}")
 
 
-def _strings(data: Any) -> Iterable[str]:
-    """Yields every string leaf and map key of plain JSON data."""
+def _strings(data: Any, path: str) -> Iterable[tuple[str, str]]:
+    """Yields every string leaf and map key of plain JSON data with its path (`.spaces[2].pieces[0].kind`)."""
     if isinstance(data, str):
-        yield data
+        yield path, data
     elif isinstance(data, Mapping):
         for key, value in data.items():
-            yield str(key)
-            yield from _strings(value)
+            yield f"{path}.{key} (a key)", str(key)
+            yield from _strings(value, f"{path}.{key}")
     elif isinstance(data, (list, tuple)):
-        for value in data:
-            yield from _strings(value)
+        for index, value in enumerate(data):
+            yield from _strings(value, f"{path}[{index}]")
 
 
 def _parsed(raw: Frame) -> Mapping[str, Any]:

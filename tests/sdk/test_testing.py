@@ -93,10 +93,36 @@ def test_assert_no_hidden_kinds_checks_frames_against_the_state_at_their_seq() -
     leaking = {"type": "event", "seq": 0, "log": [{"key": "x", "args": {"card": "secret-1"}}], "patch": []}
 
     assert_no_hidden_kinds([canonical_json(honest)], 0, states=[table])
-    with pytest.raises(AssertionError, match="frame 1 \\('event', seq 0\\) to seat 0 names hidden kinds"):
+    with pytest.raises(
+        AssertionError, match=r"frame 1 \('event', seq 0\) to seat 0 names hidden kinds .* at \.log\[0\]\.args\.card"
+    ):
         assert_no_hidden_kinds([honest, leaking], 0, states=[state_to_wire(table.state)])
     with pytest.raises(ValueError, match="needs `states`"):
         assert_no_hidden_kinds([honest], 0)
+
+
+class SpacesNamedAsBids(LeakyLog):
+    """Each seat's bid space is called as a card is ("bid-1"), and seat 1 hides that card: a name, not a leak."""
+
+    name = "spaces-named-as-bids"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            hand = Space(f"hand-{player}", "hand").owned_by(player)
+            table.add_space(hand.with_pieces([Piece("back").hiding(f"bid-{player + 1}")]))
+            table.add_space(Space(f"bid-{player + 1}", "bid").owned_by(player))
+        table.set_active_players([players[0]])
+
+
+def test_a_space_id_spelled_as_a_hidden_kind_is_no_leak_and_a_leak_is_named_with_where_it_lies() -> None:
+    table = start(SpacesNamedAsBids(), [0, 1], seed=0)
+    full = start(LeakyLog(), [0, 1], seed=0)
+    whole = {"type": "snapshot", "seq": 0, "view": state_to_wire(full.state)}  # the full state, sent to seat 0
+
+    assert hidden_kinds(table, 0) == set()  # "bid-2" is also the name of a space every seat reads
+    assert_no_hidden_kinds(table, 0)
+    with pytest.raises(AssertionError, match=r"names hidden kinds \['secret-1'\]: 'secret-1' at \.view\.spaces\["):
+        assert_no_hidden_kinds(whole, 0, states=[full])
 
 
 def test_assert_doctor_passes_returns_the_report_or_raises_with_its_text() -> None:
