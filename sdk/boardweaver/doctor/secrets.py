@@ -258,10 +258,10 @@ class Patterns:
                         Finding(
                             4,
                             f"hidden pieces of {kind!r} spaces are dealt sorted by their hidden kind",
-                            f"in {len(kept)} of {len(self.dealt[kind])} games, the face-down pieces of a {kind!r} "
-                            "space (an ordered space) lie sorted by their hidden kind when it is first seen: a "
-                            "viewer who follows them by position from the deal knows each one, however they move "
-                            "later; deal them in the order of a shuffle, or make it a .collection()",
+                            f"in {len(kept)} of the {len(self.dealt[kind])} {kind!r} spaces (ordered spaces) seen, "
+                            "the face-down pieces lie sorted by their hidden kind when the space is first seen in "
+                            "its game: a viewer who follows them by position from the deal knows each one, however "
+                            "they move later; deal them in the order of a shuffle, or make it a .collection()",
                         ),
                         f"dealt {kind}",
                     )
