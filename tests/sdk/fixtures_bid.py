@@ -211,3 +211,16 @@ class SortedRebidHands(RebidHands):
 
     def deal(self, cards: list[str]) -> list[str]:
         return sorted(cards, key=value)
+
+
+class ShownBid(SealedBid):
+    """Not found by any check (the rules turn the card up, as a card played face up): each seal lays the sealed
+    card face up while the others still bid. The doctor's inventory of what decisions show names it."""
+
+    name = "fixture-shown-bid"
+
+    def seal(self, table: Table, player_id: int) -> None:
+        super().seal(table, player_id)
+        kind = table.state.piece(bid_id(player_id), 0).private_kind
+        if kind is not None:
+            table.set_public_kind(bid_id(player_id), 0, kind)

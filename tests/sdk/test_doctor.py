@@ -432,3 +432,16 @@ def test_same_seed_gives_the_same_report() -> None:
 
     assert [v.to_wire() for v in first.violations] == [v.to_wire() for v in second.violations]
     assert first.checked == second.checked
+
+
+def test_the_report_lists_what_decisions_show_the_other_seats_so_a_bid_turned_up_early_shows() -> None:
+    shown = check_game(bid.ShownBid, games=GAMES)
+    correct = check_game(bid.SealedBid, games=GAMES)
+
+    early = "'seal' (a Confirm) shows every other seat and the spectators the acting seat's own hidden 'back' pieces"
+    assert shown.ok and correct.ok  # no check can tell a card turned up early from one played face up
+    assert any(line.startswith(early) for line in shown.shown), shown.shown
+    assert not any("(a Confirm)" in line for line in correct.shown), correct.shown
+    assert any(line.startswith("'seal' (a reveal) shows") for line in correct.shown)  # the last seal's reveal
+    assert "what decisions showed the seats that did not take them" in shown.summary()
+    assert early in shown.summary()

@@ -15,6 +15,7 @@ from ..rng import Rng
 from ..table import Table
 from ..view import FULL
 from ..wire import canonical_bytes, state_to_wire
+from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, decision_name
 from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
@@ -76,6 +77,7 @@ class Explorer:
         max_decisions: int = 500,
         interference: bool = True,
         patterns: Patterns | None = None,
+        disclosures: Disclosures | None = None,
     ) -> None:
         self.game = game
         self.run = ExploredGame(seed, players)
@@ -83,6 +85,9 @@ class Explorer:
         self.max_decisions = max_decisions
         self.interference = interference
         self.patterns = patterns if patterns is not None else Patterns()
+        self.disclosures = disclosures if disclosures is not None else Disclosures()
+        self.shown = Rng(f"{seed}", "doctor-shown")  # which decisions' disclosures are noted: the bots play as without
+        self.noted = 0
         self.bot = Rng(f"{seed}", "doctor-bot")
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
@@ -155,6 +160,9 @@ class Explorer:
             for twin in watching:
                 watch(twin, table)
 
+        seen = None
+        if self.noted < SAMPLE_CAP and self.shown.below(100) < SAMPLE_CHANCE:
+            seen, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
         for finding, path in zip(stepper.findings, stepper.paths, strict=True):
@@ -166,6 +174,10 @@ class Explorer:
             return
         decision = stepper.decision()
         run.decisions.append(decision)
+        if seen is not None and decision.steps:
+            self.disclosures.after(
+                seen, table.state, seat, decision_name(decision.steps[-1], table.state, decision.ended_by)
+            )
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
         self._observe(table)

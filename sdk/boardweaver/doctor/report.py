@@ -101,6 +101,7 @@ class Report:
     checked: dict[int, int] = field(default_factory=lambda: {check: 0 for check in CHECKS if check})
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)  # what sampled decisions showed the other seats (`disclosures`)
     seconds: float = 0.0
 
     @property
@@ -125,6 +126,13 @@ class Report:
             status = "ok" if not found else f"{len(found)} violation(s), {sum(v.count for v in found)} hits"
             lines.append(f"  {check}. {name:<68} {count:>9} checked  {status}")
         lines.extend(f"  note: {note}" for note in self.notes)
+        if self.shown:
+            lines.append(
+                "  what decisions showed the seats that did not take them (not a check: read it against the rules; "
+                "a secret turned up early, such as a sealed bid laid face up while others still bid, is a leak "
+                "that only its rules can tell):"
+            )
+            lines.extend(f"    {line}" for line in self.shown)
         lines.append("PASS" if self.ok else f"FAIL: {len(self.violations)} distinct violation(s)")
         return "\n".join(lines)
 

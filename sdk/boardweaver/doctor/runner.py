@@ -13,6 +13,7 @@ from ..model import Json, PlayerId
 from ..offers import Action
 from ..wire import canonical_json
 from .catalogs import Use, check_catalogs, check_messages, check_space_title
+from .disclosures import Disclosures
 from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
 from .instance import changed, fresh_game, snapshot
@@ -118,6 +119,7 @@ def check_game(
     found: dict[tuple[int, str], Candidate] = {}
     used: dict[Use, tuple[int | str, list[int], list[Decision]]] = {}
     patterns = Patterns()
+    disclosures = Disclosures()
     catalogs = game.catalogs()
     before = snapshot(game)
     recorded: list[tuple[Recorded, ExploredGame]] = []
@@ -126,7 +128,7 @@ def check_game(
     for number in range(games):
         game_seed = seed + number
         seats = list(range(counts[number % len(counts)]))
-        explored = Explorer(game, seats, game_seed, counters, max_decisions, interference, patterns).play()
+        explored = Explorer(game, seats, game_seed, counters, max_decisions, interference, patterns, disclosures).play()
         report.games_played += 1
         report.games_finished += explored.finished
         compared += explored.compared
@@ -174,6 +176,7 @@ def check_game(
         7: report.games_played,
         8: report.games_finished + ended,
     }
+    report.shown = disclosures.lines()
     report.violations = [_violation(game, run, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
     report.seconds = time.perf_counter() - began
