@@ -160,9 +160,9 @@ class Explorer:
             for twin in watching:
                 watch(twin, table)
 
-        seen = None
+        sight = None  # what the other seats saw before the decision, when its disclosures are noted
         if self.noted < SAMPLE_CAP and self.shown.below(100) < SAMPLE_CHANCE:
-            seen, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
+            sight, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
         for finding, path in zip(stepper.findings, stepper.paths, strict=True):
@@ -174,9 +174,9 @@ class Explorer:
             return
         decision = stepper.decision()
         run.decisions.append(decision)
-        if seen is not None and decision.steps:
+        if sight is not None and decision.steps:
             self.disclosures.after(
-                seen, table.state, seat, decision_name(decision.steps[-1], table.state, decision.ended_by)
+                sight, table.state, seat, decision_name(decision.steps[-1], table.state, decision.ended_by)
             )
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
