@@ -190,6 +190,23 @@ def test_the_commands_are_on_screen_below_a_board_taller_than_the_screen(server:
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
+def test_a_turn_whose_pieces_lie_below_the_fold_brings_them_into_sight(server: str, api: Any, phone: Any) -> None:
+    """Regression (an author's trial): on a phone the seat's own hand, drawn below the other seats and the table,
+    lay off the screen when its turn came, while the prompt at the top said to pick one of its cards."""
+    room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+
+    phone.wait_for_function(
+        """() => { const e = document.querySelector('#board [data-offer]'); if (!e) return false;
+          const box = e.getBoundingClientRect(); return box.top >= -1 && box.bottom <= innerHeight + 1; }""",
+        timeout=10_000,
+    )
+
+    assert phone.evaluate("scrollY") > 0  # the page moved: the hand lies below the fold of a 844 px screen
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+
+
 def test_a_tapped_card_leaves_the_next_cards_corner_in_sight(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): a tapped card stayed "hovered", drawn over the next card's rank and suit."""
     room = api.room("bluff", seats=3, bots=[1, 2])

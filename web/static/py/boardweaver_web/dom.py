@@ -96,6 +96,24 @@ def reveal(element_id: str, selector: str) -> None:
         target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
 
 
+def bring_into_view(selectors: list[str]) -> None:
+    """Scrolls the page, at the next frame (once drawn), just enough to show the first element matching one of
+    `selectors` (the first selector that matches wins), when it lies out of sight: a turn whose pieces to click
+    lie below the fold, on a phone, shows them."""
+
+    def show(_time: Any) -> None:
+        for selector in selectors:
+            target = _some(js.document.querySelector(selector))
+            if target is None:
+                continue
+            box = target.getBoundingClientRect()
+            if box.top < 0 or box.bottom > js.window.innerHeight:
+                target.scrollIntoView(js.Object.fromEntries(to_js([["block", "nearest"], ["behavior", "smooth"]])))
+            return
+
+    js.requestAnimationFrame(create_once_callable(show))
+
+
 def set_attribute(element_id: str, name: str, value: str) -> None:
     node = element(element_id)
     if node is not None:

@@ -555,7 +555,8 @@ class RoomPage:
 
     def signal_turn(self, game: Game) -> None:
         """Says "your turn" when it comes: the tab's title, a beep if the player wants it, a notification
-        when the page is hidden and the player allowed them. Only a change of turn beeps, not a redraw."""
+        when the page is hidden and the player allowed them, and the pieces to click scrolled into sight when
+        they lie out of it (below the fold on a phone). Only a change of turn beeps, not a redraw."""
         session, texts = self.session, self.texts
         table = session.base_table()
         mine = (
@@ -568,6 +569,8 @@ class RoomPage:
         title = game.title_in(self.catalog)
         dom.set_title(texts.get("title.your-turn") if mine else texts.get("title.room", game=title))
         came = mine and self.my_turn is False
+        if mine and self.my_turn is not True and not self.keyboard:  # the turn came, or the page opened on it
+            dom.bring_into_view(["#board [data-offer]", "#commands button"])  # a keyboard's focus goes there itself
         self.my_turn = mine
         if not came:
             return
