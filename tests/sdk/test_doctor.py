@@ -440,8 +440,20 @@ def test_the_report_lists_what_decisions_show_the_other_seats_so_a_bid_turned_up
 
     early = "'seal' (a Confirm) shows every other seat and the spectators the acting seat's own hidden 'back' pieces"
     assert shown.ok and correct.ok  # no check can tell a card turned up early from one played face up
-    assert any(line.startswith(early) for line in shown.shown), shown.shown
+    assert shown.shown[0].startswith(early), shown.shown  # a decision that is no reveal comes first
     assert not any("(a Confirm)" in line for line in correct.shown), correct.shown
     assert any(line.startswith("'seal' (a reveal) shows") for line in correct.shown)  # the last seal's reveal
     assert "what decisions showed the seats that did not take them" in shown.summary()
     assert early in shown.summary()
+
+
+def test_the_inventory_follows_a_piece_and_does_not_blame_the_place_a_like_piece_left() -> None:
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    report = check_game(Hexbloom, games=GAMES)
+
+    # a turn puts a hand's tile face up on the board and draws a tile of the bag into the hand, face down: the
+    # tile shown came from the hand, though the bag holds one of its colour fewer and the hand as many as before
+    draws = [line for line in report.shown if line.startswith("'draw' (a reveal)")]
+    assert draws and all("of 'hand' spaces" in line for line in draws), report.shown
+    assert not any("of 'bag' spaces" in line for line in report.shown), report.shown

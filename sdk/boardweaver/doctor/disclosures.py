@@ -3,116 +3,151 @@
 Non-interference (check 4) finds what a seat learns that the rules did not write for it; it cannot find a
 secret the rules themselves turn up too early (a sealed bid laid face up when its seat locks in, while the
 others still bid), since that is the same as a card played face up on purpose. So the doctor lists, for a
-sample of decisions, which hidden kinds each decision made visible to the seats that did not take it and to
-the spectators, whose they were (the acting seat's own, another seat's, the table's), and how the decision
-ended (a Confirm, a marked reveal, a random draw). The author reads it against the rules: "'lock' (a Confirm)
-shows the acting seat's own 'bid-#' to every other seat" is a leak in a sealed-bid game.
+sample of decisions, which hidden pieces each decision brought into the sight of the seats that did not take
+it and of the spectators, whose they were (the acting seat's own, another seat's, the table's), the spaces they
+lay in, and how the decision ended (a Confirm, a marked reveal, a random draw). The author reads it against the
+rules: "'lock' (a Confirm) shows ... the acting seat's own hidden 'back' pieces of 'hand' spaces" is a leak in a
+sealed-bid game.
+
+A piece is followed by identity (the table moves and changes piece objects in place), so a tile placed face
+up from a hand is told from one drawn from the bag into that hand; a piece the decision made anew is matched
+by its kind to the places that hold fewer of that kind hidden after it.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..decision import ENDED_BY_REVEAL, ENDED_BY_RNG
-from ..model import PlayerId, TableState
+from ..decision import ENDED_BY_CONFIRM, ENDED_BY_REVEAL, ENDED_BY_RNG
+from ..model import Piece, PlayerId, TableState
 from ..offers import Action
 from ..view import piece_owner, sees_piece
+from .interference import general
 from .stepper import observer_perspective
 
 SAMPLE_CHANCE = 20  # percent of decisions whose disclosures are noted
-SAMPLE_CAP = 12  # decisions noted at most per game
-LINES = 8  # inventory lines shown in the report
+SAMPLE_CAP = 40  # decisions noted at most per game (about its first 200: the fog-chess games end before)
 
 Where = tuple[str, str, str]  # whose ("own", "other", "table"), the space kind, the public kind it shows
-Seen = tuple[Counter[str], Counter[tuple[str, Where]]]  # an observer's visible kinds; hidden (kind, where)
+Key = tuple[str, str, str, str, str]  # how the decision ended, its name, whose, the space kind, the public kind
 
 
-def family(kind: str) -> str:
-    """Returns a kind with its numbers as # ("bid-3" -> "bid-#"), for a space kind named per seat."""
-    return re.sub(r"\d+", "#", kind)
+@dataclass
+class Sight:
+    """What one observer sees before a decision: kinds in sight, and the hidden pieces with where they lie."""
+
+    visible: Counter[str]
+    hidden: Counter[tuple[str, Where]]  # (kind, where) -> pieces
+    pieces: dict[int, tuple[Piece, Where, str]]  # id of a hidden piece -> it (kept alive), where it lies, its kind
 
 
-def decision_name(action: Action, state: TableState, ended_by: str) -> str:
-    """Names a decision by its last step and how it ended: "'lock' (a Confirm)", "a click on 'hand' (a reveal)"."""
+def decision_name(action: Action) -> str:
+    """Names a decision by its last step: "'lock'" for a command, "a click on 'hand'" for a piece or space."""
     if action.type == "command":
-        name = f"{action.name!r}"
-    else:
-        space = state.spaces.get(action.space_id or "")
-        name = f"a click on {family(space.kind if space is not None else action.space_id or '?')!r}"
-    how = {ENDED_BY_REVEAL: "a reveal", ENDED_BY_RNG: "a random draw"}.get(ended_by, "a Confirm")
-    return f"{name} ({how})"
+        return repr(action.name)
+    return f"a click on {general(action.space_id or '?')!r}"
 
 
-def seen_by(state: TableState, observer: PlayerId | None, acting: PlayerId) -> Seen:
-    """Returns the kinds `observer` sees in `state` (public kinds and the private ones it may read), and the
-    private kinds it may not read, counted by where they lie (whose, the space's kind, the piece's public kind)."""
+def how_it_ended(ended_by: str) -> str:
+    return {ENDED_BY_REVEAL: "a reveal", ENDED_BY_RNG: "a random draw", ENDED_BY_CONFIRM: "a Confirm"}.get(
+        ended_by, "a Confirm"
+    )
+
+
+def sight_of(state: TableState, observer: PlayerId | None, acting: PlayerId) -> Sight:
+    """Returns what `observer` sees in `state` (public kinds and the private ones it may read), and the pieces
+    whose private kinds it may not read, with where they lie (whose, the space's kind, the public kind)."""
     perspective = observer_perspective(observer)
-    visible: Counter[str] = Counter()
-    hidden: Counter[tuple[str, Where]] = Counter()
+    sight = Sight(Counter(), Counter(), {})
     for space in state.spaces.values():
         for piece in space.pieces:
             kind = piece.private_kind
             if kind is None or kind == piece.public_kind:
-                visible[piece.public_kind] += 1
+                sight.visible[piece.public_kind] += 1
             elif sees_piece(perspective, space, piece):
-                visible[kind] += 1
+                sight.visible[kind] += 1
             else:
                 owner = piece_owner(space, piece)
                 whose = "table" if owner is None else "own" if owner == acting else "other"
-                hidden[(kind, (whose, family(space.kind), piece.public_kind))] += 1
-    return visible, hidden
+                where = (whose, general(space.kind), piece.public_kind)
+                sight.hidden[(kind, where)] += 1
+                sight.pieces[id(piece)] = (piece, where, kind)
+    return sight
 
 
-def _sources(kind: str, hidden: Counter[tuple[str, Where]], hidden_now: Counter[tuple[str, Where]]) -> list[Where]:
-    """Where a kind that came into sight was hidden: the places that hold fewer of it hidden now, else any."""
-    places = [where for (hidden_kind, where) in hidden if hidden_kind == kind]
-    fewer = [where for where in places if hidden[(kind, where)] > hidden_now[(kind, where)]]
-    return fewer or places[:1]
+def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: PlayerId | None) -> set[Where]:
+    """Returns where the pieces that came into the observer's sight lay hidden before the decision."""
+    perspective = observer_perspective(observer)
+    places: set[Where] = set()
+    matched: Counter[str] = Counter()
+    for space in state.spaces.values():
+        for piece in space.pieces:
+            known = before.pieces.get(id(piece))
+            if known is None or known[0] is not piece:
+                continue
+            face_up = piece.private_kind is None or piece.private_kind == piece.public_kind  # (a card turned up)
+            if face_up or sees_piece(perspective, space, piece):
+                places.add(known[1])
+                matched[known[2] if piece.private_kind is None else piece.private_kind] += 1
+    for kind, count in after.visible.items():  # pieces made anew (a copy turned up): matched by their kind
+        if count - before.visible[kind] - matched[kind] <= 0:
+            continue
+        held = [where for (hidden_kind, where) in before.hidden if hidden_kind == kind]
+        fewer = [where for where in held if before.hidden[(kind, where)] > after.hidden[(kind, where)]]
+        places.update(fewer or held[:1])
+    return places
 
 
 @dataclass
 class Disclosures:
-    """The inventory over every explored game: (decision, whose, space kind, public kind) -> what was seen."""
+    """The inventory over every explored game: what each kind of decision brought into the others' sight."""
 
-    decisions: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
-    partial: set[tuple[str, str, str, str]] = field(default_factory=set)  # not shown to every observer, once
-    spectators: set[tuple[str, str, str, str]] = field(default_factory=set)  # shown to the spectators, once
+    decisions: Counter[Key] = field(default_factory=Counter)
+    partial: set[Key] = field(default_factory=set)  # not shown to every observer, once
+    spectators: set[Key] = field(default_factory=set)  # shown to the spectators, once
+    pairs: set[Key] = field(default_factory=set)  # seen in a game of two seats (one other seat)
 
-    def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Seen]:
+    def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Sight]:
         """Notes what every observer but the acting seat sees before a decision."""
         observers: list[PlayerId | None] = [p for p in state.player_ids if p != acting]
-        return {observer: seen_by(state, observer, acting) for observer in [*observers, None]}
+        return {observer: sight_of(state, observer, acting) for observer in [*observers, None]}
 
-    def after(self, seen: dict[PlayerId | None, Seen], state: TableState, acting: PlayerId, name: str) -> None:
-        """Notes the hidden pieces the decision named `name` showed each observer, once for the decision."""
-        shown: dict[tuple[str, str, str, str], set[PlayerId | None]] = {}
-        for observer, (visible, hidden) in seen.items():
-            now, hidden_now = seen_by(state, observer, acting)
-            for kind, count in now.items():
-                if count <= visible[kind]:
-                    continue
-                for whose, space_kind, back in _sources(kind, hidden, hidden_now):
-                    shown.setdefault((name, whose, space_kind, back), set()).add(observer)
+    def after(
+        self, before: dict[PlayerId | None, Sight], state: TableState, acting: PlayerId, action: Action, ended_by: str
+    ) -> None:
+        """Notes the hidden pieces the decision (its last step `action`) brought into each observer's sight."""
+        shown: dict[Key, set[PlayerId | None]] = {}
+        name, how = decision_name(action), how_it_ended(ended_by)
+        for observer, sight in before.items():
+            now = sight_of(state, observer, acting)
+            for whose, space_kind, back in _came_into_sight(sight, now, state, observer):
+                shown.setdefault((how, name, whose, space_kind, back), set()).add(observer)
         for key, observers in shown.items():
             self.decisions[key] += 1
-            if len(observers) < len(seen):
+            if len(observers) < len(before):
                 self.partial.add(key)
             if None in observers:
                 self.spectators.add(key)
+            if len(before) == 2:
+                self.pairs.add(key)
 
     def lines(self) -> list[str]:
-        """Returns the inventory, the most frequent first, as the report prints it."""
+        """Returns the inventory: the decisions that are no reveal first (a secret turned up by a plain Confirm
+        is the one to look at), then by how often."""
         whose = {"own": "the acting seat's own", "other": "another seat's", "table": "the table's"}
+        order = sorted(self.decisions.items(), key=lambda item: (item[0][0] == "a reveal", -item[1], item[0]))
         lines = []
-        for key, count in self.decisions.most_common(LINES):
-            name, owner, space_kind, back = key
+        for key, count in order:
+            how, name, owner, space_kind, back = key
             if key not in self.partial:
                 to = "every other seat and the spectators"
+            elif key in self.pairs and key not in self.spectators:
+                to = "the other seat (not the spectators)"
             else:
-                to = "some other seats" + (" and the spectators" if key in self.spectators else "")
+                to = "some other seats" + (" and the spectators" if key in self.spectators else " (not the spectators)")
+            times = f"{count} decision{'' if count == 1 else 's'}"
             lines.append(
-                f"{name} shows {to} {whose[owner]} hidden {back!r} pieces of {space_kind!r} spaces ({count} decisions)"
+                f"{name} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces of {space_kind!r} spaces ({times})"
             )
         return lines

@@ -15,7 +15,7 @@ from ..rng import Rng
 from ..table import Table
 from ..view import FULL
 from ..wire import canonical_bytes, state_to_wire
-from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, decision_name
+from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures
 from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
@@ -86,7 +86,7 @@ class Explorer:
         self.interference = interference
         self.patterns = patterns if patterns is not None else Patterns()
         self.disclosures = disclosures if disclosures is not None else Disclosures()
-        self.shown = Rng(f"{seed}", "doctor-shown")  # which decisions' disclosures are noted: the bots play as without
+        self.sampled = Rng(f"{seed}", "doctor-shown")  # decisions whose disclosures are noted: the bots play as without
         self.noted = 0
         self.bot = Rng(f"{seed}", "doctor-bot")
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
@@ -161,7 +161,7 @@ class Explorer:
                 watch(twin, table)
 
         sight = None  # what the other seats saw before the decision, when its disclosures are noted
-        if self.noted < SAMPLE_CAP and self.shown.below(100) < SAMPLE_CHANCE:
+        if self.noted < SAMPLE_CAP and self.sampled.below(100) < SAMPLE_CHANCE:
             sight, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
@@ -175,9 +175,7 @@ class Explorer:
         decision = stepper.decision()
         run.decisions.append(decision)
         if sight is not None and decision.steps:
-            self.disclosures.after(
-                sight, table.state, seat, decision_name(decision.steps[-1], table.state, decision.ended_by)
-            )
+            self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by)
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
         self._observe(table)
