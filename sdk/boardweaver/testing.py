@@ -105,14 +105,15 @@ def seat_table(source: Table | TableState | Frame | Sequence[Frame], seat: int |
 
 def hidden_kinds(table: Table, seat: int | None) -> set[str]:
     """Returns the private kinds on the full `table` that `seat` may not see and that are public nowhere (not a
-    piece's public kind nor a space's id: every seat reads those, so naming them tells nothing)."""
+    piece's public kind nor a space's id or kind: every seat reads those, so naming them tells nothing; the
+    doctor counts them so too)."""
     if not table.perspective.is_full():
         raise ValueError("hidden_kinds needs the full table (a view holds no hidden kind to compare with)")
     perspective = _perspective(seat)
     hidden: set[str] = set()
     shown: set[str] = set()
     for space in table.state.spaces.values():
-        shown.add(space.space_id)
+        shown.update((space.space_id, space.kind))
         for piece in space.pieces:
             shown.add(piece.public_kind)
             if piece.private_kind is None:
@@ -136,7 +137,7 @@ def assert_no_hidden_kinds(
     if isinstance(table_or_frames, Table):
         view = table_or_frames.view(seat)
         log = [m.to_wire() for m in table_or_frames.state.log]  # the public log, which every frame may carry
-        sent = json.loads(canonical_json([state_to_wire(view.state), log]))
+        sent = json.loads(canonical_json({"view": state_to_wire(view.state), "log": log}))
         _assert_none_named(sent, hidden_kinds(table_or_frames, seat), f"the view of {_who(seat)}")
         return
     if states is None:

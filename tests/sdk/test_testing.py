@@ -119,8 +119,15 @@ def test_a_space_id_spelled_as_a_hidden_kind_is_no_leak_and_a_leak_is_named_with
     full = start(LeakyLog(), [0, 1], seed=0)
     whole = {"type": "snapshot", "seq": 0, "view": state_to_wire(full.state)}  # the full state, sent to seat 0
 
+    leaky = start(LeakyLog(), [0, 1], seed=0)
+    leaky.log(msg("x", card="secret-1"))
+
     assert hidden_kinds(table, 0) == set()  # "bid-2" is also the name of a space every seat reads
     assert_no_hidden_kinds(table, 0)
+    with pytest.raises(
+        AssertionError, match=r"the view of seat 0 names hidden kinds \['secret-1'\]: .* at \.log\[0\]\.args\.card"
+    ):
+        assert_no_hidden_kinds(leaky, 0)
     with pytest.raises(AssertionError, match=r"names hidden kinds \['secret-1'\]: 'secret-1' at \.view\.spaces\["):
         assert_no_hidden_kinds(whole, 0, states=[full])
 
