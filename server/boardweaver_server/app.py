@@ -13,7 +13,7 @@ from typing import Any
 from boardweaver import Game
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,7 +34,8 @@ from .store import make_store, shard_paths
 logger = logging.getLogger("boardweaver.server")
 ROOM_API = re.compile(r"/api/rooms/([^/]+)(?:/.*)?")
 FORWARDED = "boardweaver.forwarded"  # the scope key of a request another process forwarded here
-KEPT_HEADERS = (b"authorization", b"content-type", b"accept-language")
+# the request headers a forwarded request keeps (accept-encoding: the holder compresses, the answer passes as is)
+KEPT_HEADERS = (b"authorization", b"content-type", b"accept-language", b"accept-encoding")
 
 
 def create_app(
@@ -136,7 +137,12 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[  # outermost first: an answer forwarded from the room's holder is compressed here too
-            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL),
+            Middleware(
+                GZipMiddleware,
+                minimum_size=GZIP_MINIMUM_BYTES,
+                compresslevel=GZIP_LEVEL,
+                exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/octet-stream"),  # wheels: zips
+            ),
             Middleware(ForwardToHolder),
         ],
         exception_handlers={404: not_found_handler(web)},

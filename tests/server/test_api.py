@@ -6,7 +6,7 @@ import gzip
 import sqlite3
 from pathlib import Path
 
-from boardweaver import seed_commitment
+from boardweaver import canonical_bytes, seed_commitment
 from starlette.testclient import TestClient
 
 from tests.server.conftest import create_room, make_app
@@ -138,6 +138,7 @@ def test_a_large_answer_goes_gzip_compressed_to_a_client_that_accepts_it_and_pla
     for _ in range(400):
         if client.get(base).json()["over"]:
             break
+    assert client.get(base).json()["over"], "the bots' game did not end"
 
     with client.stream("GET", f"{base}/review", headers={"Accept-Encoding": "gzip, br"}) as packed:
         raw = b"".join(packed.iter_raw())
@@ -148,6 +149,7 @@ def test_a_large_answer_goes_gzip_compressed_to_a_client_that_accepts_it_and_pla
     assert packed.headers["vary"] == "Accept-Encoding" and packed.headers["content-type"] == "application/json"
     assert "content-encoding" not in plain.headers and len(plain.content) > 10_000
     assert gzip.decompress(raw) == plain.content  # the same canonical bytes, compressed
+    assert plain.content == canonical_bytes(plain.json())  # encoded a step at a time, joined as the whole encodes
     assert len(raw) * 5 < len(plain.content)
 
 
