@@ -101,12 +101,17 @@ def test_a_room_of_every_game_has_no_serious_accessibility_violation(server: str
     assert all(not v for v in found.values()), json.dumps({k: v for k, v in found.items() if v}, indent=1)
 
 
-def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any, page: Any) -> None:
-    room = api.room("old-maid", seats=2, bots=[0, 1])  # bots only: it plays itself to the end
+def played_to_the_end(api: Any, room: dict[str, Any]) -> None:
+    """Waits (at most 60 s) until the bots of `room` have played its game to the end."""
     deadline = time.monotonic() + 60
     while not api.call(f"/api/rooms/{room['room']}")["over"]:
         assert time.monotonic() < deadline, "the bots' game did not end"
         time.sleep(0.2)
+
+
+def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any, page: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[0, 1])  # bots only: it plays itself to the end
+    played_to_the_end(api, room)
     page.goto(f"{server}/game/{room['room']}")
     wait_state(page, "ready")
     at_end = serious_violations(page)
@@ -122,15 +127,14 @@ def test_the_review_has_no_serious_accessibility_violation(server: str, api: Any
 def test_the_review_steps_with_the_arrow_keys_home_and_end_and_the_slider_keeps_its_own(
     server: str, api: Any, page: Any
 ) -> None:
-    room = api.room("memory-match", seats=2, bots=[0, 1])  # at least two flips a pair: a long game
-    deadline = time.monotonic() + 60
-    while not api.call(f"/api/rooms/{room['room']}")["over"]:
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.2)
+    room = api.room("market-draft", seats=2, bots=[0, 1])  # a market's cards taken one a decision: 10 and more
+    played_to_the_end(api, room)
     page.goto(f"{server}/game/{room['room']}")
     wait_state(page, "ready")
     last = int(page.get_attribute("#timeline", "max") or 0)
-    step = lambda: int(page.get_attribute("#page", "data-step") or -1)  # noqa: E731
+
+    def step() -> int:
+        return int(page.get_attribute("#page", "data-step") or -1)
 
     page.keyboard.press("Home")
     at_home = step()
@@ -159,10 +163,7 @@ def test_the_review_steps_with_the_arrow_keys_home_and_end_and_the_slider_keeps_
 
 def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: str, api: Any, page: Any) -> None:
     room = api.room("old-maid", seats=2, bots=[0, 1])
-    deadline = time.monotonic() + 60
-    while not api.call(f"/api/rooms/{room['room']}")["over"]:
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.2)
+    played_to_the_end(api, room)
     page.goto(f"{server}/game/{room['room']}")
     wait_state(page, "ready")
     page.keyboard.press("Home")  # the deal: both hands full
@@ -172,7 +173,9 @@ def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: s
         page.wait_for_selector(f'#page[data-seen="{seen}"]')
         backs[seen] = page.locator("#board .piece.back").count()
     choices = page.locator("#seen-by option").all_inner_texts()
-    page.keyboard.press("ArrowRight")  # the choice holds while stepping
+    page.locator("#seen-by").focus()  # as a click on the menu leaves it (Playwright's select_option does not)
+    page.select_option("#seen-by", "spectators")
+    page.keyboard.press("ArrowRight")  # the arrows step, and the choice holds while stepping
     still = page.get_attribute("#page", "data-seen")
 
     assert choices == ["Everything", "What Player 1 saw", "What Player 2 saw", "What spectators saw"]
@@ -182,6 +185,11 @@ def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: s
     assert still == "spectators" and page.get_attribute("#page", "data-step") == "1"
     assert serious_violations(page) == []
     screenshot(page, "review-seen-by")
+    closed = api.call("/api/rooms", {"game": "old-maid", "seats": 2, "bots": [0, 1], "spectators": "deny"})
+    played_to_the_end(api, closed)
+    page.goto(f"{server}/game/{closed['room']}")
+    wait_state(page, "ready")
+    assert page.locator("#seen-by option").all_inner_texts() == ["Everything", "What Player 1 saw", "What Player 2 saw"]
 
 
 def test_an_unknown_room_link_says_so_and_leads_to_the_lobby(server: str, page: Any) -> None:

@@ -45,7 +45,9 @@ def seat_names(info: Any) -> dict[int, str]:
 
 
 class Review:
-    def __init__(self, game: Game, states: list[dict[str, Any]], texts: Texts, names: dict[int, str]) -> None:
+    def __init__(
+        self, game: Game, states: list[dict[str, Any]], texts: Texts, names: dict[int, str], spectators: bool = True
+    ) -> None:
         self.game = game
         self.states = states
         self.texts = NamedTexts(texts.locale, names)  # seats called as the room called them: name, else "Player 1"
@@ -54,6 +56,7 @@ class Review:
         catalog = catalogs.get(locale)
         self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names)
         self.step = len(states) - 1
+        self.spectators = spectators  # the room let spectators in: what they saw is a choice of the Show menu
         self.seen = SEEN_ALL  # whose eyes the board is drawn with: SEEN_ALL, SEEN_SPECTATORS or a seat's number
 
     def start(self) -> None:
@@ -72,10 +75,17 @@ class Review:
             (str(int(seat)), self.texts.get("review.seen-seat", name=self.texts.get("seat", seat=int(seat))))
             for seat in seats
         ]
-        choices.append((SEEN_SPECTATORS, self.texts.get("review.seen-spectators")))
+        if self.spectators:
+            choices.append((SEEN_SPECTATORS, self.texts.get("review.seen-spectators")))
         dom.set_html("seen-by", "".join(f'<option value="{v}">{html.escape(label)}</option>' for v, label in choices))
-        dom.on("seen-by", "change", lambda _e: self.see(dom.input_value("seen-by")))
+        dom.on("seen-by", "change", self.on_seen)
         self.render()
+
+    def on_seen(self, event: Any) -> None:
+        """A choice in the Show menu: the board is drawn so, and the menu lets go of the keyboard, whose arrows
+        then step through the game again (a focused menu would take them to change the choice)."""
+        self.see(dom.input_value("seen-by"))
+        event.target.blur()
 
     def see(self, seen: str) -> None:
         """Draws the board as `seen` saw it: the whole state, a seat's view or the spectators'."""
@@ -143,7 +153,7 @@ async def main(config: dict[str, Any]) -> None:
         dom.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
-    review = Review(game, states, texts, seat_names(info))
+    review = Review(game, states, texts, seat_names(info), spectators=info.get("spectators") != "deny")
     dom.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
     dom.set_text("status", "")
