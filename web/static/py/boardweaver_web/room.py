@@ -50,6 +50,7 @@ def game_loader(config: dict[str, Any]) -> Any:
 NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
 REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
 PASSING_NOTICES = ("notice.server-error", "notice.step-refused")  # over once read; the others last while true
+FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
 
 
 class RoomPage:
@@ -570,7 +571,7 @@ class RoomPage:
         dom.set_title(texts.get("title.your-turn") if mine else texts.get("title.room", game=title))
         came = mine and self.my_turn is False
         if mine and self.my_turn is not True and not self.keyboard:  # the turn came, or the page opened on it
-            dom.bring_into_view(["#board [data-offer]", "#commands button"])  # a keyboard's focus goes there itself
+            dom.bring_into_view(list(FIRST_OFFERS))  # a keyboard's focus goes there itself
         self.my_turn = mine
         if not came:
             return
@@ -616,7 +617,7 @@ class RoomPage:
         near = nearest_offer(self.focused_key, offered)
         if near is not None:
             again.append(f'#board [data-key="{near}"]')
-        if not dom.focus_first([*again, "#board [data-offer]", "#commands button"]):
+        if not dom.focus_first([*again, *FIRST_OFFERS]):
             # nothing to click now (another seat's turn, the end): the end panel, else the board, holds the focus
             # rather than the page's body, so the next Tab starts from there and a screen reader says where it is
             dom.focus_first(["#result .end-panel", "#board"])
