@@ -190,20 +190,29 @@ def test_the_commands_are_on_screen_below_a_board_taller_than_the_screen(server:
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
+# The first element matching the selector lies on the screen, not under a bar stuck to the screen's foot.
+IN_SIGHT = """selector => { const e = document.querySelector(selector); if (!e) return false;
+  const box = e.getBoundingClientRect(), bar = document.getElementById('commands');
+  const stuck = bar && getComputedStyle(bar).position === 'sticky' && bar.getClientRects().length;
+  const foot = stuck ? Math.min(innerHeight, bar.getBoundingClientRect().top) : innerHeight;
+  return box.top >= -1 && box.bottom <= foot + 1; }"""
+
+
 def test_a_turn_whose_pieces_lie_below_the_fold_brings_them_into_sight(server: str, api: Any, phone: Any) -> None:
-    """Regression (an author's trial): on a phone the seat's own hand, drawn below the other seats and the table,
-    lay off the screen when its turn came, while the prompt at the top said to pick one of its cards."""
+    """Regression (an author's and a player's trial): on a phone the seat's own hand, drawn below the other seats
+    and the table, lay off the screen (or under the commands bar) when its turn came, while the prompt at the top
+    said to pick one of its cards; and when the game ended, the result drawn above stayed out of sight."""
     room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])
     phone.goto(seat_url(server, room, 0))
     wait_state(phone, "ready")
 
-    phone.wait_for_function(
-        """() => { const e = document.querySelector('#board [data-offer]'); if (!e) return false;
-          const box = e.getBoundingClientRect(); return box.top >= -1 && box.bottom <= innerHeight + 1; }""",
-        timeout=10_000,
-    )
+    phone.wait_for_function(IN_SIGHT, arg="#board [data-offer]", timeout=10_000)
+    scrolled = phone.evaluate("scrollY")
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])  # the game ends while watched
+    phone.wait_for_function(IN_SIGHT, arg="#result .end-panel", timeout=10_000)
 
-    assert phone.evaluate("scrollY") > 0  # the page moved: the hand lies below the fold of a 844 px screen
+    assert scrolled > 0  # the page had moved: the hand lies below the fold of a 844 px screen
+    assert phone.evaluate("scrollY") < scrolled  # and back up to the result, which the page draws above the board
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 

@@ -97,9 +97,9 @@ def reveal(element_id: str, selector: str) -> None:
 
 
 def bring_into_view(selectors: list[str]) -> None:
-    """Scrolls the page, at the next frame (once drawn), just enough to show the first element matching one of
-    `selectors` (the first selector that matches wins), when it lies out of sight: a turn whose pieces to click
-    lie below the fold, on a phone, shows them."""
+    """Scrolls the page, at the next frame (once drawn), to the first element matching one of `selectors` (the
+    first selector that matches wins) when it lies out of sight, to the middle of the screen (a bar stuck to the
+    screen's foot would cover its bottom): a turn whose pieces to click lie below the fold, on a phone, shows them."""
 
     def show(_time: Any) -> None:
         for selector in selectors:
@@ -108,7 +108,7 @@ def bring_into_view(selectors: list[str]) -> None:
                 continue
             box = target.getBoundingClientRect()
             if box.top < 0 or box.bottom > js.window.innerHeight:
-                target.scrollIntoView(js.Object.fromEntries(to_js([["block", "nearest"], ["behavior", "smooth"]])))
+                target.scrollIntoView(js.Object.fromEntries(to_js([["block", "center"], ["behavior", "smooth"]])))
             return
 
     js.requestAnimationFrame(create_once_callable(show))

@@ -82,6 +82,7 @@ class RoomPage:
         self.truth_asked = False  # a finished game's spectator asked for its true final state
         self.last_moves: dict[str, int] = {}  # where each seat's last visible move went ("space/index" -> seat)
         self.my_turn: bool | None = None  # whether the seat was to act at the last drawing (None: not drawn yet)
+        self.ended: bool | None = None  # whether the game was over at the last drawing (None: not drawn yet)
         self.rules_drawn = False
         self.notices_said = 0  # passing notices said so far: a later one keeps its text past the earlier's time
         self.name_asked_in = "ask-name"  # where the name form was drawn: above the board on a phone, else beside it
@@ -573,6 +574,10 @@ class RoomPage:
         if mine and self.my_turn is not True and not self.keyboard:  # the turn came, or the page opened on it
             dom.bring_into_view(list(FIRST_OFFERS))  # a keyboard's focus goes there itself
         self.my_turn = mine
+        over = session.over or (table is not None and table.state.is_over())
+        if over and self.ended is False and not self.keyboard:  # it ended while watched: the result is in sight
+            dom.bring_into_view(["#result .end-panel", "#result"])  # (a keyboard's focus goes to the end panel)
+        self.ended = over
         if not came:
             return
         if dom.is_checked("sound"):
