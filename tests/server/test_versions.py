@@ -149,6 +149,11 @@ def test_a_restarted_server_with_changed_rules_refuses_a_live_room_with_a_clear_
     assert resumed.status_code == 200 and resumed.json()["started"]
 
 
+def toy_client(db: Path, cls: type[Game]) -> TestClient:
+    """A client of a new app on the store `db`, serving the toy game as it is installed now."""
+    return TestClient(make_app(db, games={"toy": cls}))
+
+
 def spectator_snapshot(client: TestClient, room: str) -> str:
     with client.websocket_connect(f"/ws/rooms/{room}") as ws:
         ws.send_json({"type": "hello", "role": "spectator"})
@@ -160,7 +165,7 @@ def test_a_finished_room_reads_back_from_its_final_snapshot_after_its_rules_chan
 ) -> None:
     cls, rules, _ = toy
     db = tmp_path / "rooms.db"
-    with TestClient(make_app(db, games={"toy": cls})) as client:
+    with toy_client(db, cls) as client:
         log = finished_log(client)
         room = log["room"]
         status = client.get(f"/api/rooms/{room}").json()
@@ -168,7 +173,7 @@ def test_a_finished_room_reads_back_from_its_final_snapshot_after_its_rules_chan
     played_with = game_rules(cls)
 
     change_rules(rules)
-    with TestClient(make_app(db, games={"toy": cls})) as client:
+    with toy_client(db, cls) as client:
         status_after = client.get(f"/api/rooms/{room}")
         log_after = client.get(f"/api/rooms/{room}/events")
         seen_after = spectator_snapshot(client, room)
@@ -191,14 +196,14 @@ def test_a_finished_room_without_a_final_snapshot_is_refused_after_its_rules_cha
 ) -> None:
     cls, rules, _ = toy
     db = tmp_path / "rooms.db"
-    with TestClient(make_app(db, games={"toy": cls})) as client:
+    with toy_client(db, cls) as client:
         room = finished_log(client)["room"]
     with sqlite3.connect(db) as conn:  # as a room that ended before final snapshots were stored
         assert conn.execute("DELETE FROM snapshots WHERE room = ?", (room,)).rowcount == 1
     conn.close()
 
     change_rules(rules)
-    with TestClient(make_app(db, games={"toy": cls})) as client:
+    with toy_client(db, cls) as client:
         status = client.get(f"/api/rooms/{room}")
 
     assert status.status_code == 409 and status.json()["code"] == "room/rules-changed"
