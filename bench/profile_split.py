@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
+STORE_THREAD = "store thread (reads, checkpoints; the WAL's fdatasync without AIO)"
 CATEGORIES = [  # (name, a substring of a frame), the first match wins
-    ("store thread (COMMIT, fsync)", "_StoreThread._run"),
+    (STORE_THREAD, "_StoreThread._run"),
     ("socket writes (transport.write)", "write_text"),
     ("frame encoding (JSON)", "JSONEncoder"),
     ("frame encoding (JSON)", "encoding.py"),
@@ -37,7 +38,7 @@ def main() -> None:
         total += int(n)
         name = next((name for name, part in CATEGORIES if part in stack), "event loop and asyncio, rest")
         counts[name] += int(n)
-    loop = total - counts["store thread (COMMIT, fsync)"]
+    loop = total - counts[STORE_THREAD]
     print(f"{total} samples; the event loop's thread: {loop}")
     for name, n in counts.most_common():
         share = "" if name.startswith("store thread") else f"{100 * n / loop:5.1f} % of the loop"

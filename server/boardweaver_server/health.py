@@ -20,6 +20,8 @@ PROBE_TIMEOUT = 2.0
 
 async def store_problem(store: Store) -> str | None:
     """Returns why `store` cannot take writes now, or None."""
+    if store.broken is not None:
+        return str(store.broken)
     if store.failed_writes:
         return f"{store.failed_writes} writes failed since the last that succeeded"
     if store.path != ":memory:" and os.path.exists(store.path) and not os.access(store.path, os.W_OK):

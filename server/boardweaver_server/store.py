@@ -23,7 +23,6 @@ import queue
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,15 +34,15 @@ T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 logger = logging.getLogger("boardweaver.server")
 MAX_BATCH = 2000
-START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a COMMIT
-# A group of one write commits on the loop itself while COMMITs are quick: handing a lone COMMIT to the store's
-# thread costs more (waking the thread, the GIL passed twice, waking the loop again) than the frames it would
-# overlap (bench/README.md, "Eleventh session"). While the COMMITs made on the loop take INLINE_COMMIT_MAX_S or
-# more on average (a slow disk; the average moves 1/8 of the way a COMMIT, so one checkpoint does not count),
-# every COMMIT goes to the thread for INLINE_PAUSE_S: the loop is not held by slow fsyncs.
-INLINE_COMMIT_WRITES = 1
-INLINE_COMMIT_MAX_S = 0.002
-INLINE_PAUSE_S = 5.0
+START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a call it waits on
+# The WAL is made durable by the store itself (`_WalSync`): SQLite runs at synchronous=NORMAL, so a COMMIT only
+# writes the WAL's frames (microseconds, on the loop), and the store then has the kernel sync the WAL
+# asynchronously (Linux AIO's fdsync through caio, else `os.fdatasync` on the store's thread) while the loop makes
+# the group's frames; the writers learn of their writes once the sync completed. No COMMIT waits on the disk and no
+# GIL is handed to a thread (bench/README.md, "Twentieth session"). A checkpoint runs on the store's thread between
+# two groups after every CHECKPOINT_WRITES writes (SQLite's own would run inside a COMMIT, on the loop).
+CHECKPOINT_WRITES = 1000
+SYNC_WITH_AIO = True  # False: the WAL is synced on the store's thread even where Linux AIO is there (tests)
 SCHEMA_VERSION = 5  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
@@ -356,32 +355,42 @@ class GroupCommit:
 
 
 class Store(GroupCommit):
-    """One SQLite file in WAL mode: group commits written from the event loop, fsynced on a worker thread.
+    """One SQLite file in WAL mode: group commits written from the event loop, the WAL synced asynchronously.
 
     `write` queues a caller's operations; everything queued while the loop runs goes into one transaction.
     The operations themselves run on the event loop's thread: they only touch SQLite's page cache and take
     microseconds. One bad write fails only its caller: the group then runs again with a savepoint around
     each write (so an op may run twice, the first time in a transaction rolled back: ops only use the
-    connection). Only the COMMIT, which waits for the disk (synchronous=FULL), runs on the worker thread,
-    so the loop keeps serving other rooms meanwhile, and writes queued during it form the next group.
-    Reads use a second connection on the worker thread and see committed data only.
+    connection). The COMMIT runs on the loop too: at `synchronous="FULL"` (the default, durable) SQLite is
+    set to NORMAL, so the COMMIT only writes the WAL's frames, and the store has the WAL synced without
+    blocking the loop (`_WalSync`); the group's writers learn of their writes when the sync completed, and
+    writes queued meanwhile form the next group. A sync that fails leaves the store refusing every write
+    (`broken`): what the WAL holds is then unknown to the rooms, and only a restart reads it back.
+    `synchronous="OFF"` (benches filling a store) syncs nothing. Reads use a second connection on the
+    store's thread and return only once everything committed before they finished is durable.
     """
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+        if synchronous.upper() not in ("FULL", "OFF"):
+            raise ValueError(f"synchronous must be FULL or OFF, not {synchronous!r}")
         self.path = str(path)
-        self.synchronous = synchronous
+        self.synchronous = synchronous.upper()
         self._thread = _StoreThread("boardweaver-store")
         self._conn: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
+        self._sync: _WalSync | None = None  # None: nothing to sync (OFF, or a store in memory)
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
         self._flushing: asyncio.Task[None] | None = None  # unused here: groups run from callbacks (`write`)
         self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
         self._open = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop `open` ran on, which every write uses
-        self._grouping = False  # a group is scheduled or its COMMIT is under way
+        self._grouping = False  # a group is scheduled or its COMMIT's sync is under way
         self._idle: asyncio.Future[None] | None = None  # `close` waits on it for the group under way
-        self._inline_from = 0.0  # a lone write's COMMIT runs on the loop from this time.monotonic() on
-        self._inline_s = 0.0  # the moving average of the COMMITs' time on the loop
+        self._committed_groups = 0  # groups COMMITted (in the WAL)
+        self._durable_groups = 0  # of which durable (the WAL synced after their COMMIT)
+        self._durable_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._unchecked_writes = 0  # writes since the last checkpoint
+        self.broken: StoreError | None = None  # a sync failed: every write is refused until a restart
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
 
@@ -390,6 +399,16 @@ class Store(GroupCommit):
     async def open(self) -> None:
         await self._call(self._connect)
         self._loop = asyncio.get_running_loop()
+        if self.synchronous == "FULL" and self.path != ":memory:":
+            try:
+                self._sync = _WalSync(self.path + "-wal", self._loop, self._thread)
+                await self._call(self._sync.sync_now)  # what opening wrote (the schema, its version) is durable
+            except OSError as error:
+                if self._sync is not None:
+                    self._sync.close()
+                    self._sync = None
+                await self._call(self._close)
+                raise StoreError(f"{self.path}: cannot sync the store's WAL ({error})") from None
         self._open = True
 
     def _connect(self) -> None:
@@ -416,7 +435,13 @@ class Store(GroupCommit):
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Sets the connection up, checks the schema version and proves the file writable (a write is tried)."""
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        if self.synchronous == "FULL" and self.path != ":memory:":
+            # the store syncs the WAL itself after each COMMIT (`_WalSync`), so SQLite's COMMIT does not wait;
+            # checkpoints run on the store's thread (`_checkpoint`)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+        else:
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
         conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         _check_version(self.path, conn)
         conn.execute("BEGIN IMMEDIATE")  # fails at once on a read-only file, directory or mount
@@ -442,6 +467,9 @@ class Store(GroupCommit):
             if self._idle is None:
                 self._idle = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._idle)
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
         await self._call(self._close)
         self._thread.stop()
 
@@ -457,8 +485,22 @@ class Store(GroupCommit):
         return await self._thread.call(fn)
 
     async def read(self, op: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs a read on the store's thread (committed data only)."""
-        return await self._call(lambda: op(self._read_connection()))
+        """Runs a read on the store's thread; returns once everything committed before it finished is durable
+        (a read may see a group whose WAL is still being synced: its result waits for that sync)."""
+        result = await self._call(lambda: op(self._read_connection()))
+        await self._durable(self._committed_groups)
+        return result
+
+    async def _durable(self, groups: int) -> None:
+        """Returns once the first `groups` groups COMMITted are durable."""
+        if self._durable_groups >= groups:
+            return
+        if self.broken is not None:
+            raise self.broken
+        assert self._loop is not None
+        waiter: asyncio.Future[None] = self._loop.create_future()
+        self._durable_waiters.append((groups, waiter))
+        await waiter
 
     def _read_connection(self) -> sqlite3.Connection:
         if self._reader is None:
@@ -475,19 +517,20 @@ class Store(GroupCommit):
     async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
 
-        `while_committing` is called on the loop once the group's statements ran and its COMMIT is waiting
-        for the disk on the store's thread (so the caller's work overlaps the fsync), or, for a group of one
-        write committed on the loop itself (`INLINE_COMMIT_WRITES`), just before its COMMIT; it is not called
-        when the group fails before its COMMIT. The write is durable only when this returns.
+        `while_committing` is called on the loop once the group's COMMIT wrote the WAL and its sync is under
+        way (so the caller's work overlaps the disk's); it is not called when the group fails before that.
+        The write is durable only when this returns.
 
         No task runs the groups: the first write of a turn of the loop schedules the group (`call_soon`,
-        so every write of that turn joins it), the store's thread hands the COMMIT's outcome back with one
-        `call_soon_threadsafe`, and that callback settles the writers and starts the next group, made of
-        the writes queued meanwhile. A move thus costs its writer one future and the loop two callbacks.
+        so every write of that turn joins it), the sync's completion is read on the loop (an eventfd, or the
+        store's thread's `call_soon_threadsafe`), and that callback settles the writers and starts the next
+        group, made of the writes queued meanwhile. A move thus costs its writer one future.
         """
         loop = self._loop
         if not self._open or loop is None:
             raise RuntimeError("the store is not open")
+        if self.broken is not None:
+            raise self.broken
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((ops, future))
         if while_committing is not None:
@@ -498,11 +541,16 @@ class Store(GroupCommit):
         await future
 
     def _start_group(self) -> None:
-        """Runs the pending writes' statements on the loop and hands their COMMIT to the store's thread."""
+        """Runs the pending writes' statements and their COMMIT on the loop, starts the WAL's sync and runs
+        the writes' `while_committing` hooks while it goes on."""
         batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
         hooks = self._while_committing
         calls = [hooks.pop(future, None) for _, future in batch] if hooks else []
         conn = self._conn
+        if self.broken is not None:
+            self._group_failed(batch, self.broken)
+            self._next_group()
+            return
         try:
             if conn is None:
                 raise RuntimeError("the store is closed")
@@ -511,29 +559,57 @@ class Store(GroupCommit):
             self._group_failed(batch, error)
             self._next_group()
             return
-        assert self._loop is not None
-        if len(batch) <= INLINE_COMMIT_WRITES and time.monotonic() >= self._inline_from:
-            self._run_hooks(batch, calls, written)  # the frames are made before the COMMIT, sent after it
-            started = time.perf_counter()
-            try:
-                conn.execute("COMMIT")
-            except Exception as error:
-                self._committed(batch, written, error)
-                return
-            self._inline_s += (time.perf_counter() - started - self._inline_s) / 8
-            if self._inline_s >= INLINE_COMMIT_MAX_S:  # a slow disk: the thread takes the COMMITs for a while
-                logger.debug("store %s: COMMITs take %.1f ms; to the thread", self.path, self._inline_s * 1e3)
-                self._inline_from, self._inline_s = time.monotonic() + INLINE_PAUSE_S, 0.0
+        sync = self._sync
+        if sync is None:  # nothing to wait for: the frames are made before the COMMIT, sent after it
+            self._run_hooks(batch, calls, written)
+        try:
+            conn.execute("COMMIT")
+        except Exception as error:
+            self._committed(batch, written, error)
+            return
+        self._committed_groups += 1
+        self._unchecked_writes += len(written)
+        if sync is None:
+            self._durable_groups = self._committed_groups
             self._committed(batch, written, None)
             return
-        commit = functools.partial(conn.execute, "COMMIT")
         try:
-            self._thread.submit(commit, self._loop, functools.partial(self._committed, batch, written), started=True)
-        except Exception as error:  # the COMMIT could not be handed over: nothing of the group is stored
-            self._group_failed(batch, error)
-            self._next_group()
+            sync.start(functools.partial(self._synced, batch, written, self._committed_groups))
+        except Exception as error:  # in the WAL, but it cannot be made durable
+            self._synced(batch, written, self._committed_groups, error)
             return
         self._run_hooks(batch, calls, written)
+
+    def _synced(
+        self,
+        batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]],
+        written: list[asyncio.Future[Any]],
+        groups: int,
+        error: BaseException | None,
+    ) -> None:
+        """The WAL's sync after the COMMIT of the group that made `groups` COMMITs, on the loop."""
+        if error is None:
+            self._durable_groups = groups
+            if self._durable_waiters:
+                waiters, self._durable_waiters = self._durable_waiters, []
+                for wanted, waiter in waiters:
+                    if wanted <= groups:
+                        _settle(waiter, None)
+                    else:
+                        self._durable_waiters.append((wanted, waiter))
+            self._committed(batch, written, None)
+            return
+        # The group is in the WAL but maybe not on the disk, and the disk said so once: whether it (or any
+        # later write) survives is unknown, so the store takes no more writes; a restart reads the file back.
+        self.broken = StoreError(f"{self.path}: the disk failed to sync the store ({error}); restart the server")
+        logger.critical("store %s: syncing the WAL failed (%s); the store refuses every write", self.path, error)
+        for _, waiter in self._durable_waiters:
+            _settle(waiter, self.broken)
+        self._durable_waiters = []
+        for future in written:
+            _settle(future, self.broken)
+        self._failed(self.broken, len(written))
+        self._next_group()
 
     def _run_hooks(
         self,
@@ -568,7 +644,32 @@ class Store(GroupCommit):
                 self.failed_writes = 0
             for future in written:
                 _settle(future, None)
+            if self._unchecked_writes >= CHECKPOINT_WRITES and self._sync is not None:
+                self._checkpoint()  # the next group starts once it is done
+                return
         self._next_group()
+
+    def _checkpoint(self) -> None:
+        """Copies what the WAL holds into the file, on the store's thread, between two groups: the loop goes on
+        serving (writes queue for the next group, as during a sync), and with no write under way the
+        checkpoint takes every frame, so the next group writes the WAL from its start again. (SQLite's own
+        checkpoint would run inside a COMMIT, on the loop; one beside the writes would rarely take the last
+        frame, and the WAL would grow.)"""
+        assert self._loop is not None
+        self._unchecked_writes = 0
+
+        def checkpoint() -> None:
+            self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+        def done(error: BaseException | None, result: object) -> None:
+            if error is not None:
+                logger.warning("store %s: a checkpoint failed (%s)", self.path, error)
+            self._next_group()
+
+        try:
+            self._thread.submit(checkpoint, self._loop, done)
+        except Exception as error:
+            done(error, None)
 
     def _next_group(self) -> None:
         if self._pending:
@@ -602,6 +703,73 @@ class Store(GroupCommit):
         if is_disk_full(error):
             with contextlib.suppress(sqlite3.Error):  # moves what the WAL holds into the file and cuts it back
                 self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+class _WalSync:
+    """Syncs a store's WAL file without blocking the loop, one sync at a time.
+
+    Linux AIO's fdsync (caio's `linux_aio`, kernel 4.18+: the kernel runs the sync on its own worker and
+    signals an eventfd the loop watches): no thread of ours and no GIL hand-over. Where that is missing
+    (another system, an older kernel, caio not installed, AIO refused), `os.fdatasync` on the store's
+    thread, which releases the GIL while the disk works.
+    """
+
+    def __init__(self, path: str, loop: asyncio.AbstractEventLoop, thread: _StoreThread) -> None:
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        self._loop, self._thread = loop, thread
+        self._context: Any = None
+        self._done: Callable[[BaseException | None], None] | None = None
+        self.mode = "thread"
+        try:
+            if not SYNC_WITH_AIO:
+                raise NotImplementedError("not asked for")
+            from caio import linux_aio  # type: ignore[import-untyped]
+
+            context = linux_aio.Context(max_requests=4)
+            loop.add_reader(context.fileno, self._on_event)
+        except (ImportError, OSError, SystemError, NotImplementedError, RuntimeError) as error:
+            logger.info("store %s: the WAL is synced on the store's thread (%s)", path, error)
+        else:
+            self._context, self._operation, self.mode = context, linux_aio.Operation, "aio"
+
+    def start(self, done: Callable[[BaseException | None], None]) -> None:
+        """Starts syncing the WAL; `done(error)` then runs on the loop."""
+        if self._done is not None:
+            raise RuntimeError("a sync of the WAL is already under way")
+        if self._context is None:
+            self._thread.submit(
+                functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
+            )
+            return
+        operation = self._operation.fdsync(self._fd)
+        operation.set_callback(self._completed)
+        self._done = done
+        try:
+            if self._context.submit(operation) != 1:
+                raise OSError("the kernel did not take the WAL's sync")
+        except BaseException:
+            self._done = None
+            raise
+
+    def sync_now(self) -> None:
+        """Syncs the WAL, blocking (on the store's thread)."""
+        os.fdatasync(self._fd)
+
+    def _completed(self, result: int) -> None:
+        done, self._done = self._done, None
+        if done is not None:
+            done(None if result >= 0 else OSError(-result, os.strerror(-result)))
+
+    def _on_event(self) -> None:
+        with contextlib.suppress(BlockingIOError):  # the counter read as zero: completions may still be there
+            self._context.poll()
+        self._context.process_events()  # one sync at a time: one call takes it (a second would find none)
+
+    def close(self) -> None:
+        if self._context is not None:
+            self._loop.remove_reader(self._context.fileno)
+            self._context = None
+        os.close(self._fd)
 
 
 _ThreadCall = tuple[

@@ -110,6 +110,7 @@ class PgStore(GroupCommit):
         self._open = False
         self.batches = 0
         self.failed_writes = 0
+        self.broken: StoreError | None = None  # never set here: PostgreSQL makes its commits durable itself
 
     # -- lifecycle -----------------------------------------------------------------------------------
 

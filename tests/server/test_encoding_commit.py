@@ -1,17 +1,16 @@
-"""A decision's frames are made while the store's COMMIT waits for the disk, and sent only once it is durable."""
+"""A decision's frames are made while the store's WAL is synced, and sent only once it is durable."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from boardweaver import SPECTATOR, Perspective, PlayerId, canonical_json, state_to_wire
-from boardweaver.view import project_state
 from boardweaver_server import room as room_module
 from boardweaver_server import store as store_module
 from boardweaver_server.games import load_games
@@ -49,27 +48,24 @@ class SlowCommits:
         return getattr(self._conn, name)
 
 
-@pytest.mark.parametrize("on", ["the store's thread", "the loop"])
-def test_frames_are_made_during_the_commit_and_sent_after_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: str
+@pytest.mark.parametrize("sync", ["aio", "thread"])
+def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync: str
 ) -> None:
-    """A group of writes commits on the store's thread while the loop makes the frames; a lone write (one busy
-    room) commits on the loop itself, after its frames were made. Either way they are sent after the COMMIT."""
-    if on == "the store's thread":
-        monkeypatch.setattr(store_module, "INLINE_COMMIT_WRITES", 0)
-    else:  # these COMMITs take 50 ms: the store would send them to its thread as a slow disk's
-        monkeypatch.setattr(store_module, "INLINE_COMMIT_MAX_S", 10.0)
+    """The COMMIT writes the WAL on the loop; the frames are made while the WAL is synced (by the kernel's AIO,
+    or on the store's thread) and sent only once the sync came back. A COMMIT that fails makes no frame; a sync
+    that fails sends none of those made, rolls the decision back and leaves the store refusing writes."""
+    if sync == "thread":
+        monkeypatch.setattr(store_module, "SYNC_WITH_AIO", False)
     events: list[str] = []
     fail = threading.Event()
 
-    def slow_commit(execute: Any, sql: str) -> Any:
-        events.append("commit started")
-        time.sleep(0.05)
+    def watched_commit(execute: Any, sql: str) -> Any:
         if fail.is_set():
             events.append("commit failed")
-            raise OSError("disk gone")
+            raise sqlite3.OperationalError("disk I/O error")
         result = execute(sql)
-        events.append("commit returned")
+        events.append("commit")
         return result
 
     event_frames = room_module.Room._event_frames
@@ -83,7 +79,23 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(
     async def play() -> tuple[list[Recorder], Any]:
         store = Store(tmp_path / "rooms.db")
         await store.open()
-        store._conn = SlowCommits(store._conn, slow_commit)  # type: ignore[assignment]
+        assert store._sync is not None and store._sync.mode == sync
+        start = store._sync.start
+        failing_sync = threading.Event()
+
+        def slow_sync(done: Any) -> None:  # the disk takes 50 ms (the outcome is held back)
+            events.append("sync started")
+            loop = asyncio.get_running_loop()
+
+            def finished(error: BaseException | None) -> None:
+                if failing_sync.is_set():
+                    error = OSError(5, "Input/output error")
+                loop.call_later(0.05, lambda: (events.append("synced"), done(error)))
+
+            start(finished)
+
+        store._sync.start = slow_sync  # type: ignore[method-assign]
+        store._conn = SlowCommits(store._conn, watched_commit)  # type: ignore[assignment]
         rooms = Rooms(store, load_games(), "test", bot_delay=0)
         room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
         await rooms.start_game(room)
@@ -94,12 +106,7 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(
                 room.attach(socket)
         events.clear()
         await room.commit(0, Commit(room.seq, [PLAY], "c1"), sockets[0])
-        # on the thread the frames are made while the COMMIT runs (which of the two starts first is a race);
-        # on the loop, just before it; sent only once it returned
-        if on == "the loop":
-            assert events[:2] == ["frames made", "commit started"]
-        assert sorted(events[:2]) == ["commit started", "frames made"]
-        assert events[2:] == ["commit returned"] + ["send"] * 5
+        assert events == ["commit", "sync started", "frames made", "synced"] + ["send"] * 5
 
         events.clear()
         before = canonical_json(state_to_wire(room.table.state))
@@ -107,20 +114,28 @@ def test_frames_are_made_during_the_commit_and_sent_after_it(
         with pytest.raises(ProtocolError) as refused:
             await room.commit(1, Commit(room.seq, [PLAY], "c2"), sockets[1])
         assert refused.value.code == "server/store"
-        assert sorted(events) == ["commit failed", "commit started", "frames made"]  # made, never sent
+        assert events == ["commit failed"]  # no frame made, none sent
         assert canonical_json(state_to_wire(room.table.state)) == before and room.seq == 1
 
         fail.clear()
+        events.clear()
         await room.commit(1, Commit(room.seq, [PLAY], "c2"), sockets[1])
+        assert events == ["commit", "sync started", "frames made", "synced"] + ["send"] * 5
+
+        events.clear()
+        before = canonical_json(state_to_wire(room.table.state))
+        failing_sync.set()
+        with pytest.raises(ProtocolError) as refused:
+            await room.commit(2, Commit(room.seq, [PLAY], "c3"), sockets[2])
+        assert refused.value.code == "server/store"
+        assert events == ["commit", "sync started", "frames made", "synced"]  # made, never sent
+        assert canonical_json(state_to_wire(room.table.state)) == before and room.seq == 2
+        assert store.broken is not None
         await store.close()
         return sockets, room
 
-    sockets, room = asyncio.run(play())
+    sockets, _ = asyncio.run(play())
     for socket in sockets:
-        assert len(socket.frames) == 3  # snapshot, the first move, the move sent again
+        assert len(socket.frames) == 3  # snapshot, the first move, the move sent again; nothing of the third
         last = json.loads(socket.frames[-1])
         assert last["seq"] == 2 and ("ack" in last) == (socket is sockets[1])
-        # the views dropped what they held when the store failed: each socket gets its whole view again
-        assert last["patch"] == [
-            ["set", [], json.loads(canonical_json(state_to_wire(project_state(room.table.state, socket.perspective))))]
-        ]

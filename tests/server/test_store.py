@@ -4,10 +4,11 @@ each test that names `target` runs on both back ends (SQLite, and PostgreSQL fro
 from __future__ import annotations
 
 import asyncio
-import functools
+import os
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from boardweaver_server import store as ops
@@ -109,62 +110,20 @@ def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> 
     assert picks == "[null,7]"
 
 
-def test_writes_queued_during_a_commit_form_the_next_group_and_a_failed_commit_fails_only_its_own(
-    tmp_path: Path,
-) -> None:
-    """SQLite's groups run from callbacks (no writer task): the writes made while a group's COMMIT waits for
-    the disk go into the next group; a COMMIT that fails fails its group's writers and nothing else; `close`
-    waits for the group under way."""
-    db = tmp_path / "store.db"
-    commits: list[str] = []
-
-    async def play() -> tuple[list[BaseException | None], list[BaseException | None], int]:
-        store = make_store(db)
-        await store.open()
-        submit = store._thread.submit
-
-        def slow_submit(fn: object, *args: object, **kwargs: bool) -> None:  # the COMMIT waits; the 2nd fails
-            if not (isinstance(fn, functools.partial) and fn.args == ("COMMIT",)):
-                return submit(fn, *args, **kwargs)  # type: ignore[arg-type]
-
-            def run() -> object:
-                import time
-
-                time.sleep(0.05)
-                commits.append("commit")
-                if len(commits) == 2:
-                    raise OSError("disk gone")
-                return fn()  # type: ignore[operator]
-
-            submit(run, *args, **kwargs)  # type: ignore[arg-type]
-
-        store._thread.submit = slow_submit  # type: ignore[method-assign]
-        first = [asyncio.ensure_future(store.write(ops.insert_event(f"a{n}", event(1)))) for n in range(3)]
-        await asyncio.sleep(0.01)  # the first group's COMMIT is under way: these form the second group
-        second = [asyncio.ensure_future(store.write(ops.insert_event(f"b{n}", event(1)))) for n in range(2)]
-        await asyncio.wait([*first, *second])
-        third = [asyncio.ensure_future(store.write(ops.insert_event(f"c{n}", event(1)))) for n in range(2)]
-        await asyncio.sleep(0)  # two writes: the store's thread commits them (a lone write commits on the loop)
-        await store.close()  # waits for the third group's COMMIT
-        assert all(f.done() and f.exception() is None for f in third)
-        results = [[f.exception() for f in futures] for futures in (first, second)]
-        return results[0], results[1], store.batches
-
-    first, second, batches = asyncio.run(play())
-
-    assert first == [None, None, None]
-    assert [type(error) for error in second] == [OSError, OSError]
-    assert batches == 2 and commits == ["commit"] * 3
-    assert [len(stored_events(db, f"a{n}")) for n in range(3)] == [1, 1, 1]
-    assert [stored_events(db, f"b{n}") for n in range(2)] == [[], []]
-    assert [stored_events(db, f"c{n}") for n in range(2)] == [[event(1)], [event(1)]]
+@pytest.fixture(params=["aio", "thread"])
+def sync_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the store syncs its WAL: Linux AIO (served here) or `os.fdatasync` on the store's thread (the
+    fallback where AIO is missing)."""
+    if request.param == "thread":
+        monkeypatch.setattr(ops, "SYNC_WITH_AIO", False)
+    return str(request.param)
 
 
 class _CommitWatcher:
-    """A SQLite connection that notes when and on which thread a COMMIT starts, and can fail the next ones
-    (everything else passes)."""
+    """A SQLite connection that notes when and on which thread a COMMIT starts, and can fail the COMMITs
+    whose numbers (from 1) are in `fail` (everything else passes)."""
 
-    def __init__(self, conn: sqlite3.Connection, fail: int = 0) -> None:
+    def __init__(self, conn: sqlite3.Connection, fail: tuple[int, ...] = ()) -> None:
         self._conn = conn
         self.begun = threading.Event()
         self.threads: list[int] = []
@@ -174,8 +133,7 @@ class _CommitWatcher:
         if sql == "COMMIT":
             self.begun.set()
             self.threads.append(threading.get_ident())
-            if self.fail:
-                self.fail -= 1
+            if len(self.threads) in self.fail:
                 raise sqlite3.OperationalError("disk I/O error")
         return self._conn.execute(sql, *args)
 
@@ -183,113 +141,244 @@ class _CommitWatcher:
         return getattr(self._conn, name)
 
 
-def test_a_write_s_while_committing_hook_runs_while_its_commit_is_already_under_way(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+class _HeldSyncs:
+    """Wraps a store's WAL sync: notes when each starts and ends, and holds its outcome back from the store
+    until `release()` (the disk is slow); `fail_next` replaces the next outcome with an error."""
+
+    def __init__(self, store: Any, events: list[str]) -> None:
+        self.events = events
+        self.held: list[tuple[Any, BaseException | None]] = []
+        self.holding = True
+        self.fail_next: BaseException | None = None
+        sync = store._sync
+        start = sync.start
+
+        def held_start(done: Any) -> None:
+            events.append("sync started")
+
+            def finished(error: BaseException | None) -> None:
+                events.append("sync done")
+                if self.fail_next is not None:
+                    error, self.fail_next = self.fail_next, None
+                if self.holding:
+                    self.held.append((done, error))
+                else:
+                    done(error)
+
+            start(finished)
+
+        sync.start = held_start
+
+    def release(self) -> None:
+        self.holding = False
+        held, self.held = self.held, []
+        for done, error in held:
+            done(error)
+
+    async def synced(self, count: int) -> None:
+        """Waits until `count` syncs have come back from the disk (held or not)."""
+        for _ in range(1000):
+            if self.events.count("sync done") >= count:
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"{count} syncs did not come back: {self.events}")
+
+
+def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_is_under_way(
+    tmp_path: Path, sync_mode: str
 ) -> None:
-    """The loop holds the GIL while it makes the frames in the hook; the store's thread needs it to start the
-    COMMIT. Unless the loop hands it over first, the COMMIT (and its fsync) starts only after the frames.
+    """The COMMIT runs on the loop at synchronous=NORMAL (it writes the WAL's frames only); the store then has
+    the WAL file itself synced (fdatasync of its file, by the kernel's AIO or the store's thread) and makes the
+    frames meanwhile; the write returns only once that sync came back. With AIO no call goes to the thread."""
+    db = tmp_path / "store.db"
+    events: list[str] = []
+    synced_files: list[int] = []
 
-    The hand-over's wait is widened: on a loaded machine, or with other threads of the test process holding
-    the GIL, the store's thread can take longer than the served 0.5 ms to wake (CI saw it miss five times in
-    five). What is tested is that the loop waits for the thread, not how fast the machine wakes it."""
-    monkeypatch.setattr(ops, "START_WAIT_S", 5.0)
-    seen: list[bool] = []
-
-    async def play() -> None:
-        store = make_store(tmp_path / "store.db")
+    async def play() -> tuple[list[int], int, bool, int, str, int]:
+        store = make_store(db)
         await store.open()
-        for n in range(5):  # groups of two writes: a lone write commits on the loop (the next test)
-            watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
-            store._conn = watcher  # type: ignore[attr-defined]
-            await asyncio.gather(
-                *(
-                    store.write(
-                        ops.insert_event(f"r{n}-{k}", event(1)),
-                        while_committing=lambda w=watcher: seen.append(w.begun.is_set()),
-                    )
-                    for k in range(2)
-                )
-            )
-            store._conn = watcher._conn  # type: ignore[attr-defined]
+        assert store._conn.execute("PRAGMA synchronous").fetchone() == (1,)  # NORMAL
+        sync = store._sync
+        if sync.mode == "aio":
+            operation = sync._operation
+
+            class Recorded:
+                @staticmethod
+                def fdsync(fd: int) -> Any:
+                    synced_files.append(os.fstat(fd).st_ino)
+                    return operation.fdsync(fd)
+
+            sync._operation = Recorded
+        held = _HeldSyncs(store, events)
+        watcher = _CommitWatcher(store._conn)
+        store._conn = watcher
+        calls_before = store._thread._submitted
+        hook = lambda: events.append(f"hook, COMMIT {'done' if watcher.begun.is_set() else 'not begun'}")  # noqa: E731
+        write = asyncio.ensure_future(store.write(ops.insert_event("a", event(1)), while_committing=hook))
+        await held.synced(1)
+        await asyncio.sleep(0.02)
+        waiting = not write.done()  # the disk said durable, but the store has not learned it yet
+        held.release()
+        await write
+        thread_calls = store._thread._submitted - calls_before
+        store._conn = watcher._conn
+        mode = sync.mode
+        wal = os.stat(f"{db}-wal").st_ino  # (the WAL is deleted when the last connection closes)
         await store.close()
+        return watcher.threads, threading.get_ident(), waiting, thread_calls, mode, wal
 
-    asyncio.run(play())
+    real_fdatasync = os.fdatasync
 
-    assert seen == [True] * 10
-    assert [len(stored_events(tmp_path / "store.db", f"r{n}-{k}")) for n in range(5) for k in range(2)] == [1] * 10
+    def recorded_fdatasync(fd: int) -> None:
+        synced_files.append(os.fstat(fd).st_ino)
+        real_fdatasync(fd)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ops.os, "fdatasync", recorded_fdatasync)
+        threads, loop_thread, waiting, thread_calls, mode, wal = asyncio.run(play())
+
+    assert mode == sync_mode
+    assert events == ["sync started", "hook, COMMIT done", "sync done"]
+    assert waiting
+    assert threads == [loop_thread]
+    assert synced_files[-1] == wal  # the WAL's own file was synced
+    assert thread_calls == (0 if sync_mode == "aio" else 1)
+    assert stored_events(db, "a") == [event(1)]
 
 
-def test_a_lone_write_commits_on_the_loop_its_hook_first_and_a_group_of_two_on_the_store_s_thread(
-    tmp_path: Path,
+def test_writes_queued_during_a_sync_form_the_next_group_and_a_failed_commit_fails_only_its_own(
+    tmp_path: Path, sync_mode: str
 ) -> None:
-    """One busy room's move is a group of one write: its COMMIT runs on the loop (no hand-over to the thread
-    and back), after its `while_committing` hook made the frames; the write returns only once it is durable."""
-    seen: list[bool] = []
+    """Groups run from callbacks (no writer task): the writes made while a group's WAL is synced go into the
+    next group; a COMMIT that fails fails its group's writers and nothing else; `close` waits for the group
+    under way."""
+    db = tmp_path / "store.db"
+    events: list[str] = []
 
-    async def play() -> tuple[_CommitWatcher, int, int]:
+    async def play() -> tuple[list[BaseException | None], list[BaseException | None], int, int]:
+        store = make_store(db)
+        await store.open()
+        held = _HeldSyncs(store, events)
+        watcher = _CommitWatcher(store._conn, fail=(2,))
+        store._conn = watcher
+        first = [asyncio.ensure_future(store.write(ops.insert_event(f"a{n}", event(1)))) for n in range(3)]
+        await held.synced(1)  # the first group's sync is under way (held): these form the second group
+        second = [asyncio.ensure_future(store.write(ops.insert_event(f"b{n}", event(1)))) for n in range(2)]
+        await asyncio.sleep(0.01)
+        assert not any(f.done() for f in [*first, *second])
+        held.release()
+        await asyncio.wait([*first, *second])
+        third = [asyncio.ensure_future(store.write(ops.insert_event(f"c{n}", event(1)))) for n in range(2)]
+        await asyncio.sleep(0)
+        await store.close()  # waits for the third group's sync
+        assert all(f.done() and f.exception() is None for f in third)
+        results = [[f.exception() for f in futures] for futures in (first, second)]
+        return results[0], results[1], store.batches, len(watcher.threads)
+
+    first, second, batches, commits = asyncio.run(play())
+
+    assert first == [None, None, None]
+    assert [type(error) for error in second] == [sqlite3.OperationalError] * 2
+    assert batches == 2 and commits == 3
+    assert events == ["sync started", "sync done"] * 2
+    assert [len(stored_events(db, f"a{n}")) for n in range(3)] == [1, 1, 1]
+    assert [stored_events(db, f"b{n}") for n in range(2)] == [[], []]
+    assert [stored_events(db, f"c{n}") for n in range(2)] == [[event(1)], [event(1)]]
+
+
+def test_a_read_returns_only_once_what_it_saw_is_durable(tmp_path: Path, sync_mode: str) -> None:
+    """A read on the other connection sees a group as soon as its COMMIT wrote the WAL, before the WAL is
+    synced: its result is held back until the sync came back (nothing not durable leaves the store)."""
+    events: list[str] = []
+
+    async def play() -> tuple[bool, int]:
         store = make_store(tmp_path / "store.db")
         await store.open()
-        watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
-        store._conn = watcher  # type: ignore[attr-defined]
-        hook = lambda: seen.append(watcher.begun.is_set())  # noqa: E731
-        await store.write(ops.insert_event("lone", event(1)), while_committing=hook)
-        durable = len(await store.read(lambda conn: ops.events_after(conn, "lone", 0)))  # read on another connection
-        await asyncio.gather(*(store.write(ops.insert_event(f"pair{k}", event(1))) for k in range(2)))
-        store._conn = watcher._conn  # type: ignore[attr-defined]
+        held = _HeldSyncs(store, events)
+        write = asyncio.ensure_future(store.write(ops.insert_event("a", event(1))))
+        await held.synced(1)
+        read = asyncio.ensure_future(store.read(lambda conn: ops.events_after(conn, "a", 0)))
+        await asyncio.sleep(0.1)
+        waiting = not read.done()
+        held.release()
+        seen = await read
+        await write
         await store.close()
-        return watcher, threading.get_ident(), durable
+        return waiting, len(seen)
 
-    watcher, loop_thread, durable = asyncio.run(play())
-
-    assert seen == [False]  # the hook ran before the lone write's COMMIT
-    assert durable == 1
-    assert watcher.threads[0] == loop_thread and watcher.threads[1] != loop_thread
-    assert len(watcher.threads) == 2
-    assert [len(stored_events(tmp_path / "store.db", name)) for name in ("lone", "pair0", "pair1")] == [1, 1, 1]
+    assert asyncio.run(play()) == (True, 1)
 
 
-def test_a_lone_write_whose_commit_fails_on_the_loop_fails_alone_and_leaves_nothing(tmp_path: Path) -> None:
-    async def play() -> tuple[BaseException | None, BaseException | None]:
-        store = make_store(tmp_path / "store.db")
+def test_a_failed_sync_leaves_the_store_refusing_writes_until_a_restart_reads_the_file_back(
+    tmp_path: Path, sync_mode: str
+) -> None:
+    """The disk failed to sync the WAL after a COMMIT: the group is in the WAL, maybe not on the disk, so its
+    writers fail and the store refuses every later write (what the rooms hold and what the file holds may
+    differ) and says so to the health probe; a restart reads what the file holds."""
+    db = tmp_path / "store.db"
+
+    async def play() -> tuple[BaseException | None, BaseException | None, str | None]:
+        from boardweaver_server.health import store_problem
+
+        store = make_store(db)
         await store.open()
-        watcher = _CommitWatcher(store._conn, fail=1)  # type: ignore[attr-defined]
-        store._conn = watcher  # type: ignore[attr-defined]
+        held = _HeldSyncs(store, [])
+        held.holding = False
+        held.fail_next = OSError(5, "Input/output error")
         failed = await asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True)
         after = await asyncio.gather(store.write(ops.insert_event("b", event(1))), return_exceptions=True)
-        store._conn = watcher._conn  # type: ignore[attr-defined]
+        problem = await store_problem(store)
         await store.close()
-        return failed[0], after[0]
+        return failed[0], after[0], problem
 
-    failed, after = asyncio.run(play())
+    failed, after, problem = asyncio.run(play())
 
-    assert isinstance(failed, sqlite3.OperationalError)
-    assert after is None
-    assert stored_events(tmp_path / "store.db", "a") == []
-    assert stored_events(tmp_path / "store.db", "b") == [event(1)]
+    assert isinstance(failed, ops.StoreError) and "failed to sync" in str(failed)
+    assert after is failed
+    assert problem is not None and "failed to sync" in problem
+    assert stored_events(db, "a") == [event(1)]  # it reached the WAL; here the disk kept it
+    assert stored_events(db, "b") == []
 
 
-def test_a_slow_commit_on_the_loop_sends_the_next_lone_commits_to_the_store_s_thread(
+def test_checkpoints_run_on_the_store_s_thread_and_keep_the_wal_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On a slow disk a COMMIT on the loop would hold every room of the process for its fsync: once those
-    COMMITs take `INLINE_COMMIT_MAX_S` on average, lone writes commit on the thread for `INLINE_PAUSE_S`."""
-    monkeypatch.setattr(ops, "INLINE_COMMIT_MAX_S", 0.0)  # every COMMIT is slow
+    """SQLite's own checkpoints are off (one would run inside a COMMIT, on the loop); the store starts one on
+    its thread every CHECKPOINT_WRITES writes, after which the WAL is written from its start again."""
 
-    async def play() -> tuple[list[int], int]:
-        store = make_store(tmp_path / "store.db")
+    async def fill(name: str, every: int) -> tuple[int, tuple[int, ...]]:
+        monkeypatch.setattr(ops, "CHECKPOINT_WRITES", every)
+        db = tmp_path / f"{name}.db"
+        store = make_store(db)
         await store.open()
-        watcher = _CommitWatcher(store._conn)  # type: ignore[attr-defined]
-        store._conn = watcher  # type: ignore[attr-defined]
-        for n in range(3):
-            await store.write(ops.insert_event(f"r{n}", event(1)))
-        store._conn = watcher._conn  # type: ignore[attr-defined]
+        autocheckpoint = store._conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+        for n in range(400):
+            await store.write(ops.insert_event(f"room{n}", event(1)))
         await store.close()
-        return watcher.threads, threading.get_ident()
+        return os.path.getsize(f"{db}-wal") if os.path.exists(f"{db}-wal") else 0, autocheckpoint
 
-    threads, loop_thread = asyncio.run(play())
+    async def both() -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]]:
+        return await fill("never", 10**9), await fill("often", 40)
 
-    assert threads[0] == loop_thread
-    assert loop_thread not in threads[1:] and len(threads) == 3
+    # the WAL is deleted when the last connection closes: measure it while open instead
+    sizes: list[int] = []
+    close = ops.Store.close
+
+    async def measured_close(self: Any) -> None:
+        sizes.append(os.path.getsize(f"{self.path}-wal"))
+        await close(self)
+
+    monkeypatch.setattr(ops.Store, "close", measured_close)
+    (_, never_pragma), (_, often_pragma) = asyncio.run(both())
+
+    assert never_pragma == often_pragma == (0,)
+    assert sizes[0] > 400 * 4096  # every write appended at least one page
+    assert sizes[1] < sizes[0] / 3
+
+
+def test_synchronous_is_full_or_off(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="FULL or OFF"):
+        make_store(tmp_path / "store.db", "NORMAL")
 
 
 def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -319,21 +408,19 @@ def test_the_store_thread_is_running_a_call_when_a_waiting_submit_returns(monkey
     assert outcome == [(None, "ok")]
 
 
-def test_a_commit_that_cannot_be_handed_to_the_thread_fails_its_writers_instead_of_hanging(tmp_path: Path) -> None:
+def test_a_sync_that_cannot_start_fails_its_writers_instead_of_hanging(tmp_path: Path, sync_mode: str) -> None:
     db = tmp_path / "store.db"
 
     async def play() -> tuple[list[BaseException | None], BaseException | None]:
         store = make_store(db)
         await store.open()
-        submit = store._thread.submit
 
-        def broken(*args: object, **kwargs: object) -> None:
-            raise RuntimeError("the store's thread cannot take it")
+        def broken(done: object) -> None:
+            raise OSError(11, "the kernel refused the sync")
 
-        store._thread.submit = broken  # type: ignore[method-assign]
-        pair = (store.write(ops.insert_event(f"a{k}", event(1))) for k in range(2))  # a lone write commits on the loop
+        store._sync.start = broken
+        pair = (store.write(ops.insert_event(f"a{k}", event(1))) for k in range(2))
         failed = await asyncio.wait_for(asyncio.gather(*pair, return_exceptions=True), 5)
-        store._thread.submit = submit  # type: ignore[method-assign]
         after = await asyncio.wait_for(
             asyncio.gather(store.write(ops.insert_event("b", event(1))), return_exceptions=True), 5
         )
@@ -342,7 +429,5 @@ def test_a_commit_that_cannot_be_handed_to_the_thread_fails_its_writers_instead_
 
     failed, after = asyncio.run(play())
 
-    assert [type(error) for error in failed] == [RuntimeError, RuntimeError]
-    assert after is None
-    assert stored_events(db, "a0") == stored_events(db, "a1") == []
-    assert stored_events(db, "b") == [event(1)]
+    assert [type(error) for error in failed] == [ops.StoreError, ops.StoreError]
+    assert isinstance(after, ops.StoreError)
