@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/profile_split.py PROFILE.txt
 
 Each sample's stack is put in the first category whose function it contains (the order below: innermost
-parts first); the store's thread is shown apart (its samples are mostly the COMMIT waiting for the disk).
+parts first); the store's thread is shown apart (reads and checkpoints; the WAL's sync where Linux AIO is missing).
 Never fails on timing.
 """
 

@@ -325,10 +325,9 @@ class GroupCommit:
     async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
 
-        `while_committing` may be called on the loop once the group's statements ran and its COMMIT is waiting
-        for the disk on the store's thread (so the caller's work overlaps the fsync); it is not called when the
-        group fails before its COMMIT, nor by a back end that cannot tell that moment. The write is durable
-        only when this returns.
+        `while_committing` may be called on the loop once the group's statements ran and it is waiting for the
+        disk (so the caller's work overlaps the disk's); it is not called when the group fails before that, nor
+        by a back end that cannot tell that moment. The write is durable only when this returns.
         """
         if not self._open:
             raise RuntimeError("the store is not open")
@@ -379,6 +378,7 @@ class Store(GroupCommit):
         self._conn: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
         self._sync: _WalSync | None = None  # None: nothing to sync (OFF, or a store in memory)
+        self._wal_path = ""
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
         self._flushing: asyncio.Task[None] | None = None  # unused here: groups run from callbacks (`write`)
         self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
@@ -401,9 +401,9 @@ class Store(GroupCommit):
         self._loop = asyncio.get_running_loop()
         if self.synchronous == "FULL" and self.path != ":memory:":
             try:
-                self._sync = _WalSync(self.path + "-wal", self._loop, self._thread)
+                self._sync = _WalSync(self._wal_path, self._loop, self._thread)
                 await self._call(self._sync.sync_now)  # what opening wrote (the schema, its version) is durable
-            except OSError as error:
+            except Exception as error:
                 if self._sync is not None:
                     self._sync.close()
                     self._sync = None
@@ -430,6 +430,9 @@ class Store(GroupCommit):
             conn.close()
             raise
         self._conn = conn
+        # SQLite's WAL is beside the file it opened, which a symlink's target is
+        main = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+        self._wal_path = f"{main or os.path.realpath(self.path)}-wal"
         self._reader = conn if self.path == ":memory:" else sqlite3.connect(self.path, check_same_thread=False)
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
@@ -659,7 +662,20 @@ class Store(GroupCommit):
         self._unchecked_writes = 0
 
         def checkpoint() -> None:
-            self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            conn = self._connection()
+            busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if not busy and frames > 0 and copied == frames:
+                # Every frame is in the file: the next write starts the WAL again from its beginning, and SQLite
+                # syncs the WAL's new header then, even at NORMAL. Made here (one page rewritten as it was, the
+                # schema version), that sync waits on this thread, not in the next group's COMMIT on the loop.
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
 
         def done(error: BaseException | None, result: object) -> None:
             if error is not None:
@@ -708,16 +724,17 @@ class Store(GroupCommit):
 class _WalSync:
     """Syncs a store's WAL file without blocking the loop, one sync at a time.
 
-    Linux AIO's fdsync (caio's `linux_aio`, kernel 4.18+: the kernel runs the sync on its own worker and
-    signals an eventfd the loop watches): no thread of ours and no GIL hand-over. Where that is missing
-    (another system, an older kernel, caio not installed, AIO refused), `os.fdatasync` on the store's
-    thread, which releases the GIL while the disk works.
+    Linux AIO's fdsync (caio's `linux_aio`, kernel 4.18+: the kernel runs `vfs_fsync` on its own worker, as
+    fdatasync(2) does, and signals an eventfd the loop watches): no thread of ours and no GIL hand-over. Where
+    that is missing (another system, an older kernel, caio not installed, AIO refused), or once the kernel
+    refuses to take a sync, `os.fdatasync` on the store's thread, which releases the GIL while the disk works.
     """
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, thread: _StoreThread) -> None:
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        self._loop, self._thread = loop, thread
+        self._path, self._loop, self._thread = path, loop, thread
         self._context: Any = None
+        self._operation: Any = None
         self._done: Callable[[BaseException | None], None] | None = None
         self.mode = "thread"
         try:
@@ -725,9 +742,11 @@ class _WalSync:
                 raise NotImplementedError("not asked for")
             from caio import linux_aio  # type: ignore[import-untyped]
 
+            if linux_aio is None:  # caio is there, its AIO module was refused (an old kernel, io_setup denied)
+                raise ImportError("caio's linux_aio did not load")
             context = linux_aio.Context(max_requests=4)
             loop.add_reader(context.fileno, self._on_event)
-        except (ImportError, OSError, SystemError, NotImplementedError, RuntimeError) as error:
+        except Exception as error:  # any reason at all: the thread syncs instead
             logger.info("store %s: the WAL is synced on the store's thread (%s)", path, error)
         else:
             self._context, self._operation, self.mode = context, linux_aio.Operation, "aio"
@@ -736,39 +755,54 @@ class _WalSync:
         """Starts syncing the WAL; `done(error)` then runs on the loop."""
         if self._done is not None:
             raise RuntimeError("a sync of the WAL is already under way")
-        if self._context is None:
-            self._thread.submit(
-                functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
-            )
-            return
-        operation = self._operation.fdsync(self._fd)
-        operation.set_callback(self._completed)
-        self._done = done
-        try:
-            if self._context.submit(operation) != 1:
+        if self._context is not None:
+            operation = self._operation.fdsync(self._fd)
+            operation.set_callback(self._completed)
+            self._done = done
+            try:
+                if self._context.submit(operation) == 1:
+                    return
                 raise OSError("the kernel did not take the WAL's sync")
-        except BaseException:
-            self._done = None
-            raise
+            except Exception as error:  # not the disk's failure: the kernel would not queue it (EAGAIN, EINVAL)
+                self._done = None
+                logger.warning("store %s: Linux AIO refused the WAL's sync (%s); the thread syncs", self._path, error)
+                self._stop_aio()
+        self._thread.submit(
+            functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
+        )
 
     def sync_now(self) -> None:
         """Syncs the WAL, blocking (on the store's thread)."""
         os.fdatasync(self._fd)
 
     def _completed(self, result: int) -> None:
+        """caio's callback, with the event's result as an unsigned 64-bit number: -errno comes as 2**64 - errno."""
+        if result >= 1 << 63:
+            result -= 1 << 64
         done, self._done = self._done, None
-        if done is not None:
+        if done is None:
+            return
+        try:
             done(None if result >= 0 else OSError(-result, os.strerror(-result)))
+        except Exception:  # raised inside caio's process_events, it would only be printed as unraisable
+            logger.exception("store %s: settling the WAL's sync failed", self._path)
 
     def _on_event(self) -> None:
-        with contextlib.suppress(BlockingIOError):  # the counter read as zero: completions may still be there
-            self._context.poll()
-        self._context.process_events()  # one sync at a time: one call takes it (a second would find none)
+        try:
+            with contextlib.suppress(BlockingIOError):  # the counter read as zero: completions may still be there
+                self._context.poll()
+            self._context.process_events()  # one sync at a time: one call takes it (a second would find none)
+        except Exception:
+            logger.exception("store %s: reading the WAL's sync from Linux AIO failed", self._path)
+
+    def _stop_aio(self) -> None:
+        if self._context is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._context.fileno)
+            self._context, self.mode = None, "thread"
 
     def close(self) -> None:
-        if self._context is not None:
-            self._loop.remove_reader(self._context.fileno)
-            self._context = None
+        self._stop_aio()
         os.close(self._fd)
 
 

@@ -4,6 +4,7 @@ each test that names `target` runs on both back ends (SQLite, and PostgreSQL fro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import threading
@@ -141,6 +142,22 @@ class _CommitWatcher:
         return getattr(self._conn, name)
 
 
+class _StatementWatcher:
+    """A SQLite connection that notes on which thread each statement containing `text` runs."""
+
+    def __init__(self, conn: sqlite3.Connection, text: str) -> None:
+        self._conn, self._text = conn, text
+        self.threads: list[int] = []
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if self._text in sql:
+            self.threads.append(threading.get_ident())
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
 class _HeldSyncs:
     """Wraps a store's WAL sync: notes when each starts and ends, and holds its outcome back from the store
     until `release()` (the disk is slow); `fail_next` replaces the next outcome with an error."""
@@ -193,6 +210,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
     db = tmp_path / "store.db"
     events: list[str] = []
     synced_files: list[int] = []
+    synced: list[int] = []  # the files synced for the write (not at open)
 
     async def play() -> tuple[list[int], int, bool, int, str, int]:
         store = make_store(db)
@@ -213,6 +231,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
         watcher = _CommitWatcher(store._conn)
         store._conn = watcher
         calls_before = store._thread._submitted
+        syncs_before = len(synced_files)
         hook = lambda: events.append(f"hook, COMMIT {'done' if watcher.begun.is_set() else 'not begun'}")  # noqa: E731
         write = asyncio.ensure_future(store.write(ops.insert_event("a", event(1)), while_committing=hook))
         await held.synced(1)
@@ -221,6 +240,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
         held.release()
         await write
         thread_calls = store._thread._submitted - calls_before
+        synced.extend(synced_files[syncs_before:])
         store._conn = watcher._conn
         mode = sync.mode
         wal = os.stat(f"{db}-wal").st_ino  # (the WAL is deleted when the last connection closes)
@@ -241,7 +261,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
     assert events == ["sync started", "hook, COMMIT done", "sync done"]
     assert waiting
     assert threads == [loop_thread]
-    assert synced_files[-1] == wal  # the WAL's own file was synced
+    assert synced == [wal]  # the WAL's own file was synced, once, for the write
     assert thread_calls == (0 if sync_mode == "aio" else 1)
     assert stored_events(db, "a") == [event(1)]
 
@@ -352,9 +372,13 @@ def test_checkpoints_run_on_the_store_s_thread_and_keep_the_wal_short(
         store = make_store(db)
         await store.open()
         autocheckpoint = store._conn.execute("PRAGMA wal_autocheckpoint").fetchone()
-        for n in range(400):
+        watcher = _StatementWatcher(store._conn, "wal_checkpoint")
+        store._conn = watcher
+        for n in range(410):  # the 400th write's checkpoint is over before the 401st is stored
             await store.write(ops.insert_event(f"room{n}", event(1)))
+        store._conn = watcher._conn
         await store.close()
+        checkpoints.append([thread == threading.get_ident() for thread in watcher.threads])
         return os.path.getsize(f"{db}-wal") if os.path.exists(f"{db}-wal") else 0, autocheckpoint
 
     async def both() -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]]:
@@ -362,6 +386,7 @@ def test_checkpoints_run_on_the_store_s_thread_and_keep_the_wal_short(
 
     # the WAL is deleted when the last connection closes: measure it while open instead
     sizes: list[int] = []
+    checkpoints: list[list[bool]] = []  # per store, whether each checkpoint ran on the loop's thread
     close = ops.Store.close
 
     async def measured_close(self: Any) -> None:
@@ -374,6 +399,123 @@ def test_checkpoints_run_on_the_store_s_thread_and_keep_the_wal_short(
     assert never_pragma == often_pragma == (0,)
     assert sizes[0] > 400 * 4096  # every write appended at least one page
     assert sizes[1] < sizes[0] / 3
+    assert checkpoints[0] == [] and checkpoints[1] == [False] * 10  # every 40 writes, never on the loop
+
+
+def test_a_sync_linux_aio_reports_failed_breaks_the_store(tmp_path: Path) -> None:
+    """caio hands its callback the event's result as an unsigned number: a failed sync (-EIO) must not pass
+    for a success. A real AIO operation that fails (a misaligned O_DIRECT read: -EINVAL) stands in for the
+    WAL's fdsync, so the result goes through caio's own encoding."""
+    from caio import linux_aio
+
+    db = tmp_path / "store.db"
+    misaligned = tmp_path / "misaligned"
+    misaligned.write_bytes(bytes(8192))
+
+    async def play() -> tuple[BaseException | None, object, str]:
+        store = make_store(db)
+        await store.open()
+        assert store._sync.mode == "aio"
+        try:
+            fd = os.open(misaligned, os.O_RDONLY | os.O_DIRECT)
+        except OSError:  # a file system without O_DIRECT: caio's encoding, as its callback gives it
+            fd = -1
+            store._sync.start = lambda done: (
+                setattr(store._sync, "_done", done),
+                asyncio.get_running_loop().call_soon(store._sync._completed, 2**64 - 5),
+            )
+        else:
+
+            class Failing:
+                @staticmethod
+                def fdsync(_: int) -> Any:
+                    return linux_aio.Operation.read(512, fd, 1)
+
+            store._sync._operation = Failing
+        failed = await asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True)
+        broken = store.broken
+        mode = store._sync.mode
+        await store.close()
+        if fd >= 0:
+            os.close(fd)
+        return failed[0], broken, mode
+
+    failed, broken, mode = asyncio.run(play())
+
+    assert isinstance(failed, ops.StoreError) and "failed to sync" in str(failed)
+    assert broken is failed and mode == "aio"
+
+
+def test_without_linux_aio_the_store_syncs_on_its_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """caio installed but its AIO module refused (an old kernel, io_setup denied: caio then sets it to None)."""
+    import caio
+
+    monkeypatch.setattr(caio, "linux_aio", None)
+    synced: list[int] = []
+    fdatasync = os.fdatasync
+    monkeypatch.setattr(ops.os, "fdatasync", lambda fd: (synced.append(fd), fdatasync(fd))[1])
+
+    async def play() -> str:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        before = len(synced)
+        await store.write(ops.insert_event("a", event(1)))
+        assert len(synced) == before + 1
+        mode = store._sync.mode
+        await store.close()
+        return mode
+
+    assert asyncio.run(play()) == "thread"
+    assert stored_events(tmp_path / "store.db", "a") == [event(1)]
+
+
+def test_a_sync_linux_aio_will_not_take_goes_to_the_thread_and_the_store_stays_whole(tmp_path: Path) -> None:
+    """The kernel refusing to queue a sync (EAGAIN, EINVAL) is no failure of the disk: that write is synced on
+    the store's thread, and so are the next ones."""
+
+    async def play() -> tuple[str, object]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        assert store._sync.mode == "aio"
+
+        class Refusing:
+            fileno = store._sync._context.fileno
+
+            @staticmethod
+            def submit(*operations: object) -> int:
+                raise OSError(11, "Resource temporarily unavailable")
+
+        store._sync._context = Refusing()
+        await store.write(ops.insert_event("a", event(1)))
+        await store.write(ops.insert_event("b", event(1)))
+        result = store._sync.mode, store.broken
+        await store.close()
+        return result
+
+    assert asyncio.run(play()) == ("thread", None)
+    assert stored_events(tmp_path / "store.db", "a") == stored_events(tmp_path / "store.db", "b") == [event(1)]
+
+
+def test_a_store_opened_through_a_symlink_syncs_the_wal_sqlite_writes(tmp_path: Path) -> None:
+    """SQLite follows a symlinked store to its file and keeps the WAL beside that: the store syncs that one,
+    even with a stale file named after the link beside it."""
+    (tmp_path / "data").mkdir()
+    real, link = tmp_path / "data" / "rooms.db", tmp_path / "rooms.db"
+    with contextlib.closing(sqlite3.connect(real)) as conn:  # an empty file is refused: a table makes it a database
+        conn.execute("CREATE TABLE t (x)")
+    link.symlink_to(real)
+    Path(f"{link}-wal").write_bytes(b"")
+
+    async def play() -> tuple[int, int]:
+        store = make_store(link)
+        await store.open()
+        await store.write(ops.insert_event("a", event(1)))
+        synced, wal = os.fstat(store._sync._fd).st_ino, os.stat(f"{real}-wal").st_ino
+        await store.close()
+        return synced, wal
+
+    synced, wal = asyncio.run(play())
+    assert synced == wal
 
 
 def test_synchronous_is_full_or_off(tmp_path: Path) -> None:
