@@ -408,6 +408,7 @@ class Store(GroupCommit):
                     self._sync.close()
                     self._sync = None
                 await self._call(self._close)
+                self._thread.stop()
                 raise StoreError(f"{self.path}: cannot sync the store's WAL ({error})") from None
         self._open = True
 
