@@ -41,3 +41,21 @@ def test_stage_switch_undo_and_take(server: str, api: Any, new_page: Any) -> Non
     page.wait_for_function("window.__bw_slid.some((key) => key.startsWith('hand-0/'))")  # flew market -> hand
     timings = page.evaluate("window.__bw_timings.choice_ms")
     assert len(timings) >= 2 and max(timings) < 200
+
+
+def test_the_drafts_undo_button_names_the_pick_it_takes_back_and_is_no_red_alarm(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    page.locator(MARKET).nth(2).click()  # a pick in the tab's draft: nothing is sent yet
+    undo = page.locator("#commands button.undo")
+    label, shortcut = undo.inner_text(), undo.get_attribute("aria-keyshortcuts")
+    background = undo.evaluate("(button) => getComputedStyle(button).backgroundColor")
+    undo.click()
+
+    assert label == "Undo my last pick" and shortcut == "Escape"
+    assert background != "rgb(107, 59, 59)"  # the take-back's red is for a move the server already has
+    assert page.locator(f"{MARKET}.chosen").count() == 0 and undo.count() == 0  # the pick is put back
