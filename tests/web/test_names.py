@@ -10,6 +10,7 @@ from boardweaver_web import mine
 from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
 from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore
+from boardweaver_web.texts import Texts
 
 
 def test_a_name_is_kept_trimmed_and_without_control_characters() -> None:
@@ -145,10 +146,23 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     spectator = mine.describe_state(ended([1]), None, None)
     assert spectator == ("Bob won", "over")  # a seat nobody named reads "Player N"; a name is the player's
     assert mine.describe_state({**PLAYING, "started": False}, None, 0) == ("waiting for players", "waiting")
-    assert ">You won · 6\N{EN DASH}2\N{EN DASH}1<" in finished  # this seat's score first
+    assert ">You won · Ada: 6, Bob: 2, Player 3: 1<" in finished  # this seat's score first, each by its name
     assert '<span class="kept-seat">Ada</span>' in named  # the name this seat's player chose
     assert "Invite" not in named  # a finished game has nobody left to invite
     assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
+
+
+def test_my_games_show_each_score_beside_its_players_name() -> None:
+    result = {"winners": [1], "scores": {"0": 3, "1": 7, "2": 5}}
+    status = {**PLAYING, "over": True, "active": [], "names": [None, "Bob", "Zoé"], "result": result}
+
+    english = mine.said_scores(status, 2)
+    french = mine.said_scores(status, 0, Texts("fr"))
+    row = html.unescape(render_my_games("http://h", [{"room": "r", "seat": 0, "token": "t"}], {"r": status}))
+
+    assert english == " · Zoé: 5, Player 1: 3, Bob: 7"  # this seat first; an unnamed seat is "Player N"
+    assert french == " · Joueur 1 : 3, Bob : 7, Zoé : 5"
+    assert ">You lost · Player 1: 3, Bob: 7, Zoé: 5<" in row
 
 
 def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_referee_links() -> None:

@@ -148,7 +148,7 @@ def render_my_games(
         mine_named = names[seat] if 0 <= seat < len(names) and isinstance(names[seat], str) else None
         kept_seat = html.escape(mine_named or t.get("lobby.kept-seat", seat=seat))
         if over and status is not None:
-            state += said_scores(status, seat)
+            state += said_scores(status, seat, t)
         review = (
             f'<a class="review primary" href="/game/{html.escape(room)}">{html.escape(t.get("button.review"))}</a> '
             if over
@@ -173,16 +173,22 @@ def render_my_games(
     return "".join(rows)
 
 
-def said_scores(status: dict[str, Any], seat: int) -> str:
-    """A finished game's scores, this seat's first ("6-2" with an en dash), or "" when the game kept none."""
+def said_scores(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
+    """A finished game's scores by the players' names, this seat's first (" · Ada: 6, Bob: 2"), a seat nobody named
+    as "Player N"; "" when the game kept none."""
+    t = texts or Texts("en")
     result = status.get("result")
     scores = result.get("scores") if isinstance(result, dict) else None
     seats = status.get("seats")
     if not isinstance(scores, dict) or not scores or not isinstance(seats, list):
         return ""
+    names = status.get("names") if isinstance(status.get("names"), list) else []
     order = [seat, *(s for s in range(len(seats)) if s != seat)]
-    shown = [str(scores.get(str(s), "")) for s in order]  # the wire's keys are the seats' numbers as text
-    return " · " + "\N{EN DASH}".join(shown)
+    shown = []
+    for s in order:
+        name = names[s] if s < len(names) and isinstance(names[s], str) and names[s] else t.get("seat", seat=s)
+        shown.append(t.get("lobby.score", name=name, score=scores.get(str(s), "")))  # keys: seats' numbers as text
+    return " · " + ", ".join(shown)
 
 
 def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
