@@ -11,10 +11,8 @@ from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
 from . import boot, dom
 from .board import Board, render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
+from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
 from .texts import Texts, pick_locale
-
-SEEN_ALL = "all"
-SEEN_SPECTATORS = "spectators"
 
 
 def review_states(data: Any) -> list[dict[str, Any]]:
@@ -60,6 +58,8 @@ class Review:
         self.seen = SEEN_ALL  # whose eyes the board is drawn with: SEEN_ALL, SEEN_SPECTATORS or a seat's number
 
     def start(self) -> None:
+        seats = [int(seat) for seat in Table(state_from_wire(self.states[0]), FULL).state.player_ids]
+        self.step, self.seen = read_address(dom.location_hash(), len(self.states) - 1, seats, self.spectators)
         timeline = dom.element("timeline")
         timeline.max = str(len(self.states) - 1)
         timeline.value = str(self.step)
@@ -69,7 +69,7 @@ class Review:
         dom.on("next", "click", lambda _e: self.go(self.step + 1))
         dom.on("last", "click", lambda _e: self.go(len(self.states) - 1))
         dom.on_window("keydown", self.on_key)
-        seats = Table(state_from_wire(self.states[0]), FULL).state.player_ids
+        dom.on_window("hashchange", lambda _e: self.follow_address(seats))  # a link to another step, same page
         choices = [(SEEN_ALL, self.texts.get("review.seen-all"))]
         choices += [
             (str(int(seat)), self.texts.get("review.seen-seat", name=self.texts.get("seat", seat=int(seat))))
@@ -78,7 +78,15 @@ class Review:
         if self.spectators:
             choices.append((SEEN_SPECTATORS, self.texts.get("review.seen-spectators")))
         dom.set_html("seen-by", "".join(f'<option value="{v}">{html.escape(label)}</option>' for v, label in choices))
+        dom.element("seen-by").value = self.seen
         dom.on("seen-by", "change", self.on_seen)
+        self.render()
+
+    def follow_address(self, seats: list[int]) -> None:
+        """Shows the step and sight the address names now (a link followed, an address edited by hand)."""
+        self.step, self.seen = read_address(dom.location_hash(), len(self.states) - 1, seats, self.spectators)
+        dom.element("timeline").value = str(self.step)
+        dom.element("seen-by").value = self.seen
         self.render()
 
     def on_seen(self, event: Any) -> None:
@@ -132,6 +140,9 @@ class Review:
         dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
         dom.set_attribute("page", "data-step", str(self.step))
         dom.set_attribute("page", "data-seen", self.seen)
+        # kept in the address (replaced, not pushed: Back leaves the review rather than walking its steps), so a
+        # reload, a shared link or the language switch opens this step and sight again
+        dom.replace_hash(address(self.step, self.seen))
 
 
 async def main(config: dict[str, Any]) -> None:
