@@ -6,10 +6,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import wait_state
+from .conftest import screenshot, wait_state
 from .test_accessibility import played_to_the_end
 
 pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+STEPS = ("#first", "#prev", "#timeline", "#next", "#last")
 
 
 def _shown(page: Any) -> tuple[str | None, str | None, str, str]:
@@ -74,3 +77,34 @@ def test_a_review_link_with_a_bad_step_or_sight_opens_the_last_step_of_the_whole
     last = page.get_attribute("#timeline", "max")
     assert _shown(page) == (last, "all", last, "all") and errors == []
     assert page.evaluate("location.hash") == f"#step={last}&show=all"
+
+
+def test_a_phone_keeps_the_review_step_controls_in_sight_over_a_long_board_and_they_cover_nothing_at_the_end(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("bluff", seats=3, bots=[0, 1, 2])  # three hands: a board taller than a phone's screen
+    played_to_the_end(api, room)
+    page = new_page(f"{server}/game/{room['room']}#step=0", viewport=PHONE, is_mobile=True, has_touch=True)
+    wait_state(page, "ready")
+    tall = page.evaluate("document.documentElement.scrollHeight") > PHONE["height"] + 100
+
+    def boxes() -> list[dict[str, float]]:
+        return [page.locator(selector).bounding_box() for selector in STEPS]
+
+    at_top = boxes()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    midway = boxes()
+    page.locator("#next").tap()
+    stepped = page.get_attribute("#page", "data-step")
+    screenshot(page, "review-phone-steps")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    at_end = boxes()
+    last_line = page.locator("#log li").last.bounding_box()
+
+    assert tall
+    for shown in (at_top, midway, at_end):
+        assert all(0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"] for box in shown), shown
+        assert all(box["height"] >= 44 for box in shown)  # the touch size holds
+        assert all(box["width"] >= 44 for box in shown)
+    assert stepped == "1"
+    assert last_line is not None and last_line["y"] + last_line["height"] <= min(box["y"] for box in at_end)
