@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import seat_url, wait_state
+from .conftest import screenshot, seat_url, wait_state
 from .driver import ANIMATIONS
 
 pytestmark = pytest.mark.browser
@@ -204,3 +204,51 @@ def test_the_review_opens_at_the_last_step_with_its_log_scrolled_to_that_steps_l
     )
 
     assert at_end == [True, True]  # a log longer than its box, shown at its end
+
+
+def _take_and_wait_for_our_turn(page: Any, taken: int) -> None:
+    """Takes the market's first card, then waits until the bot took one too and it is our turn again."""
+    page.locator("#board [data-space=market] .piece.offer").first.click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function(f"document.querySelectorAll('.mine .kind-hand .piece').length === {taken}", timeout=30_000)
+    page.wait_for_function(
+        "document.getElementById('happened').textContent.includes('Player 2 takes')"
+        " && document.querySelectorAll('#board [data-space=market] .piece.offer').length > 0",
+        timeout=30_000,
+    )
+
+
+def test_what_happened_since_our_move_grows_beside_the_board_without_moving_it(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+    wait_state(page, "ready")
+    board_top = "document.getElementById('board').getBoundingClientRect().top"
+    page.wait_for_selector("#board [data-space=market] .piece.offer")
+    tops = [page.evaluate(board_top)]
+    said = [page.inner_text("#happened")]
+
+    for taken in (1, 2):
+        _take_and_wait_for_our_turn(page, taken)
+        tops.append(page.evaluate(board_top))
+        said.append(page.inner_text("#happened"))
+    screenshot(page, "happened-beside-the-board")
+
+    assert said[0] == "" and all(said[1:])  # the first turn has nothing to tell, the next ones do
+    assert tops == [tops[0]] * 3, tops  # the board stays put while the box comes and changes
+
+
+def test_on_a_phone_what_happened_stands_above_the_board(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("market-draft", seats=2, bots=[1])
+    phone = {"width": 390, "height": 844}
+    page = new_page(seat_url(server, room, 0), viewport=phone, is_mobile=True, has_touch=True)
+    wait_state(page, "ready")
+
+    _take_and_wait_for_our_turn(page, 1)
+    happened = page.locator("#happened").bounding_box()
+    board = page.locator("#board").bounding_box()
+    screenshot(page, "happened-phone")
+
+    assert happened is not None and board is not None
+    assert happened["y"] + happened["height"] <= board["y"] and happened["width"] >= phone["width"] - 1
