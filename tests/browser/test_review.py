@@ -61,22 +61,25 @@ def test_the_reviews_address_keeps_its_step_and_sight_across_a_reload_and_a_lang
     assert followed == ("1", "0", "1", "0")
 
 
-@pytest.mark.parametrize("fragment", ["#step=9999&show=seat-7", "#step=-2&show=everyone", "#step=&show="])
 def test_a_review_link_with_a_bad_step_or_sight_opens_the_last_step_of_the_whole_state(
-    server: str, api: Any, new_page: Any, fragment: str
+    server: str, api: Any, new_page: Any
 ) -> None:
-    room = api.room("old-maid", seats=2, bots=[0, 1])
+    room = api.room("old-maid", seats=2, bots=[0, 1])  # one room for every link (the server limits rooms a minute)
     played_to_the_end(api, room)
     errors: list[str] = []
-    page = new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/game/{room['room']}{fragment}")
+    opened = []
 
-    wait_state(page, "ready")
+    for fragment in ("#step=9999&show=seat-7", "#step=-2&show=everyone", "#step=&show=", "#step=1e3&show=seat-"):
+        page = new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server}/game/{room['room']}{fragment}")
+        wait_state(page, "ready")
+        last = page.get_attribute("#timeline", "max")
+        opened.append((_shown(page), page.evaluate("location.hash"), last))
 
-    last = page.get_attribute("#timeline", "max")
-    assert _shown(page) == (last, "all", last, "all") and errors == []
-    assert page.evaluate("location.hash") == f"#step={last}&show=all"
+    assert errors == []
+    for shown, fragment, last in opened:
+        assert shown == (last, "all", last, "all") and fragment == f"#step={last}&show=all"
 
 
 def test_a_phone_keeps_the_review_step_controls_in_sight_over_a_long_board_and_they_cover_nothing_at_the_end(
