@@ -8,13 +8,16 @@ from __future__ import annotations
 import sys
 
 import uvicorn
+from boardweaver_server.api import HttpLimits
 from boardweaver_server.app import create_app
 from boardweaver_server.settings import UVICORN_OPTIONS
 
 
 def main() -> None:
     port, db = int(sys.argv[1]), sys.argv[2]
-    app = create_app(db_path=db, bot_delay=(0.02, 0.05))
+    # every browser test's room comes from this one address: the limit on rooms a client makes a minute (its
+    # own tests are in tests/server) would refuse the 31st of a fast run with 429
+    app = create_app(db_path=db, bot_delay=(0.02, 0.05), http_limits=HttpLimits(rooms_per_minute=10**6))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
 
 
