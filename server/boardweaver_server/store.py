@@ -42,7 +42,8 @@ START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store threa
 # GIL is handed to a thread (bench/README.md, "Twentieth session"). A checkpoint runs on the store's thread between
 # two groups after every CHECKPOINT_WRITES writes (SQLite's own would run inside a COMMIT, on the loop).
 CHECKPOINT_WRITES = 1000
-SYNC_WITH_AIO = True  # False: the WAL is synced on the store's thread even where Linux AIO is there (tests)
+# how the WAL may be synced, in the order tried (tests narrow it); the store's thread where none of them works
+SYNC_WITH: tuple[str, ...] = ("uring", "aio")
 SCHEMA_VERSION = 5  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
@@ -723,12 +724,17 @@ class Store(GroupCommit):
 
 
 class _WalSync:
-    """Syncs a store's WAL file without blocking the loop, one sync at a time.
+    """Syncs a store's WAL file without blocking the loop, one sync at a time, through caio:
 
-    Linux AIO's fdsync (caio's `linux_aio`, kernel 4.18+: the kernel runs `vfs_fsync` on its own worker, as
-    fdatasync(2) does, and signals an eventfd the loop watches): no thread of ours and no GIL hand-over. Where
-    that is missing (another system, an older kernel, caio not installed, AIO refused), or once the kernel
-    refuses to take a sync, `os.fdatasync` on the store's thread, which releases the GIL while the disk works.
+    - io_uring's fsync (`linux_uring`, no SQPOLL): the kernel hands it to one of the process's own io-wq
+      workers, which the scheduler may run on another core while the loop makes the frames (its CPU time is
+      the server's); the ring's eventfd wakes the loop;
+    - else Linux AIO's fdsync (`linux_aio`, kernel 4.18+): a kernel worker of the loop's own core runs it
+      (`vfs_fsync`, as fdatasync(2) does) and signals an eventfd;
+    - else (another system, io_uring and AIO refused, caio not installed), or once the kernel refuses to take
+      a sync, `os.fdatasync` on the store's thread, which releases the GIL while the disk works.
+
+    No thread of ours and no GIL hand-over on the first two. bench/README.md, "Twentieth session", has figures.
     """
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, thread: _StoreThread) -> None:
@@ -736,21 +742,30 @@ class _WalSync:
         self._path, self._loop, self._thread = path, loop, thread
         self._context: Any = None
         self._operation: Any = None
+        self._flush: Callable[[], object] | None = None
         self._done: Callable[[BaseException | None], None] | None = None
         self.mode = "thread"
-        try:
-            if not SYNC_WITH_AIO:
-                raise NotImplementedError("not asked for")
-            from caio import linux_aio  # type: ignore[import-untyped]
-
-            if linux_aio is None:  # caio is there, its AIO module was refused (an old kernel, io_setup denied)
-                raise ImportError("caio's linux_aio did not load")
-            context = linux_aio.Context(max_requests=4)
-            loop.add_reader(context.fileno, self._on_event)
-        except Exception as error:  # any reason at all: the thread syncs instead
-            logger.info("store %s: the WAL is synced on the store's thread (%s)", path, error)
-        else:
-            self._context, self._operation, self.mode = context, linux_aio.Operation, "aio"
+        reasons = []
+        for mode in SYNC_WITH:
+            try:
+                if mode == "uring":
+                    from caio import linux_uring as kind
+                else:
+                    from caio import linux_aio as kind  # type: ignore[no-redef]
+                if kind is None:  # caio is there, the kernel refused this module (too old, or not allowed)
+                    raise ImportError(f"caio's {mode} module did not load")
+                context = (
+                    kind.Context(max_requests=4, sqpoll=False) if mode == "uring" else kind.Context(max_requests=4)
+                )
+                loop.add_reader(context.fileno, self._on_event)
+            except Exception as error:  # any reason at all: the next way
+                reasons.append(f"{mode}: {error}")
+                continue
+            self._context, self._operation, self.mode = context, kind.Operation, mode
+            self._flush = context.flush if mode == "uring" else None  # a ring's submission is its flush
+            break
+        if self._context is None:
+            logger.info("store %s: the WAL is synced on the store's thread (%s)", path, "; ".join(reasons))
 
     def start(self, done: Callable[[BaseException | None], None]) -> None:
         """Starts syncing the WAL; `done(error)` then runs on the loop."""
@@ -761,13 +776,17 @@ class _WalSync:
             operation.set_callback(self._completed)
             self._done = done
             try:
-                if self._context.submit(operation) == 1:
-                    return
-                raise OSError("the kernel did not take the WAL's sync")
+                if self._context.submit(operation) != 1:
+                    raise OSError("the kernel did not take the WAL's sync")
+                if self._flush is not None:
+                    self._flush()
+                return
             except Exception as error:  # not the disk's failure: the kernel would not queue it (EAGAIN, EINVAL)
                 self._done = None
-                logger.warning("store %s: Linux AIO refused the WAL's sync (%s); the thread syncs", self._path, error)
-                self._stop_aio()
+                logger.warning(
+                    "store %s: %s refused the WAL's sync (%s); the thread syncs", self._path, self.mode, error
+                )
+                self._stop_kernel_sync()
         self._thread.submit(
             functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
         )
@@ -777,7 +796,7 @@ class _WalSync:
         os.fdatasync(self._fd)
 
     def _completed(self, result: int) -> None:
-        """caio's callback, with the event's result as an unsigned 64-bit number: -errno comes as 2**64 - errno."""
+        """caio's callback with the result: -errno on failure (AIO's as an unsigned 64-bit number, 2**64 - errno)."""
         if result >= 1 << 63:
             result -= 1 << 64
         done, self._done = self._done, None
@@ -794,16 +813,16 @@ class _WalSync:
                 self._context.poll()
             self._context.process_events()  # one sync at a time: one call takes it (a second would find none)
         except Exception:
-            logger.exception("store %s: reading the WAL's sync from Linux AIO failed", self._path)
+            logger.exception("store %s: reading the WAL's sync from %s failed", self._path, self.mode)
 
-    def _stop_aio(self) -> None:
+    def _stop_kernel_sync(self) -> None:
         if self._context is not None:
             with contextlib.suppress(Exception):
                 self._loop.remove_reader(self._context.fileno)
             self._context, self.mode = None, "thread"
 
     def close(self) -> None:
-        self._stop_aio()
+        self._stop_kernel_sync()
         os.close(self._fd)
 
 

@@ -48,15 +48,14 @@ class SlowCommits:
         return getattr(self._conn, name)
 
 
-@pytest.mark.parametrize("sync", ["aio", "thread"])
+@pytest.mark.parametrize("sync", ["uring", "aio", "thread"])
 def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync: str
 ) -> None:
-    """The COMMIT writes the WAL on the loop; the frames are made while the WAL is synced (by the kernel's AIO,
-    or on the store's thread) and sent only once the sync came back. A COMMIT that fails makes no frame; a sync
-    that fails sends none of those made, rolls the decision back and leaves the store refusing writes."""
-    if sync == "thread":
-        monkeypatch.setattr(store_module, "SYNC_WITH_AIO", False)
+    """The COMMIT writes the WAL on the loop; the frames are made while the WAL is synced (by io_uring, Linux
+    AIO, or on the store's thread) and sent only once the sync came back. A COMMIT that fails makes no frame; a
+    sync that fails sends none of those made, rolls the decision back and leaves the store refusing writes."""
+    monkeypatch.setattr(store_module, "SYNC_WITH", () if sync == "thread" else (sync,))
     events: list[str] = []
     fail = threading.Event()
 

@@ -111,12 +111,18 @@ def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> 
     assert picks == "[null,7]"
 
 
-@pytest.fixture(params=["aio", "thread"])
+@pytest.fixture(params=["uring", "aio", "thread"])
 def sync_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """How the store syncs its WAL: Linux AIO (served here) or `os.fdatasync` on the store's thread (the
-    fallback where AIO is missing)."""
-    if request.param == "thread":
-        monkeypatch.setattr(ops, "SYNC_WITH_AIO", False)
+    """How the store syncs its WAL: io_uring (served here), Linux AIO (where io_uring is refused) or
+    `os.fdatasync` on the store's thread (where both are)."""
+    monkeypatch.setattr(ops, "SYNC_WITH", () if request.param == "thread" else (request.param,))
+    return str(request.param)
+
+
+@pytest.fixture(params=["uring", "aio"])
+def kernel_sync(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The two ways the kernel syncs the WAL for the store (no thread of ours)."""
+    monkeypatch.setattr(ops, "SYNC_WITH", (request.param,))
     return str(request.param)
 
 
@@ -217,7 +223,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
         await store.open()
         assert store._conn.execute("PRAGMA synchronous").fetchone() == (1,)  # NORMAL
         sync = store._sync
-        if sync.mode == "aio":
+        if sync.mode != "thread":
             operation = sync._operation
 
             class Recorded:
@@ -262,7 +268,7 @@ def test_a_write_returns_once_the_wal_is_synced_its_hook_running_while_the_sync_
     assert waiting
     assert threads == [loop_thread]
     assert synced == [wal]  # the WAL's own file was synced, once, for the write
-    assert thread_calls == (0 if sync_mode == "aio" else 1)
+    assert thread_calls == (0 if sync_mode != "thread" else 1)
     assert stored_events(db, "a") == [event(1)]
 
 
@@ -402,11 +408,13 @@ def test_checkpoints_run_on_the_store_s_thread_and_keep_the_wal_short(
     assert checkpoints[0] == [] and checkpoints[1] == [False] * 10  # every 40 writes, never on the loop
 
 
-def test_a_sync_linux_aio_reports_failed_breaks_the_store(tmp_path: Path) -> None:
-    """caio hands its callback the event's result as an unsigned number: a failed sync (-EIO) must not pass
-    for a success. A real AIO operation that fails (a misaligned O_DIRECT read: -EINVAL) stands in for the
-    WAL's fdsync, so the result goes through caio's own encoding."""
-    from caio import linux_aio
+def test_a_sync_the_kernel_reports_failed_breaks_the_store(tmp_path: Path, kernel_sync: str) -> None:
+    """A failed sync (-EIO) must not pass for a success; caio hands AIO's callback the result as an unsigned
+    number. A real operation that fails (a misaligned O_DIRECT read: -EINVAL) stands in for the WAL's fsync,
+    so the result goes through caio's own encoding."""
+    import caio
+
+    kind = caio.linux_uring if kernel_sync == "uring" else caio.linux_aio
 
     db = tmp_path / "store.db"
     misaligned = tmp_path / "misaligned"
@@ -415,7 +423,7 @@ def test_a_sync_linux_aio_reports_failed_breaks_the_store(tmp_path: Path) -> Non
     async def play() -> tuple[BaseException | None, object, str]:
         store = make_store(db)
         await store.open()
-        assert store._sync.mode == "aio"
+        assert store._sync.mode == kernel_sync
         try:
             fd = os.open(misaligned, os.O_RDONLY | os.O_DIRECT)
         except OSError:  # a file system without O_DIRECT: caio's encoding, as its callback gives it
@@ -429,7 +437,7 @@ def test_a_sync_linux_aio_reports_failed_breaks_the_store(tmp_path: Path) -> Non
             class Failing:
                 @staticmethod
                 def fdsync(_: int) -> Any:
-                    return linux_aio.Operation.read(512, fd, 1)
+                    return kind.Operation.read(512, fd, 1)
 
             store._sync._operation = Failing
         failed = await asyncio.gather(store.write(ops.insert_event("a", event(1))), return_exceptions=True)
@@ -443,13 +451,17 @@ def test_a_sync_linux_aio_reports_failed_breaks_the_store(tmp_path: Path) -> Non
     failed, broken, mode = asyncio.run(play())
 
     assert isinstance(failed, ops.StoreError) and "failed to sync" in str(failed)
-    assert broken is failed and mode == "aio"
+    assert broken is failed and mode == kernel_sync
 
 
-def test_without_linux_aio_the_store_syncs_on_its_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """caio installed but its AIO module refused (an old kernel, io_setup denied: caio then sets it to None)."""
+def test_without_io_uring_or_linux_aio_the_store_syncs_on_its_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """caio installed but both kernel modules refused (an old kernel, io_uring and io_setup denied: caio then
+    sets them to None)."""
     import caio
 
+    monkeypatch.setattr(caio, "linux_uring", None)
     monkeypatch.setattr(caio, "linux_aio", None)
     synced: list[int] = []
     fdatasync = os.fdatasync
@@ -469,14 +481,16 @@ def test_without_linux_aio_the_store_syncs_on_its_thread(tmp_path: Path, monkeyp
     assert stored_events(tmp_path / "store.db", "a") == [event(1)]
 
 
-def test_a_sync_linux_aio_will_not_take_goes_to_the_thread_and_the_store_stays_whole(tmp_path: Path) -> None:
+def test_a_sync_the_kernel_will_not_take_goes_to_the_thread_and_the_store_stays_whole(
+    tmp_path: Path, kernel_sync: str
+) -> None:
     """The kernel refusing to queue a sync (EAGAIN, EINVAL) is no failure of the disk: that write is synced on
     the store's thread, and so are the next ones."""
 
     async def play() -> tuple[str, object]:
         store = make_store(tmp_path / "store.db")
         await store.open()
-        assert store._sync.mode == "aio"
+        assert store._sync.mode == kernel_sync
 
         class Refusing:
             fileno = store._sync._context.fileno
