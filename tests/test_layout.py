@@ -17,7 +17,7 @@ PACKAGES = {
         "boardweaver",
         "boardweaver_games",
         "babel",  # compiles the games' catalogs into the rules wheel (rules_wheel.py)
-        "caio",  # the SQLite store syncs its WAL by Linux AIO (store.py)
+        "caio",  # the SQLite store syncs its WAL by io_uring or Linux AIO (store.py)
         "boardweaver_server",
         "orjson",  # the frames' canonical JSON (encoding.py)
         "prometheus_client",  # /metrics

@@ -37,10 +37,11 @@ MAX_BATCH = 2000
 START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a call it waits on
 # The WAL is made durable by the store itself (`_WalSync`): SQLite runs at synchronous=NORMAL, so a COMMIT only
 # writes the WAL's frames (microseconds, on the loop), and the store then has the kernel sync the WAL
-# asynchronously (Linux AIO's fdsync through caio, else `os.fdatasync` on the store's thread) while the loop makes
-# the group's frames; the writers learn of their writes once the sync completed. No COMMIT waits on the disk and no
-# GIL is handed to a thread (bench/README.md, "Twentieth session"). A checkpoint runs on the store's thread between
-# two groups after every CHECKPOINT_WRITES writes (SQLite's own would run inside a COMMIT, on the loop).
+# asynchronously (io_uring's or Linux AIO's fsync through caio, else `os.fdatasync` on the store's thread) while
+# the loop makes the group's frames; the writers learn of their writes once the sync completed. No COMMIT waits on
+# the disk and no GIL is handed to a thread (bench/README.md, "Twentieth session"). A checkpoint runs on the
+# store's thread between two groups after every CHECKPOINT_WRITES writes (SQLite's own would run inside a COMMIT,
+# on the loop).
 CHECKPOINT_WRITES = 1000
 # how the WAL may be synced, in the order tried (tests narrow it); the store's thread where none of them works
 SYNC_WITH: tuple[str, ...] = ("uring", "aio")
