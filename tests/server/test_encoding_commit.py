@@ -18,6 +18,8 @@ from boardweaver_server.protocol import Commit, ProtocolError
 from boardweaver_server.rooms import Rooms, RoomSpec
 from boardweaver_server.store import Store
 
+from tests.server.sync_modes import kernel_may
+
 PLAY = {"type": "command", "name": "play", "args": {"index": 0}}
 
 
@@ -55,6 +57,8 @@ def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
     """The COMMIT writes the WAL on the loop; the frames are made while the WAL is synced (by io_uring, Linux
     AIO, or on the store's thread) and sent only once the sync came back. A COMMIT that fails makes no frame; a
     sync that fails sends none of those made, rolls the decision back and leaves the store refusing writes."""
+    if sync != "thread":
+        kernel_may(sync)
     monkeypatch.setattr(store_module, "SYNC_WITH", () if sync == "thread" else (sync,))
     events: list[str] = []
     fail = threading.Event()

@@ -15,6 +15,8 @@ import pytest
 from boardweaver_server import store as ops
 from boardweaver_server.store import EventRecord, SeqConflict, _StoreThread, make_store
 
+from tests.server.sync_modes import kernel_may
+
 
 def event(seq: int, commit_id: str = "c") -> EventRecord:
     steps = [{"type": "command", "name": "play", "args": {"index": 0}}]
@@ -115,6 +117,8 @@ def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> 
 def sync_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """How the store syncs its WAL: io_uring (served here), Linux AIO (where io_uring is refused) or
     `os.fdatasync` on the store's thread (where both are)."""
+    if request.param != "thread":
+        kernel_may(request.param)
     monkeypatch.setattr(ops, "SYNC_WITH", () if request.param == "thread" else (request.param,))
     return str(request.param)
 
@@ -122,6 +126,7 @@ def sync_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
 @pytest.fixture(params=["uring", "aio"])
 def kernel_sync(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The two ways the kernel syncs the WAL for the store (no thread of ours)."""
+    kernel_may(request.param)
     monkeypatch.setattr(ops, "SYNC_WITH", (request.param,))
     return str(request.param)
 
