@@ -23,7 +23,7 @@ import queue
 import re
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -450,8 +450,7 @@ class Store(GroupCommit):
             conn.execute(f"PRAGMA synchronous={self.synchronous}")
         conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         _check_version(self.path, conn)
-        conn.execute("BEGIN IMMEDIATE")  # fails at once on a read-only file, directory or mount
-        try:
+        with _immediate(conn):  # its BEGIN fails at once on a read-only file, directory or mount
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
@@ -461,11 +460,6 @@ class Store(GroupCommit):
                     if name not in present:
                         conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     async def close(self) -> None:
         self._open = False
@@ -671,14 +665,8 @@ class Store(GroupCommit):
                 # Every frame is in the file: the next write starts the WAL again from its beginning, and SQLite
                 # syncs the WAL's new header then, even at NORMAL. Made here (one page rewritten as it was, the
                 # schema version), that sync waits on this thread, not in the next group's COMMIT on the loop.
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(conn):
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
 
         def done(error: BaseException | None, result: object) -> None:
             if error is not None:
@@ -900,6 +888,19 @@ class _StoreThread:
                 self._finished += 1
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
                 loop.call_soon_threadsafe(done, error, result)
+
+
+@contextlib.contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction around the block: BEGIN IMMEDIATE, COMMIT after it, ROLLBACK when it raised."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _run_batch(

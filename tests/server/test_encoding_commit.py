@@ -111,28 +111,27 @@ def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
         await room.commit(0, Commit(room.seq, [PLAY], "c1"), sockets[0])
         assert events == ["commit", "sync started", "frames made", "synced"] + ["send"] * 5
 
-        events.clear()
-        before = canonical_json(state_to_wire(room.table.state))
+        async def refused(seat: int, cid: str) -> list[str]:
+            """Commits for `seat`, which the store refuses; returns what happened (the table unchanged)."""
+            events.clear()
+            before, seq = canonical_json(state_to_wire(room.table.state)), room.seq
+            with pytest.raises(ProtocolError) as refusal:
+                await room.commit(seat, Commit(room.seq, [PLAY], cid), sockets[seat])
+            assert refusal.value.code == "server/store"
+            assert canonical_json(state_to_wire(room.table.state)) == before and room.seq == seq
+            return list(events)
+
         fail.set()
-        with pytest.raises(ProtocolError) as refused:
-            await room.commit(1, Commit(room.seq, [PLAY], "c2"), sockets[1])
-        assert refused.value.code == "server/store"
-        assert events == ["commit failed"]  # no frame made, none sent
-        assert canonical_json(state_to_wire(room.table.state)) == before and room.seq == 1
+        assert await refused(1, "c2") == ["commit failed"]  # no frame made, none sent
 
         fail.clear()
         events.clear()
         await room.commit(1, Commit(room.seq, [PLAY], "c2"), sockets[1])
         assert events == ["commit", "sync started", "frames made", "synced"] + ["send"] * 5
 
-        events.clear()
-        before = canonical_json(state_to_wire(room.table.state))
         failing_sync.set()
-        with pytest.raises(ProtocolError) as refused:
-            await room.commit(2, Commit(room.seq, [PLAY], "c3"), sockets[2])
-        assert refused.value.code == "server/store"
-        assert events == ["commit", "sync started", "frames made", "synced"]  # made, never sent
-        assert canonical_json(state_to_wire(room.table.state)) == before and room.seq == 2
+        assert await refused(2, "c3") == ["commit", "sync started", "frames made", "synced"]  # made, never sent
+        assert room.seq == 2
         assert store.broken is not None
         assert room.views.held == {}  # the views moved on with frames never sent: each socket needs a snapshot
         await store.close()

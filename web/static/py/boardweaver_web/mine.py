@@ -182,29 +182,29 @@ def said_scores(status: dict[str, Any], seat: int, texts: Texts | None = None) -
     seats = status.get("seats")
     if not isinstance(scores, dict) or not scores or not isinstance(seats, list):
         return ""
-    names = status.get("names") if isinstance(status.get("names"), list) else []
     order = [seat, *(s for s in range(len(seats)) if s != seat)]
-    shown = []
-    for s in order:
-        name = names[s] if s < len(names) and isinstance(names[s], str) and names[s] else t.get("seat", seat=s)
-        shown.append(t.get("lobby.score", name=name, score=scores.get(str(s), "")))  # keys: seats' numbers as text
-    return " · " + ", ".join(shown)
+    shown = [t.get("lobby.score", name=seat_label(status, s, t), score=scores.get(str(s), "")) for s in order]
+    return " · " + ", ".join(shown)  # the scores' keys are the seats' numbers as text
+
+
+def seat_label(status: dict[str, Any], seat: int, t: Texts) -> str:
+    """The name the room's status gives `seat`'s player, else "Player N" (the seat's number from 1)."""
+    names = status.get("names")
+    name = names[seat] if isinstance(names, list) and 0 <= seat < len(names) else None
+    return name if isinstance(name, str) and name else t.get("seat", seat=seat)
 
 
 def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
     """Who else sits in the room, by the names they chose ("with Bob, Player 3 (bot)"); "" when nobody else does."""
     t = texts or Texts("en")
     seats = status.get("seats")
-    names = status.get("names")
     if not isinstance(seats, list):
         return ""
-    named = names if isinstance(names, list) else []
     others = []
     for other, kind in enumerate(seats):
         if other == seat:
             continue
-        name = named[other] if other < len(named) and isinstance(named[other], str) and named[other] else None
-        label = name or t.get("seat", seat=other)
+        label = seat_label(status, other, t)
         if kind == "bot":
             label = t.get("lobby.with-bot", name=label)
         elif kind == "open":
