@@ -76,6 +76,6 @@ def test_the_end_panel_shows_the_scores_with_the_verdict(server: str, api: Any, 
     wait_state(page, "over", timeout=30_000)
 
     verdict = page.locator("#result .verdict").inner_text()
-    assert verdict in ("You won", "You lost")
+    assert verdict in ("You won", "You lost", "You share the win")  # seats may tie for the best score
     assert page.locator("#result table.scores tr").count() == 5
     assert "Player 1 (you)" in page.locator("#result table.scores").inner_text()

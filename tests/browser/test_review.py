@@ -36,8 +36,11 @@ def test_the_reviews_address_keeps_its_step_and_sight_across_a_reload_and_a_lang
     opened = _shown(page)
     entries = page.evaluate("history.length")
 
+    last = int(page.get_attribute("#timeline", "max") or 0)
+    walked_to = min(4, last)  # two steps on, unless a short game ends first (random bots)
     page.click("#next")
     page.click("#next")
+    page.wait_for_selector(f'#page[data-step="{walked_to}"]')
     page.select_option("#seen-by", "spectators")
     page.wait_for_selector('#page[data-seen="spectators"]')
     fragment = page.evaluate("location.hash")
@@ -54,9 +57,10 @@ def test_the_reviews_address_keeps_its_step_and_sight_across_a_reload_and_a_lang
     followed = _shown(page)
 
     assert opened == ("2", "1", "2", "1")  # a shared link's step and seat ("seat-1": the room's seat 1, Player 2)
-    assert fragment == "#step=4&show=spectators"
+    assert last >= 2
+    assert fragment == f"#step={walked_to}&show=spectators"
     assert walked == entries  # replaced, not pushed: Back leaves the review instead of walking its steps
-    assert reloaded == switched == ("4", "spectators", "4", "spectators")
+    assert reloaded == switched == (str(walked_to), "spectators", str(walked_to), "spectators")
     assert page.inner_text("#step").startswith("Étape 1 sur")  # the switch took: French
     assert followed == ("1", "0", "1", "0")
 
