@@ -651,7 +651,8 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
                 rate=args.rate,
                 burst=args.rate * 2,
                 ws=args.ws,
-                extra=("--no-deflate",) if args.no_deflate else (),
+                extra=(("--no-deflate",) if args.no_deflate else ())
+                + (("--busy-poll", str(args.busy_poll)) if args.busy_poll is not None else ()),
                 workers=args.workers,
             )
             pids = [proc.pid]
@@ -780,6 +781,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--ws", default=None, help="the started server's uvicorn WebSocket implementation")
     parser.add_argument("--no-deflate", action="store_true", help="the started server refuses permessage-deflate")
+    parser.add_argument(
+        "--busy-poll", type=float, default=None, help="the started server's busy-poll window in µs (default: serve's)"
+    )
     parser.add_argument(
         "--deflate", action="store_true", help="the driver offers permessage-deflate, like a browser (default: not)"
     )

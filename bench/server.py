@@ -117,11 +117,14 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: as serve; 1: one)")
     parser.add_argument("--redis", default=None, help="with --db postgresql://...: room ownership on this Redis")
+    parser.add_argument(
+        "--busy-poll", type=float, default=None, help="µs the loop polls after traffic (default: as serve; 0: off)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
     from boardweaver_server.cli import usable_cores
-    from boardweaver_server.settings import UVICORN_OPTIONS
+    from boardweaver_server.settings import BUSY_POLL_SECONDS, UVICORN_OPTIONS
     from boardweaver_server.supervisor import run
 
     options = dict(UVICORN_OPTIONS)
@@ -130,6 +133,7 @@ def main() -> None:
     if args.no_deflate:
         options["ws_per_message_deflate"] = False
     workers = args.workers or (1 if args.redis else usable_cores())
+    busy_poll = BUSY_POLL_SECONDS if args.busy_poll is None else args.busy_poll / 1e6
     if workers > 1:
         limits = {"rate": args.rate, "burst": args.burst, "per_client": SOCKETS_PER_CLIENT}
         config = {
@@ -138,6 +142,7 @@ def main() -> None:
             "socket_limits": limits,
             "http_limits": {"rooms_per_minute": ROOMS_PER_MINUTE},
             "uvicorn": options,
+            "busy_poll": busy_poll,
         }
         raise SystemExit(run("127.0.0.1", args.port, workers, {**config, "log_level": "warning"}))
     import uvicorn
@@ -158,6 +163,7 @@ def main() -> None:
         http_limits=HttpLimits(rooms_per_minute=ROOMS_PER_MINUTE),
         tune_gc=True,
         ownership=ownership,
+        busy_poll=busy_poll,
     )
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", **options)
 

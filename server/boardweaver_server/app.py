@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -18,6 +19,7 @@ from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .api import HttpLimits, api_routes
+from .busypoll import POLL
 from .games import load_games, served_targets
 from .health import health_routes
 from .lobby_page import lobby_routes, not_found_handler
@@ -53,6 +55,7 @@ def create_app(
     http_limits: HttpLimits | None = None,
     lifecycle: Lifecycle | None = None,
     ownership: Ownership | None = None,
+    busy_poll: float = 0.0,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
@@ -116,9 +119,11 @@ def create_app(
                 await cluster.ready(rooms)
             rooms.unloaded = []
             rooms.start_sweeping()
+            POLL.start(asyncio.get_running_loop(), busy_poll)
             try:  # the state tells uvicorn's room protocol (`roomproto`) which rooms this process holds
                 yield {ROOMS_STATE: rooms, LIMITS_STATE: app.state.socket_limits}
             finally:  # under `DrainingServer` the rooms drained before uvicorn's shutdown; here for any other server
+                POLL.stop()
                 await rooms.drain()
                 await rooms.close()
                 await owned.close()

@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Returns the command line's parser (`serve`, `new`, `check`, `replay`)."""
+    from .settings import BUSY_POLL_SECONDS
+
     parser = argparse.ArgumentParser(prog="boardweaver", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the game server")
@@ -79,6 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="on SIGTERM, keep listening this long answering /readyz 503 before closing the room sockets with 1012"
         " (for a balancer's health check; default 0)",
+    )
+    serve.add_argument(
+        "--busy-poll",
+        type=float,
+        default=BUSY_POLL_SECONDS * 1e6,
+        metavar="MICROSECONDS",
+        help="after room traffic, each process polls this long before it sleeps: quicker answers to a busy room"
+        " for some CPU while it polls (default: %(default)g; 0: off)",
     )
     serve.add_argument(
         "--workers",
@@ -189,6 +199,13 @@ def _serve(options: argparse.Namespace) -> int:
     if options.workers < 1:
         print("boardweaver serve: expected --workers 1 or more", file=sys.stderr)
         return 2
+    if not 0 <= options.busy_poll <= 100_000:
+        print(
+            f"boardweaver serve: expected --busy-poll from 0 to 100000 microseconds, got {options.busy_poll:g}",
+            file=sys.stderr,
+        )
+        return 2
+    busy_poll = options.busy_poll / 1e6
     from .games import look_problems, served_targets
 
     try:
@@ -232,6 +249,7 @@ def _serve(options: argparse.Namespace) -> int:
             "uvicorn": UVICORN_OPTIONS,
             "games": served_targets(games),
             "drain_notice": notice,
+            "busy_poll": busy_poll,
         }
         return run(options.host, options.port, options.workers, config)
 
@@ -240,7 +258,7 @@ def _serve(options: argparse.Namespace) -> int:
     from .app import create_app
     from .draining import DrainingServer
 
-    app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True, ownership=ownership)
+    app = create_app(db, games=games, bot_delay=(low, high), tune_gc=True, ownership=ownership, busy_poll=busy_poll)
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level=options.log_level, **UVICORN_OPTIONS)  # type: ignore[arg-type]
     DrainingServer(config, notice=notice).run()
     return 0

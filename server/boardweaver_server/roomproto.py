@@ -32,6 +32,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from .busypoll import POLL
 from .rooms import Rooms
 from .settings import SEND_QUEUE_BYTES
 from .sockets import TRY_AGAIN_LATER, RoomSocket, SocketLimits, serve_room_socket
@@ -134,6 +135,10 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.transport.close()
 
     # -- frames in -----------------------------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        POLL.touch()
+        super().data_received(data)
 
     def send_receive_event_to_app(self) -> None:
         socket = self.room_socket
@@ -293,6 +298,7 @@ class FastSocket(RoomSocket):
     def send(self, text: str) -> None:
         if self.closed:
             return
+        POLL.touch()
         encoded = FastSocket._encoded
         if encoded[0] is text:
             data = encoded[1]

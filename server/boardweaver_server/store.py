@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .busypoll import POLL
 from .encoding import encode, encode_plain
 
 T = TypeVar("T")
@@ -760,6 +761,7 @@ class _WalSync:
         """Starts syncing the WAL; `done(error)` then runs on the loop."""
         if self._done is not None:
             raise RuntimeError("a sync of the WAL is already under way")
+        POLL.touch()  # the loop makes the frames, then waits for the disk: it polls meanwhile
         if self._context is not None:
             operation = self._operation.fdsync(self._fd)
             operation.set_callback(self._completed)

@@ -27,7 +27,7 @@ from .channel import Channel, Message
 from .draining import DrainingServer
 from .metrics import Metrics, Sample
 from .rooms import Rooms
-from .settings import DRAIN_NOTICE_SECONDS, HEADER_TIMEOUT
+from .settings import BUSY_POLL_SECONDS, DRAIN_NOTICE_SECONDS, HEADER_TIMEOUT
 from .supervisor import refusal
 
 logger = logging.getLogger("boardweaver.server")
@@ -294,6 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         cluster=cluster,
         tune_gc=True,
         http_limits=http_limits,
+        busy_poll=float(config.get("busy_poll", BUSY_POLL_SECONDS)),
     )
     cluster.metrics = app.state.metrics
     cluster.metrics.peers = cluster.peer_metrics
