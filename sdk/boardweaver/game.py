@@ -46,6 +46,11 @@ class Game(metaclass=_GameType):
     `endless_option` a boolean option (default "endless") that makes it endless when true; the doctor
     reports any other game that does not end under bots.
 
+    A game whose every view is a seat's secret (fog-of-war chess: a spectator would see 64 blank squares) says
+    `has_live_spectator_view = False`: while it is played the server sends room data to its seats alone (no
+    spectator nor referee socket is admitted, whatever the room was created with), and once it is over the room
+    and its review open to everyone.
+
     Options may declare more than their type: `option_choices` lists an option's allowed values (the lobby
     shows a choice) and `option_ranges` an int option's inclusive bounds; both are checked on construction.
     Their texts are the game's catalogs: `option.<name>.label`, `option.<name>.help` and, for a choice,
@@ -64,6 +69,7 @@ class Game(metaclass=_GameType):
     look: ClassVar[dict[str, Any]] = {}
     endless: ClassVar[bool] = False
     endless_option: ClassVar[str] = "endless"
+    has_live_spectator_view: ClassVar[bool] = True
     options: Mapping[str, Json]
 
     def __init__(self, options: dict[str, Json] | None = None) -> None:

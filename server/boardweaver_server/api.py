@@ -200,7 +200,8 @@ async def create_room(request: Request) -> Response:
         description: The room, its host token and (private room) invite secret, given once, and the SHA-256
           commitment to its seed.
       400:
-        description: An unknown game, a seat count outside its range, or a bad option.
+        description: An unknown game, a seat count outside its range, a bad option, or spectators (or a referee)
+          asked for a game with no live spectator view (code `room/no-live-view`).
       429:
         description: This client created too many rooms in the last minute.
       503:
@@ -217,6 +218,7 @@ async def create_room(request: Request) -> Response:
         "seed_commitment": room.record.seed_commitment,
         "seats": [room.seat_status(s) for s in room.record.players],
         "visibility": spec.visibility,
+        "spectators": room.spectators,  # absent from the request: the game's default, said here
     }
     if invite_secret is not None:
         created["invite_secret"] = invite_secret

@@ -148,6 +148,7 @@ def describe(name: str, cls: type[Game], language: str = "en") -> dict[str, obje
         "max_players": cls.max_players,
         "options": dict(cls.option_defaults),
         "option_info": info,
+        "live_spectator_view": cls.has_live_spectator_view,
     }
 
 

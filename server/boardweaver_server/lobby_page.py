@@ -142,7 +142,25 @@ def render_game_setup(game: dict[str, Any], texts: PageTexts) -> str:
             if options
             else ""
         )
+        + ("" if game.get("live_spectator_view", True) else render_no_live_view(game, texts))
         + "</div>"
+    )
+
+
+def render_no_live_view(game: dict[str, Any], texts: PageTexts) -> str:
+    """A game without a live spectator view: the room's spectator box shown off, and why (the form's own boxes,
+    outside the games' parts, are hidden while this game is chosen: `render_form_style`)."""
+    name = html.escape(game["name"])
+    why = texts.get(
+        "lobby.no-live-view",
+        "{game} has no live spectator view: only the players see the board "
+        "while the game is played. Anyone may open the room and its review once it is over.",
+    )
+    why = why.replace("{game}", str(game.get("title") or game["name"]))
+    return (
+        f'<p class="no-live-view"><label><input type="checkbox" id="spectators-{name}" disabled '
+        f'aria-describedby="no-live-view-{name}"> <span data-text="lobby.spectators">allow spectators / TV</span>'
+        f'</label> <span class="option-help" id="no-live-view-{name}">{html.escape(why)}</span></p>'
     )
 
 
@@ -214,6 +232,12 @@ def render_form_style(games: list[dict[str, Any]]) -> str:
         f"#page:has(#game option[value={css_string(g['name'])}]:checked) "
         f"#quick-start .quick-game[data-game={css_string(g['name'])}] {{ display: inline; }}"
         for g in games
+    ]
+    shown += [  # a game without a live spectator view: the room's spectator and referee boxes are not offered
+        f"#create-form:has(#game option[value={css_string(g['name'])}]:checked) "
+        f"label:has(> #spectators, > #referee) {{ display: none; }}"
+        for g in games
+        if not g.get("live_spectator_view", True)
     ]
     most = max((seat_bounds(g)[1] for g in games), default=1)
     past = [  # a count of n seats: the boxes of seats n and up (children n+1 and up) are not shown
@@ -357,9 +381,9 @@ def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSp
             "seats": seats,
             "bots": sorted(bots),
             "options": form_options(one, name, dict(cls.option_defaults)),
-            "spectators": "allow" if "spectators" in one else "deny",
-            "referee": "referee" in one,
         }
+        if cls.has_live_spectator_view:  # else the form shows the boxes off, with why (`render_no_live_view`)
+            data.update(spectators="allow" if "spectators" in one else "deny", referee="referee" in one)
     player = one.get("name", "").strip()
     return RoomSpec.from_json(data), (players.check_name(player) if player else None)
 

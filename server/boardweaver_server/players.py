@@ -82,8 +82,8 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
             len(record.players),
             sorted(next_seat(record.players, bot) for bot in record.bots),
             dict(record.options),
-            record.spectators,
-            record.referee,
+            room.spectators,  # in effect: a game without a live spectator view denies them whatever was stored
+            room.has_referee,
             None,
             "private",
         )

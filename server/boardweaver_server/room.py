@@ -118,6 +118,17 @@ class Room:
     def is_started(self) -> bool:
         return self.record.started
 
+    @property
+    def spectators(self) -> str:
+        """The spectator policy in effect while the game is played: "deny" for a game without a live spectator
+        view (`Game.has_live_spectator_view`), whatever the room was stored with; "allow" or "deny" else."""
+        return self.record.spectators if self.game.has_live_spectator_view else "deny"
+
+    @property
+    def has_referee(self) -> bool:
+        """Whether the room admits its host's referee socket: never for a game without a live spectator view."""
+        return self.record.referee and self.game.has_live_spectator_view
+
     def seat_status(self, seat: int) -> str:
         if seat in self.record.bots:
             return "bot"
@@ -162,8 +173,8 @@ class Room:
             "over": self.is_over,
             "active": list(self.table.state.active_player_ids) if self.is_started and not self.is_over else [],
             "ended_by_host": self.record.ended,
-            "spectators": self.record.spectators,
-            "referee": self.record.referee,
+            "spectators": self.spectators,
+            "referee": self.has_referee,
             "seed_commitment": self.record.seed_commitment,
             "result": None if result is None else result_to_wire(result),
         }
@@ -184,9 +195,9 @@ class Room:
                 return seat_perspective(seat)
             return None
         if role == "spectator":
-            return SPECTATOR if self.record.spectators == "allow" or self.is_over else None
+            return SPECTATOR if self.spectators == "allow" or self.is_over else None
         if role == "referee":
-            if self.record.referee and token_matches(hello.get("token"), [self.record.host_hash]):
+            if self.has_referee and token_matches(hello.get("token"), [self.record.host_hash]):
                 return REFEREE
             return None
         return None

@@ -44,6 +44,7 @@ SERVICE_RESTART = 1012  # the close code of every room socket of a process that 
 RESTARTING = "server restarting"
 ROOM_MOVED = 4012  # the close code of a room's sockets when this process gave the room up: reconnect
 MAX_GAME_NAME = 64
+NO_LIVE_VIEW = "room/no-live-view"  # spectators or a referee asked for a game with no live spectator view
 MAX_ROOM_ID = 64  # a longer id is no room's: refused without reading the store
 
 
@@ -121,7 +122,7 @@ class RoomSpec:
     seats: int
     bots: list[int]
     options: dict[str, Any]
-    spectators: str = "allow"
+    spectators: str | None = None  # None: the game's default ("allow", or "deny" without a live spectator view)
     referee: bool = False
     clock: TimeControl | None = None
     visibility: str = "public"
@@ -133,7 +134,7 @@ class RoomSpec:
             raise RoomError(400, "expected a JSON object")
         game, seats = data.get("game"), data.get("seats")
         bots, options = data.get("bots", []), data.get("options", {})
-        spectators, referee = data.get("spectators", "allow"), data.get("referee", False)
+        spectators, referee = data.get("spectators"), data.get("referee", False)
         visibility = data.get("visibility", "public")
         if not isinstance(game, str) or not 0 < len(game) <= MAX_GAME_NAME:
             raise RoomError(400, f"expected 'game' to be a game name of at most {MAX_GAME_NAME} characters")
@@ -145,7 +146,7 @@ class RoomSpec:
             raise RoomError(400, "expected 'visibility' to be 'public' or 'private'")
         if not isinstance(options, dict):
             raise RoomError(400, "expected 'options' to be an object")
-        if spectators not in ("allow", "deny"):
+        if spectators not in ("allow", "deny") and ("spectators" in data or spectators is not None):
             raise RoomError(400, "expected 'spectators' to be 'allow' or 'deny'")
         if not isinstance(referee, bool):
             raise RoomError(400, "expected 'referee' to be true or false")
@@ -173,6 +174,23 @@ def check_options(game: type[Game], options: dict[str, Any]) -> None:
         canonical_bytes(options)  # no NaN or infinity, no lone surrogate: what is stored can be sent back
     except (ValueError, RecursionError):
         raise RoomError(400, "expected options of finite numbers and well-formed text") from None
+
+
+def check_watchers(game: type[Game], spec: RoomSpec) -> str:
+    """Returns the room's spectator policy; refuses live watchers (spectators, a referee) for a game that has no
+    live spectator view: its rooms send room data to their seats alone until the game is over."""
+    if game.has_live_spectator_view:
+        return spec.spectators or "allow"
+    if spec.spectators == "allow" or spec.referee:
+        asked = "'spectators': 'allow'" if spec.spectators == "allow" else "'referee': true"
+        raise RoomError(
+            400,
+            f"{spec.game} has no live spectator view: nobody but its seats sees the room while the game is played, "
+            f"and it opens to everyone, with its review, once the game is over; expected 'spectators' to be "
+            f"'deny' or absent and 'referee' false, got {asked}",
+            NO_LIVE_VIEW,
+        )
+    return "deny"
 
 
 @runtime_checkable
@@ -360,6 +378,7 @@ class Rooms:
             wanted = f"{cls.min_players} to {cls.max_players}"
             raise RoomError(400, f"{spec.game}: expected {wanted} seats, got {spec.seats}")
         check_options(cls, spec.options)
+        spectators = check_watchers(cls, spec)
         try:
             game = cls(spec.options)
             game.check_players(list(range(spec.seats)))
@@ -385,7 +404,7 @@ class Rooms:
             seed_commitment(seed),
             players,
             spec.bots,
-            spec.spectators,
+            spectators,
             spec.referee,
             host_hash or token_hash(host_token),
             started=len(spec.bots) == spec.seats,

@@ -25,6 +25,9 @@ RULES_OUTDATED = 4001
 TRY_AGAIN_LATER = 1013
 TOO_MANY_SOCKETS = 4029  # the client (its IP address) holds `SocketLimits.per_client` room sockets already
 MAX_HELLO = 4096
+HELLO_REFUSED = "prove a seat or role first"  # the close reason of a socket whose hello proves no role
+# ... and of a spectator's or referee's socket while the room admits none (`Room.spectators`, `Room.has_referee`)
+WATCHERS_WAIT = "no live spectators in this room: it opens once the game is over"
 FRAME_TYPES = ("commit", "undo", "resync", "ping")
 PONG = canonical_json({"type": "pong"})
 
@@ -219,9 +222,9 @@ async def _run_session(
         socket.send(ProtocolError(greeted.code, greeted.message).to_frame())
         await socket.close(greeted.close_code, greeted.code)
         return
-    if greeted is None:
+    if isinstance(greeted, str):  # refused before any room data: the close frame alone says why
         rooms.count_error("hello/refused")
-        await socket.close(POLICY_VIOLATION, "prove a seat or role first")
+        await socket.close(POLICY_VIOLATION, greeted)
         return
     room, perspective, hello = greeted
     fingerprint = hello.get("fingerprint")
@@ -252,28 +255,34 @@ async def _run_session(
 
 async def _greet(
     socket: RoomSocket, rooms: Rooms, limits: SocketLimits, room_id: str
-) -> tuple[Room, Perspective, dict[str, Any]] | RoomError | None:
+) -> tuple[Room, Perspective, dict[str, Any]] | RoomError | str:
+    """Reads the hello: the room, the perspective it proves and the hello; else why not (a RoomError to say in a
+    frame, or the reason of a refusal, closed with 1008 before any room data)."""
     try:
         text = await asyncio.wait_for(socket.receive(), limits.hello_timeout)
     except TimeoutError:
-        return None
+        return HELLO_REFUSED
     if not isinstance(text, str) or len(text) > MAX_HELLO:
-        return None
+        return HELLO_REFUSED
     try:
         hello = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
-        return None
+        return HELLO_REFUSED
     if not isinstance(hello, dict) or hello.get("type") != "hello":
-        return None
+        return HELLO_REFUSED
     try:
         room = await rooms.find(room_id)
     except RoomElsewhereError as error:
         error.hello = text
         return error
     except RoomError as error:
-        return error if error.close_code else None
+        return error if error.close_code else HELLO_REFUSED
     perspective = room.authorize(hello)
-    return None if perspective is None else (room, perspective, hello)
+    if perspective is not None:
+        return (room, perspective, hello)
+    role = hello.get("role")
+    watcher = role == "spectator" or (role == "referee" and room.record.referee and not room.has_referee)
+    return WATCHERS_WAIT if watcher and not room.is_over else HELLO_REFUSED
 
 
 async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket, rooms: Rooms) -> None:

@@ -106,6 +106,7 @@ class Api:
 
     def __init__(self, base: str) -> None:
         self.base = base
+        self.live_views: dict[str, bool] = {}  # each game's `live_spectator_view` (`GET /api/games`)
 
     def call(self, path: str, body: Any = None, token: str | None = None, method: str | None = None) -> Any:
         headers = {"Content-Type": "application/json"}
@@ -117,17 +118,14 @@ class Api:
             return json.load(response)
 
     def room(self, game: str, seats: int, bots: list[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Creates a room and returns it with a token per human seat."""
+        """Creates a room and returns it with a token per human seat; with spectators and a referee where the game
+        has a live spectator view (else the server refuses them: its room is private while played)."""
+        if not self.live_views:
+            self.live_views = {g["name"]: g.get("live_spectator_view", True) for g in self.call("/api/games")}
+        watchers = {"spectators": "allow", "referee": True} if self.live_views.get(game, True) else {}
         room = self.call(
             "/api/rooms",
-            {
-                "game": game,
-                "seats": seats,
-                "bots": bots,
-                "options": options or {},
-                "spectators": "allow",
-                "referee": True,
-            },
+            {"game": game, "seats": seats, "bots": bots, "options": options or {}, **watchers},
         )
         room["tokens"] = {
             seat: self.call(f"/api/rooms/{room['room']}/seats/{seat}/claim", {})["token"]

@@ -1,7 +1,9 @@
-"""Fog-of-war chess: white's page never receives nor draws a black piece hidden in the fog."""
+"""Fog-of-war chess: white's page never receives nor draws a black piece hidden in the fog; a spectator's page
+receives nothing of the room while the game is played, says why, and opens the finished game by itself."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -26,12 +28,16 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     page.goto(seat_url(server, room, 0))
-    spectator = new_page(f"{server}/room/{room['room']}#role=spectator")
+    spectator = new_page()
+    watched: list[str] = []  # every frame the spectator's page received
+    spectator.on("websocket", lambda ws: ws.on("framereceived", lambda payload: watched.append(str(payload))))
+    spectator.goto(f"{server}/room/{room['room']}#role=spectator")
     wait_state(page, "ready")
-    wait_state(spectator, "ready")
+    wait_state(spectator, "private")
+    private = spectator.inner_text("#board")
+    screenshot(spectator, "fog-chess-spectator-private")
     assert page.locator('#board [data-space="board-1"]').count() == 0  # black's board: not drawn for white
     assert page.locator('#board [data-space="board-0"] .piece').count() == 64
-    assert spectator.locator("#board .kind-board-white, #board .kind-board-black").count() == 0
     drawn: list[str] = []
 
     for _ in range(4):
@@ -45,6 +51,20 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     wait_state(page, "over", timeout=30_000)
     drawn.append(page.eval_on_selector_all(f"{WHITE_BOARD} .piece", LABELS))
     screenshot(page, "fog-chess")
+    wait_state(spectator, "over", timeout=30_000)  # no reload: the page opens the finished room by itself
+    spectator.wait_for_selector('#board [data-space="board-true"]', timeout=30_000)
+    screenshot(spectator, "fog-chess-spectator-after")
+
+    # while played: a sentence saying why, the seats and whose turn, and not one frame of the room
+    assert "The board stays private while the game is played" in private
+    assert "Fog-of-war chess has no live spectator view" in private and "review" in private
+    assert "Player 1" in private and "Player 2" in private and "bot" in private
+    first = json.loads(watched[0])  # the first frame the spectator's page ever got: the finished room's
+    assert first["type"] == "snapshot" and first["over"] is True and first["role"] == "spectator"
+    # at the end, the same page: the true board, the review's link and a word that the game opened
+    assert spectator.locator('#board [data-space="board-true"] .piece').count() == 64
+    assert spectator.get_attribute("#review-link a", "href") == f"/game/{room['room']}"
+    assert "open to everyone" in spectator.inner_text("#notice")
 
     assert frames and not any('"position"' in text for text in frames)  # the true board never came
     views = rebuilt_views(frames)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.request
 from collections.abc import Iterator
@@ -64,6 +65,19 @@ LAYOUT_PROBLEMS = """() => {
   }
   return problems;
 }""".replace("%d", str(MIN_STRIP_PX))
+
+SHORT = 560  # a phone's screen with its browser's bars and keyboard out: the board no longer fits it
+
+
+@contextlib.contextmanager
+def short_screen(phone: Any) -> Iterator[None]:
+    """The phone's page at 390 x SHORT for a while: six-seat Bluff's board is taller than that."""
+    phone.set_viewport_size({"width": PHONE["width"], "height": SHORT})
+    try:
+        yield
+    finally:
+        phone.set_viewport_size(PHONE)
+
 
 MIN_TAP_PX = 44  # WCAG 2.5.5's target size, Apple's and Android's guides: a control a finger hits first time
 
@@ -174,20 +188,23 @@ def test_a_lifted_card_never_covers_its_hands_title(server: str, api: Any, phone
 
 def test_the_commands_are_on_screen_below_a_board_taller_than_the_screen(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): Bluff's three hands filled the screen; Play, and the answer to a claim, lay
-    below them, found only by scrolling. (Six seats: three, or five, hands of backs now fit the screen.)"""
+    below them, found only by scrolling. (Six seats' other hands are badges now, `test_other_seats_hands_...`:
+    a short screen, 390 x SHORT, still has the board taller than itself.)"""
     room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])
-    phone.goto(seat_url(server, room, 0))
-    wait_state(phone, "ready")
-    phone.evaluate("window.scrollTo(0, 0)")
+    with short_screen(phone):
+        phone.goto(seat_url(server, room, 0))
+        wait_state(phone, "ready")
+        phone.evaluate("window.scrollTo(0, 0)")
 
-    phone.locator(".mine .layout-fan .piece.offer").first.click()
-    play = phone.locator("#commands button.intent-confirm")
-    play.wait_for()
-    box = play.bounding_box()
-    tall = phone.evaluate("document.getElementById('board').getBoundingClientRect().height > innerHeight")
+        phone.locator(".mine .layout-fan .piece.offer").first.click()
+        play = phone.locator("#commands button.intent-confirm")
+        play.wait_for()
+        box = play.bounding_box()
+        tall = phone.evaluate("document.getElementById('board').getBoundingClientRect().height > innerHeight")
+        problems = phone.evaluate(LAYOUT_PROBLEMS)
 
-    assert tall and box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
-    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+    assert tall and box is not None and 0 <= box["y"] and box["y"] + box["height"] <= SHORT, box
+    assert problems == []
 
 
 # The first element matching the selector lies on the screen, not under a bar stuck to the screen's foot.
@@ -201,19 +218,23 @@ IN_SIGHT = """selector => { const e = document.querySelector(selector); if (!e) 
 def test_a_turn_whose_pieces_lie_below_the_fold_brings_them_into_sight(server: str, api: Any, phone: Any) -> None:
     """Regression (an author's and a player's trial): on a phone the seat's own hand, drawn below the other seats
     and the table, lay off the screen (or under the commands bar) when its turn came, while the prompt at the top
-    said to pick one of its cards; and when the game ended, the result drawn above stayed out of sight."""
+    said to pick one of its cards; and when the game ended, the result drawn above stayed out of sight. (A short
+    screen: on a whole one, six seats' other hands are badges and the seat's own hand is in sight at once.)"""
     room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])
-    phone.goto(seat_url(server, room, 0))
-    wait_state(phone, "ready")
+    with short_screen(phone):
+        phone.goto(seat_url(server, room, 0))
+        wait_state(phone, "ready")
 
-    phone.wait_for_function(IN_SIGHT, arg="#board [data-offer]", timeout=10_000)
-    scrolled = phone.evaluate("scrollY")
-    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])  # the game ends while watched
-    phone.wait_for_function(IN_SIGHT, arg="#result .end-panel", timeout=10_000)
+        phone.wait_for_function(IN_SIGHT, arg="#board [data-offer]", timeout=10_000)
+        scrolled = phone.evaluate("scrollY")
+        api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])  # the game ends while watched
+        phone.wait_for_function(IN_SIGHT, arg="#result .end-panel", timeout=10_000)
+        back = phone.evaluate("scrollY")
+        problems = phone.evaluate(LAYOUT_PROBLEMS)
 
-    assert scrolled > 0  # the page had moved: the hand lies below the fold of a 844 px screen
-    assert phone.evaluate("scrollY") < scrolled  # and back up to the result, which the page draws above the board
-    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+    assert scrolled > 0  # the page had moved: the hand lies below the fold of a short screen
+    assert back < scrolled  # and back up to the result, which the page draws above the board
+    assert problems == []
 
 
 def test_a_tapped_card_leaves_the_next_cards_corner_in_sight(server: str, api: Any, phone: Any) -> None:
@@ -330,3 +351,43 @@ def test_no_empty_band_lies_between_the_board_and_the_rules_while_nothing_is_to_
     rules = phone.locator("#rules").bounding_box()
     assert board is not None and rules is not None
     assert phone.inner_text("#commands") == "" and rules["y"] - (board["y"] + board["height"]) < 16  # one gap
+
+
+def test_other_seats_hands_of_backs_are_a_counted_badge_on_a_phone_so_the_own_hand_and_play_fit_the_screen(
+    server: str, api: Any, phone: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial, six-seat Bluff at 390 px): five rows of card backs filled the screen, the
+    player's own hand and Play lay below them. On a phone each other seat's hand of backs is one back and its count."""
+    room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    phone.evaluate("window.scrollTo(0, 0)")
+    badges = phone.evaluate(BADGES)
+    hand = phone.locator(".mine .layout-fan").bounding_box()
+    phone.locator(".mine .layout-fan .piece.offer").first.click()
+    play = phone.locator("#commands button.intent-confirm")
+    play.wait_for()
+    phone.evaluate("window.scrollTo(0, 0)")
+    box = play.bounding_box()
+    screenshot(phone, "bluff-6-mobile")
+    desktop = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+    wait_state(desktop, "ready")
+    spread = desktop.evaluate(BADGES)
+    screenshot(desktop, "bluff-6-desktop")
+
+    assert len(badges) == 5 and all(b["shown"] == 1 and b["said"] == f"\u00d7{b['cards']}" for b in badges), badges
+    assert all(b["cards"] >= 8 for b in badges)  # 52 cards over six seats
+    assert hand is not None and hand["y"] + hand["height"] <= PHONE["height"], hand  # the whole hand on screen
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+    # a desktop has the room: every back drawn, overlapping in one row as before, and no badge
+    assert len(spread) == 5 and all(b["shown"] == b["cards"] and b["said"] == "" for b in spread), spread
+
+
+# Each other seat's hand of backs: its cards, how many of them are drawn (have a box), and its badge's text.
+BADGES = """() => [...document.querySelectorAll('.layout-fan.backs')].map(space => ({
+  cards: space.querySelectorAll('.piece').length,
+  shown: [...space.querySelectorAll('.piece')].filter(p => p.getClientRects().length > 0).length,
+  said: [...space.querySelectorAll('.badge')].filter(b => b.getClientRects().length > 0)
+    .map(b => getComputedStyle(b, '::before').content.replace(/"/g, '') + b.textContent).join(''),
+}))"""

@@ -151,8 +151,10 @@ def test_every_frame_of_bot_games_of_every_game_is_canonical_json(tmp_path: Path
     async def play(name: str, seats: int) -> list[str]:
         store = Store(tmp_path / f"{name}.db")
         await store.open()
-        rooms = Rooms(store, load_games(), "test", bot_delay=0)
-        room, _ = await rooms.create(RoomSpec(name, seats, list(range(seats)), {}, referee=True))
+        games = load_games()
+        rooms = Rooms(store, games, "test", bot_delay=0)
+        referee = games[name].has_live_spectator_view  # else refused; the keepers below are attached as they are
+        room, _ = await rooms.create(RoomSpec(name, seats, list(range(seats)), {}, referee=referee))
         keepers = [Keeper(Perspective("seat", PlayerId(s))) for s in range(seats)] + [Keeper(SPECTATOR)]
         keepers.append(Keeper(REFEREE))
         async with room.lock:

@@ -72,6 +72,8 @@ def test_another_seats_hand_of_backs_overlaps_unless_its_cards_are_to_click_and_
         count = len(table.state.space(hand).pieces)
         title = re.search(rf'data-space="{hand}".*?<div class="space-title"[^>]*>(.*?)</div>', page)
         assert title is not None and title.group(1).endswith(f'<span class="count">{count}</span>'), hand
+    badge = f'<span class="badge" aria-hidden="true">{len(table.state.space(idle).pieces)}</span>'
+    assert page.count('class="badge"') == 1 and badge in page  # the phone's "x N" (the CSS shows it): backs only
 
 
 def test_a_local_plan_is_found_as_a_move_and_drawn_pending_at_its_target() -> None:

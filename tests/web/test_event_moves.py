@@ -51,7 +51,8 @@ def test_every_socket_reads_its_moves_back_to_the_indexes_of_the_decision(tmp_pa
         store = Store(tmp_path / "rooms.db")
         await store.open()
         rooms = Rooms(store, GAMES, "test", bot_delay=0)
-        room, _ = await rooms.create(RoomSpec(name, seats, [], OPTIONS.get(name, {}), referee=True))
+        referee = GAMES[name].has_live_spectator_view  # else refused: the room's sockets below are attached as-is
+        room, _ = await rooms.create(RoomSpec(name, seats, [], OPTIONS.get(name, {}), referee=referee))
         await rooms.start_game(room)
         perspectives = [Perspective("seat", PlayerId(s)) for s in range(seats)] + [SPECTATOR, REFEREE]
         sockets = [FakeSocket(perspective, False) for perspective in perspectives]

@@ -8,7 +8,7 @@ from string import Formatter
 from boardweaver import Catalog, msg
 from boardweaver_web import mine
 from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
-from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, NamedCatalog, NamedTexts
+from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, NamedCatalog, NamedTexts, render_private_room
 from boardweaver_web.session import MemoryStore
 from boardweaver_web.texts import Texts
 
@@ -338,3 +338,19 @@ def test_every_example_games_log_lines_call_an_unnamed_seat_as_its_label_does() 
                 wrong = ("Seat 2", "seat 2", "Siège 2", "siège 2", "Place 2", "place 2", " 1 ", " 1.", " 1'")
                 assert "{" not in said and not any(w in said for w in wrong), (entry.name, locale, key, said)
                 assert label.split()[0].lower() in said.lower(), (entry.name, locale, key, said)
+
+
+def test_a_room_kept_private_says_why_who_sits_where_and_whose_turn_by_name_and_escaped() -> None:
+    status = {"seats": ["claimed", "bot"], "names": ["<b>Ada</b>", None], "started": True, "active": [0], "over": False}
+    names = {0: "<b>Ada</b>"}
+
+    game = render_private_room(status, NamedTexts("en", names), "Fog-of-war chess", by_game=True)
+    room = render_private_room(status, NamedTexts("fr", names), "Bluff", by_game=False)
+    waiting = render_private_room({**status, "started": False, "seats": ["claimed", "open"]}, Texts("en"), "X", True)
+
+    assert "The board stays private while the game is played" in game
+    assert "Fog-of-war chess has no live spectator view" in game
+    assert "Waiting for &lt;b&gt;Ada&lt;/b&gt;" in game and "<b>Ada" not in game  # a name is text, never markup
+    assert '<li data-seat="1">Player 2 <span class="seat-facts">(bot)</span></li>' in game
+    assert "Cette salle n&#x27;admet pas de spectateurs" in room and "Bluff" not in room
+    assert "Waiting for Player 2 to join" in waiting

@@ -225,6 +225,7 @@ class FogChess(Game):
     description = "Chess where you see only what your pieces reach; no check, capture the king to win."
     min_players = 2
     max_players = 2
+    has_live_spectator_view = False  # the article: no live spectators; the room opens as the review at the end
     option_defaults: ClassVar[dict[str, Json]] = {"fen": "", "max_plies": 300}
     option_ranges: ClassVar[dict[str, tuple[int, int]]] = {"max_plies": (1, 10_000)}
     look: ClassVar[dict[str, Any]] = {

@@ -256,8 +256,9 @@ class Board:
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
         backs = layout == "fan" and self._backs_only(space)
-        if backs:
+        if backs:  # on a phone, one back and its count: the seat's own hand and its commands keep the screen
             classes.append("backs")
+            pieces += f'<span class="badge" aria-hidden="true">{count}</span>'  # the space's label says it
         # a pile and every hand say how many they hold (a hand to click spreads its cards, but a reader still
         # wants the number, and every hand then reads alike)
         shown_count = f'<span class="count">{count}</span>' if layout in ("stack", "fan") else ""

@@ -241,16 +241,12 @@ class Lobby:
     async def create(self) -> None:
         game = self.selected()
         seats, bots = self.read_seats()
-        spectators = dom.is_checked("spectators")
-        referee = dom.is_checked("referee")
-        body = {
-            "game": game["name"],
-            "seats": seats,
-            "bots": bots,
-            "options": self.read_options(),
-            "spectators": "allow" if spectators else "deny",
-            "referee": referee,
-        }
+        live = game.get("live_spectator_view", True) is not False  # else the form shows the boxes off, with why
+        spectators = live and dom.is_checked("spectators")
+        referee = live and dom.is_checked("referee")
+        body = {"game": game["name"], "seats": seats, "bots": bots, "options": self.read_options()}
+        if live:  # a game without a live view takes its default: no spectator, no referee while it is played
+            body.update(spectators="allow" if spectators else "deny", referee=referee)
         status, room = await dom.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
             dom.set_text("created", self.texts.get("lobby.create-failed", status=status, reason=error_text(room)))

@@ -8,6 +8,7 @@ labels, log lines, offers, titles and results. Everything drawn from them goes t
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -113,3 +114,35 @@ def _preposition(arg: str, name: str) -> Any:
         return f"{word}'{{{arg}}}" if name[:1] in _VOWELS else f"{word}e {{{arg}}}"
 
     return replace
+
+
+def render_private_room(status: dict[str, Any], texts: Texts, game_title: str, by_game: bool) -> str:
+    """What someone without a seat reads while a room admits no spectator: why the board stays private (the game
+    has no live spectator view, `by_game`, else the room keeps spectators out), then the public facts of the
+    room's status: who sits where, whose turn it is. `texts` names the seats (`NamedTexts`)."""
+    seats = [str(state) for state in status.get("seats") or []]
+    active = [seat for seat in status.get("active") or [] if type(seat) is int]
+    why = texts.get("room.private-game", game=game_title) if by_game else texts.get("room.private-room")
+    if not status.get("started"):
+        waiting = [seat for seat, state in enumerate(seats) if state == "open"] + [
+            seat for seat in status.get("invited") or [] if type(seat) is int
+        ]
+        names = ", ".join(texts.get("seat", seat=seat) for seat in sorted(set(waiting)))
+        turn = texts.get("turn.not-started", seats=names) if names else ""
+    else:
+        turn = texts.get("turn.waiting", seats=", ".join(texts.get("seat", seat=seat) for seat in active))
+    rows = []
+    for seat, state in enumerate(seats):
+        facts = [texts.get("seat.bot")] if state == "bot" else []
+        if seat in active:
+            facts.append(texts.get("seat.acting"))
+        said = f' <span class="seat-facts">({html.escape(", ".join(facts))})</span>' if facts else ""
+        rows.append(f'<li data-seat="{seat}">{html.escape(texts.get("seat", seat=seat))}{said}</li>')
+    return (
+        '<section class="room-private" aria-labelledby="private-title">'
+        f'<h2 id="private-title">{html.escape(texts.get("room.private-title"))}</h2>'
+        f'<p class="private-why">{html.escape(why)}</p>'
+        + (f'<p class="private-turn" role="status">{html.escape(turn)}</p>' if turn else "")
+        + f'<h3>{html.escape(texts.get("lobby.players"))}</h3><ul class="private-seats">{"".join(rows)}</ul>'
+        "</section>"
+    )

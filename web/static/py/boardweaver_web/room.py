@@ -27,7 +27,7 @@ from .board import (
     roving_step,
     score_title,
 )
-from .players import NamedCatalog, NamedTexts
+from .players import NamedCatalog, NamedTexts, render_private_room
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
@@ -89,6 +89,10 @@ class RoomPage:
         self.tv = "view=tv" in dom.location_search() or fragment.get("view") == "tv"
         self.made: dict[str, Any] = {}  # our kept entry when this browser made the room: its invites and host token
         self.room_status: dict[str, Any] | None = None  # the room's public status, read once for the links to share
+        # while the room admits no spectator (a game with no live spectator view, or the room's policy): its public
+        # status, asked again every PRIVATE_POLL_MS; the page connects once it says the game is over
+        self.private: dict[str, Any] | None = None
+        self.opened = False  # the room was private to us and opened at the game's end: say so once drawn
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -151,7 +155,7 @@ class RoomPage:
             dom.set_text("notice", self.texts.get("signal.notify-denied"))
 
     def connect(self) -> None:
-        if (self.socket is not None and self.socket.is_open()) or self.gone is not None:
+        if (self.socket is not None and self.socket.is_open()) or self.gone is not None or self.private is not None:
             return
         self.reconnect_due = False
         dom.set_text("status", self.texts.get("status.connecting"))
@@ -185,6 +189,9 @@ class RoomPage:
         if frame.get("type") == "snapshot" and not self.named:
             self.named = True
             self.keep_seat(frame)
+        if frame.get("type") == "snapshot" and self.opened:  # kept out while played: now the finished room
+            self.opened = False
+            self.session.notices.append(Notice("room.private-opened"))
         clock = self.session.clock
         awaited = self.session.awaited()
         before = self.session.base_table()
@@ -394,6 +401,8 @@ class RoomPage:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         self.render()
+        if code == 1008:  # refused: `check_room` says why, or waits for the end of a game kept private
+            return
         if dom.is_online() and not self.reconnect_due:
             self.reconnect_due = True  # a restarting server's tabs come back soon, not all in the same instant
             dom.later(random.randint(*RESTART_RECONNECT_MS) if code == SERVICE_RESTART else 1000, self.connect)
@@ -401,8 +410,10 @@ class RoomPage:
     async def check_room(self, code: int | None) -> None:
         """Says in words why a link shows nothing: the room does not exist, or the link opens no seat."""
         try:
-            status, _ = await dom.fetch_json(f"/api/rooms/{self.session.room}")
-        except Exception:  # no network: the offline message stands
+            status, data = await dom.fetch_json(f"/api/rooms/{self.session.room}")
+        except Exception:  # no network: the offline message stands, and the page tries again
+            if code == 1008:
+                dom.later(PRIVATE_POLL_MS, self.connect)
             return
         if status == 404:
             self.show_gone("room.missing")
@@ -410,8 +421,51 @@ class RoomPage:
             self.show_gone("room.expired")
         elif status == 409:
             self.show_gone("room.rules-changed")
+        elif status == 200 and code == 1008 and self.session.role == "spectator" and isinstance(data, dict):
+            self.show_private(data)  # the room admits spectators once the game is over
         elif status == 200 and code == 1008:
             self.show_gone("room.bad-link")
+        elif code == 1008:  # the server answered something else (a restart): try again
+            dom.later(PRIVATE_POLL_MS, self.connect)
+
+    def show_private(self, status: dict[str, Any]) -> None:
+        """A spectator kept out while the game is played: says why, with the room's public facts (who sits where,
+        whose turn), and asks again until the game is over; then opens the finished room, its true board and
+        its review, in this same page."""
+        if status.get("over"):
+            self.opened = self.private is not None
+            self.private = None
+            self.connect()
+            return
+        self.private = status
+        self.session.receive({"type": "seats", **status})  # the seats' names, for the texts
+        try:
+            cls = boot.game_class(self.config, str(status.get("game")))
+            catalogs = cls.catalogs()
+            title = cls.title_in(catalogs.get(pick_locale(dom.language(), list(catalogs))) if catalogs else None)
+            by_game = not cls.has_live_spectator_view
+        except Exception:  # a game this tab cannot load: its name, and the room's own policy
+            title, by_game = str(status.get("game")), False
+        dom.draw("board", render_private_room(status, self.texts, title, by_game))
+        for element_id in ("commands", "log", "result"):
+            dom.draw(element_id, "")
+        dom.set_text("game-name", title)
+        dom.set_text("turn", self.texts.get("role.spectator"))
+        dom.set_text("status", "")
+        dom.set_attribute("page", "data-state", "private")
+        dom.set_title(self.texts.get("title.room", game=title))
+        dom.later(PRIVATE_POLL_MS, lambda: self.spawn(self.poll_private()))
+
+    async def poll_private(self) -> None:
+        """Asks the status of a room kept private again (the end opens it); a failed ask is tried again."""
+        try:
+            status, data = await dom.fetch_json(f"/api/rooms/{self.session.room}")
+        except Exception:
+            status, data = 0, None
+        if status == 200 and isinstance(data, dict):
+            self.show_private(data)
+        else:
+            dom.later(PRIVATE_POLL_MS, lambda: self.spawn(self.poll_private()))
 
     def show_gone(self, key: str) -> None:
         self.gone = key
@@ -500,7 +554,7 @@ class RoomPage:
     def render(self) -> None:
         session = self.session
         table = session.shown_table()
-        if self.gone is not None:
+        if self.gone is not None or self.private is not None:  # drawn by `show_gone`, `show_private`
             return
         if table is None or session.game is None:
             self.render_status()
@@ -728,6 +782,8 @@ FINAL_CLOSES = {4003: "room.replaced", 4009: "room.rules-changed", 4010: "room.e
 # reconnects within these milliseconds (through a balancer, to another process) and sends it there.
 SERVICE_RESTART = 1012
 RESTART_RECONNECT_MS = (100, 400)
+# How often a spectator kept out of a room while its game is played asks whether it is over (the room's status)
+PRIVATE_POLL_MS = 3000
 
 
 def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
