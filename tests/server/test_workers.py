@@ -278,7 +278,8 @@ def test_a_restarted_server_with_fewer_workers_serves_every_room_of_every_shard(
     finally:
         single_code = single.stop()
 
-    assert first_code == 0 and single_code in (0, -signal.SIGTERM)  # uvicorn alone re-raises the signal it handled
+    assert first_code == 0, server.log()  # the log says why (a CI run once saw 1)
+    assert single_code in (0, -signal.SIGTERM), single.log()  # uvicorn alone re-raises the signal it handled
     assert sorted(owners.values()) == [0, 1] and listed == [room["room"] for room in rooms]
     assert checked > 0 and all(client.acked for client in later)
 
