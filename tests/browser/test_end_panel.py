@@ -22,6 +22,9 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     for page in (white, black):
         wait_state(page, "ready")
     wait_state(tv, "private")  # fog chess has no live spectator view: the TV waits for the end
+    watcher = new_page(f"{server}/room/{room['room']}#role=spectator")
+    wait_state(watcher, "private")
+    assert watcher.locator("#signals").is_hidden() and white.locator("#signals").is_visible()  # a seat's turn only
     white.wait_for_function("document.title.includes('Your turn')", timeout=10_000)
     titles = {"white": white.title(), "black": black.title()}
     rules = black.locator("#rules")

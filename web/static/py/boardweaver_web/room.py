@@ -130,6 +130,8 @@ class RoomPage:
         dom.element("notify").checked = wanted
         dom.on("sound", "change", lambda _e: self.sound_changed())
         dom.on("notify", "change", lambda _e: self.notify_changed())
+        if self.session.role != "seat":  # nobody's turn is a spectator's or a referee's own: nothing to signal
+            dom.set_attribute("signals", "hidden", "")
         if self.tv:
             dom.set_attribute("page", "class", "room tv")
 
