@@ -82,8 +82,15 @@ class PieceMoved(Change):
         piece = state.spaces[self.target.space_id].pieces.pop(self.target_index)
         state.spaces[self.source.space_id].pieces.insert(self.source_index, piece)
 
+    def stays_in_a_collection(self) -> bool:
+        """Whether the piece moved inside one collection: a move nobody sees, since a collection's order is nobody's
+        to see (nor how many moves a reordering took, which could tell what the pieces are)."""
+        return self.source.is_collection and self.source.space_id == self.target.space_id
+
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
         source, target = self.source, self.target
+        if self.stays_in_a_collection():
+            return None
         return {
             "type": "piece-moved",
             "from": {"space": source.space_id} if source.is_collection else _place(source, self.source_index),

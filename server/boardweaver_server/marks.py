@@ -32,7 +32,9 @@ class LastMoves:
 
     def note(self, seat: int, changes: list[Change], acting: Sequence[int]) -> None:
         """Keeps where `seat`'s decision moved pieces (`acting`: who was to act before it), if it moved any."""
-        places = tuple(_target(change) for change in changes if type(change) is PieceMoved)
+        places = tuple(
+            _target(change) for change in changes if type(change) is PieceMoved and not change.stays_in_a_collection()
+        )
         if not places:
             return
         self._by_seat.pop(seat, None)  # re-inserted last: a later move overwrites an earlier mark on its place

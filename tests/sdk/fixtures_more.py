@@ -89,6 +89,20 @@ class ShuffledHands(SortedHands):
     collection = True
 
 
+class SortedShuffledHands(ShuffledHands):
+    """Correct: after each take the player's hidden collection is re-sorted, odd cards to its end, one move
+    each (how many depends on the hidden cards); a move inside a collection is nobody's to see."""
+
+    name = "fixture-sorted-shuffled-hands"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        secret = f"secret-{player_id}"
+        odd = [p for p in table.state.space(secret).pieces if int(str(p.private_kind)[5:]) % 2]
+        for piece in odd:
+            table.move_piece(secret, table.state.space(secret).pieces.index(piece), secret)
+
+
 class MarkedBacks(Texts):
     """Check 4: the deck's face-down cards carry a public number telling each card apart."""
 

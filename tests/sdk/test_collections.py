@@ -104,6 +104,25 @@ def test_a_change_to_a_piece_in_a_collection_names_no_true_index() -> None:
     assert seen == [{"type": "state-set", "target": {"part": "piece_public", "space": "hand-1"}, "key": "marked"}]
 
 
+def test_a_move_inside_a_collection_is_seen_by_nobody_and_a_move_out_of_it_by_everyone() -> None:
+    """Sorting a hidden hand must not tell the others how many moves it took (a trial author's Hearts did)."""
+    from boardweaver import visible_changes
+    from boardweaver.view import SPECTATOR
+
+    table = hand_table(["red:c", "blue:a", "red:b"])
+    table.add_space(Space("table", "table"))
+    table.take_changes()
+
+    table.move_piece("hand-1", 0, "hand-1")  # c to the end: a, b, c
+    table.move_piece("hand-1", 0, "table")
+    changes = table.take_changes()
+
+    for perspective in (seat(1), seat(2), SPECTATOR):
+        assert visible_changes(changes, perspective) == [
+            {"type": "piece-moved", "from": {"space": "hand-1"}, "to": {"space": "table", "index": 0}}
+        ]
+
+
 def mixed_pool() -> Table:
     """Seat 1's collection: hidden cards and blank tokens (no private part), seen from seat 2."""
     table = Table.new([1, 2], seed=3)

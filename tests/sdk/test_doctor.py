@@ -68,6 +68,7 @@ CORRECT: list[type[Game]] = [
     gem.PlantedGem,
     more.Texts,
     more.ShuffledHands,
+    more.SortedShuffledHands,
     more.CataloguedWell,
     more.CountedHands,
     more.NumberedWell,

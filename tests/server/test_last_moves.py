@@ -116,3 +116,26 @@ def test_an_undone_decision_leaves_no_mark(client: TestClient) -> None:
     assert '"last_moves":[[0,[["plan-0",null]]]],' in marked
     assert json.loads(resynced)["type"] == "snapshot" and "last_moves" not in resynced
     assert "last_moves" not in snapshot_text(client, room, 0)
+
+
+def test_a_move_inside_a_collection_leaves_no_mark() -> None:
+    """A hand sorted inside its collection: the frames name no such move, so the marks do not either."""
+    from boardweaver import Piece, Space, Table
+    from boardweaver_server.marks import LastMoves
+
+    table = Table.new([0, 1], seed=3)
+    table.add_space(Space("hand-0", "hand").collection().owned_by(0).with_pieces([Piece("back").hiding("a")] * 2))
+    table.add_space(Space("pile", "pile"))
+    table.move_piece("hand-0", 0, "hand-0")
+    sorted_only = table.take_changes()
+    table.move_piece("hand-0", 0, "hand-0")
+    table.move_piece("hand-0", 0, "pile")
+    sorted_and_played = table.take_changes()
+    marks = LastMoves()
+
+    marks.note(0, sorted_only, [0])
+    after_sorting = marks.now_stored()
+    marks.note(0, sorted_and_played, [0])
+
+    assert after_sorting == []
+    assert marks.now_stored() == [[0, [["pile", 0]], True]]
