@@ -15,6 +15,7 @@ def test_every_doctor_check_passes():
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -171,11 +172,16 @@ def assert_doctor_passes(game: Game | type[Game], games: int = 100, **options: A
 def _assert_none_named(data: Any, hidden: set[str], where: str) -> None:
     found: dict[str, str] = {}  # a hidden kind named -> where in `data` it is first
     for path, text in _strings(data, ""):
-        if text in hidden:
-            found.setdefault(text, path or "(the whole)")
+        # the whole string, and each word of it: a log argument "5H 7C AC" names three cards
+        for word in (text, *_WORDS.findall(text)) if text not in hidden else (text,):
+            if word in hidden:
+                found.setdefault(word, path or "(the whole)")
     if found:
         at = ", ".join(f"{kind!r} at {path}" for kind, path in sorted(found.items()))
         raise AssertionError(f"{where} names hidden kinds {sorted(found)!r}: {at}")
+
+
+_WORDS = re.compile(r"[^\s,;/|+()\[\]{}<>'\"]+")  # a word of a text: kinds hold letters, digits, '-', '_', ':', '.'
 
 
 def _strings(data: Any, path: str) -> Iterable[tuple[str, str]]:

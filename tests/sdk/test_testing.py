@@ -132,6 +132,20 @@ def test_a_space_id_spelled_as_a_hidden_kind_is_no_leak_and_a_leak_is_named_with
         assert_no_hidden_kinds(whole, 0, states=[full])
 
 
+def test_a_hidden_kind_named_among_other_words_of_a_text_is_a_leak() -> None:
+    """A trial author's log line listed the passed cards in one argument, "5H 7C AC": each is named."""
+    leaky = start(LeakyLog(), [0, 1], seed=0)
+    leaky.log(msg("x", cards="secret-0 secret-1, and card-9"))
+    plain = start(LeakyLog(), [0, 1], seed=0)
+    plain.log(msg("x", cards="my secret-ish card"))  # words that merely contain a kind are not it
+
+    with pytest.raises(
+        AssertionError, match=r"names hidden kinds \['secret-1'\]: 'secret-1' at \.log\[0\]\.args\.cards"
+    ):
+        assert_no_hidden_kinds(leaky, 0)
+    assert_no_hidden_kinds(plain, 0)
+
+
 def test_assert_doctor_passes_returns_the_report_or_raises_with_its_text() -> None:
     report = assert_doctor_passes(ThreeLanes, games=3)
 
