@@ -608,3 +608,14 @@ def test_a_long_log_keeps_its_line_numbers_and_the_review_marks_the_lines_its_st
     assert all(attributes == "" for attributes in items[1:-2])
     assert items[-2:] == [' class="new"', ' class="new"']
     assert re.findall(r"<li([^>]*)>", short) == ["", "", ""]  # a whole log numbers itself from 1
+
+
+def test_every_seat_of_an_installed_game_has_an_underline_colour_in_the_stylesheet() -> None:
+    """A piece's owner or `by` seat is drawn as class `owner-N`; six-seat games once had no colour past seat 3."""
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[2] / "web" / "static" / "boardweaver.css").read_text()
+    coloured = {int(n) for n in re.findall(r"\.owner-(\d+) \{ border-bottom: 4px solid #[0-9a-f]{6}; \}", css)}
+    most = max(load_game(name).max_players for name in installed_games())
+
+    assert most >= 6 and set(range(most)) <= coloured
