@@ -173,9 +173,8 @@ def _assert_none_named(data: Any, hidden: set[str], where: str) -> None:
     found: dict[str, str] = {}  # a hidden kind named -> where in `data` it is first
     for path, text in _strings(data, ""):
         # the whole string, and each word of it: a log argument "5H 7C AC" names three cards
-        for word in (text, *_WORDS.findall(text)) if text not in hidden else (text,):
-            if word in hidden:
-                found.setdefault(word, path or "(the whole)")
+        for word in {text, *_WORDS.findall(text)} & hidden:
+            found.setdefault(word, path or "(the whole)")
     if found:
         at = ", ".join(f"{kind!r} at {path}" for kind, path in sorted(found.items()))
         raise AssertionError(f"{where} names hidden kinds {sorted(found)!r}: {at}")
