@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from types import FrameType
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .roomproto import ROOMS_STATE
-from .rooms import Rooms
-from .settings import DRAIN_NOTICE_SECONDS, DRAIN_SECONDS
+from .roomproto import ROOMS_STATE, RoomWebSocketProtocol
+from .rooms import RESTARTING, SERVICE_RESTART, Rooms
+from .settings import DRAIN_CLOSE_SECONDS, DRAIN_NOTICE_SECONDS, DRAIN_SECONDS
 
 logger = logging.getLogger("boardweaver.server")
 
@@ -29,11 +30,16 @@ class DrainingServer(uvicorn.Server):
     """uvicorn's server, draining the app's rooms (`Rooms.drain`) between the stop signal and its shutdown."""
 
     def __init__(
-        self, config: uvicorn.Config, notice: float = DRAIN_NOTICE_SECONDS, drain_seconds: float = DRAIN_SECONDS
+        self,
+        config: uvicorn.Config,
+        notice: float = DRAIN_NOTICE_SECONDS,
+        drain_seconds: float = DRAIN_SECONDS,
+        close_seconds: float = DRAIN_CLOSE_SECONDS,
     ) -> None:
         super().__init__(config)
         self.notice = notice
         self.drain_seconds = drain_seconds
+        self.close_seconds = close_seconds
         self._drained = False
         self.stopped_by: list[int] = []  # the signals that stopped it
 
@@ -72,6 +78,35 @@ class DrainingServer(uvicorn.Server):
         while loop.time() < deadline and not self.force_exit:
             await asyncio.sleep(min(0.05, max(0.0, deadline - loop.time())))
         await rooms.drain(self.drain_seconds)
+        await self.finish_closing(self.close_seconds)
+
+    async def finish_closing(self, timeout: float) -> None:
+        """Closes the WebSocket connections still open with 1012 (one relayed to another process, one still
+        saying hello) and waits, at most `timeout`, for the peers to answer every close frame.
+
+        uvicorn's shutdown closes the TCP connection of a WebSocket whose close frame was sent at once; the
+        peer's answer, or a frame it sent meanwhile, then arrives unread and the kernel resets the connection.
+        A balancer that reads the reset before it forwarded the close frame drops the frame: the client saw
+        1006 (the connection lost) instead of 1012 (reconnect). Here the server ends the connection once the
+        peer answered, as RFC 6455 has it.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for connection in list(self.server_state.connections):
+            if isinstance(connection, RoomWebSocketProtocol) and connection.handshake_complete:
+                connection.close_with(SERVICE_RESTART, RESTARTING)  # nothing when its close frame went already
+
+        def closing() -> int:
+            return sum(
+                1
+                for connection in self.server_state.connections
+                if isinstance(connection, WebSocketsSansIOProtocol) and connection.close_sent
+            )
+
+        while closing() and loop.time() < deadline and not self.force_exit:
+            await asyncio.sleep(0.01)
+        if closing():
+            logger.warning("draining: %d sockets did not answer their close frame in %g s", closing(), timeout)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await self.drain()

@@ -58,6 +58,9 @@ SWEEP_SECONDS = 15.0  # how often a worker looks for rooms to move out of memory
 # and their frames written, closes every room socket with 1012 and stops. A commit still unfinished then was
 # never acknowledged: its client sends it again after reconnecting (the commit id makes that safe).
 DRAIN_SECONDS = 10.0
+# Then it waits at most this long for the clients to answer the close frames (a connection closed with the answer
+# unread is reset, and a balancer may drop the close frame it had not forwarded yet: the client reads 1006).
+DRAIN_CLOSE_SECONDS = 3.0
 # Before that, a process behind a balancer may keep listening this long (`serve --drain-notice`), answering
 # /readyz 503 and refusing new room sockets while its open sockets play on, so the balancer's health check marks it
 # down before its sockets reconnect; 0 for the embedded default (Ctrl-C stops at once).

@@ -4,7 +4,9 @@ with 1012; meanwhile and after, `/readyz` is 503, new rooms and room sockets are
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -19,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.server.conftest import create_room, make_app
 from tests.server.haproxy import free_port
-from tests.server.test_workers import BOARDWEAVER, Served
+from tests.server.test_workers import BOARDWEAVER, Served, create_rooms
 
 PASS = {"type": "command", "name": "pass"}
 
@@ -140,4 +142,91 @@ def test_the_supervisor_keeps_routing_to_its_draining_workers_then_exits_0(tmp_p
     assert before.status_code == 200
     assert [r.status_code for r in during] == [503, 503] and all("draining" in r.json()["problems"][0] for r in during)
     assert created.status_code == 503 and created.json()["code"] == "server/restarting"
+    assert code == 0
+
+
+class SlowCloser:
+    """A room socket over a plain TCP socket (websockets' sans-I/O client): it answers the server's close frame
+    only when told to, and tells whether the server ended the connection cleanly (EOF) or reset it."""
+
+    def __init__(self, url: str, hello: dict[str, Any] | None) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.protocol = ClientProtocol(parse_uri(url))
+        self.sock = socket.create_connection(("127.0.0.1", int(url.split(":")[2].split("/")[0])), timeout=20)
+        self.protocol.send_request(self.protocol.connect())
+        self.flush()
+        while self.protocol.handshake_exc is None and not self.protocol.events_received():
+            data = self.sock.recv(65536)
+            assert data, "the server ended the connection during the handshake"
+            self.protocol.receive_data(data)
+        assert self.protocol.handshake_exc is None, self.protocol.handshake_exc
+        if hello is not None:
+            self.protocol.send_text(json.dumps(hello).encode())
+            self.flush()
+
+    def flush(self) -> None:
+        self.sock.sendall(b"".join(self.protocol.data_to_send()))
+
+    def read_until_closed_by_server(self) -> Any:
+        """Reads frames until the server's close frame; returns it (the answer is queued, not sent)."""
+        while self.protocol.close_rcvd is None:
+            data = self.sock.recv(65536)
+            assert data, "the server ended the connection before its close frame"
+            self.protocol.receive_data(data)
+            self.protocol.events_received()
+        return self.protocol.close_rcvd
+
+    def server_ended(self) -> bool:
+        """Whether the server has ended the TCP connection (EOF or reset), without waiting."""
+        self.sock.setblocking(False)
+        try:
+            return self.sock.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return False
+        except ConnectionResetError:
+            return True
+
+    def answer_and_read_the_end(self) -> bytes:
+        """Sends the close frame's answer, then reads to the end: b"" for a clean end (raises on a reset)."""
+        self.sock.setblocking(True)
+        self.flush()
+        rest = b""
+        with self.sock:
+            while data := self.sock.recv(65536):
+                rest += data
+        return rest
+
+
+@pytest.mark.timeout(120)
+def test_a_stopping_server_waits_for_the_clients_answer_to_its_close_frame_before_ending_the_connection(
+    tmp_path: Path,
+) -> None:
+    """Without the wait, uvicorn's shutdown ended the connection right after the close frame: the client's answer
+    then arrived unread, the kernel reset the connection, and HAProxy (tests/server/test_haproxy.py) once dropped
+    the close frame it had not forwarded yet: the client read 1006."""
+    server = Single(tmp_path / "rooms.db")
+    seat = silent = None
+    try:
+        [room] = create_rooms(server.base, 1, {"endless": True})
+        hello = {"type": "hello", "role": "seat", "seat": 0, "token": room["tokens"][0]}
+        seat = SlowCloser(server.ws(room["room"]), hello)
+        silent = SlowCloser(server.ws(room["room"]), None)  # connected, still to say hello
+        time.sleep(0.5)
+        server.proc.send_signal(signal.SIGTERM)
+        closes = [seat.read_until_closed_by_server(), silent.read_until_closed_by_server()]
+        time.sleep(1.0)  # a slow client: the server waits (DRAIN_CLOSE_SECONDS)
+        ended_before_the_answers = [seat.server_ended(), silent.server_ended()]
+        rests = [seat.answer_and_read_the_end(), silent.answer_and_read_the_end()]
+        code = server.proc.wait(30)
+    finally:
+        for client in (seat, silent):
+            if client is not None:
+                client.sock.close()
+        server.stop()
+
+    assert [(close.code, close.reason) for close in closes] == [(1012, "server restarting")] * 2
+    assert ended_before_the_answers == [False, False]
+    assert rests == [b"", b""]
     assert code == 0
