@@ -8,10 +8,11 @@ import gzip
 import logging
 import sqlite3
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Game, canonical_bytes
+from boardweaver import Game, Table, canonical_bytes, state_to_wire
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -458,16 +459,17 @@ async def room_review(request: Request) -> Response:
 
 async def _build_review(room: Room, rooms: Rooms) -> bytes:
     """Returns the review's canonical JSON, gzip-compressed. The replay, the encoding and the compression run on
-    a thread: the encoding a step at a time (one C call for megabytes would hold the GIL, and so the loop, for
-    tens of ms), the steps joined into the text `canonical_bytes` gives for the whole (tested equal)."""
+    a thread, a step at a time: each state is encoded and compressed as the replay reaches it, so a long game's
+    review holds one state and the compressed text, never every state (one C call for megabytes would also hold
+    the GIL, and so the loop, for tens of ms). The steps are joined into the text `canonical_bytes` gives for the
+    whole (tested equal)."""
     events = await room.store.read(lambda conn: ops.events_after(conn, room.room_id, 0))
     game = rooms.games[room.record.game](room.record.options)
-    return await asyncio.to_thread(lambda: gzip.compress(_review_bytes(room, game, events), GZIP_LEVEL, mtime=0))
+    return await asyncio.to_thread(_packed_review, room, game, events)
 
 
-def _review_bytes(room: Room, game: Game, events: list[ops.EventRecord]) -> bytes:
+def _packed_review(room: Room, game: Game, events: list[ops.EventRecord]) -> bytes:
     record = room.record
-    done = replay(game, record.players, record.seed, events, None, True)
     head = canonical_bytes(
         {
             "room": room.room_id,
@@ -479,10 +481,18 @@ def _review_bytes(room: Room, game: Game, events: list[ops.EventRecord]) -> byte
             "rules": {"version": record.rules_version, "fingerprint": record.rules_fingerprint},
         }
     )
-    steps = [canonical_bytes({"seq": 0, "state": done.states[0]})]
-    for event, state in zip(events, done.states[1:], strict=True):
-        steps.append(canonical_bytes({**event.to_public(), "state": state}))
-    return head[:-1] + b',"steps":[' + b",".join(steps) + b"]}"  # "steps" sorts after every key of the head
+    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # gzip's header, mtime 0
+    packed = [packer.compress(head[:-1] + b',"steps":[')]  # "steps" sorts after every key of the head
+
+    def step(event: ops.EventRecord | None, table: Table) -> None:
+        shown = {"seq": 0} if event is None else event.to_public()
+        comma = b"" if event is None else b","
+        packed.append(packer.compress(comma + canonical_bytes({**shown, "state": state_to_wire(table.state)})))
+
+    replay(game, record.players, record.seed, events, None, step)
+    packed.append(packer.compress(b"]}"))
+    packed.append(packer.flush())
+    return b"".join(packed)
 
 
 async def openapi(request: Request) -> Response:

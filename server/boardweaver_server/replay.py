@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +15,6 @@ from boardweaver import (
     Game,
     Table,
     canonical_bytes,
-    canonical_json,
     seed_commitment,
     start,
     state_from_wire,
@@ -48,7 +46,6 @@ class Replayed:
     table: Table
     seq: int = 0
     last_result: CommitResult | None = None
-    states: list[dict[str, Any]] = field(default_factory=list)
     flagged: list[int] = field(default_factory=list)
     last_moves: LastMoves = field(default_factory=LastMoves)  # each seat's last move among the replayed events
 
@@ -113,16 +110,20 @@ def replay(
     seed: str,
     events: Iterable[EventRecord],
     snapshot: Snapshot | None = None,
-    keep_states: bool = False,
+    on_step: Callable[[EventRecord | None, Table], object] | None = None,
     check_picks: bool = False,
 ) -> Replayed:
-    """Rebuilds a room's table from its seed (or a snapshot) and the events after it."""
+    """Rebuilds a room's table from its seed (or a snapshot) and the events after it.
+
+    `on_step(None, table)` is called on the table before the first event, then `on_step(event, table)` after
+    each: one table, changed in place by the next event (the review encodes each state as it goes, so a long
+    game's states are never all held at once)."""
     table = table_from_snapshot(snapshot, seed) if snapshot is not None else start(game, players, seed)
     done = Replayed(table, snapshot.seq if snapshot is not None else 0)
     if snapshot is not None:  # the marks of the decisions before it, which are not replayed
         done.last_moves = LastMoves.from_stored(snapshot.marks)
-    if keep_states:
-        done.states.append(_frozen(table))
+    if on_step is not None:
+        on_step(None, table)
     for event in events:
         if event.seq != done.seq + 1:
             raise ReplayError(f"expected event seq {done.seq + 1}, got {event.seq}")
@@ -132,8 +133,8 @@ def replay(
         done.seq = event.seq
         if event.kind == "flag":
             done.flagged.append(event.seat)
-        if keep_states:
-            done.states.append(_frozen(table))
+        if on_step is not None:
+            on_step(event, table)
     return done
 
 
@@ -205,9 +206,3 @@ def check_rules(log: dict[str, Any], installed: GameRules) -> None:
 
 def _pick_counter(table: Table) -> int:
     return table.pick_rng.counter if table.pick_rng is not None else 0
-
-
-def _frozen(table: Table) -> dict[str, Any]:
-    """Returns a copy of the full state's wire form that later steps cannot change."""
-    frozen: dict[str, Any] = json.loads(canonical_json(state_to_wire(table.state)))
-    return frozen

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import json
 import sqlite3
+import tracemalloc
 from pathlib import Path
 
 from boardweaver import canonical_bytes, seed_commitment
+from boardweaver_server import store as store_ops
+from boardweaver_server.api import _packed_review
 from starlette.testclient import TestClient
 
 from tests.server.conftest import create_room, make_app
@@ -180,3 +184,30 @@ def test_runtime_files_are_served_with_their_types_and_cached_forever(tmp_path: 
     assert module.headers["content-type"].startswith("text/javascript")
     assert "immutable" in module.headers["cache-control"]
     assert page.status_code == 200 and "room.html" in page.text
+
+
+def test_a_long_games_review_is_built_a_state_at_a_time_without_holding_every_state(client: TestClient) -> None:
+    room = create_room(client, bots=[0, 1], claim=False, options={"turns": 150})
+    base = f"/api/rooms/{room['room']}"
+    for _ in range(2000):
+        if client.get(base).json()["over"]:
+            break
+    live = client.app.state.rooms.get(room["room"])  # type: ignore[attr-defined]
+    assert live is not None and live.is_over, "the bots' game did not end"
+    events = client.portal.call(  # type: ignore[union-attr]
+        live.store.read, lambda conn: store_ops.events_after(conn, room["room"], 0)
+    )
+    game = live.game.__class__(live.record.options)
+
+    tracemalloc.start()
+    try:
+        packed = _packed_review(live, game, events)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    plain = client.get(f"{base}/review", headers={"Accept-Encoding": "identity"}).content
+
+    assert len(events) == 300 and gzip.decompress(packed) == plain == canonical_bytes(json.loads(plain))
+    assert len(plain) > 300_000
+    # every state held at once took ~10x the text (18 MB for this one); now the compressor's buffers and one state
+    assert peak < len(plain) / 2
