@@ -195,6 +195,8 @@ class Game(metaclass=_GameType):
         "coordinates": each command offer whose argument named by "cell" names a cell, column then row ("e8"),
         is a small button on that cell instead of among the commands, its face looked up in "faces" by the
         argument named by "choice", "?" when absent: `{"cell": "to_sq", "choice": "piece", "faces": {"q": "♕"}}`).
+
+        A space of area "seat" needs an owner: an ownerless one is drawn on the table (the doctor reports it).
         """
         found = self.look.get("spaces", {}).get(space_kind)
         return dict(found) if isinstance(found, dict) else {"area": "table", "layout": "row"}
