@@ -187,7 +187,16 @@ class Game(metaclass=_GameType):
         the space's public state as its placeholders: "Lane {number}"; a space whose public state has a
         "title" key, a message key, is titled by that key instead, so the rules can retitle one space),
         "hidden" (True: not drawn at all, e.g. a store of state only), "owner_only" (True: drawn only
-        for whoever sees its owner's private parts: the owning seat, the referee and the review).
+        for whoever sees its owner's private parts: the owning seat, the referee and the review), "hide_empty"
+        (True: not drawn while it holds no piece at all, a face-down one counting as one, unless the seat may
+        click it or plans a piece onto it), "checkered" (True: a grid's cells light and dark), "coordinates"
+        (a grid's column and row names, one character each, top row first: `{"columns": "abcdefgh", "rows":
+        "87654321"}`, shown in the first column's and the bottom row's cells), "pickers" (on a grid with
+        "coordinates": each command offer whose argument named by "cell" names a cell, column then row ("e8"),
+        is a small button on that cell instead of among the commands, its face looked up in "faces" by the
+        argument named by "choice", "?" when absent: `{"cell": "to_sq", "choice": "piece", "faces": {"q": "♕"}}`).
+
+        A space of area "seat" needs an owner: an ownerless one is drawn on the table (the doctor reports it).
         """
         found = self.look.get("spaces", {}).get(space_kind)
         return dict(found) if isinstance(found, dict) else {"area": "table", "layout": "row"}

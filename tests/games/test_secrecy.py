@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from boardweaver import Message, msg, start
+from boardweaver.testing import hidden_kinds
 from boardweaver_games.old_maid import OldMaid
 from boardweaver_games.old_maid.rules import MAID, hand_id
 
-from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, hidden_kinds
+from .secrecy import assert_catalogs_complete, assert_views_keep_secrets
 
 
 def test_a_fresh_table_keeps_its_secrets() -> None:
@@ -26,6 +27,17 @@ def test_a_log_line_naming_a_hidden_card_is_caught() -> None:
     table.log(msg("log.leak", card=MAID))
 
     with pytest.raises(AssertionError, match="hidden kinds"):
+        assert_views_keep_secrets(game, table)
+
+
+def test_a_hidden_card_named_among_other_words_of_a_log_line_is_caught() -> None:
+    """Regression: the check matched whole strings only, so a log argument listing cards, "5H 7C AC", passed."""
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=1)
+
+    table.log(msg("log.leak", cards=f"7C {MAID}, AC"))
+
+    with pytest.raises(AssertionError, match=rf"^old-maid: .*names hidden kinds \['{MAID}'\]: .*args\.cards"):
         assert_views_keep_secrets(game, table)
 
 

@@ -249,6 +249,27 @@ class Faced(CataloguedWell):
         return {"en": Catalog("en", {**base["en"].texts, "look.back-face": "Back"}), "fr": base["fr"]}
 
 
+class SeatedHands(CataloguedWell):
+    """Check 6 passes: the hands, each owned by its seat, are drawn in the seats' areas."""
+
+    name = "fixture-seated-hands"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {**CataloguedWell.look["spaces"], "hand": {"area": "seat", "layout": "fan"}},
+        "pieces": CataloguedWell.look["pieces"],
+    }
+
+
+class SeatedDeck(SeatedHands):
+    """Check 6: the look puts the deck in a seat's area too, but the deck is nobody's (the tab draws it on the
+    table, with no seat's name)."""
+
+    name = "fixture-seated-deck"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {**SeatedHands.look["spaces"], "deck": {"title": "look.deck", "area": "seat"}},
+        "pieces": CataloguedWell.look["pieces"],
+    }
+
+
 class Scored(CataloguedWell):
     """Check 6: the look titles the end panel's score column (`score`) by a key the French catalog lacks."""
 

@@ -59,6 +59,7 @@ BROKEN: list[tuple[type[Game], int]] = [
     (more.MiscountedHands, 6),
     (more.Faced, 6),
     (more.Numbered, 6),
+    (more.SeatedDeck, 6),
 ]
 
 CORRECT: list[type[Game]] = [
@@ -72,6 +73,7 @@ CORRECT: list[type[Game]] = [
     more.CataloguedWell,
     more.CountedHands,
     more.NumberedWell,
+    more.SeatedHands,
 ]
 
 
@@ -159,6 +161,19 @@ def test_a_space_title_is_checked_against_the_spaces_public_state_and_its_retitl
     ]
     [braces] = [v for v in report.violations if v.title.startswith("title ")]
     assert "public state []" in braces.detail
+
+
+def test_an_ownerless_space_of_a_kind_drawn_in_the_seats_areas_is_named_with_what_to_do() -> None:
+    """A trial author's trick area had the look's "area": "seat" but no owner: the tab drew it on the table,
+    named by no seat, and nothing said why."""
+    report = check_game(more.SeatedDeck, games=3)
+
+    [violation] = report.violations
+
+    assert violation.title == "look puts space kind 'deck' in a seat's area, but a space of it has no owner"
+    assert "space 'deck' was made without an owner" in violation.detail
+    assert "Space('deck', 'deck').owned_by(seat)" in violation.detail and '"table" or "side"' in violation.detail
+    assert violation.command.startswith("boardweaver check ")
 
 
 def test_a_plural_entry_with_a_wrong_number_of_forms_is_named() -> None:

@@ -4,9 +4,24 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any, ClassVar
 
 import pytest
-from boardweaver import Action, Draft, StateOf, Table, msg, play_game, start, verify_commit
+from boardweaver import (
+    Action,
+    Draft,
+    Game,
+    Intent,
+    Offer,
+    Piece,
+    Space,
+    StateOf,
+    Table,
+    msg,
+    play_game,
+    start,
+    verify_commit,
+)
 from boardweaver.installed import installed_games, load_game
 from boardweaver.view import perspective_of
 from boardweaver_games.bluff.rules import Bluff
@@ -117,6 +132,72 @@ def test_an_owner_only_space_is_drawn_for_its_owner_the_referee_and_the_review_o
         for s in ("board-0", "board-1")
         if f'data-space="{s}"' in Board(game, table, None, [], None, Texts("en")).render()
     } == {"board-0", "board-1"}
+
+
+class Tricks(Game):
+    """Two hands of face-down cards and a trick area drawn only while it holds a card (`hide_empty`)."""
+
+    name = "tricks"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {
+            "hand": {"area": "seat", "layout": "fan"},
+            "trick": {"area": "table", "layout": "row", "hide_empty": True},
+            "won": {"area": "side", "layout": "stack"},
+        }
+    }
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            cards = [Piece("back").hiding(f"card-{player}-{n}") for n in range(3)]
+            table.add_space(Space(f"hand-{player}", "hand").owned_by(player).with_pieces(cards))
+        table.add_space(Space("trick", "trick"))
+        table.add_space(Space("won", "won"))
+        table.set_active_players([players[0]])
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        return []
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        raise NotImplementedError
+
+
+def _drawn_spaces(game: Game, table: Table, viewer: int | None, offers: list[Offer] | None = None) -> set[str]:
+    page = Board(game, table.view(viewer), viewer, offers or [], None, Texts("en")).render()
+    return set(re.findall(r'data-space="([^"]*)"', page))
+
+
+def test_an_empty_space_that_hides_when_empty_is_drawn_for_nobody_and_one_without_the_key_still_is() -> None:
+    game = Tricks()
+    table = start(game, [0, 1], seed=1)
+
+    drawn = {viewer: _drawn_spaces(game, table, viewer) for viewer in (0, 1, None)}
+
+    assert all("trick" not in spaces and "won" in spaces and "hand-1" in spaces for spaces in drawn.values())
+
+
+def test_a_space_that_hides_when_empty_is_drawn_for_everyone_while_it_holds_a_card_nobody_may_see() -> None:
+    game = Tricks()
+    table = start(game, [0, 1], seed=1)
+
+    table.move_piece("hand-1", 0, "trick")  # face down: its private kind is nobody's now, a back to every viewer
+
+    assert table.view(0).state.space("trick").pieces[0].private_kind is None
+    assert all("trick" in _drawn_spaces(game, table, viewer) for viewer in (0, 1, None))
+
+
+def test_an_empty_space_that_hides_when_empty_is_drawn_where_its_seat_may_click_it_or_plans_a_piece_onto_it() -> None:
+    game = Tricks()
+    table = start(game, [0, 1], seed=1)
+    lead = [Offer(Action.space_click("trick"), Intent.CHOICE)]
+
+    table.set(StateOf.piece_private("hand-0", 0), "target", "trick")  # seat 0's own plan, drawn at its target
+
+    assert "trick" in _drawn_spaces(game, table, 1, lead)  # the seat must reach the offer: no click on nothing
+    assert "trick" in _drawn_spaces(game, table, 0)
+    assert "trick" not in _drawn_spaces(game, table, 1)  # seat 0's plan is its own: the trick is empty to seat 1
+    assert "trick" not in _drawn_spaces(game, table, None)
 
 
 def test_every_piece_colour_of_every_game_gets_ink_that_reads_at_wcag_aa() -> None:

@@ -286,6 +286,8 @@ def _check_look(
         if isinstance(title, str):
             for finding in check_space_title(game.catalogs(), kind, title, state_keys):
                 _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, []))
+    for finding, (where_seed, where_players) in _ownerless_in_seats(game, patterns):
+        _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, []))
     runtime_keys = {key for key, _ in used}
     static = {use for use in static if use not in used and not (use[1] is None and use[0] in runtime_keys)}
     for finding, _ in check_messages(game.catalogs(), static):
@@ -314,6 +316,25 @@ def _check_look(
         )
         _keep(found, Candidate(Hit(finding, None, 0), seed, players, [], whole_run=True))
     return len(static)
+
+
+def _ownerless_in_seats(game: Game, patterns: Patterns) -> list[tuple[Finding, tuple[int | str, list[int]]]]:
+    """Check 6 on the look's areas: each space kind drawn in its owner's seat area of which an ownerless space was
+    seen (the tab draws that one on the table, with no seat's name), with a game that made one."""
+    found = []
+    for kind, (space_id, where_seed, where_players) in sorted(patterns.ownerless.items()):
+        if game.space_look(kind).get("area") != "seat":
+            continue
+        finding = Finding(
+            6,
+            f"look puts space kind {kind!r} in a seat's area, but a space of it has no owner",
+            f'the look draws {kind!r} spaces in their owner\'s seat area ("area": "seat"), but space {space_id!r} '
+            "was made without an owner: the tab draws it among the table's spaces, with no seat's name near it; "
+            f'make it with Space({space_id!r}, {kind!r}).owned_by(seat), or give kind {kind!r} the area "table" or '
+            '"side"',
+        )
+        found.append((finding, (where_seed, where_players)))
+    return found
 
 
 def _note_uses(used: dict[Use, tuple[int | str, list[int], list[Decision]]], run: ExploredGame) -> None:

@@ -174,11 +174,15 @@ class Patterns:
     space_titles: dict[tuple[str, str | None, tuple[str, ...]], tuple[int | str, list[int]]] = field(
         default_factory=dict
     )
+    # space kind -> the first ownerless space of it seen, and its game (a seat-area look cannot place it)
+    ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
     def observe(self, state: TableState, game: int | str, players: list[int]) -> None:
         """Records one state of game `game`."""
         for space in state.spaces.values():
             self.space_kinds.add(space.kind)
+            if space.owner is None and space.kind not in self.ownerless:
+                self.ownerless[space.kind] = (space.space_id, game, players)
             public = space.public_state
             named = public.get("title") if public else None
             title = (space.kind, named if isinstance(named, str) else None, tuple(sorted(public)) if public else ())

@@ -77,12 +77,15 @@ class Board:
         seats: dict[int, list[Space]] = {player: [] for player in state.player_ids}
         middle: list[Space] = []
         side: list[Space] = []
+        ghosts = self._ghosts()
         for space in state.spaces.values():
             look = self.game.space_look(space.kind)
             if look.get("hidden"):
                 continue
             if look.get("owner_only") and not self.table.perspective.sees(space.owner):
                 continue  # drawn only where its owner's secrets are seen: the owner, the referee, the review
+            if look.get("hide_empty") and self._is_empty(space, ghosts):
+                continue
             area = look.get("area", "table")
             if area == "seat" and space.owner is not None and space.owner in seats:
                 seats[space.owner].append(space)
@@ -90,7 +93,6 @@ class Board:
                 side.append(space)
             else:
                 middle.append(space)
-        ghosts = self._ghosts()
         others = [p for p in state.player_ids if p != self.me]
         parts = ['<div class="others">']
         parts += [self._seat_area(p, seats[p], ghosts) for p in others]
@@ -267,6 +269,15 @@ class Board:
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
             f'<div class="pieces"{style}{_roving(layout) if stop is not None else ""}>{pieces}</div></div>'
         )
+
+    def _is_empty(self, space: Space, ghosts: dict[str, list[str]]) -> bool:
+        """Tells whether a space shows the viewer nothing: no piece (a face-down one is a back it sees), no planned
+        piece of its own and no offer to click it (an empty space to play onto stays drawn).
+
+        Every view holds every piece, a hidden one without its private parts: how many a space holds is public,
+        so whether it is drawn tells nobody anything.
+        """
+        return not space.pieces and space.space_id not in ghosts and space.space_id not in self.space_offers
 
     def _backs_only(self, space: Space) -> bool:
         """Tells whether a space holds card backs alone, none of them to click (another seat's hand): nothing on
