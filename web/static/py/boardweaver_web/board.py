@@ -274,8 +274,8 @@ class Board:
         """Tells whether a space shows the viewer nothing: no piece (a face-down one is a back it sees), no planned
         piece of its own and no offer to click it (an empty space to play onto stays drawn).
 
-        Every view holds every piece, a hidden one without its private parts: how many a space holds is public,
-        so whether it is drawn tells nobody anything.
+        It reads only the seat's own view (a piece it may not see at all, as fog chess's, is not in it): whether
+        the space is drawn tells nobody anything that view does not.
         """
         return not space.pieces and space.space_id not in ghosts and space.space_id not in self.space_offers
 
