@@ -1,5 +1,5 @@
 """The `boardweaver` command: `serve` the game server, `check` games (the doctor), `replay` a finished game,
-`new` game package."""
+`new` game package, `backup` a SQLite store while it serves."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 import json
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,11 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         return _serve(options)
     if options.command == "new":
         return _new(options.name, options.dir)
+    if options.command == "backup":
+        return _backup(options.folder, options.store or os.environ.get("BOARDWEAVER_STORE") or options.db)
     return _replay(options.events, options.game)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Returns the command line's parser (`serve`, `new`, `check`, `replay`)."""
+    """Returns the command line's parser (`serve`, `new`, `check`, `replay`, `backup`)."""
     from .settings import BUSY_POLL_SECONDS
 
     parser = argparse.ArgumentParser(prog="boardweaver", description=__doc__)
@@ -123,6 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NAME=MODULE:CLASS",
         help="a game not registered as an entry point (repeatable)",
+    )
+    backup = commands.add_parser(
+        "backup", help="copy a SQLite store and its shards, whole and checked, while the server runs"
+    )
+    backup.add_argument("folder", type=Path, help="a new or empty folder for the copies (the store's file names)")
+    backup.add_argument("--db", default=None, help="SQLite file (default: $BOARDWEAVER_DB or ./boardweaver.db)")
+    backup.add_argument(
+        "--store", default=None, metavar="URL", help="the store, as serve's --store (default: $BOARDWEAVER_STORE)"
     )
     return parser
 
@@ -307,6 +318,22 @@ def _new(name: str, folder: Path) -> int:
     print(f"or, without installing it, from {project}/:")
     print(f"  boardweaver check {where} && python -m pytest -q tests")
     print(f"  boardweaver serve --only {name} --game {name}={where}")
+    return 0
+
+
+def _backup(folder: Path, store: str | None) -> int:
+    from .backup import BackupError, backup
+    from .settings import default_db_path
+
+    try:
+        copied = backup(store or default_db_path(), folder)
+    except (BackupError, sqlite3.Error, OSError) as error:
+        print(f"boardweaver backup: {error}", file=sys.stderr)
+        return 2
+    for one in copied:
+        print(f"{one.source} -> {one.target}: {one.rooms} rooms, {one.events} decisions, {one.size:,} bytes, checked")
+    print(f"restore: stop the server, put the {len(copied)} file(s) in the store's place, remove that place's")
+    print("old -wal and -shm files, and start the server")
     return 0
 
 
