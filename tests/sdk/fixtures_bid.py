@@ -214,8 +214,8 @@ class SortedRebidHands(RebidHands):
 
 
 class ShownBid(SealedBid):
-    """Not found by any check (the rules turn the card up, as a card played face up): each seal lays the sealed
-    card face up while the others still bid. The doctor's inventory of what decisions show names it."""
+    """Check 4 (seats deciding at the same time): each seal lays the sealed card face up while the others still
+    bid. A card played face up looks the same to twin worlds; the others being still to decide tells it apart."""
 
     name = "fixture-shown-bid"
 
@@ -224,3 +224,24 @@ class ShownBid(SealedBid):
         kind = table.state.piece(bid_id(player_id), 0).private_kind
         if kind is not None:
             table.set_public_kind(bid_id(player_id), 0, kind)
+
+
+class RevealedShownBid(ShownBid):
+    """Check 4 (seats deciding at the same time): the same, every seal marked `.revealing()` as if it were the
+    last: the reveal is declared, yet the others are still to bid."""
+
+    name = "fixture-revealed-shown-bid"
+
+    def last_to_seal(self, table: Table, player_id: int) -> bool:
+        return True
+
+
+class UndoableSeal(SealedBid):
+    """Correct: a seal that is not the last may be taken back (`allow_undo`): it showed nobody anything."""
+
+    name = "fixture-undoable-seal"
+
+    def seal(self, table: Table, player_id: int) -> None:
+        super().seal(table, player_id)
+        if table.state.active_player_ids != [player_id]:
+            table.allow_undo()

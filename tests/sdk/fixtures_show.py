@@ -148,3 +148,14 @@ class TellingSpy(Spies):
         table.show(space_id, index, to=player_id)
         kind = table.state.piece(space_id, index).private_kind or "agent-0"
         table.log(msg("log.told", player=player_id, strength=strength(kind)))
+
+
+class UndoablePlay(Spies):
+    """Check 4 (undo): playing an agent face up may be taken back (`allow_undo`), after every seat saw it."""
+
+    name = "fixture-undoable-play"
+
+    def play(self, table: Table, player_id: int, index: int) -> None:
+        super().play(table, player_id, index)
+        if not table.state.is_over():
+            table.allow_undo()

@@ -1,8 +1,10 @@
 """What the explored decisions show the other seats: an inventory for the author to read, not a check.
 
 Non-interference (check 4) finds what a seat learns that the rules did not write for it; it cannot find a
-secret the rules themselves turn up too early (a sealed bid laid face up when its seat locks in, while the
-others still bid), since that is the same as a card played face up on purpose. So the doctor lists, for a
+secret the rules themselves turn up too early, since that is the same as a card played face up on purpose.
+Two such cases are told by when they happen (`Explorer._check_shown`, check 4): a seat shown another's hidden
+pieces while both decide at once (a sealed bid laid face up while the others still bid), and a decision that
+may be undone after it showed a hidden piece. For the rest the doctor lists, for a
 sample of decisions, which hidden pieces each decision brought into the sight of the seats that did not take
 it and of the spectators, whose they were (the acting seat's own, another seat's, the table's), the spaces they
 lay in, and how the decision ended (a Confirm, a marked reveal, a random draw). The author reads it against the
@@ -107,6 +109,7 @@ class Disclosures:
     partial: set[Key] = field(default_factory=set)  # not shown to every observer, once
     spectators: set[Key] = field(default_factory=set)  # shown to the spectators, once
     pairs: set[Key] = field(default_factory=set)  # seen in a game of two seats (one other seat)
+    undo_seen: bool = False  # a decision could be taken back: every decision's sight is followed from then on
 
     def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Sight]:
         """Notes what every observer but the acting seat sees before a decision."""
@@ -119,9 +122,8 @@ class Disclosures:
         """Notes the hidden pieces the decision (its last step `action`) brought into each observer's sight."""
         shown: dict[Key, set[PlayerId | None]] = {}
         name, how = decision_name(action), how_it_ended(ended_by)
-        for observer, sight in before.items():
-            now = sight_of(state, observer, acting)
-            for whose, space_kind, back in _came_into_sight(sight, now, state, observer):
+        for observer, places in self.shown(before, state, acting).items():
+            for whose, space_kind, back in places:
                 shown.setdefault((how, name, whose, space_kind, back), set()).add(observer)
         for key, observers in shown.items():
             self.decisions[key] += 1
@@ -131,6 +133,18 @@ class Disclosures:
                 self.spectators.add(key)
             if len(before) == 2:
                 self.pairs.add(key)
+
+    def shown(
+        self, before: dict[PlayerId | None, Sight], state: TableState, acting: PlayerId
+    ) -> dict[PlayerId | None, set[Where]]:
+        """Returns, for each observer noted `before` a decision, where the hidden pieces the decision brought into
+        its sight lay (none: left out)."""
+        shown: dict[PlayerId | None, set[Where]] = {}
+        for observer, sight in before.items():
+            places = _came_into_sight(sight, sight_of(state, observer, acting), state, observer)
+            if places:
+                shown[observer] = places
+        return shown
 
     def lines(self) -> list[str]:
         """Returns the inventory: the decisions that are no reveal first (a secret turned up by a plain Confirm

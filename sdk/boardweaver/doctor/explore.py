@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..changes import Change
+from ..decision import ENDED_BY_CONFIRM
 from ..game import Game, start
 from ..messages import Message, message_in
 from ..model import PlayerId, TableState
@@ -15,7 +16,7 @@ from ..rng import Rng
 from ..table import Table
 from ..view import FULL
 from ..wire import canonical_bytes, state_to_wire
-from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures
+from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name
 from .instance import fresh_game
 from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
@@ -163,6 +164,10 @@ class Explorer:
         sight = None  # what the other seats saw before the decision, when its disclosures are noted
         if self.noted < SAMPLE_CAP and self.sampled.below(100) < SAMPLE_CHANCE:
             sight, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
+        deciding = [p for p in table.state.active_player_ids if p != seat]  # the seats deciding at the same time
+        guard = None  # the same, followed for `_check_shown`: while others decide too, or once undo was seen
+        if self.interference and (deciding or self.disclosures.undo_seen):
+            guard = sight if sight is not None else self.disclosures.before(table.state, seat)
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
         for finding, path in zip(stepper.findings, stepper.paths, strict=True):
@@ -176,6 +181,10 @@ class Explorer:
         run.decisions.append(decision)
         if sight is not None and decision.steps:
             self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by)
+        undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM
+        self.disclosures.undo_seen |= undoable
+        if guard is not None and decision.steps:
+            self._check_shown(guard, table, decision, deciding, undoable)
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
         self._observe(table)
@@ -186,6 +195,61 @@ class Explorer:
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
             self._twin_inside(table, decision, index, *before)
+
+    def _check_shown(
+        self,
+        before: dict[PlayerId | None, Sight],
+        table: Table,
+        decision: Decision,
+        deciding: list[PlayerId],
+        undoable: bool,
+    ) -> None:
+        """Check 4 on what a decision showed the seats that did not take it (`disclosures.py`), where the rules
+        cannot mean it: a secret shown to a seat deciding at the same time, and a secret shown by a decision the
+        seat may take back.
+
+        - A seat that decides together with the acting one (both active before, it still active after) and is
+          shown the acting seat's own hidden pieces learns another's sealed choice before making its own: a bid
+          laid face up, or a passed card put in its hand, before it has bid or passed. A card played face up
+          to a seat that acts after it is no such case: that seat was not active yet.
+        - A decision the seat may undo (`allow_undo`, ended by a plain Confirm) must have shown nobody a hidden
+          piece: the undo takes back the move, not what the others saw.
+        """
+        shown = self.disclosures.shown(before, table.state, decision.seat)
+        name = decision_name(decision.steps[-1])
+        still = set(table.state.active_player_ids)
+        for observer in deciding:
+            own = sorted(kind for whose, kind, _ in shown.get(observer, ()) if whose == "own")
+            if own and observer in still:
+                self._hit(
+                    Finding(
+                        4,
+                        f"{name} shows a seat deciding at the same time the acting seat's hidden {own[0]!r} pieces",
+                        f"seat {decision.seat} and seat {observer} were both to decide; seat {decision.seat}'s "
+                        f"{name} brought its own hidden pieces of {own[0]!r} spaces into seat {observer}'s sight, and "
+                        f"seat {observer} was still to decide: it learns the other's choice before making its own "
+                        "(a sealed bid shown, a passed card received before passing). Keep each seat's choice "
+                        "face down in a space of its own, and turn them all up in the decision of the last seat "
+                        "to decide, marked .revealing()",
+                    ),
+                    observer,
+                )
+                return
+        if undoable and shown:
+            shown_to, places = min(shown.items(), key=lambda item: (item[0] is None, item[0] or 0))
+            _, kind, _ = min(places)
+            who = "the spectators" if shown_to is None else f"seat {shown_to}"
+            self._hit(
+                Finding(
+                    4,
+                    f"{name} can be taken back after it showed hidden {kind!r} pieces",
+                    f"seat {decision.seat}'s {name} ended by a plain Confirm with table.allow_undo(), yet it brought "
+                    f"hidden pieces of {kind!r} spaces into the sight of {who}: an undo takes the move back, not what "
+                    "they saw. Allow the undo only in decisions that show nobody anything, or mark the showing "
+                    "offer .revealing() (a reveal is never undone)",
+                ),
+                shown_to,
+            )
 
     def _twin_inside(
         self, table: Table, decision: Decision, index: int, state: TableState, rng_counter: int, pick_counter: int
