@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar
 
 from boardweaver import Action, Catalog, IllegalStepError, Intent, Json, Offer, Piece, Space, StateOf, Table, msg
@@ -121,7 +122,21 @@ class SetDeck(Texts):
 
     def setup(self, table: Table, players: list[int]) -> None:
         super().setup(table, players)
-        faces = list({f"face-{n}" for n in range(12)})
+        faces = table.rng.shuffled(list({f"face-{n}" for n in range(12)}))  # a shuffle of a per-process order
+        for index, face in enumerate(faces):
+            table.set_private_kind(DECK, index, face)
+
+
+class FixedSeedDeck(Texts):
+    """Check 4 (the same hidden order in every game): the deck is shuffled with Python's own random module from a
+    fixed seed, so every room deals it alike (and the determinism check passes: it is the same everywhere)."""
+
+    name = "fixture-fixed-seed-deck"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        faces = [f"face-{n}" for n in range(len(table.state.space(DECK).pieces))]
+        random.Random(7).shuffle(faces)
         for index, face in enumerate(faces):
             table.set_private_kind(DECK, index, face)
 

@@ -56,6 +56,7 @@ BROKEN: list[tuple[type[Game], int]] = [
     (more.SortedHands, 4),
     (more.MarkedBacks, 4),
     (more.SetDeck, 5),
+    (more.FixedSeedDeck, 4),
     (more.FilledCache, 7),
     (more.ClassCache, 7),
     (more.RememberedTurn, 7),
@@ -491,3 +492,11 @@ def test_a_bid_shown_to_seats_still_bidding_and_a_play_undone_after_it_was_seen_
     taken_back = "a click on 'hand-#' can be taken back after it showed hidden 'hand' pieces"
     assert [v.title for v in undone.violations] == [taken_back]
     assert "allow_undo()" in undone.violations[0].detail
+
+
+def test_a_deck_dealt_in_one_order_in_every_game_is_named() -> None:
+    report = check_game(more.FixedSeedDeck, games=GAMES)
+
+    same = "hidden pieces of 'deck' spaces lie in the same order in every game"
+    assert [v.title for v in report.violations] == [same]
+    assert "table.rng" in report.violations[0].detail

@@ -8,7 +8,8 @@ own secrets) do not count; numbers are left to the twins. The spectator counts: 
 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind, or are dealt so in every game and moved
-about after (a viewer follows them by position from the deal),
+about after (a viewer follows them by position from the deal), an ordered space or an ownerless collection
+whose hidden pieces lie in one order in every game (never shuffled, or shuffled from a fixed seed),
 and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
 game after game), or whose public parts split two hidden kinds (a mark set on the ships alone). It also
 records every space and piece kind seen, for the `look` check.
@@ -156,6 +157,31 @@ def _kept_sorted(orders: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     return []
 
 
+def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
+    """Returns a space id whose hidden pieces lay in one order in every game that showed it, in at least
+    ORDER_SAMPLES games, and how many games; else None. "One order": no two hidden kinds ever lay the other way
+    round (a game may miss some, turned up before the space was first seen); a shuffle breaks that at once."""
+    by_space: dict[str, list[tuple[str, ...]]] = {}
+    for (_, space_id), kinds in dealt.items():
+        by_space.setdefault(space_id, []).append(kinds)
+    for space_id, orders in sorted(by_space.items()):
+        if len(orders) < ORDER_SAMPLES:
+            continue
+        before: Counter[tuple[str, str]] = Counter()  # (a, b) -> games in which a lay before b
+        for kinds in orders:
+            if len(set(kinds)) != len(kinds):
+                break  # two pieces of one kind: their order tells nothing
+            before.update(itertools.combinations(kinds, 2))
+        else:
+            if any((second, first) in before for first, second in before):
+                continue
+            # each pair seen again lying the same way had an even chance of lying the other way round
+            again = sum(games - 1 for games in before.values())
+            if again * math.log(2) > -math.log(ORDER_CHANCE):
+                return space_id, len(orders)
+    return None
+
+
 @dataclass
 class Patterns:
     """What the explored games show over many states: hidden orders, hidden identities, kinds seen."""
@@ -174,6 +200,9 @@ class Patterns:
     space_titles: dict[tuple[str, str | None, tuple[str, ...]], tuple[int | str, list[int]]] = field(
         default_factory=dict
     )
+    # space kind -> (game, space id) -> the hidden order of an ownerless collection nobody sees when the game first
+    # showed it: its order tells no viewer anything, but what the rules take from its top does
+    drawn_from: dict[str, dict[tuple[int | str, str], tuple[str, ...]]] = field(default_factory=dict)
     # space kind -> the first ownerless space of it seen, and its game (a seat-area look cannot place it)
     ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
@@ -202,6 +231,11 @@ class Patterns:
                 hidden.append(face)
                 if piece.public_state:
                     self._identity(space, piece.public_kind, piece.public_state, face, game, players)
+            if space.is_collection and space.owner is None and len(set(hidden)) >= 3:
+                drawn = self.drawn_from.setdefault(space.kind, {})
+                if len(drawn) < 400 and (game, space.space_id) not in drawn:
+                    drawn[(game, space.space_id)] = tuple(hidden)
+                    self.where.setdefault(f"dealt {space.kind}", (game, players))
             if not space.is_collection and len(set(hidden)) >= 3:
                 samples = self.orders.setdefault(space.kind, {})
                 if len(samples) < 400:
@@ -266,6 +300,23 @@ class Patterns:
                             "the face-down pieces lie sorted by their hidden kind when the space is first seen in "
                             "its game: a viewer who follows them by position from the deal knows each one, however "
                             "they move later; deal them in the order of a shuffle, or make it a .collection()",
+                        ),
+                        f"dealt {kind}",
+                    )
+                )
+        for kind in sorted({*self.dealt, *self.drawn_from}):
+            same = _repeated_deal({**self.dealt.get(kind, {}), **self.drawn_from.get(kind, {})})
+            if same is not None:
+                space_id, games = same
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"hidden pieces of {kind!r} spaces lie in the same order in every game",
+                            f"space {space_id!r} first showed its face-down pieces in one and "
+                            f"the same order in all {games} games explored, whatever their seeds: whoever knows "
+                            "the game knows each one by its position. Shuffle them with table.rng (never a "
+                            "random module or a fixed seed of your own), or make it a .collection()",
                         ),
                         f"dealt {kind}",
                     )
