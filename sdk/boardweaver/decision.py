@@ -71,6 +71,11 @@ class Draft:
 
     `take` accepts only offered actions. The draft ends on the decision rules; a step that ends it by
     revealing or drawing is not applied locally (`pending`): the server applies it.
+
+    Attributes: `view`, the seat's view with the drafted Choice and Cancel steps applied (what its tab shows;
+    read it in a test to see a step's effect); `seat`; `game`; `pending`, the final step left to the server
+    (a reveal or a draw), else None; `ended_by`, how the decision ended ("confirm", "reveal", "rng"), None
+    while it is open.
     """
 
     def __init__(self, game: Game, seat_view: Table, seat: int) -> None:

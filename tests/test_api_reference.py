@@ -1,0 +1,37 @@
+"""`sdk/API.md`, the API reference authors read (the compiled build keeps no docstrings), is generated from the
+sources and kept current: a public name, signature or docstring changed without regenerating it fails here."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import boardweaver
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script() -> object:
+    spec = importlib.util.spec_from_file_location("api_reference", ROOT / "scripts" / "api_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_api_reference_is_generated_from_the_current_sources() -> None:
+    script = load_script()
+
+    assert (ROOT / "sdk" / "API.md").read_text(encoding="utf-8") == script.generate(), (  # type: ignore[attr-defined]
+        "sdk/API.md is out of date: run .venv/bin/python scripts/api_reference.py"
+    )
+
+
+def test_every_public_name_has_its_entry_and_the_docstrings_the_compiled_build_drops() -> None:
+    text = (ROOT / "sdk" / "API.md").read_text(encoding="utf-8")
+
+    for name in boardweaver.__all__:
+        assert f"`{name}" in text and "### " in text, name
+    assert "- `allow_undo() -> None`\n  Lets the seat take this decision back after committing it." in text
+    assert "Attributes: `view`, the seat's view with the drafted Choice and Cancel steps applied" in text
+    assert "## `boardweaver.testing`" in text and "assert_doctor_passes" in text
