@@ -171,7 +171,9 @@ class Game(metaclass=_GameType):
 
         Keys (all optional): "text" (short literal text on the piece, such as a number), "says" (a message key,
         or a message with arguments, `msg("look.card", rank=msg("rank.king"), suit="♠")`: the text on the piece in
-        the seat's language, shown instead of "text"), "symbol" (one glyph), "color" (CSS colour), "svg" (an inline
+        the seat's language, shown instead of "text"), "symbol" (one glyph), "color" (CSS colour), "ink" (the
+        text's `#rrggbb` colour, such as red suits' "#c62828"; used only where it reads on the piece at 4.5:1 or
+        more, else black or white, whichever reads), "svg" (an inline
         SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
         tooltip). The default shows the kind itself. The doctor requires every "says" and "title" key in each
         catalog (a message's, and those of the messages among its arguments).

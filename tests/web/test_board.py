@@ -700,3 +700,29 @@ def test_every_seat_of_an_installed_game_has_an_underline_colour_in_the_styleshe
     most = max(load_game(name).max_players for name in installed_games())
 
     assert most >= 6 and set(range(most)) <= coloured
+
+
+def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colour_is_the_styles() -> None:
+    from pathlib import Path
+
+    from boardweaver_web.board import CARD_COLOUR
+
+    class Red(ThreeLanes):
+        def piece_look(self, kind: str) -> dict[str, Any]:
+            return {"text": kind, "ink": "#c62828"}  # no colour: the card's own
+
+    class RedOnDark(ThreeLanes):
+        def piece_look(self, kind: str) -> dict[str, Any]:
+            return {**super().piece_look(kind), "color": "#202020", "ink": "#c62828"}
+
+    def styles(game: ThreeLanes) -> set[str]:
+        table = start(game, [0, 1], seed=5)
+        html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+        return set(re.findall(r'style="(--piece-[^"]*)"', html))
+
+    css = (Path(__file__).resolve().parents[2] / "web" / "static" / "boardweaver.css").read_text()
+
+    assert "--piece-ink:#c62828" in styles(Red())  # 4.78:1 on the cream card; its colour left to the style
+    assert "--piece-color:#202020;--piece-ink:#ffffff" in styles(RedOnDark())  # 2.5:1: white instead
+    assert not any("#c62828" in style for style in styles(RedOnDark()))
+    assert f"--card: {CARD_COLOUR};" in css

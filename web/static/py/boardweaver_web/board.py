@@ -349,10 +349,11 @@ class Board:
         if isinstance(owner, int):
             classes.append(f"owner-{owner}")
         style = ""
-        if look.get("color"):
-            colour = str(look["color"])
-            ink = ink_for(colour)
-            style = f' style="--piece-color:{escape(colour)}' + (f";--piece-ink:{ink}" if ink else "") + '"'
+        if look.get("color") or look.get("ink"):
+            colour = str(look.get("color") or CARD_COLOUR)
+            ink = chosen_ink(look.get("ink"), colour)
+            shown = f"--piece-color:{escape(colour)}" if look.get("color") else ""
+            style = f' style="{";".join(part for part in (shown, f"--piece-ink:{ink}" if ink else "") if part)}"'
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
         fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
         face = _face(look, self._face_text(look), fanned)
@@ -466,6 +467,8 @@ def _luminance(colour: str) -> float | None:
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
+CARD_COLOUR = "#f4ecd8"  # a piece without a look colour (boardweaver.css's --card)
+MIN_CONTRAST = 4.5  # WCAG AA for a look's own ink on its piece
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
 
 
@@ -484,6 +487,15 @@ def ink_for(colour: str) -> str | None:
     if luminance is None:
         return None
     return LIGHT_INK if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 else DARK_INK
+
+
+def chosen_ink(wanted: object, colour: str) -> str | None:
+    """The ink of a piece of `colour`: the look's own `"ink"` (red suits) when it reads on that colour at 4.5:1
+    or more (WCAG AA), else `ink_for`'s black or white."""
+    if isinstance(wanted, str) and _luminance(wanted) is not None and _luminance(colour) is not None:
+        if contrast(wanted, colour) >= MIN_CONTRAST:
+            return wanted
+    return ink_for(colour)
 
 
 def contrast(first: str, second: str) -> float:
