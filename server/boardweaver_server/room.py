@@ -38,6 +38,7 @@ from .encoding import encode, encode_plain
 from .marks import LastMoves
 from .protocol import Commit, ProtocolError
 from .replay import apply_event, apply_flag
+from .settings import AWAY_SECONDS
 from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
 from .tokens import token_matches
 
@@ -103,6 +104,9 @@ class Room:
         # dropped (`on_fenced`), not caught up; `fenced` refuses every later decision here
         self.on_fenced: Callable[[], None] | None = None
         self.fenced = False
+        self.away: list[int] = []  # the claimed seats told to be away: no socket open for AWAY_SECONDS
+        self.away_seconds = AWAY_SECONDS
+        self._presence: asyncio.TimerHandle | None = None
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -148,14 +152,51 @@ class Room:
         }
         if self.record.invited:
             frame["invited"] = list(self.record.invited)
+        away = self.seats_away()
+        if away:
+            frame["away"] = away
         return frame
 
-    def broadcast(self, frame: dict[str, Any]) -> None:
-        """Sends one frame of public facts (seats, names, a rematch) to every socket of the room."""
+    def seats_away(self) -> list[int]:
+        """The seats told to be away that are still claimed (not given to a bot since)."""
+        return [seat for seat in self.away if self.seat_status(seat) == "claimed"]
+
+    def _seats_missing(self) -> list[int]:
+        """The claimed seats with no socket open now."""
+        invited = self.record.invited  # not come yet: awaited, which the seats frame says already
+        return [
+            seat
+            for seat in self.record.players
+            if self.seat_status(seat) == "claimed"
+            and seat not in invited
+            and seat_perspective(seat) not in self.listeners
+        ]
+
+    def note_presence(self, newcomer: Listener | None = None) -> None:
+        """After a seat's socket came or went: a seat back is told to every socket at once (but `newcomer`, whose
+        snapshot comes next and says so), a seat gone once it has stayed away `away_seconds` (a reload, or a
+        reconnect after a dropped connection, is no absence)."""
+        missing = self._seats_missing()
+        if any(seat not in missing for seat in self.away):
+            self.away = [seat for seat in self.away if seat in missing]
+            self.broadcast(self.seats_frame(), newcomer)
+        if self._presence is None and any(seat not in self.away for seat in missing):
+            self._presence = asyncio.get_running_loop().call_later(self.away_seconds, self._tell_away)
+
+    def _tell_away(self) -> None:
+        self._presence = None
+        missing = self._seats_missing()
+        if missing != self.away:
+            self.away = missing
+            self.broadcast(self.seats_frame())
+
+    def broadcast(self, frame: dict[str, Any], skip: Listener | None = None) -> None:
+        """Sends one frame of public facts (seats, names, a rematch) to every socket of the room (but `skip`)."""
         text = encode(frame)
         for group in self.listeners.values():
             for listener in group:
-                listener.send(text)
+                if listener is not skip:
+                    listener.send(text)
 
     def status(self) -> dict[str, Any]:
         """Returns the room's public status."""
@@ -167,6 +208,7 @@ class Room:
             "seats": [self.seat_status(s) for s in self.record.players],
             "names": self.seat_names(),
             "invited": list(self.record.invited),
+            "away": self.seats_away(),
             "rematch": self.record.rematch or None,
             "seq": self.seq,
             "started": self.is_started,
@@ -263,6 +305,9 @@ class Room:
             frame["rematch"] = self.record.rematch
         if self.record.invited:
             frame["invited"] = list(self.record.invited)
+        away = self.seats_away()
+        if away:
+            frame["away"] = away
         last_moves = self.last_moves.to_wire(perspective)
         if last_moves:
             frame["last_moves"] = last_moves
@@ -282,6 +327,8 @@ class Room:
     def attach(self, listener: Listener) -> None:
         """Adds a socket and sends it a snapshot; the caller holds the lock."""
         self.listeners.setdefault(listener.perspective, set()).add(listener)
+        if listener.perspective.kind == "seat":
+            self.note_presence(listener)
         listener.send(self.snapshot_frame(listener.perspective, listener.wants_offers))
 
     def detach(self, listener: Listener) -> None:
@@ -292,6 +339,8 @@ class Room:
         if not group:
             del self.listeners[listener.perspective]
             self.views.forget(listener.perspective)
+            if listener.perspective.kind == "seat":
+                self.note_presence()
 
     def drop_seat(self, seat: int) -> list[Listener]:
         """Detaches every socket of `seat` (the host gave it to someone else) and returns them to be closed."""

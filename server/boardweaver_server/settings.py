@@ -51,6 +51,9 @@ MAX_OPTION_INT = 10**9  # magnitude of an integer option
 UNSTARTED_ROOM_HOURS = 24.0  # a room nobody started this long after its creation expires (410 after)
 FINISHED_ROOM_SECONDS = 60.0  # a finished room leaves memory this long after its end or last use, once no
 # socket is open on it; start-up recovery never loads a finished room
+# A claimed seat with no socket open this long is told to every socket of its room as away (`Room.away`); one back
+# is told at once. The delay keeps a reload or a dropped connection's reconnect from showing as an absence.
+AWAY_SECONDS = 5.0
 SWEEP_SECONDS = 15.0  # how often a worker looks for rooms to move out of memory
 
 # Draining (server/PROTOCOL.md, "Health and draining"): a process told to stop answers /readyz 503 and refuses

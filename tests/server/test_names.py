@@ -153,3 +153,38 @@ def test_a_finished_room_read_back_from_the_store_keeps_its_names_and_rematch(tm
     assert room["room"] in left
     assert status["names"] == ["Ada", None] and status["rematch"] == new
     assert again.status_code == 200 and again.json()["room"] == new
+
+
+def test_a_seat_without_a_socket_for_a_while_is_told_away_and_back_at_once_and_a_reload_is_no_absence(
+    client: TestClient,
+) -> None:
+    room = create_room(client)
+    rid = room["room"]
+    live = client.app.state.rooms.get(rid)  # type: ignore[attr-defined]
+    live.away_seconds = 2.0  # long enough for a reload under load; a reload takes milliseconds
+    base = f"/api/rooms/{rid}"
+    with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        ws.send_json(hello(0, room["tokens"][0]))
+        assert ws.receive_json()["type"] == "snapshot"
+        with client.websocket_connect(f"/ws/rooms/{rid}") as other:  # seat 1 comes, then reloads at once
+            other.send_json(hello(1, room["tokens"][1]))
+            assert "away" not in other.receive_json()
+        with client.websocket_connect(f"/ws/rooms/{rid}") as other:
+            other.send_json(hello(1, room["tokens"][1]))
+            back_at_once = other.receive_json()
+        gone = ws.receive_json()  # seat 1 closed its socket: told away after away_seconds, no sooner
+        status_away = client.get(base).json()["away"]
+        with client.websocket_connect(f"/ws/rooms/{rid}") as other:
+            other.send_json(hello(1, room["tokens"][1]))
+            snapshot = other.receive_json()
+            back = ws.receive_json()
+        ws.send_json({"type": "ping"})
+        pong = ws.receive_json()  # nothing else came between: the reload above told nobody anything
+
+    assert back_at_once["type"] == "snapshot" and "away" not in back_at_once
+    assert gone == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None], "away": [1]}
+    assert status_away == [1]
+    assert snapshot["type"] == "snapshot" and "away" not in snapshot  # its own snapshot: back, not away
+    assert back == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None]}
+    assert pong == {"type": "pong"}
+    assert client.get(base).json()["away"] == []

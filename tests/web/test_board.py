@@ -66,6 +66,19 @@ def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_th
     ]
     assert not any("turn-mark" in h for h in waiting)  # the room waits: nobody is "to act"
     assert sum("turn-mark" in h for h in started) == 1 and "pas encore" not in "".join(started)
+    left = heads(away=[1, 2], bots={2})  # a bot is a bot, never away
+    tagged = [h for h in left if "seat-tag" in h]
+    assert tagged[0] == '<span class="seat-name">Joueur 2</span> <span class="seat-tag away">absent</span>'
+    assert "robot" in tagged[1]
+
+
+def test_a_seats_frame_tells_the_session_who_is_away_and_a_later_one_without_it_clears_it() -> None:
+    session = Session("room", "seat", 0, MemoryStore(), lambda name, options: OldMaid())
+    session.receive({"type": "seats", "seats": ["claimed", "claimed"], "names": [None, "Bob"], "away": [1]})
+    away = list(session.away)
+    session.receive({"type": "seats", "seats": ["claimed", "claimed"], "names": [None, "Bob"]})
+
+    assert away == [1] and session.away == []
 
 
 def test_another_seats_hand_of_backs_overlaps_unless_its_cards_are_to_click_and_every_hand_is_counted() -> None:

@@ -40,6 +40,7 @@ class Board:
     chosen: set[tuple[str, int]] = field(default_factory=set)  # pieces the open draft clicked last
     over: bool = False  # the room is over (the host may end it before the game's own end): nobody is to act
     awaited: list[int] = field(default_factory=list)  # seats the room waits for before it starts: nobody acts yet
+    away: list[int] = field(default_factory=list)  # seats whose player left the room (no socket for a while)
     bots: set[int] = field(default_factory=set)  # seats the server's bots play
     piece_offers: dict[tuple[str, int], int] = field(default_factory=dict)
     space_offers: dict[str, int] = field(default_factory=dict)
@@ -152,10 +153,19 @@ class Board:
         classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
         facts = self._player_facts(player)
-        tag = "seat.bot" if player in self.bots else "seat.awaited" if player in self.awaited else None
+        tag = (
+            "seat.bot"
+            if player in self.bots
+            else "seat.awaited"
+            if player in self.awaited
+            else "seat.away"
+            if player in self.away
+            else None
+        )
+        marked = " away" if tag == "seat.away" else ""
         head = (
             f'<header><span class="seat-name">{escape(name)}</span>'
-            + (f' <span class="seat-tag">{escape(self.texts.get(tag))}</span>' if tag else "")
+            + (f' <span class="seat-tag{marked}">{escape(self.texts.get(tag))}</span>' if tag else "")
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
         )

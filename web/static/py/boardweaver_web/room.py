@@ -573,6 +573,7 @@ class RoomPage:
         board.chosen = last_click(session.draft.steps if session.draft is not None else [])
         board.over = session.over
         board.awaited = session.awaited()
+        board.away = list(session.away)
         board.bots = {seat for seat, state in enumerate(session.seats) if state == "bot"}
         board.last_moves = self.last_moves
         moves = [c for c in session.changes if c.get("type") == "piece-moved"]
@@ -742,7 +743,13 @@ class RoomPage:
                 asked = self.catalog.render(prompt) if prompt is not None and self.catalog is not None else ""
                 turn = texts.get("turn.you-prompt", prompt=asked) if asked else texts.get("turn.you")
             else:
-                turn = texts.get("turn.waiting", seats=", ".join(texts.get("seat", seat=p) for p in active))
+                waited = [
+                    texts.get("seat.is-away", seat=texts.get("seat", seat=p))
+                    if p in session.away
+                    else texts.get("seat", seat=p)
+                    for p in active
+                ]
+                turn = texts.get("turn.waiting", seats=", ".join(waited))
         if session.role != "seat":
             turn = texts.get(f"role.{session.role}") + " · " + turn
         dom.set_text("turn", turn)

@@ -87,6 +87,7 @@ class Session:
         self.names: dict[int, str] = {}  # the display names the seats' players chose (public, from the server)
         self.seats: list[str] = []  # each seat's state as the server said: "open", "claimed" or "bot"
         self.invited: list[int] = []  # the seats whose invite link nobody has opened yet (the game waits for them)
+        self.away: list[int] = []  # the seats whose player has had no socket open for a while (left the room)
         self.rematch: str | None = None  # the room of this game's rematch, once a seat asked for one
 
     # -- what the page shows -------------------------------------------------------------------------
@@ -246,11 +247,13 @@ class Session:
         return []
 
     def _read_names(self, frame: dict[str, Any]) -> None:
-        """Reads who sits where from a snapshot or a seats frame: the seats' states, the invited, the names."""
+        """Reads who sits where from a snapshot or a seats frame: the seats' states, the invited, the away, names."""
         seats, invited = frame.get("seats"), frame.get("invited")
         if isinstance(seats, list):
             self.seats = [str(state) for state in seats]
         self.invited = [s for s in invited if type(s) is int] if isinstance(invited, list) else []
+        away = frame.get("away")
+        self.away = [s for s in away if type(s) is int] if isinstance(away, list) else []
         names = frame.get("names")
         if isinstance(names, list):  # in place: the page's texts and catalog hold this very dict
             self.names.clear()
