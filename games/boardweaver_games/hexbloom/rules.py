@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 BAG = "bag"
 DRAW = "draw"
@@ -129,6 +129,13 @@ class Hexbloom(Game):
                 for space_id in self.empty_hexes(table)
             ]
         return offers
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        turn = table.read(StateOf.player_private(player_id), Turn)
+        if turn.placed:
+            can_draw = table.state.space(BAG).pieces and self.empty_hexes(table)
+            return msg("prompt.draw" if can_draw else "prompt.end-turn")
+        return msg("prompt.place" if turn.staged is not None else "prompt.pick")
 
     def empty_hexes(self, table: Table) -> list[str]:
         return [hex_id(q, r) for q, r in board_cells() if not table.state.space(hex_id(q, r)).pieces]

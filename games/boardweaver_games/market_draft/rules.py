@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 MARKET = "market"
 DECK = "deck"
@@ -116,6 +116,10 @@ class MarketDraft(Game):
             )
             offers.append(take.revealing() if table.state.space(DECK).pieces else take)
         return offers
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        staged = table.read(StateOf.player_private(player_id), Pick).staged
+        return msg("prompt.pick" if staged is None else "prompt.take")
 
     # -- actions -------------------------------------------------------------------------------------
 
