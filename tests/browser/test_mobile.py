@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import RequestLog, screenshot, seat_url, wait_state
-from .driver import play_until_over
+from .driver import play_until_over, take_one
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,9 @@ MIN_STRIP_PX = 26  # a fanned card shows at least 1.75rem (28 px): its number an
 
 # Everything the test finds wrong with the page's layout, as text (an empty list: nothing).
 LAYOUT_PROBLEMS = """() => {
-  const problems = [], width = innerWidth;
+  // the layout's width, not innerWidth: a phone zooms out to show a page wider than itself, and innerWidth grows
+  // with it (Old maid's 394 px page read as 394 px wide)
+  const problems = [], width = document.documentElement.clientWidth;
   const scroll = document.scrollingElement.scrollWidth;
   if (scroll > width) problems.push(`the page scrolls sideways: ${scroll} px wide for ${width}`);
   const name = e => e.dataset.key || e.dataset.for || e.dataset.space || e.id || e.className || e.tagName;
@@ -123,8 +126,26 @@ def test_every_game_fits_a_phone_screen(server: str, api: Any, phone: Any) -> No
 
         found[name] = phone.evaluate(LAYOUT_PROBLEMS) + phone.evaluate(SMALL_TARGETS)
         screenshot(phone, f"{name}-mobile")
+        told = play_until_told(phone)
+        found[name] += [f"after a move: {problem}" for problem in phone.evaluate(LAYOUT_PROBLEMS)]
+        found[name] += [] if told else ["no move was told above the board within 20 s"]
 
     assert all(not problems for problems in found.values()), json.dumps(found, indent=1)
+
+
+def play_until_told(page: Any, timeout: float = 20.0) -> bool:
+    """Takes the seat's steps until what happened is told above the board (its bar is drawn then: Old maid's
+    scrolled the page sideways), or the game ends; True once told."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.inner_text("#happened").strip():
+            page.wait_for_timeout(300)  # the moves' animations
+            return True
+        if page.get_attribute("#page", "data-state") == "over":
+            return False
+        if not take_one(page):
+            page.wait_for_timeout(100)
+    return False
 
 
 def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone: Any) -> None:
