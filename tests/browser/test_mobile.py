@@ -92,6 +92,7 @@ SMALL_TARGETS = """() => {
   const name = e => e.dataset.key || e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 24);
   for (const e of document.querySelectorAll('button, a[href], input, select, summary, [data-offer]')) {
     if (!shown(e) || e.closest('.layout-fan') || e.classList.contains('pick')) continue;
+    if (e.classList.contains('copy-source')) continue;  // a Copy button's text, off the screen: no target
     const box = (e.closest('label') || e).getBoundingClientRect();
     if (box.width < %d - .5 || box.height < %d - .5)
       small.push(`${e.tagName.toLowerCase()} ${name(e)}: ${Math.round(box.width)} x ${Math.round(box.height)} px`);
@@ -158,6 +159,26 @@ def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone:
 
     assert phone.evaluate(SMALL_TARGETS) == []
     assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []
+
+
+def test_a_phone_whose_browser_says_its_pointer_is_fine_still_gets_controls_big_enough_to_tap(
+    server: str, new_page: Any
+) -> None:
+    """Regression (a player's trial at 390 px): the language menu was 18 px tall, the turn's sound and notify boxes
+    14 px, "Rules" and "Links to this room" 19 px, the invites' Copy buttons 35 px: only a coarse pointer (a touch
+    screen that says so) made them 44 px."""
+    page = new_page(server + "/", viewport=PHONE)  # no touch: the pointer media query says "fine"
+    wait_state(page, "ready")
+    page.locator('#games [data-game="old-maid"]').click()
+    page.uncheck("#bot-old-maid-1")  # a friend's seat: the room opens with its invite to send
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+    page.wait_for_selector("#invites details[open] .invite-link")
+
+    named = ["#lang", "#sound", "#notify", "#rules-title", "#invites summary", "#invites button.copy"]
+    assert all(page.locator(selector).count() for selector in named)
+    assert not page.evaluate("matchMedia('(pointer: coarse)').matches")
+    assert page.evaluate(SMALL_TARGETS) == []
 
 
 def test_an_empty_log_is_neither_shown_nor_a_tab_stop_until_a_line_is_logged(server: str, api: Any, phone: Any) -> None:
