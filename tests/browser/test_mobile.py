@@ -369,6 +369,44 @@ def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phon
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
 
 
+# The board's parts (each space, each seat's name) that something else covers when the page is scrolled to show
+# each at the screen's top and then at its foot: a bar stuck to an edge of the screen hides them at every scroll.
+COVERED = """() => {
+  const covered = [];
+  for (const part of document.querySelectorAll('#board .space, #board .seat-area > header')) {
+    for (const block of ['start', 'end']) {
+      part.scrollIntoView({block});
+      const box = part.getBoundingClientRect();
+      const y = block === 'start' ? Math.max(box.top, 0) + 3 : Math.min(box.bottom, innerHeight) - 3;
+      const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 24), y);
+      if (hit && !part.contains(hit) && !hit.contains(part))
+        covered.push(`${part.dataset.space || part.textContent.slice(0, 20)} at the screen's ${block === 'start'
+          ? 'top' : 'foot'}, under ${hit.closest('[id]') ? '#' + hit.closest('[id]').id : hit.className}`);
+    }
+  }
+  scrollTo(0, 0);
+  return covered;
+}"""
+
+
+def test_at_the_end_nothing_stuck_to_a_phones_screen_hides_the_board(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): at the end, the bar of Review and Play again (85 px) stuck to the screen's
+    foot over the seat's own last cards and score, and what happened (80 px) stuck to its top over the table."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    assert play_until_told(phone)
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(phone, "over")
+    phone.locator("#review-link button.rematch").wait_for()
+
+    covered = phone.evaluate(COVERED)
+
+    assert phone.inner_text("#happened").strip()  # what the bot did is still told above the board
+    assert covered == [], covered
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
+
+
 def test_a_player_without_a_name_is_asked_it_above_the_board_on_a_phone(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): an invited friend was asked their name below the board, never seen."""
     room = api.room("old-maid", seats=2, bots=[1])
