@@ -7,6 +7,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
 MIN_STRIP_PX = 26  # a fanned card shows at least 1.75rem (28 px): its number and suit
+MIN_TAP_STRIP_PX = 39  # ... and 2.5rem (40 px) in a hand to tap: a finger's width
 
 # Everything the test finds wrong with the page's layout, as text (an empty list: nothing).
 LAYOUT_PROBLEMS = """() => {
@@ -54,20 +56,23 @@ LAYOUT_PROBLEMS = """() => {
   }
   for (const fan of document.querySelectorAll('.layout-fan:not(.backs) .pieces')) {  // backs overlap by design
     const cards = [...fan.children].map(c => c.getBoundingClientRect());
+    // a hand to tap (the seat's own, or one with cards offered) shows a finger's strip of each card, else a corner
+    const tapped = fan.closest('.mine') || fan.querySelector('.offer');
+    const least = tapped ? %t : %d, step = tapped ? 40 : 28;
     const rows = 1 + cards.slice(1).filter((c, i) => c.top - cards[i].top > 8).length;  // a lifted card: same row
-    const one_row = cards.length ? cards[0].width + (cards.length - 1) * 28 + 2 : 0;
+    const one_row = cards.length ? cards[0].width + (cards.length - 1) * step + 2 : 0;
     if (rows > 1 && one_row <= fan.clientWidth) problems.push(`a fan of ${cards.length} wraps but fits one row`);
     for (let i = 0; i + 1 < cards.length; i++) {
       const same_row = Math.abs(cards[i + 1].top - cards[i].top) < 8;
       const strip = cards[i + 1].left - cards[i].left;
-      if (same_row && strip < %d) problems.push(`a fanned card shows only ${Math.round(strip)} px`);
+      if (same_row && strip < least) problems.push(`a fanned card shows only ${Math.round(strip)} px`);
     }
   }
   for (const fact of document.querySelectorAll('.fact')) {
     if (fact.textContent.startsWith(fact.dataset.fact + ':')) problems.push(`raw state: ${fact.textContent}`);
   }
   return problems;
-}""".replace("%d", str(MIN_STRIP_PX))
+}""".replace("%d", str(MIN_STRIP_PX)).replace("%t", str(MIN_TAP_STRIP_PX))
 
 SHORT = 560  # a phone's screen with its browser's bars and keyboard out: the board no longer fits it
 
@@ -196,15 +201,22 @@ def test_an_empty_log_is_neither_shown_nor_a_tab_stop_until_a_line_is_logged(ser
     assert phone.evaluate(shown) == [True, True]
 
 
-def test_a_big_hand_fans_in_rows_that_keep_every_card_readable(server: str, api: Any, phone: Any) -> None:
+def test_a_big_hand_fans_in_rows_that_keep_every_card_readable_and_a_fingers_width_to_tap(
+    server: str, api: Any, phone: Any
+) -> None:
+    """Regression (a player's trial): a hand of 18 cards showed 28 px of each card to tap in two rows; a finger
+    wants 40 px or more, in three rows."""
     room = api.room("bluff", seats=3, bots=[1, 2])  # 18 cards a hand
     phone.goto(seat_url(server, room, 0))
     wait_state(phone, "ready", "over")
 
     cards = phone.locator(".mine .layout-fan .piece")
-    rows = {round(box["y"]) for box in (cards.nth(i).bounding_box() or {"y": 0} for i in range(cards.count()))}
+    boxes = [cards.nth(i).bounding_box() or {"x": 0, "y": 0} for i in range(cards.count())]
+    rows = {round(box["y"]) for box in boxes}
+    strips = [b["x"] - a["x"] for a, b in pairwise(boxes) if round(a["y"]) == round(b["y"])]
 
     assert cards.count() >= 17 and 2 <= len(rows) <= 3
+    assert min(strips) >= MIN_TAP_STRIP_PX, strips
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
