@@ -222,3 +222,26 @@ def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: An
     assert picked == staged == "market/1" and undo_shown == 1
     assert page.locator("#commands button.undo").count() == 0  # nothing left to take back
     assert page.evaluate(f"document.activeElement.matches('{MARKET_CARD}')")  # the focus stays in the market
+
+
+@pytest.mark.parametrize(("locale", "said"), [("en-US", "Skip to the board"), ("fr-FR", "Aller au plateau")])
+def test_the_first_tab_stop_skips_the_top_bar_to_the_board(
+    server: str, api: Any, new_page: Any, locale: str, said: str
+) -> None:
+    """Regression (a player's trial): the board came after four Tabs through the top bar, every time a room opened."""
+    room = api.room("three-lanes", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), locale=locale)
+    wait_state(page, "ready")
+    hidden = page.locator("#skip").bounding_box()
+
+    page.keyboard.press("Tab")
+    first = page.evaluate(WHERE)
+    shown = page.locator("#skip").bounding_box()
+    text = page.inner_text("#skip")
+    page.keyboard.press("Enter")
+    landed = page.evaluate("() => !!document.activeElement.closest('#board [data-offer]')")
+
+    assert hidden is not None and hidden["y"] + hidden["height"] <= 0  # out of sight until focused
+    assert first == "skip" and text == said
+    assert shown is not None and shown["y"] >= 0 and shown["height"] >= 20
+    assert landed  # on the board's first piece to click: the hand's Tab stop

@@ -4,24 +4,29 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
 
 from .conftest import RequestLog, screenshot, seat_url, wait_state
-from .driver import play_until_over
+from .driver import play_until_over, take_one
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
 MIN_STRIP_PX = 26  # a fanned card shows at least 1.75rem (28 px): its number and suit
+MIN_TAP_STRIP_PX = 39  # ... and 2.5rem (40 px) in a hand to tap: a finger's width
 
 # Everything the test finds wrong with the page's layout, as text (an empty list: nothing).
 LAYOUT_PROBLEMS = """() => {
-  const problems = [], width = innerWidth;
+  // the layout's width, not innerWidth: a phone zooms out to show a page wider than itself, and innerWidth grows
+  // with it (Old maid's 394 px page read as 394 px wide)
+  const problems = [], width = document.documentElement.clientWidth;
   const scroll = document.scrollingElement.scrollWidth;
   if (scroll > width) problems.push(`the page scrolls sideways: ${scroll} px wide for ${width}`);
   const name = e => e.dataset.key || e.dataset.for || e.dataset.space || e.id || e.className || e.tagName;
@@ -51,20 +56,23 @@ LAYOUT_PROBLEMS = """() => {
   }
   for (const fan of document.querySelectorAll('.layout-fan:not(.backs) .pieces')) {  // backs overlap by design
     const cards = [...fan.children].map(c => c.getBoundingClientRect());
+    // a hand to tap (the seat's own, or one with cards offered) shows a finger's strip of each card, else a corner
+    const tapped = fan.closest('.mine') || fan.querySelector('.offer');
+    const least = tapped ? %t : %d, step = tapped ? 40 : 28;
     const rows = 1 + cards.slice(1).filter((c, i) => c.top - cards[i].top > 8).length;  // a lifted card: same row
-    const one_row = cards.length ? cards[0].width + (cards.length - 1) * 28 + 2 : 0;
+    const one_row = cards.length ? cards[0].width + (cards.length - 1) * step + 2 : 0;
     if (rows > 1 && one_row <= fan.clientWidth) problems.push(`a fan of ${cards.length} wraps but fits one row`);
     for (let i = 0; i + 1 < cards.length; i++) {
       const same_row = Math.abs(cards[i + 1].top - cards[i].top) < 8;
       const strip = cards[i + 1].left - cards[i].left;
-      if (same_row && strip < %d) problems.push(`a fanned card shows only ${Math.round(strip)} px`);
+      if (same_row && strip < least) problems.push(`a fanned card shows only ${Math.round(strip)} px`);
     }
   }
   for (const fact of document.querySelectorAll('.fact')) {
     if (fact.textContent.startsWith(fact.dataset.fact + ':')) problems.push(`raw state: ${fact.textContent}`);
   }
   return problems;
-}""".replace("%d", str(MIN_STRIP_PX))
+}""".replace("%d", str(MIN_STRIP_PX)).replace("%t", str(MIN_TAP_STRIP_PX))
 
 SHORT = 560  # a phone's screen with its browser's bars and keyboard out: the board no longer fits it
 
@@ -89,6 +97,7 @@ SMALL_TARGETS = """() => {
   const name = e => e.dataset.key || e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 24);
   for (const e of document.querySelectorAll('button, a[href], input, select, summary, [data-offer]')) {
     if (!shown(e) || e.closest('.layout-fan') || e.classList.contains('pick')) continue;
+    if (e.classList.contains('copy-source')) continue;  // a Copy button's text, off the screen: no target
     const box = (e.closest('label') || e).getBoundingClientRect();
     if (box.width < %d - .5 || box.height < %d - .5)
       small.push(`${e.tagName.toLowerCase()} ${name(e)}: ${Math.round(box.width)} x ${Math.round(box.height)} px`);
@@ -123,8 +132,26 @@ def test_every_game_fits_a_phone_screen(server: str, api: Any, phone: Any) -> No
 
         found[name] = phone.evaluate(LAYOUT_PROBLEMS) + phone.evaluate(SMALL_TARGETS)
         screenshot(phone, f"{name}-mobile")
+        told = play_until_told(phone)
+        found[name] += [f"after a move: {problem}" for problem in phone.evaluate(LAYOUT_PROBLEMS)]
+        found[name] += [] if told else ["no move was told above the board within 20 s"]
 
     assert all(not problems for problems in found.values()), json.dumps(found, indent=1)
+
+
+def play_until_told(page: Any, timeout: float = 20.0) -> bool:
+    """Takes the seat's steps until what happened is told above the board (its bar is drawn then: Old maid's
+    scrolled the page sideways), or the game ends; True once told."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.inner_text("#happened").strip():
+            page.wait_for_timeout(300)  # the moves' animations
+            return True
+        if page.get_attribute("#page", "data-state") == "over":
+            return False
+        if not take_one(page):
+            page.wait_for_timeout(100)
+    return False
 
 
 def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone: Any) -> None:
@@ -137,6 +164,26 @@ def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone:
 
     assert phone.evaluate(SMALL_TARGETS) == []
     assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []
+
+
+def test_a_phone_whose_browser_says_its_pointer_is_fine_still_gets_controls_big_enough_to_tap(
+    server: str, new_page: Any
+) -> None:
+    """Regression (a player's trial at 390 px): the language menu was 18 px tall, the turn's sound and notify boxes
+    14 px, "Rules" and "Links to this room" 19 px, the invites' Copy buttons 35 px: only a coarse pointer (a touch
+    screen that says so) made them 44 px."""
+    page = new_page(server + "/", viewport=PHONE)  # no touch: the pointer media query says "fine"
+    wait_state(page, "ready")
+    page.locator('#games [data-game="old-maid"]').click()
+    page.uncheck("#bot-old-maid-1")  # a friend's seat: the room opens with its invite to send
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+    page.wait_for_selector("#invites details[open] .invite-link")
+
+    named = ["#lang", "#sound", "#notify", "#rules-title", "#invites summary", "#invites button.copy"]
+    assert all(page.locator(selector).count() for selector in named)
+    assert not page.evaluate("matchMedia('(pointer: coarse)').matches")
+    assert page.evaluate(SMALL_TARGETS) == []
 
 
 def test_an_empty_log_is_neither_shown_nor_a_tab_stop_until_a_line_is_logged(server: str, api: Any, phone: Any) -> None:
@@ -154,15 +201,22 @@ def test_an_empty_log_is_neither_shown_nor_a_tab_stop_until_a_line_is_logged(ser
     assert phone.evaluate(shown) == [True, True]
 
 
-def test_a_big_hand_fans_in_rows_that_keep_every_card_readable(server: str, api: Any, phone: Any) -> None:
+def test_a_big_hand_fans_in_rows_that_keep_every_card_readable_and_a_fingers_width_to_tap(
+    server: str, api: Any, phone: Any
+) -> None:
+    """Regression (a player's trial): a hand of 18 cards showed 28 px of each card to tap in two rows; a finger
+    wants 40 px or more, in three rows."""
     room = api.room("bluff", seats=3, bots=[1, 2])  # 18 cards a hand
     phone.goto(seat_url(server, room, 0))
     wait_state(phone, "ready", "over")
 
     cards = phone.locator(".mine .layout-fan .piece")
-    rows = {round(box["y"]) for box in (cards.nth(i).bounding_box() or {"y": 0} for i in range(cards.count()))}
+    boxes = [cards.nth(i).bounding_box() or {"x": 0, "y": 0} for i in range(cards.count())]
+    rows = {round(box["y"]) for box in boxes}
+    strips = [b["x"] - a["x"] for a, b in pairwise(boxes) if round(a["y"]) == round(b["y"])]
 
     assert cards.count() >= 17 and 2 <= len(rows) <= 3
+    assert min(strips) >= MIN_TAP_STRIP_PX, strips
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
@@ -325,6 +379,44 @@ def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phon
     box = again.bounding_box()
 
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+# The board's parts (each space, each seat's name) that something else covers when the page is scrolled to show
+# each at the screen's top and then at its foot: a bar stuck to an edge of the screen hides them at every scroll.
+COVERED = """() => {
+  const covered = [];
+  for (const part of document.querySelectorAll('#board .space, #board .seat-area > header')) {
+    for (const block of ['start', 'end']) {
+      part.scrollIntoView({block});
+      const box = part.getBoundingClientRect();
+      const y = block === 'start' ? Math.max(box.top, 0) + 3 : Math.min(box.bottom, innerHeight) - 3;
+      const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 24), y);
+      if (hit && !part.contains(hit) && !hit.contains(part))
+        covered.push(`${part.dataset.space || part.textContent.slice(0, 20)} at the screen's ${block === 'start'
+          ? 'top' : 'foot'}, under ${hit.closest('[id]') ? '#' + hit.closest('[id]').id : hit.className}`);
+    }
+  }
+  scrollTo(0, 0);
+  return covered;
+}"""
+
+
+def test_at_the_end_nothing_stuck_to_a_phones_screen_hides_the_board(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial): at the end, the bar of Review and Play again (85 px) stuck to the screen's
+    foot over the seat's own last cards and score, and what happened (80 px) stuck to its top over the table."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    assert play_until_told(phone)
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(phone, "over")
+    phone.locator("#review-link button.rematch").wait_for()
+
+    covered = phone.evaluate(COVERED)
+
+    assert phone.inner_text("#happened").strip()  # what the bot did is still told above the board
+    assert covered == [], covered
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
 def test_a_player_without_a_name_is_asked_it_above_the_board_on_a_phone(server: str, api: Any, phone: Any) -> None:

@@ -739,3 +739,25 @@ def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colou
     assert "--piece-color:#202020;--piece-ink:#ffffff" in styles(RedOnDark())  # 2.5:1: white instead
     assert not any("#c62828" in style for style in styles(RedOnDark()))
     assert f"--card: {CARD_COLOUR};" in css
+
+
+def test_a_picked_up_chess_piece_marks_its_empty_targets_as_dots_and_its_captures_as_rings() -> None:
+    """Regression (a player's trial): after picking up a piece in fog chess, its targets had only a thin yellow
+    border, nearly invisible on dark squares, and the piece picked up looked like every other movable one."""
+    from boardweaver_games.fogchess.rules import FogChess
+
+    game = FogChess({"fen": "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"})
+    draft = Draft(game, start(game, [0, 1], seed=1).view(0), 0)
+    e4, e5, d5, g2 = 36, 28, 27, 54  # white's board runs a8..h8 down to a1..h1
+    draft.take(Action.piece_click("board-0", e4))
+    picked = Board(game, draft.view, 0, draft.offers(), None, Texts("en"), chosen={("board-0", e4)}).render()
+    before = Board(game, draft.view, 0, draft.offers(), None, Texts("en")).render()
+
+    def classes(drawn: str, index: int) -> set[str]:
+        return set(re.findall(rf'class="([^"]*)" data-key="board-0/{index}"', drawn)[0].split())
+
+    assert {"target", "offer", "intent-confirm"} <= classes(picked, e5) and "capture" not in classes(picked, e5)
+    assert {"target", "capture"} <= classes(picked, d5)
+    assert {"chosen", "offer", "intent-cancel"} <= classes(picked, e4)
+    assert "target" not in classes(picked, g2)  # another piece to switch to, no destination
+    assert "target" not in before  # no piece picked up on the grid: nothing is a destination

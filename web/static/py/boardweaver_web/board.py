@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from boardweaver import Action, Catalog, Game, Message, Offer, Piece, Space, Table, msg
+from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, Table, msg
 from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
 
@@ -338,6 +338,7 @@ class Board:
             offer = self.piece_offers.get((space.space_id, index))
             if offer is not None:
                 classes.append(f"offer intent-{self.offers[offer].intent.value}")
+                classes += self._target(space, look, self.offers[offer])
                 attributes += f' data-offer="{offer}"'
                 stop = self._tab_stops.get(space.space_id)
                 if stop is not None:
@@ -370,6 +371,20 @@ class Board:
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _target(self, space: Space, look: dict[str, Any], offer: Offer) -> list[str]:
+        """A grid cell's classes as where the piece picked up on its grid may go: `target`, and `capture` when the
+        cell holds something (drawn as a ring; an empty cell as a dot, as chess sites draw legal moves).
+
+        Only a Confirm offer on a grid holding the draft's chosen piece is one: a memory card to turn over or a
+        market card to take is no piece's destination.
+        """
+        if offer.intent != Intent.CONFIRM or self.game.space_look(space.kind).get("layout") != "grid":
+            return []
+        if not any(space_id == space.space_id for space_id, _ in self.chosen):
+            return []
+        blank = not (look.get("svg") or look.get("symbol") or self._face_text(look) or look.get("back") is True)
+        return ["target"] if blank else ["target", "capture"]
 
     def _square(self, space: Space, index: int) -> str:
         """A grid cell's square colour class: `"checkered": true` in the look colours cells light and dark."""

@@ -122,18 +122,24 @@ class RoomPage:
         texts = self.texts
         labels = {"sound-label": "signal.sound", "notify-label": "signal.notify", "rules-title": "rules"}
         labels["log-title"] = "log"
+        labels["skip"] = "skip.board"
         for element_id, key in labels.items():
             dom.set_text(element_id, texts.get(key))
         dom.set_attribute("board", "aria-label", texts.get("board"))
         dom.element("sound").checked = dom.storage_get("bw:signal:sound") == "on"
         wanted = dom.storage_get("bw:signal:notify") == "on" and dom.notification_permission() == "granted"
         dom.element("notify").checked = wanted
+        dom.on("skip", "click", lambda _e: self.skip_to_board())
         dom.on("sound", "change", lambda _e: self.sound_changed())
         dom.on("notify", "change", lambda _e: self.notify_changed())
         if self.session.role != "seat":  # nobody's turn is a spectator's or a referee's own: nothing to signal
             dom.set_attribute("signals", "hidden", "")
         if self.tv:
             dom.set_attribute("page", "class", "room tv")
+
+    def skip_to_board(self) -> None:
+        """Focuses the board's first Tab stop (the first piece to click, a hand's roving one), else the board."""
+        dom.focus_first(['#board [data-offer]:not([tabindex="-1"])', "#board"])
 
     def sound_changed(self) -> None:
         on = dom.is_checked("sound")
