@@ -49,7 +49,7 @@ def test_a_room_opened_after_choosing_french_speaks_french(server: str, api: Any
 
     assert page.input_value("#lang") == "fr"
     assert page.inner_text("#log-title") == "Journal" and page.inner_text("#sound-label") == "Son à mon tour"
-    assert "À vous de jouer" in page.inner_text("#turn")
+    assert page.inner_text("#turn") == "À vous : Choisissez une carte du marché"  # the game's prompt, in French
     assert "Douze cartes" in (page.text_content("#rules-text") or "")  # the game's compiled French catalog
     assert (page.text_content("#rules-text .game-description") or "").startswith("Prenez sept cartes")
     labels = page.locator("#board [data-space=market] .piece.offer").first.get_attribute("aria-label") or ""
