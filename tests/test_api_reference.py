@@ -3,26 +3,19 @@ sources and kept current: a public name, signature or docstring changed without 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import boardweaver
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_script() -> object:
-    spec = importlib.util.spec_from_file_location("api_reference", ROOT / "scripts" / "api_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_api_reference_is_generated_from_the_current_sources() -> None:
-    script = load_script()
+    script = load_script("api_reference")
 
-    assert (ROOT / "sdk" / "API.md").read_text(encoding="utf-8") == script.generate(), (  # type: ignore[attr-defined]
+    assert (ROOT / "sdk" / "API.md").read_text(encoding="utf-8") == script.generate(), (
         "sdk/API.md is out of date: run .venv/bin/python scripts/api_reference.py"
     )
 

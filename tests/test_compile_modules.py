@@ -17,15 +17,13 @@ from boardweaver import errors
 from boardweaver_server.protocol import ProtocolError
 from boardweaver_server.rules_wheel import build_rules_wheel, source_of
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("compile_modules", ROOT / "scripts" / "compile_modules.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("compile_modules")
 
 
 def _is_compiled(name: str) -> bool:
