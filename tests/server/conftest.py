@@ -57,6 +57,15 @@ def create_room(http: Any, game: str = "secret-draw", seats: int = 2, **spec: An
     return room
 
 
+def wait_over(http: Any, room_id: str, seconds: float = 60) -> None:
+    """Waits until a room's game is over (its bots playing it out), by time rather than by a count of polls: a
+    loaded machine's bots are slower, and 500 quick polls once ran out before a six-turn game ended."""
+    deadline = time.monotonic() + seconds
+    while not http.get(f"/api/rooms/{room_id}").json()["over"]:
+        assert time.monotonic() < deadline, f"the game of room {room_id} did not end in {seconds} s"
+        time.sleep(0.01)
+
+
 class LiveServer:
     """A real uvicorn server for an app, on a free port of 127.0.0.1, in a thread.
 

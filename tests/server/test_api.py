@@ -13,7 +13,7 @@ from boardweaver_server import store as store_ops
 from boardweaver_server.api import _packed_review
 from starlette.testclient import TestClient
 
-from tests.server.conftest import create_room, make_app
+from tests.server.conftest import create_room, make_app, wait_over
 
 
 def host(room: dict[str, str]) -> dict[str, str]:
@@ -92,10 +92,7 @@ def test_the_host_adds_a_bot_and_the_game_plays_itself_to_the_end(client: TestCl
     base = f"/api/rooms/{room['room']}"
 
     added = client.post(f"{base}/bots", json={"seat": 0}, headers=host(room))
-    for _ in range(200):
-        if client.get(base).json()["over"]:
-            break
-        client.get("/api/games")  # lets the bot task run
+    wait_over(client, room["room"])
 
     assert added.status_code == 200
     end = client.get(base).json()
@@ -121,9 +118,7 @@ def test_events_are_private_during_play_and_public_after_the_end(client: TestCli
 def test_the_review_shows_the_full_state_before_and_after_every_decision(client: TestClient) -> None:
     room = create_room(client, bots=[0, 1], claim=False, options={"turns": 2})
     base = f"/api/rooms/{room['room']}"
-    for _ in range(200):
-        if client.get(base).json()["over"]:
-            break
+    wait_over(client, room["room"])
 
     review = client.get(f"{base}/review").json()
 
@@ -139,10 +134,7 @@ def test_a_large_answer_goes_gzip_compressed_to_a_client_that_accepts_it_and_pla
     room = create_room(client, bots=[0, 1], claim=False, options={"turns": 6})
     base = f"/api/rooms/{room['room']}"
     refused = client.get(f"{base}/review", headers={"Accept-Encoding": "gzip"})  # a small answer: sent as it is
-    for _ in range(400):
-        if client.get(base).json()["over"]:
-            break
-    assert client.get(base).json()["over"], "the bots' game did not end"
+    wait_over(client, room["room"])
 
     with client.stream("GET", f"{base}/review", headers={"Accept-Encoding": "gzip, br"}) as packed:
         raw = b"".join(packed.iter_raw())
@@ -189,9 +181,7 @@ def test_runtime_files_are_served_with_their_types_and_cached_forever(tmp_path: 
 def test_a_long_games_review_is_built_a_state_at_a_time_without_holding_every_state(client: TestClient) -> None:
     room = create_room(client, bots=[0, 1], claim=False, options={"turns": 150})
     base = f"/api/rooms/{room['room']}"
-    for _ in range(2000):
-        if client.get(base).json()["over"]:
-            break
+    wait_over(client, room["room"])
     live = client.app.state.rooms.get(room["room"])  # type: ignore[attr-defined]
     assert live is not None and live.is_over, "the bots' game did not end"
     events = client.portal.call(  # type: ignore[union-attr]

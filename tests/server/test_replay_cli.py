@@ -10,7 +10,7 @@ from pathlib import Path
 from boardweaver_server.cli import main
 from starlette.testclient import TestClient
 
-from tests.server.conftest import create_room
+from tests.server.conftest import create_room, wait_over
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = ["--game", "secret-draw=tests.server.secret_draw:SecretDraw"]
@@ -19,9 +19,7 @@ GAME = ["--game", "secret-draw=tests.server.secret_draw:SecretDraw"]
 def finished_log(client: TestClient) -> dict[str, object]:
     room = create_room(client, bots=[0, 1], claim=False, options={"turns": 6})
     base = f"/api/rooms/{room['room']}"
-    for _ in range(500):
-        if client.get(base).json()["over"]:
-            break
+    wait_over(client, room["room"])
     log: dict[str, object] = client.get(f"{base}/events").json()
     return log
 
