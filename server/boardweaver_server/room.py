@@ -347,6 +347,8 @@ class Room:
         perspective = seat_perspective(seat)
         dropped = list(self.listeners.pop(perspective, ()))
         self.views.forget(perspective)
+        if dropped:  # the seat now waits for its new player: away after the grace, as any seat left
+            self.note_presence()
         return dropped
 
     def resync_all(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +231,28 @@ def test_a_replaced_seats_socket_under_uvicorn_is_closed_with_4003(tmp_path: Pat
         code = asyncio.run(replaced_while_connected(server, room))
 
     assert code == 4003
+
+
+def test_a_replaced_seat_is_told_away_to_the_others_until_its_new_player_comes(client: TestClient) -> None:
+    room = create_room(client)
+    rid = room["room"]
+    live = client.app.state.rooms.get(rid)  # type: ignore[attr-defined]
+    live.away_seconds = 0.5
+    with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        ws.send_json(seat_hello(0, room["tokens"][0]))
+        assert ws.receive_json()["type"] == "snapshot"
+        with client.websocket_connect(f"/ws/rooms/{rid}") as old:
+            old.send_json(seat_hello(1, room["tokens"][1]))
+            assert old.receive_json()["type"] == "snapshot"
+            time.sleep(0.8)  # past the grace seat 0's coming started (seat 1 missing then): that timer found it here
+            replaced = client.post(f"/api/rooms/{rid}/seats/1/replace", headers=host(room))
+            with pytest.raises(WebSocketDisconnect):
+                old.receive_text()
+        away = ws.receive_json()  # the seat's sockets were dropped, not detached one by one: still told
+        with client.websocket_connect(f"/ws/rooms/{rid}") as new:
+            new.send_json(seat_hello(1, replaced.json()["token"]))
+            assert new.receive_json()["type"] == "snapshot"
+            back = ws.receive_json()
+
+    assert away == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None], "away": [1]}
+    assert back == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None]}
