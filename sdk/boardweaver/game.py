@@ -46,6 +46,12 @@ class Game(metaclass=_GameType):
     `endless_option` a boolean option (default "endless") that makes it endless when true; the doctor
     reports any other game that does not end under bots.
 
+    A game whose seats act at once and show their own hidden pieces while the others are still deciding, on
+    purpose (a race such as Speed or Dutch Blitz, where a card played from a hidden hand lands face up while
+    everyone goes on playing), says `shows_while_deciding = True`: the doctor then no longer reports such a show
+    as a sealed choice seen before the others made theirs (check 4). A sealed bid is not such a game; the
+    declaration is named in the doctor's report, so a reader of it knows the check was waived.
+
     A game whose every view is a seat's secret (fog-of-war chess: a spectator would see 64 blank squares) says
     `has_live_spectator_view = False`: while it is played the server sends room data to its seats alone (no
     spectator nor referee socket is admitted, whatever the room was created with), and once it is over the room
@@ -69,6 +75,7 @@ class Game(metaclass=_GameType):
     look: ClassVar[dict[str, Any]] = {}
     endless: ClassVar[bool] = False
     endless_option: ClassVar[str] = "endless"
+    shows_while_deciding: ClassVar[bool] = False
     has_live_spectator_view: ClassVar[bool] = True
     options: Mapping[str, Json]
 

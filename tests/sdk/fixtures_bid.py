@@ -236,6 +236,22 @@ class RevealedShownBid(ShownBid):
         return True
 
 
+class RaceShownBid(ShownBid):
+    """Correct as declared: the same seals laid face up while the others still bid, by a game that says its seats
+    show their cards while the others decide (`shows_while_deciding`, a race's rules)."""
+
+    name = "fixture-race-shown-bid"
+    shows_while_deciding = True
+
+
+class RaceLoggedBid(LoggedBid):
+    """Check 4: the declaration waives only a show to seats deciding at once; a log line naming the sealed card is
+    still a leak."""
+
+    name = "fixture-race-logged-bid"
+    shows_while_deciding = True
+
+
 class UndoableSeal(SealedBid):
     """Correct: a seal that is not the last may be taken back (`allow_undo`): it showed nobody anything."""
 

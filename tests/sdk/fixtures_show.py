@@ -159,3 +159,11 @@ class UndoablePlay(Spies):
         super().play(table, player_id, index)
         if not table.state.is_over():
             table.allow_undo()
+
+
+class RaceUndoablePlay(UndoablePlay):
+    """Check 4 (undo): the declaration that seats show their pieces while others decide does not let a decision
+    that showed one be taken back."""
+
+    name = "fixture-race-undoable-play"
+    shows_while_deciding = True

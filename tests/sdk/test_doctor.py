@@ -40,7 +40,9 @@ BROKEN: list[tuple[type[Game], int]] = [
     (bid.SortedRebidHands, 4),
     (bid.ShownBid, 4),
     (bid.RevealedShownBid, 4),
+    (bid.RaceLoggedBid, 4),
     (show.UndoablePlay, 4),
+    (show.RaceUndoablePlay, 4),
     (gem.ToldGem, 4),
     (gem.MappedGem, 4),
     (gem.RakedGem, 4),
@@ -492,6 +494,19 @@ def test_a_bid_shown_to_seats_still_bidding_and_a_play_undone_after_it_was_seen_
     taken_back = "a click on 'hand-#' can be taken back after it showed hidden 'hand' pieces"
     assert [v.title for v in undone.violations] == [taken_back]
     assert "allow_undo()" in undone.violations[0].detail
+
+
+def test_a_race_that_declares_its_shows_while_others_decide_passes_and_the_report_says_so() -> None:
+    race = check_game(bid.RaceShownBid, games=GAMES, players=2)
+    undone = check_game(show.RaceUndoablePlay, games=GAMES, players=2)
+
+    assert race.ok, race.details()
+    declared = "fixture-race-shown-bid declares shows_while_deciding: check 4 did not report"
+    assert any(note.startswith(declared) for note in race.notes), race.notes
+    assert f"note: {declared}" in race.summary()
+    assert [v.title for v in undone.violations] == [
+        "a click on 'hand-#' can be taken back after it showed hidden 'hand' pieces"
+    ]
 
 
 def test_a_deck_dealt_in_one_order_in_every_game_is_named() -> None:

@@ -165,6 +165,8 @@ class Explorer:
         if self.noted < SAMPLE_CAP and self.sampled.below(100) < SAMPLE_CHANCE:
             sight, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
         deciding = [p for p in table.state.active_player_ids if p != seat]  # the seats deciding at the same time
+        if self.game.shows_while_deciding:  # a race shows them its seats' pieces on purpose (`Game`)
+            deciding = []
         guard = None  # the same, followed for `_check_shown`: while others decide too, or once undo was seen
         if self.interference and (deciding or self.disclosures.undo_seen):
             guard = sight if sight is not None else self.disclosures.before(table.state, seat)

@@ -153,6 +153,11 @@ def check_game(
             progress(number + 1, games, len(found))
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
+    if game.shows_while_deciding:
+        report.notes.append(
+            f"{game.name} declares shows_while_deciding: check 4 did not report a seat's own hidden pieces shown to "
+            "a seat deciding at the same time (a race's cards played face up), only read the rest"
+        )
     if report.games_played and not counters.choices:
         report.notes.append("check 2 had nothing to check: no Choice step was taken (each decision is one Confirm)")
     if report.games_played and not counters.commutes:
