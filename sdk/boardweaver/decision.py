@@ -35,6 +35,7 @@ from .game import Game
 from .messages import Message
 from .model import Player, PlayerId, Space, TableState
 from .offers import Action, Intent, Offer, find_offer
+from .sight import shows_others
 from .table import Table
 from .view import HiddenGroup, Perspective, copy_json, pick_hidden, project_space, project_state, view_to_true
 from .view import seat as seat_perspective
@@ -139,6 +140,17 @@ class Draft:
     def can_undo(self) -> bool:
         return self.is_open and bool(self._applied)
 
+    def can_take_back(self) -> bool:
+        """Tells whether the server grants an undo of this decision once committed, while it is the room's latest.
+
+        That is a decision ended by a plain Confirm on which the game called `Table.allow_undo`, and that showed
+        no other seat nor the spectators a hidden part (`sight.shows_others`), as `verify_commit` decides.
+        """
+        if self.ended_by != ENDED_BY_CONFIRM or not self.view.undo_allowed:
+            return False
+        changes = [change for step in self._applied for change in step.changes]
+        return not shows_others(changes, self.view.state, self.seat)
+
     def undo(self) -> Action:
         """Steps back one step inside the open draft; returns the step undone."""
         if not self.can_undo():
@@ -192,8 +204,9 @@ def verify_commit(
     holds instead of projecting the state again. Every step is checked against the seat's view: a step
     whose result the seat could not compute from its view is a reveal; it ends the decision and cannot
     be undone, and when its offer was not marked `.revealing()` the result names it (`unmarked_reveal`).
-    Raises a GameError subclass whose text names the step and the rule broken, and nothing the seat may
-    not see.
+    The result is `undoable` as `Table.allow_undo` says: a plain Confirm the game allowed to undo that
+    showed no other perspective a hidden part. Raises a GameError subclass whose text names the step and
+    the rule broken, and nothing the seat may not see.
     """
     if table.is_view:
         raise RuleError("verify_commit needs the full state")
@@ -253,6 +266,8 @@ def verify_commit(
         _rewind(table, rng_before, pick_before)
         raise
     drew = table.rng_counter != rng_before
+    # an undo takes back the moves, not what the others saw: only a decision that showed them nothing is undone
+    undoable = table.undo_allowed and not drew and not revealed and not shows_others(applied, table.state, player)
     result = CommitResult(
         player,
         list(steps),
@@ -261,7 +276,7 @@ def verify_commit(
         ended_by,
         drew,
         revealed or drew,
-        table.undo_allowed and not drew and not revealed,
+        undoable,
         rng_before,
         pick_before,
         unmarked_reveal=unmarked,

@@ -238,9 +238,12 @@ class Table:
         """Lets the seat take this decision back after committing it.
 
         The undo is granted only while all of these hold: the decision itself drew no randomness and
-        revealed nothing (it ended by a plain Confirm), and it is still the room's latest decision, so
-        nothing was revealed or drawn since and no other seat has committed. The server checks this and
-        records the undo in the event log; `undo_commit` reverts the decision's changes exactly.
+        revealed nothing (it ended by a plain Confirm); it brought no hidden part of a piece into the sight
+        of another seat or of the spectators (a card played face up from a hidden hand, a piece shown with
+        `show`), since an undo takes back the move, not what they saw; and it is still the room's latest
+        decision, so nothing was revealed or drawn since and no other seat has committed. A card sealed face
+        down into the seat's own area may be taken back. The server checks all this and records the undo in
+        the event log; `undo_commit` reverts the decision's changes exactly.
         """
         self.undo_allowed = True
 

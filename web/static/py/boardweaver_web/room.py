@@ -186,8 +186,8 @@ class RoomPage:
     def on_message(self, text: str) -> None:
         frame = json.loads(text)
         self.snapshot_seen = self.snapshot_seen or frame.get("type") == "snapshot"
-        if frame.get("type") == "event" and "ack" in frame and "undoable" in frame:  # the server's word wins
-            self.undoable_commit = str(frame["ack"]) if frame["undoable"] else None
+        if frame.get("type") == "event" and "ack" in frame:  # the server's word wins: no "undoable", no undo
+            self.undoable_commit = str(frame["ack"]) if frame.get("undoable") else None
         if frame.get("type") == "error" and frame.get("code") == "rules/outdated":
             self.reloading = True  # the socket's close (4001) that follows says nothing more and reconnects not
             self.session.notices.append(Notice("notice.outdated"))
@@ -492,9 +492,10 @@ class RoomPage:
         dom.set_title(texts.get(key))
 
     def sent_commit(self, frame: dict[str, Any]) -> None:
-        """Notes whether the commit just sent may be taken back: it ended by a Confirm the game let undo."""
+        """Notes whether the commit just sent may be taken back: a Confirm the game let undo that showed nobody
+        else a hidden part (`Draft.can_take_back`, the server's own rule)."""
         draft = self.session.draft
-        undoable = draft is not None and draft.ended_by == "confirm" and bool(draft.view.undo_allowed)
+        undoable = draft is not None and draft.can_take_back()
         self.undoable_commit = str(frame.get("commitId")) if undoable else None
 
     def send(self, frame: dict[str, Any]) -> None:
