@@ -19,7 +19,6 @@ from boardweaver import (
     start,
     state_from_wire,
     state_to_wire,
-    undo_commit,
     verify_commit,
 )
 from boardweaver.changes import Change, revert_all
@@ -84,7 +83,10 @@ def apply_event(
     if event.kind == "undo":
         if last is None or last.seat != event.seat:
             raise ReplayError(f"seq {event.seq}: an undo with no decision of seat {event.seat} to undo")
-        undo_commit(table, last)
+        # the log is the truth: an undo it holds was granted then, and is applied even where today's rules would
+        # refuse it (a decision that showed others a hidden part, granted before `verify_commit` knew), so that a
+        # room stored by an older server still loads
+        revert_all(table.state, last.changes)
         return None
     if event.kind == "flag":
         apply_flag(game, table, event.seat)

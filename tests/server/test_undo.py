@@ -81,3 +81,21 @@ def test_an_undo_of_a_card_sealed_face_down_into_the_seats_own_space_is_granted(
     assert undone[0] == {"type": "ack", "commitId": "undo", "seq": 2}
     assert undone[1]["type"] == "snapshot" and undone[1]["view"] == before["view"]
     assert pieces(event_view, sealed(0)) and not pieces(undone[1]["view"], sealed(0))
+
+
+def test_an_undo_an_older_server_granted_after_a_show_is_still_applied_when_its_log_is_replayed() -> None:
+    from boardweaver import start, state_to_wire
+    from boardweaver_server.replay import apply_event, state_digest
+    from boardweaver_server.store import EventRecord
+
+    game = HandPlay({})
+    table = start(game, [0, 1], "seed")
+    before = state_digest(table)
+    steps = stage_then("play")
+    played = apply_event(game, table, EventRecord(1, "commit", 0, steps, [None, None], "c1", "confirm", 0, 0), None)
+    # a log stored before undo knew what the others saw: it holds the undo of this face-up play, granted then
+    after = apply_event(game, table, EventRecord(2, "undo", 0, [], [], "c2", "", 0, 0), played)
+
+    assert played is not None and not played.undoable  # today's rules would refuse it
+    assert after is None and state_digest(table) == before
+    assert [p["kind"] for p in state_to_wire(table.state)["spaces"][0]["pieces"]] == []
