@@ -151,7 +151,8 @@ class TellingSpy(Spies):
 
 
 class UndoablePlay(Spies):
-    """Check 4 (undo): playing an agent face up may be taken back (`allow_undo`), after every seat saw it."""
+    """Noted, not a violation: playing an agent face up allows its undo (`allow_undo`) after every seat saw it; the
+    server refuses that undo (`verify_commit`), and the doctor's report says so."""
 
     name = "fixture-undoable-play"
 
@@ -159,11 +160,3 @@ class UndoablePlay(Spies):
         super().play(table, player_id, index)
         if not table.state.is_over():
             table.allow_undo()
-
-
-class RaceUndoablePlay(UndoablePlay):
-    """Check 4 (undo): the declaration that seats show their pieces while others decide does not let a decision
-    that showed one be taken back."""
-
-    name = "fixture-race-undoable-play"
-    shows_while_deciding = True

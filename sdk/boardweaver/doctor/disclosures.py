@@ -2,9 +2,9 @@
 
 Non-interference (check 4) finds what a seat learns that the rules did not write for it; it cannot find a
 secret the rules themselves turn up too early, since that is the same as a card played face up on purpose.
-Two such cases are told by when they happen (`Explorer._check_shown`, check 4): a seat shown another's hidden
-pieces while both decide at once (a sealed bid laid face up while the others still bid), and a decision that
-may be undone after it showed a hidden piece. For the rest the doctor lists, for a
+One such case is told by when it happens (`Explorer._check_shown`, check 4): a seat shown another's hidden
+pieces while both decide at once (a sealed bid laid face up while the others still bid); a decision the game
+allowed to undo that showed a hidden piece is noted (the server refuses that undo). For the rest the doctor lists, for a
 sample of decisions, which hidden pieces each decision brought into the sight of the seats that did not take
 it and of the spectators, whose they were (the acting seat's own, another seat's, the table's), the spaces they
 lay in, and how the decision ended (a Confirm, a marked reveal, a random draw). The author reads it against the
@@ -110,6 +110,9 @@ class Disclosures:
     spectators: set[Key] = field(default_factory=set)  # shown to the spectators, once
     pairs: set[Key] = field(default_factory=set)  # seen in a game of two seats (one other seat)
     undo_seen: bool = False  # a decision could be taken back: every decision's sight is followed from then on
+    # decisions that allowed their undo yet showed others a hidden piece (the server refuses that undo): what they
+    # showed to whom, by the decision's name
+    refused_undos: dict[str, str] = field(default_factory=dict)
 
     def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Sight]:
         """Notes what every observer but the acting seat sees before a decision."""

@@ -207,15 +207,16 @@ class Explorer:
         undoable: bool,
     ) -> None:
         """Check 4 on what a decision showed the seats that did not take it (`disclosures.py`), where the rules
-        cannot mean it: a secret shown to a seat deciding at the same time, and a secret shown by a decision the
-        seat may take back.
+        cannot mean it: a secret shown to a seat deciding at the same time. A decision the seat was allowed to take
+        back that showed others a secret is noted: the server refuses that undo.
 
         - A seat that decides together with the acting one (both active before, it still active after) and is
           shown the acting seat's own hidden pieces learns another's sealed choice before making its own: a bid
           laid face up, or a passed card put in its hand, before it has bid or passed. A card played face up
           to a seat that acts after it is no such case: that seat was not active yet.
-        - A decision the seat may undo (`allow_undo`, ended by a plain Confirm) must have shown nobody a hidden
-          piece: the undo takes back the move, not what the others saw.
+        - A decision the game allowed to undo (`allow_undo`, ended by a plain Confirm) that showed anybody a hidden
+          piece is never undone: the undo would take back the move, not what the others saw, so `verify_commit`
+          makes it not undoable. The report notes it, since the rules meant an undo there.
         """
         shown = self.disclosures.shown(before, table.state, decision.seat)
         name = decision_name(decision.steps[-1])
@@ -237,21 +238,11 @@ class Explorer:
                     observer,
                 )
                 return
-        if undoable and shown:
+        if undoable and shown:  # no leak: the server refuses this undo (`verify_commit`), which the report notes
             shown_to, places = min(shown.items(), key=lambda item: (item[0] is None, item[0] or 0))
             _, kind, _ = min(places)
             who = "the spectators" if shown_to is None else f"seat {shown_to}"
-            self._hit(
-                Finding(
-                    4,
-                    f"{name} can be taken back after it showed hidden {kind!r} pieces",
-                    f"seat {decision.seat}'s {name} ended by a plain Confirm with table.allow_undo(), yet it brought "
-                    f"hidden pieces of {kind!r} spaces into the sight of {who}: an undo takes the move back, not what "
-                    "they saw. Allow the undo only in decisions that show nobody anything, or mark the showing "
-                    "offer .revealing() (a reveal is never undone)",
-                ),
-                shown_to,
-            )
+            self.disclosures.refused_undos.setdefault(name, f"hidden {kind!r} pieces to {who}")
 
     def _twin_inside(
         self, table: Table, decision: Decision, index: int, state: TableState, rng_counter: int, pick_counter: int

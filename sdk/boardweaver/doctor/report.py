@@ -129,8 +129,8 @@ class Report:
         if self.shown:
             lines.append(
                 "  what decisions showed the seats that did not take them (not a check: read it against the rules; "
-                "check 4 names a secret shown to a seat deciding at the same time, or by a decision that can be "
-                "undone; any other secret turned up early is a leak only its rules can tell):"
+                "check 4 names a secret shown to a seat deciding at the same time; any other secret turned up early "
+                "is a leak only its rules can tell):"
             )
             lines.extend(f"    {line}" for line in self.shown)
         lines.append("PASS" if self.ok else f"FAIL: {len(self.violations)} distinct violation(s)")

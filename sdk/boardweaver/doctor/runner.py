@@ -153,6 +153,11 @@ def check_game(
             progress(number + 1, games, len(found))
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
+    for name, shown in sorted(disclosures.refused_undos.items()):
+        report.notes.append(
+            f"{name} calls table.allow_undo() yet showed {shown}: the server refuses that undo (it would take back "
+            "the move, not what they saw), so allow it only where nothing is shown"
+        )
     if game.shows_while_deciding:
         report.notes.append(
             f"{game.name} declares shows_while_deciding: check 4 did not report a seat's own hidden pieces shown to "
