@@ -91,3 +91,56 @@ def test_a_face_up_card_in_a_fan_shows_its_face_large(
     assert backs == 0  # a card back keeps its look
     assert page.evaluate(LAYOUT_PROBLEMS) == []  # no sideways scroll, strips still wide enough
     screenshot(page, f"draw-discard-fan-{screen}-{locale[:2]}")
+
+
+# A hand's cards by row as drawn: each card's width, the width of it no later card of its row covers, the size of
+# its large face (0: not drawn) and that face's whole size on its card (as the style sizes it: at most 2rem, as
+# its --ems fit the card less .6rem); and how far the page scrolls sideways.
+HAND_ROWS = """() => {
+  const cards = [...document.querySelectorAll('.mine .layout-fan .pieces > .piece')];
+  const boxes = cards.map(card => card.getBoundingClientRect()), rows = [];
+  cards.forEach((card, i) => {
+    const box = boxes[i], face = card.querySelector('.face');
+    const over = boxes.slice(i + 1).filter(b => Math.abs(b.top - box.top) < 8 && b.left < box.right);
+    const shown = Math.min(box.width, ...over.map(b => b.left - box.left));
+    const large = parseFloat(getComputedStyle(face, '::after').fontSize), rem = 16;
+    const whole = Math.min(2 * rem, (box.width - .6 * rem) / parseFloat(face.style.getPropertyValue('--ems')));
+    if (!rows.length || Math.abs(rows.at(-1).top - box.top) >= 8) rows.push({top: box.top, cards: []});
+    rows.at(-1).cards.push({width: box.width, shown, large, whole});
+  });
+  const page = document.scrollingElement.scrollWidth - document.documentElement.clientWidth;
+  return {rows: rows.map(row => row.cards), sideways: page};
+}"""
+
+HAND_SCREENS = {**SCREENS, "small-phone": {"width": 320, "height": 640}}
+
+
+@pytest.mark.parametrize("screen", sorted(HAND_SCREENS))
+def test_a_wrapped_hand_ends_every_row_with_a_whole_card_in_balanced_rows(
+    server: str, api: Any, new_page: Any, screen: str
+) -> None:
+    """Regression (a tester's trial): 18 cards of Bluff at 390 px wrapped greedily into rows of 8, 8 and 2, and only
+    the hand's last card showed its face large; the last card of the other rows showed a strip, as if covered."""
+    room = api.room("bluff", seats=3, bots=[1, 2])  # 18 cards a hand; nobody else moves before the seat does
+    phone = HAND_SCREENS[screen]["width"] < 700
+    page = new_page(seat_url(server, room, 0), viewport=HAND_SCREENS[screen], is_mobile=phone, has_touch=phone)
+    wait_state(page, "ready")
+
+    drawn = page.evaluate(HAND_ROWS)
+    rows = drawn["rows"]
+    counts = [len(row) for row in rows]
+    strips = [card["shown"] for row in rows for card in row[:-1]]
+    page.locator('.mine .layout-fan .piece[tabindex="0"]').focus()
+    walked = []
+    for _ in range(counts[0]):  # on, across the end of the first row where it wraps
+        page.keyboard.press("ArrowRight")
+        walked.append(page.evaluate("document.activeElement.dataset.key"))
+    screenshot(page, f"bluff-hand-rows-{screen}")
+
+    assert sum(counts) == 18 and (len(rows) > 1) == phone, counts
+    assert all(count == counts[0] for count in counts[:-1]) and counts[0] - 1 <= counts[-1] <= counts[0], counts
+    assert all(abs(row[-1]["shown"] - row[-1]["width"]) < 0.5 for row in rows), rows  # each row's last card whole
+    assert all(abs(row[-1]["large"] - row[-1]["whole"]) < 0.5 for row in rows), rows  # ... and its face large
+    assert min(strips, default=40) >= (39.5 if phone else 27.5), strips  # a finger's strip to tap, a corner to read
+    assert drawn["sideways"] == 0
+    assert walked == [f"hand-0/{index % 18}" for index in range(1, counts[0] + 1)]

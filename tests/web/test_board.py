@@ -731,7 +731,7 @@ def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colou
     def styles(game: ThreeLanes) -> set[str]:
         table = start(game, [0, 1], seed=5)
         html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-        return set(re.findall(r'style="(--piece-[^"]*)"', html))
+        return set(re.findall(r'style="(--piece-[^";]*(?:;--piece-[^";]*)*)', html))  # without a fanned card's --i
 
     css = (Path(__file__).resolve().parents[2] / "web" / "static" / "boardweaver.css").read_text()
 
@@ -761,3 +761,15 @@ def test_a_picked_up_chess_piece_marks_its_empty_targets_as_dots_and_its_capture
     assert {"chosen", "offer", "intent-cancel"} <= classes(picked, e4)
     assert "target" not in classes(picked, g2)  # another piece to switch to, no destination
     assert "target" not in before  # no piece picked up on the grid: nothing is a destination
+
+
+def test_a_fanned_card_carries_its_place_for_the_style_to_end_a_wrapped_hands_rows() -> None:
+    """Regression (a tester's trial): only a hand's last card showed its face large, not each row's last card."""
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+
+    html = Board(game, table.view(0), 0, [], None, Texts("en")).render()
+
+    hand = html[html.index('data-space="hand-0"') :]
+    places = re.findall(r'data-key="hand-0/(\d+)"[^>]*style="[^"]*--i:(\d+)"', hand[: hand.index("</div></div>")])
+    assert places and all(key == place for key, place in places), places

@@ -359,14 +359,17 @@ class Board:
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
         if isinstance(owner, int):
             classes.append(f"owner-{owner}")
-        style = ""
+        fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
+        styles = []
         if look.get("color") or look.get("ink"):
             colour = str(look.get("color") or CARD_COLOUR)
             ink = chosen_ink(look.get("ink"), colour)
-            shown = f"--piece-color:{escape(colour)}" if look.get("color") else ""
-            style = f' style="{";".join(part for part in (shown, f"--piece-ink:{ink}" if ink else "") if part)}"'
+            styles += [f"--piece-color:{escape(colour)}"] if look.get("color") else []
+            styles += [f"--piece-ink:{ink}"] if ink else []
+        if fanned:  # the style ends each of a wrapped hand's rows by its place (`.layout-fan`, boardweaver.css)
+            styles.append(f"--i:{index}")
+        style = f' style="{";".join(styles)}"' if styles else ""
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
-        fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
         face = _face(look, self._face_text(look), fanned)
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
