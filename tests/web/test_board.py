@@ -324,6 +324,30 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
     assert html.count("row 1, column 1,") == 1
 
 
+def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:
+    """Regression (a player's trial): Hexbloom's placed tiles wear their placer's stripe, and nothing said whose
+    stripe was which colour."""
+    from boardweaver import RandomBot
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+
+    def heads() -> list[str]:
+        page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+        return re.findall(r"<header>(.*?)<span class=\"seat-name\">", page)
+
+    before = heads()
+    bot = RandomBot("stripes")
+    while not any("by" in piece.public_state for space in table.state.spaces.values() for piece in space.pieces):
+        seat = table.state.active_player_ids[0]
+        verify_commit(game, table, seat, bot.decide(game, table.view(seat), seat))
+    after = heads()
+
+    assert before == ["", ""]  # no stripe on the board yet: no key either
+    assert sorted(after) == [f'<span class="seat-mark owner-{seat}" aria-hidden="true"></span>' for seat in (0, 1)]
+
+
 def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_seats_language() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)

@@ -8,7 +8,7 @@ Pure Python: it returns markup text with `data-offer` numbers on what the seat m
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -47,6 +47,7 @@ class Board:
     places: dict[str, str] = field(default_factory=dict)  # a hex's name with its row and column, for labels
     picked: set[int] = field(default_factory=set)  # command offers drawn as pickers on a cell (not as commands)
     last_moves: dict[str, int] = field(default_factory=dict)  # "space/index" (or a space id) -> who moved there last
+    marked: bool = False  # a piece carries a seat's stripe: each seat's header shows its own (set by `render`)
     _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
     _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
 
@@ -95,6 +96,7 @@ class Board:
             else:
                 middle.append(space)
         others = [p for p in state.player_ids if p != self.me]
+        self.marked = _owner_marked(state.spaces.values())  # each seat's header then shows its stripe: the key
         parts = ['<div class="others">']
         parts += [self._seat_area(p, seats[p], ghosts) for p in others]
         parts.append("</div>")
@@ -163,8 +165,9 @@ class Board:
             else None
         )
         marked = " away" if tag == "seat.away" else ""
+        mark = f'<span class="seat-mark owner-{player}" aria-hidden="true"></span>' if self.marked else ""
         head = (
-            f'<header><span class="seat-name">{escape(name)}</span>'
+            f'<header>{mark}<span class="seat-name">{escape(name)}</span>'
             + (f' <span class="seat-tag{marked}">{escape(self.texts.get(tag))}</span>' if tag else "")
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
@@ -657,6 +660,17 @@ def clock_left(clock: dict[str, Any], seat: int, elapsed: float) -> float:
     remaining = clock.get("remaining") or []
     left = float(remaining[seat]) if 0 <= seat < len(remaining) else 0.0
     return left - elapsed if seat in (clock.get("running") or []) else left
+
+
+def _owner_marked(spaces: Iterable[Space]) -> bool:
+    """Tells whether a piece on the board carries a seat's stripe (`owner-N`: its owner, or the seat in its public
+    `by`), as `Board._piece` draws it: the seats' headers then show their stripes, which say whose is whose."""
+    for space in spaces:
+        for piece in space.pieces:
+            owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
+            if isinstance(owner, int):
+                return True
+    return False
 
 
 def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, texts: Texts) -> str:
