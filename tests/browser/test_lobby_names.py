@@ -36,8 +36,7 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     ada = lobby_as(new_page, server, "Ada <i>", permissions=["clipboard-read", "clipboard-write"])
     ada.locator('#games [data-game="market-draft"]').click()
     ada.select_option("#seats-market-draft", "2")
-    ada.uncheck("#bot-market-draft-1")
-    ada.click("#create")
+    ada.click("#create")  # no bot box ticked: seat 1 is an invite
     ada.wait_for_url("**/room/**")  # Ada is at her seat; the friend's invite waits beside the board
     wait_state(ada, "ready")
     ada.wait_for_selector("#invites details[open] .invite-link[data-seat='1']")
@@ -156,7 +155,6 @@ def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_start
     ada = lobby_as(new_page, server, "Ada")
     ada.locator('#games [data-game="market-draft"]').click()
     ada.select_option("#seats-market-draft", "2")
-    ada.uncheck("#bot-market-draft-1")
     ada.check("#open-seats")  # no invite link: anyone in the lobby may take seat 1
     ada.click("#create")
     ada.wait_for_url("**/room/**")
@@ -184,8 +182,7 @@ def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_gam
     ada = lobby_as(new_page, server, "Ada")
     ada.locator('#games [data-game="old-maid"]').click()
     ada.select_option("#seats-old-maid", "2")
-    ada.uncheck("#bot-old-maid-1")
-    ada.click("#create")
+    ada.click("#create")  # seat 1 an invite, as no bot box is ticked
     ada.wait_for_url("**/room/**")
     wait_state(ada, "ready")
     invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))
