@@ -21,7 +21,7 @@ def test_lobby_creates_a_room_and_takes_you_to_your_seat_whose_panel_holds_the_s
 
     lobby.locator('#games [data-game="market-draft"]').click()
     lobby.select_option("#seats-market-draft", "2")
-    assert lobby.is_checked("#bot-market-draft-1") and not lobby.is_checked("#bot-market-draft-0")
+    lobby.check("#bot-market-draft-1")  # a bot for the other seat: no friend to invite
     lobby.click("#create")
     lobby.wait_for_url("**/room/**")  # straight to your seat: no friend to invite, nothing to copy first
     wait_state(lobby, "ready")
@@ -40,12 +40,39 @@ def test_lobby_creates_a_room_and_takes_you_to_your_seat_whose_panel_holds_the_s
     assert spectator.inner_text("#invites") == ""  # only the room's maker holds its links
 
 
+def test_regression_create_the_room_as_the_form_is_drawn_invites_friends_and_is_in_the_first_screen(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a new player's trial): every seat but the first was ticked as a bot, so filling the form to play
+    with friends made a bot game with no invite; and the form sat below the games, past the first screen."""
+    page = new_page(server + "/", viewport={"width": 390, "height": 844})
+    wait_state(page, "ready")
+    on_phone = page.locator("#create").bounding_box()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    on_laptop = page.locator("#create").bounding_box()
+    page.select_option("#game", "market-draft")
+    page.select_option("#seats-market-draft", "3")
+
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+    wait_state(page, "ready")
+    page.wait_for_selector("#invites details[open] .invite-link[data-seat='2']")
+
+    assert on_phone is not None and on_phone["y"] + on_phone["height"] <= 844
+    assert on_laptop is not None and on_laptop["y"] + on_laptop["height"] <= 800
+    status = room_status(api, page.url)
+    assert status["seats"] == ["claimed", "claimed", "claimed"] and status["invited"] == [1, 2]
+    assert page.locator("#invites li:has(.invite-link) button.copy").count() == 2  # a link to send per friend
+    assert "Invite for Player 2" in page.inner_text("#invites") and "Invite for Player 3" in page.inner_text("#invites")
+
+
 def test_a_room_of_bots_alone_shows_its_links_in_the_lobby(server: str, new_page: Any) -> None:
     lobby = new_page(server + "/")
     wait_state(lobby, "ready")
     lobby.locator('#games [data-game="market-draft"]').click()
     lobby.select_option("#seats-market-draft", "2")
     lobby.check("#bot-market-draft-0")  # nobody of ours plays: the TV link is the room's only way in
+    lobby.check("#bot-market-draft-1")
     lobby.click("#create")
     wait_state(lobby, "created")
     lobby.wait_for_function(  # the room appears below the form: it is brought into view
@@ -104,7 +131,7 @@ def test_before_python_the_form_shows_the_chosen_game_s_options_and_makes_the_ro
     page.select_option("#game", "three-lanes")
     page.check("#opt-three-lanes-hidden_hand")
     page.select_option("#seats-three-lanes", "3")
-    page.uncheck("#bot-three-lanes-1")  # seat 1 for a friend (invited); seat 2 stays a bot
+    page.check("#bot-three-lanes-2")  # seat 2 a bot; seat 1 for a friend (invited)
     page.click("#create")
     page.wait_for_url("**/room/**")
 
@@ -152,7 +179,7 @@ def test_before_python_the_bot_boxes_follow_the_seat_count(server: str, new_page
 
     assert two == [True, True, False, False] and four == [True] * 4 and three == [True, True, True, False]
     assert page.locator(".bot:visible").count() == 3  # no other game's boxes show
-    assert page.is_checked("#bot-market-draft-2") and not page.is_checked("#bot-market-draft-0")
+    assert not any(page.is_checked(f"#bot-market-draft-{seat}") for seat in range(4))  # invites unless ticked
 
 
 def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again(
@@ -174,7 +201,7 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
     page.locator('#games [data-game="memory-match"]').click()  # a card picks its game: its part shows
     page.select_option("#opt-memory-match-mode", "hidden")
     page.select_option("#seats-memory-match", "3")
-    page.uncheck("#bot-memory-match-2")
+    page.check("#bot-memory-match-1")
     assert redrawn == 0 and page.locator("#games .game-card").count() >= 7
     assert page.input_value("#game") == "memory-match" and page.locator("#options-memory-match").is_visible()
     page.click("#create")

@@ -36,8 +36,7 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     ada = lobby_as(new_page, server, "Ada <i>", permissions=["clipboard-read", "clipboard-write"])
     ada.locator('#games [data-game="market-draft"]').click()
     ada.select_option("#seats-market-draft", "2")
-    ada.uncheck("#bot-market-draft-1")
-    ada.click("#create")
+    ada.click("#create")  # no bot box ticked: seat 1 is an invite
     ada.wait_for_url("**/room/**")  # Ada is at her seat; the friend's invite waits beside the board
     wait_state(ada, "ready")
     ada.wait_for_selector("#invites details[open] .invite-link[data-seat='1']")
@@ -56,7 +55,7 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     bob.fill("#room-name", "Bob")
     bob.press("#room-name", "Enter")  # as one types a name: Enter saves it, as the button does
 
-    ada.wait_for_selector("#notice:has-text('Joined: Player 2.')")  # Bob came (his name follows)
+    ada.wait_for_selector("#notice:has-text('Bob')")  # Bob came, and his name followed: "Joined: Bob."
     ada.wait_for_selector("#board .seat-name:has-text('Bob')")
     ada.wait_for_selector("#invites .invite-link", state="detached")  # Bob has joined: his link is sent
     ada.wait_for_function("document.getElementById('notice').textContent === ''")  # "Link copied." passed
@@ -102,6 +101,34 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
         f"JSON.parse(localStorage.getItem('bw:my-games')).some(e => e.room === '{second}' && e.title)"
     )
     assert {e.get("title") for e in kept_games(bob)} == {"Market draft"}
+
+
+def test_regression_the_host_learns_the_name_a_friend_types_a_while_after_opening_the_invite(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (a player's trial, two people): the host was told "Joined: Player 2." and never the friend's
+    name, which the friend typed into the room's name form a while later."""
+    ada = lobby_as(new_page, server, "Ada")
+    ada.select_option("#game", "market-draft")
+    ada.select_option("#seats-market-draft", "2")
+    ada.click("#create")  # as drawn: seat 1 is an invite
+    ada.wait_for_url("**/room/**")
+    wait_state(ada, "ready")
+    invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))
+    bob = new_page(invite, viewport={"width": 390, "height": 844})  # his own browser: no name kept in it
+    wait_state(bob, "ready")
+    asked = bob.locator("#room-name").bounding_box()
+    ada.wait_for_selector("#notice:has-text('Joined: Player 2.')")
+    bob.wait_for_timeout(3500)  # he looks at the board first: past players.Arrivals.NAME_GRACE_MS
+
+    bob.fill("#room-name", "Bob")
+    bob.click("button[data-save-name]")
+
+    ada.wait_for_selector("#notice:has-text('Player 2 is Bob.')")
+    ada.wait_for_selector("#board .seat-name:has-text('Bob')")
+    assert asked is not None and asked["y"] + asked["height"] <= 844  # asked where he sees it, on his phone
+    assert api.call(f"/api/rooms/{room_of(ada)}")["names"] == ["Ada", "Bob"]
+    assert bob.locator("#room-name").count() == 0 and "Bob (you)" in bob.inner_text("#board")
 
 
 def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_page: Any, api: Any) -> None:
@@ -156,7 +183,6 @@ def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_start
     ada = lobby_as(new_page, server, "Ada")
     ada.locator('#games [data-game="market-draft"]').click()
     ada.select_option("#seats-market-draft", "2")
-    ada.uncheck("#bot-market-draft-1")
     ada.check("#open-seats")  # no invite link: anyone in the lobby may take seat 1
     ada.click("#create")
     ada.wait_for_url("**/room/**")
@@ -184,8 +210,7 @@ def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_gam
     ada = lobby_as(new_page, server, "Ada")
     ada.locator('#games [data-game="old-maid"]').click()
     ada.select_option("#seats-old-maid", "2")
-    ada.uncheck("#bot-old-maid-1")
-    ada.click("#create")
+    ada.click("#create")  # seat 1 an invite, as no bot box is ticked
     ada.wait_for_url("**/room/**")
     wait_state(ada, "ready")
     invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))

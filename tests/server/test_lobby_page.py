@@ -31,7 +31,7 @@ def test_the_lobby_is_drawn_with_every_game_its_rules_and_the_create_form(client
     assert 'data-rules="market-draft"' in page and "<summary>Rules</summary>" in page
     assert '<form id="create-form" class="form" method="post" action="/lobby/rooms" novalidate>' in page
     assert re.search(r'<select id="game" name="game"><option value="[^"]+">', page)
-    assert 'id="bot-market-draft-1" name="bot:market-draft" value="1" data-bot="1" checked' in page
+    assert 'id="bot-market-draft-1" name="bot:market-draft" value="1" data-bot="1">' in page
     assert "@" + "GAMES@" not in page and not re.search(r"@[A-Z_]+@", page)
 
 
@@ -140,6 +140,25 @@ def test_create_by_the_plain_form_claims_the_first_seat_and_invites_the_others(c
     status = client.get(f"/api/rooms/{room}").json()
     assert response.status_code == 303 and link["seat"] == "0" and "invite-1" in link
     assert status["seats"][2] == "bot" and status["seats"][0] != "open"
+
+
+def test_regression_the_form_ticks_no_bot_box_so_create_the_room_invites_the_other_players(
+    client: TestClient,
+) -> None:
+    """Regression: every seat but the first was ticked as a bot, so a player who filled the form to play with
+    friends got a bot game and no invite (quick start is the way to a bot game)."""
+    page = client.get("/", headers={"Accept-Language": "en"}).text
+    form = {"game": "market-draft", "seats:market-draft": "3", "start": "create", "name": "Ada"}  # as drawn
+
+    response = client.post("/lobby/rooms", data=form, follow_redirects=False)
+
+    link = dict(parse_qsl(urlsplit(response.headers["location"]).fragment))
+    room = urlsplit(response.headers["location"]).path.rsplit("/", 1)[-1]
+    status = client.get(f"/api/rooms/{room}").json()
+    assert re.findall(r'<input type="checkbox" id="bot-[^>]*>', page) != []
+    assert re.findall(r'<input type="checkbox" id="bot-[^>]*checked[^>]*>', page) == []
+    assert response.status_code == 303 and {"invite-1", "invite-2"} <= set(link)
+    assert "bot" not in status["seats"] and status["invited"] == [1, 2]
 
 
 def test_the_plain_form_may_leave_the_other_seats_open_to_the_lobby_instead_of_inviting(client: TestClient) -> None:

@@ -8,7 +8,7 @@ from string import Formatter
 from boardweaver import Catalog, msg
 from boardweaver_web import mine
 from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
-from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, NamedCatalog, NamedTexts, render_private_room
+from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, Arrivals, NamedCatalog, NamedTexts, render_private_room
 from boardweaver_web.session import MemoryStore
 from boardweaver_web.texts import Texts
 
@@ -48,6 +48,51 @@ PLAYING = {
     "over": False,
     "active": [1],
 }
+
+
+def test_regression_the_host_told_joined_player_2_learns_the_name_that_follows() -> None:
+    """Regression: a friend who opened an invite and then gave a name was "Joined: Player 2." to the host, never
+    named."""
+    names = {0: "Ada"}
+    arrivals = Arrivals(NamedTexts("en", names), own=0)
+    arrivals.heard([], 0)  # the page opens: Ada's own name is no news
+
+    joined = arrivals.heard([1], 1_000)
+    names[1] = "Bob"  # typed into the room's name form half a minute later
+    named = arrivals.heard([], 31_000)
+    again = arrivals.heard([], 32_000)
+
+    assert (joined, named, again) == ("Joined: Player 2.", "Player 2 is Bob.", "")
+    assert Arrivals(NamedTexts("fr", names), own=0).texts.get("seat.now-named", seat=1, name="Bob") == (
+        "Joueur 2 s'appelle Bob."
+    )
+
+
+def test_a_name_that_follows_its_join_at_once_is_said_as_the_join() -> None:
+    names: dict[int, str] = {0: "Ada"}
+    arrivals = Arrivals(NamedTexts("en", names), own=0)
+    arrivals.heard([], 0)
+
+    first = arrivals.heard([1, 2], 1_000)  # both came; Cy's browser kept a name, sent right after joining
+    names[2] = "Cy"
+    second = arrivals.heard([], 1_200)
+
+    assert (first, second) == ("Joined: Player 2, Player 3.", "Joined: Cy.")
+
+
+def test_names_known_on_opening_and_our_own_are_not_said_but_a_name_given_later_is() -> None:
+    names: dict[int, str] = {1: "Bob"}
+    arrivals = Arrivals(NamedTexts("en", names), own=0)
+
+    opened = arrivals.heard([], 0)
+    names[0] = "Ada"  # our own name, given by this page
+    ours = arrivals.heard([], 500)
+    names[2] = "Cy"  # seat 2 came before this page opened, and named itself now
+    later = arrivals.heard([], 60_000)
+    names[3] = "Di"  # named as seat 3 joined: one frame says both
+    came_named = arrivals.heard([3], 61_000)
+
+    assert (opened, ours, later, came_named) == ("", "", "Player 3 is Cy.", "Joined: Di.")
 
 
 def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:

@@ -27,7 +27,7 @@ from .board import (
     roving_step,
     score_title,
 )
-from .players import NamedCatalog, NamedTexts, render_private_room
+from .players import Arrivals, NamedCatalog, NamedTexts, render_private_room
 from .session import Notice, Session
 from .texts import Texts, pick_locale
 
@@ -64,6 +64,7 @@ class RoomPage:
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
         self.session = Session(room, role, seat, dom.BrowserStore(), game_loader(config))
         self.texts = NamedTexts(dom.language(), self.session.names)  # seats by their players' names
+        self.arrivals = Arrivals(self.texts, seat)  # "Joined: Bob.", and the name of one who came without it
         self.named = False  # our seat's name was checked against the server's
         self.config = config
         self.socket: dom.Socket | None = None
@@ -212,10 +213,9 @@ class RoomPage:
         elif frame.get("type") == "snapshot":
             self.last_moves = marks_from(frame.get("last_moves"))
         came = [s for s in awaited if s not in self.session.awaited() and self.session.seats[s : s + 1] != ["bot"]]
-        if came and self.session.role == "seat":
-            self.say_passing(
-                self.texts.get("seat.joined", seats=", ".join(self.texts.get("seat", seat=s) for s in came))
-            )
+        heard = self.arrivals.heard(came, dom.now()) if self.snapshot_seen else ""
+        if heard and self.session.role == "seat":
+            self.say_passing(heard)
         if self.session.clock is not clock:  # counted down from when it arrived: no trust in the two clocks agreeing
             self.clock_at = dom.now()
         if self.session.wants_truth() and not self.truth_asked:
