@@ -7,7 +7,7 @@ import contextlib
 import logging
 import re
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ def create_app(
     lifecycle: Lifecycle | None = None,
     ownership: Ownership | None = None,
     busy_poll: float = 0.0,
+    on_store_broken: Callable[[], object] | None = None,
 ) -> Starlette:
     """Returns the game server; the store opens, rooms recover and the rules wheel builds on start-up.
 
@@ -66,7 +67,8 @@ def create_app(
     process's garbage collector once the rooms are back (`settings.tune_collector`; serving processes only).
     `http_limits` bounds HTTP bodies and room creation per client (defaults in `settings.py`); `lifecycle`
     says when rooms leave memory (`rooms.Lifecycle`, defaults in `settings.py`). `ownership` says which
-    rooms this process holds (`ownership.py`; default: in-process, every room it serves).
+    rooms this process holds (`ownership.py`; default: in-process, every room it serves). `on_store_broken` is
+    called when a store's disk failed to sync (`store.Store.on_broken`): the store then refuses every write.
     """
     owned = ownership if ownership is not None else Ownership()
     metrics = Metrics()
@@ -76,6 +78,9 @@ def create_app(
     paths = shard_paths(db_path if db_path is not None else default_db_path(), index, count)
     stores = [make_store(path, synchronous) for path in paths]  # a path, or a postgresql:// URL
     store = stores[0]
+    for each in stores:
+        if on_store_broken is not None and hasattr(each, "on_broken"):  # SQLite's: PostgreSQL's never breaks so
+            each.on_broken = on_store_broken
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:

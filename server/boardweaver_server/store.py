@@ -367,7 +367,8 @@ class Store(GroupCommit):
     set to NORMAL, so the COMMIT only writes the WAL's frames, and the store has the WAL synced without
     blocking the loop (`_WalSync`); the group's writers learn of their writes when the sync completed, and
     writes queued meanwhile form the next group. A sync that fails leaves the store refusing every write
-    (`broken`): what the WAL holds is then unknown to the rooms, and only a restart reads it back.
+    (`broken`): what the WAL holds is then unknown to the rooms, and only a restart reads it back (a worker of
+    `serve --workers N` restarts at once, `on_broken`; one process waits for whoever watches its `/readyz`).
     `synchronous="OFF"` (benches filling a store) syncs nothing. Reads use a second connection on the
     store's thread and return only once everything committed before they finished is durable.
     """
@@ -394,6 +395,7 @@ class Store(GroupCommit):
         self._durable_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._unchecked_writes = 0  # writes since the last checkpoint
         self.broken: StoreError | None = None  # a sync failed: every write is refused until a restart
+        self.on_broken: Callable[[], object] | None = None  # told once `broken` is set (a worker then restarts)
         self.batches = 0
         self.failed_writes = 0  # writes failed since the last one that succeeded (a full disk, say)
 
@@ -611,6 +613,11 @@ class Store(GroupCommit):
             _settle(future, self.broken)
         self._failed(self.broken, len(written))
         self._next_group()
+        if self.on_broken is not None:
+            try:
+                self.on_broken()
+            except Exception:
+                logger.exception("store %s: telling that the store broke failed", self.path)
 
     def _run_hooks(
         self,

@@ -15,7 +15,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
+import signal
 import socket
 import sys
 from typing import Any
@@ -295,6 +297,7 @@ def main(argv: list[str] | None = None) -> None:
         tune_gc=True,
         http_limits=http_limits,
         busy_poll=float(config.get("busy_poll", BUSY_POLL_SECONDS)),
+        on_store_broken=_restart,
     )
     cluster.metrics = app.state.metrics
     cluster.metrics.peers = cluster.peer_metrics
@@ -308,6 +311,14 @@ def main(argv: list[str] | None = None) -> None:
         float(config.get("drain_notice", DRAIN_NOTICE_SECONDS)),
     )
     server.run()
+
+
+def _restart() -> None:
+    """A store of this worker failed to sync its WAL and refuses every write: the worker stops as on SIGTERM (its
+    sockets told "server restarting", so the tabs reconnect) and the supervisor starts it again, which reads the
+    store back from its file. Without it the worker's rooms would refuse every move until someone restarted it."""
+    logger.critical("a store of this worker broke: the worker stops, and the supervisor starts it again")
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _tag_records(index: int) -> None:

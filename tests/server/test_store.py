@@ -353,6 +353,7 @@ def test_a_failed_sync_leaves_the_store_refusing_writes_until_a_restart_reads_th
 
         store = make_store(db)
         await store.open()
+        store.on_broken = lambda: told.append(store.broken)  # a worker restarts then (`workers._restart`)
         held = _HeldSyncs(store, [])
         held.holding = False
         held.fail_next = OSError(5, "Input/output error")
@@ -362,10 +363,11 @@ def test_a_failed_sync_leaves_the_store_refusing_writes_until_a_restart_reads_th
         await store.close()
         return failed[0], after[0], problem
 
+    told: list[BaseException | None] = []
     failed, after, problem = asyncio.run(play())
 
     assert isinstance(failed, ops.StoreError) and "failed to sync" in str(failed)
-    assert after is failed
+    assert after is failed and told == [failed]  # told once, when it broke
     assert problem is not None and "failed to sync" in problem
     assert stored_events(db, "a") == [event(1)]  # it reached the WAL; here the disk kept it
     assert stored_events(db, "b") == []

@@ -34,7 +34,7 @@ BOARDWEAVER = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "boar
 class Served:
     """A `boardweaver serve` process on a free port of 127.0.0.1, its log in a file."""
 
-    def __init__(self, db: Path, workers: int) -> None:
+    def __init__(self, db: Path, workers: int, env: dict[str, str] | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -43,7 +43,9 @@ class Served:
         command = [*BOARDWEAVER, "serve", "--workers", str(workers), "--port", str(self.port), "--db", str(db)]
         command += ["--bot-delay", "0.02", "0.03", "--log-level", "warning"]  # humans stay under 20 frames/s
         with self.log_path.open("wb") as log:
-            self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+            )
         self.base = f"http://127.0.0.1:{self.port}"
         self.wait_ready()
 
@@ -251,6 +253,70 @@ def test_a_worker_killed_with_sigkill_comes_back_with_every_acknowledged_decisio
     assert new_pid != old_pid and status["seq"] >= acked > 0
     assert checked >= acked
     assert f"worker 1 (pid {old_pid}) exited" in server.log()
+
+
+# Loaded by every Python process of a served test (PYTHONPATH): the WAL's next sync in the process whose pid names a
+# file `fail-PID` in BW_FAIL_SYNC fails as a disk's would (EIO), once.
+FAILING_DISK = """
+import os
+import pathlib
+
+folder = os.environ.get("BW_FAIL_SYNC")
+if folder:
+    from boardweaver_server import store
+
+    start = store._WalSync.start
+
+    def failing_start(self, done):
+        trigger = pathlib.Path(folder) / f"fail-{os.getpid()}"
+        if not trigger.exists():
+            return start(self, done)
+        trigger.unlink()
+        return start(self, lambda error: done(OSError(5, "Input/output error")))
+
+    store._WalSync.start = failing_start
+"""
+
+
+def test_a_worker_whose_disk_failed_to_sync_restarts_reads_its_store_back_and_plays_on(tmp_path: Path) -> None:
+    """The store of a worker whose WAL sync failed refuses every write (what the file holds is unknown to its rooms):
+    the worker stops as on SIGTERM and the supervisor starts it again, reading the store back, instead of its rooms
+    refusing every move until someone restarts the server."""
+    (tmp_path / "sitecustomize.py").write_text(FAILING_DISK)
+    env = {"PYTHONPATH": str(tmp_path), "BW_FAIL_SYNC": str(tmp_path)}
+    server = Served(tmp_path / "rooms.db", workers=2, env=env)
+    try:
+        rooms = create_rooms(server.base, 2, {"endless": True})
+        owners = shard_rooms(server.db)
+        victim = next(room for room in rooms if owners[room["room"]] == 1)
+        clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
+        old_pid = server.worker_pids()[1]
+
+        asyncio.run(
+            play_then_kill(
+                [c for g in clients.values() for c in g], lambda: (tmp_path / f"fail-{old_pid}").touch(), 1.5
+            )
+        )
+        deadline = time.monotonic() + 30
+        while server.worker_pids().get(1) in (None, old_pid):  # the broken worker stops, another starts
+            assert time.monotonic() < deadline, server.log()
+            time.sleep(0.1)
+        while httpx.get(f"{server.base}/api/rooms/{victim['room']}", timeout=30).status_code != 200:
+            assert time.monotonic() < deadline, server.log()
+            time.sleep(0.1)
+        acked = max(seq for client in clients[victim["room"]] for seq in client.acked.values())
+        again = seat_clients(server, victim, {"endless": True})  # the room plays on in the new worker
+        asyncio.run(play_then_kill(again, lambda: None, 1.5))
+        moved_on = max(seq for client in again for seq in client.acked.values())
+        checked = sum(check_acknowledged(server.base, room, clients[room["room"]]) for room in rooms)
+    finally:
+        server.stop()
+
+    assert not (tmp_path / f"fail-{old_pid}").exists()  # the failure happened
+    assert checked >= acked > 0 and moved_on > acked
+    log = server.log()
+    assert "failed to sync" in log and "the worker stops, and the supervisor starts it again" in log
+    assert f"worker 1 (pid {old_pid}) exited with 0; starting it again" in log
 
 
 def test_a_restarted_server_with_fewer_workers_serves_every_room_of_every_shard(tmp_path: Path) -> None:
