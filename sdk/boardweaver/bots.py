@@ -17,7 +17,8 @@ MAX_DECISION_STEPS = 1000
 
 
 class RandomBot:
-    """Takes a random Choice or Confirm on its seat's view; never a Cancel, so it always ends a decision."""
+    """Takes a Choice or Confirm on its seat's view, the game's pick (`Game.bot_pick`) or else a random one; never a
+    Cancel, so it always ends a decision."""
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = Rng(seed, "bot")
@@ -31,7 +32,12 @@ class RandomBot:
             choices = [o for o in draft.offers() if o.intent is not Intent.CANCEL]
             if not choices:
                 raise RuleError(f"{game.name}: seat {seat} has an open decision with no Choice or Confirm")
-            draft.take(self.rng.choice(choices).action)
+            picked = game.bot_pick(draft.view, seat, list(choices), self.rng)  # the game's rules of thumb, if any
+            if picked is None:
+                picked = self.rng.choice(choices)
+            elif picked not in choices:
+                raise RuleError(f"{game.name}: bot_pick returned {picked!r}, not an offered Choice or Confirm")
+            draft.take(picked.action)
         raise RuleError(f"{game.name}: seat {seat} took {MAX_DECISION_STEPS} steps without ending a decision")
 
 

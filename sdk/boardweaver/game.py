@@ -159,6 +159,17 @@ class Game(metaclass=_GameType):
         """
         return None
 
+    def bot_pick(self, table: Table, player_id: int, offers: list[Offer], rng: Rng) -> Offer | None:
+        """Returns the step a bot takes for `player_id` among `offers`, or None (the default) for a random one.
+
+        The server's bots ("Play against bots") call it for every step of their decisions, with the seat's view
+        as drafted so far (`table`: never the full state), the Choices and Confirms open now (never a Cancel, so
+        a bot always ends its decision) and the bot's own `rng` for ties; the answer must be one of `offers`.
+        A few rules of thumb make a bot worth playing (take the biggest capture in sight, keep a pair): it reads
+        only what the seat may see, as a player would.
+        """
+        return None
+
     def validate_options(self) -> None:
         """Raises ValueError when the room's options cannot make a game (a bad position, a value out of range).
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import chess
 from boardweaver import Action, PlayerId, RandomBot, canonical_json, start, state_to_wire, verify_commit
-from boardweaver_games.fogchess import FogChess
 
+from .test_fogchess import RandomFogChess
 from .test_fogchess_reference import color_name, reference_visible
 
 GAMES = int(os.environ.get("BW_FOGCHESS_FRAME_GAMES", "60"))
@@ -86,7 +86,7 @@ def move_of(steps: list[Action], seat: int, board: chess.Board) -> chess.Move:
 
 
 def test_no_frame_of_seeded_bot_games_holds_an_enemy_piece_outside_the_seats_sight() -> None:
-    game = FogChess()
+    game = RandomFogChess()
     tally: Counter[str] = Counter()
 
     for seed in range(GAMES):

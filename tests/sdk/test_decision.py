@@ -5,7 +5,12 @@ from boardweaver import (
     Action,
     Draft,
     IllegalStepError,
+    Offer,
+    RandomBot,
+    Rng,
+    RuleError,
     StepOrderError,
+    Table,
     play_game,
     start,
     verify_commit,
@@ -73,6 +78,30 @@ def test_bots_finish_every_decision() -> None:
 
     assert played.table.state.is_over()
     assert len(played.decisions) == 9
+
+
+def test_a_bot_takes_the_games_pick_on_its_seats_view_and_refuses_a_pick_not_offered() -> None:
+    seen: list[tuple[bool, list[Offer]]] = []
+
+    class LastPick(MarketDraft):  # the bots' rule of thumb: the market's last card, then take it
+        def bot_pick(self, table: Table, player_id: int, offers: list[Offer], rng: Rng) -> Offer | None:
+            seen.append((table.is_view, offers))
+            return offers[-1] if offers[-1].action.type == "piece" else None
+
+    class WrongPick(MarketDraft):
+        def bot_pick(self, table: Table, player_id: int, offers: list[Offer], rng: Rng) -> Offer | None:
+            return Offer(Action.command("steal"), offers[0].intent)
+
+    table = start(LastPick(), [1, 2], seed=7)
+    last = len(table.state.space(MARKET).pieces) - 1
+
+    steps = RandomBot("thumb").decide(LastPick(), table.view(1), 1)
+
+    assert steps[0] == Action.piece_click(MARKET, last) and steps[-1] == Action.command("take")
+    assert seen and all(is_view for is_view, _ in seen)  # never the full state
+    assert all(offer.intent.name != "CANCEL" for _, offers in seen for offer in offers)
+    with pytest.raises(RuleError, match="bot_pick returned"):
+        RandomBot("thumb").decide(WrongPick(), table.view(1), 1)
 
 
 def test_a_draft_keeps_the_offers_its_steps_were_taken_from() -> None:

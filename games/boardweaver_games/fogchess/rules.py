@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Json, Message, Offer, Piece, RuleError, Space, StateOf, Table, msg
+from boardweaver import Action, Game, Intent, Json, Message, Offer, Piece, Rng, RuleError, Space, StateOf, Table, msg
 
 from .chessrules import (
     FILES,
@@ -157,6 +157,19 @@ class Turn:
             if uci[:2] == square:
                 found.setdefault(uci[2:4], []).extend([uci[4:]] if uci[4:] else [])
         return found
+
+
+VALUES = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 100}  # the king's: taking it ends the game
+
+
+def _worth(uci: str, seen: dict[str, str | None], mine: Color) -> int:
+    """What move `uci` gains as its seat sees the board (`seen`: square -> piece code, "empty" or "fog"): ten times
+    the value of the piece it takes, less the taker's, and a promotion's; 0 for a quiet move."""
+    target, mover = seen.get(uci[2:4]) or EMPTY, seen.get(uci[:2]) or EMPTY
+    gain = 10 * VALUES[target[1]] if target not in (EMPTY, FOG) and target[0] != mine else 0
+    if mover[1:] == "P" and uci[3] in "18":
+        gain += 80
+    return gain - VALUES.get(mover[1:], 0) if gain else 0
 
 
 def _captured(before: Position, after: Position) -> str | None:
@@ -312,6 +325,23 @@ class FogChess(Game):
     def prompt(self, table: Table, player_id: int) -> Message | None:
         staged = Turn.of(table, player_id).staged
         return msg("prompt.pick") if staged is None else msg("prompt.move", square=staged)
+
+    def bot_pick(self, table: Table, player_id: int, offers: list[Offer], rng: Rng) -> Offer | None:
+        """The bots' rule of thumb, on the seat's own board: take the most valuable piece in sight (the king
+        first: taking it wins), with the least valuable piece that can, and promote a pawn that can; else a random
+        move. A random bot walked past a king it saw."""
+        turn = Turn.of(table, player_id)
+        squares = table.state.space(board_id(player_id)).pieces
+        seen = {square: squares[BOARD_INDEX[player_id][square]].private_kind for square in BOARD_SQUARES[player_id]}
+        mine = color_of_seat(player_id)
+        moves = [uci for uci in turn.moves if turn.staged is None or uci[:2] == turn.staged]
+        worth = {uci: _worth(uci, seen, mine) for uci in moves}
+        best = max(worth.values(), default=0)
+        if best <= 0:
+            return None
+        move = rng.choice(sorted(uci for uci, value in worth.items() if value == best))
+        wanted = click(player_id, move[:2] if turn.staged is None else move[2:4])
+        return next((offer for offer in offers if offer.action == wanted), None)
 
     # -- actions -------------------------------------------------------------------------------------
 
