@@ -177,6 +177,42 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     assert api.call(f"/api/rooms/{waiting['room']}")["names"] == ["Grace", "Quick"]
 
 
+def test_regression_a_returning_player_finds_my_games_above_the_form_each_game_with_its_buttons_on_one_line(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """A player's trial: on a phone "My games" lay under the whole form (its first game 850 px down), and a
+    game's buttons wrapped one by one (Review on one line, Rejoin and Forget on the next)."""
+    live = api.room("bluff", 3, bots=[2])
+    done = api.room("fog-chess", 2, bots=[])
+    api.call(f"/api/rooms/{done['room']}/end", {}, token=done["host_token"])
+    kept = [
+        {"room": live["room"], "seat": 0, "token": live["tokens"][0], "game": "bluff", "at": 2.0},
+        {"room": done["room"], "seat": 1, "token": done["tokens"][1], "game": "fog-chess", "at": 1.0},
+    ]
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    newcomer = lobby_as(new_page, server, "New", **phone)
+    page = lobby_as(new_page, server, "Bob", **phone)
+    page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
+
+    page.reload()
+    wait_state(page, "ready")
+    page.wait_for_selector(f'#my-games .my-game[data-room="{done["room"]}"].over')  # its status came
+
+    assert newcomer.locator("#mine").is_hidden()  # nothing kept: nothing above the form
+    order = "document.getElementById('mine').compareDocumentPosition(document.querySelector('section.create'))"
+    assert page.evaluate(order) & 4  # FOLLOWING: my games come first, in the page as on the screen
+    rejoin = page.locator(f'#my-games .my-game[data-room="{live["room"]}"] .rejoin').bounding_box()
+    assert rejoin is not None and rejoin["y"] + rejoin["height"] <= 844  # on the first screen of a phone
+    for width in (390, 1280):
+        page.set_viewport_size({"width": width, "height": 844})
+        for row in page.locator("#my-games .my-game").all():
+            boxes = [box for box in (c.bounding_box() for c in row.locator("a, button").all()) if box]
+            first = boxes[0]  # every button beside the first one: on its line, not under it
+            beside = [b["y"] < first["y"] + first["height"] and first["y"] < b["y"] + b["height"] for b in boxes]
+            assert all(beside), f"{row.inner_text()!r} at {width} px: its buttons on more than one line"
+    screenshot(page, "lobby-my-games-first")
+
+
 def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_starts(
     server: str, new_page: Any, api: Any
 ) -> None:

@@ -197,6 +197,18 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
 
 
+def test_a_kept_games_buttons_are_one_group_after_what_it_is_so_they_wrap_together() -> None:
+    kept = [{"room": "done", "seat": 0, "token": "a"}]
+    over = {**PLAYING, "over": True, "active": [], "result": {"winners": [0], "scores": {}}}
+
+    row = render_my_games("http://h", kept, {"done": over})
+
+    about, actions = row.split('<span class="kept-actions">')
+    assert '<span class="kept-about"><span class="game-title">' in about and 'class="kept-state"' in about
+    assert "<a" not in about and "<button" not in about
+    assert actions.index('class="review primary"') < actions.index('class="rejoin"') < actions.index('class="forget"')
+
+
 def test_my_games_show_each_score_beside_its_players_name() -> None:
     result = {"winners": [1], "scores": {"0": 3, "1": 7, "2": 5}}
     status = {**PLAYING, "over": True, "active": [], "names": [None, "Bob", "Zoé"], "result": result}

@@ -113,6 +113,7 @@ class Lobby:
         when = dom.local_time(self.texts.locale)
         titles = {name: str(game.get("title") or name) for name, game in self.games.items()}
         dom.draw("my-games", mine.render_my_games(dom.origin(), kept, self.statuses, self.texts, when, titles))
+        dom.set_hidden("mine", not kept)  # a browser that keeps no game has nothing above the form
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""

@@ -161,14 +161,16 @@ def render_my_games(
         if when is not None and isinstance(at, int | float) and at > 0:
             date = f'<span class="kept-when">{html.escape(when(float(at)))}</span> '
         with_whom = f'<span class="kept-others">{others}</span> ' if others else ""
+        # what the game is and how it stands, then its buttons together (they wrap as one, never one by one)
         rows.append(
             f'<li class="my-game{" " + state_class if state_class else ""}" data-room="{html.escape(room)}" '
-            f'data-seat="{seat}"><span class="game-title">{title}</span> <span class="kept-seat">{kept_seat}</span> '
-            f"{with_whom}"
+            f'data-seat="{seat}"><span class="kept-about"><span class="game-title">{title}</span> '
+            f'<span class="kept-seat">{kept_seat}</span> {with_whom}'
             f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{html.escape(state)}</span> {date}'
-            f'{review}<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
+            f'</span><span class="kept-actions">{review}'
+            f'<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
-            f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button>{extra}</li>'
+            f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button></span>{extra}</li>'
         )
     return "".join(rows)
 
