@@ -49,7 +49,7 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     assert black.locator("#result .verdict").inner_text() == "You lost"
     assert tv.locator("#result .verdict").inner_text() == "Player 1 won"
     for page in (white, black, tv, review):  # why it ended: the reason the game gave end_game, under the verdict
-        assert page.locator("#result .reason").inner_text() == "Black's king was captured: White wins."
+        assert page.locator("#result .reason").inner_text() == "Black's king was captured: Player 1 (White) wins."
     assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
     assert "Your turn" not in white.title()  # the game is over: nobody's turn
     assert white.locator("#commands").is_hidden()  # no empty band of commands above the review link

@@ -132,7 +132,7 @@ def test_a_flag_fall_ends_the_game_in_the_tab(server: str, api: Any, new_page: A
 
     assert page.inner_text("#clock-0") == "0:00.0"
     assert page.locator(".clock.flagged").count() == 1
-    assert "time ran out" in page.inner_text("#log")
+    assert "ran out of time" in page.inner_text("#log")
     assert page.locator('#board [data-space="board-true"]').count() == 0  # a seat keeps its own view
     assert spectator.locator('#board [data-space="board-true"] .piece').count() == 64
     for board in ("board-true", "board-0", "board-1"):  # the review: the true board beside both sides' sight

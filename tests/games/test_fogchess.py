@@ -238,7 +238,7 @@ def test_log_lines_say_who_moved_and_never_where() -> None:
     play(game, table, "e2e4", "d7d5", "e4d5")
 
     assert [m.key for m in table.state.log] == ["log.white-moved", "log.black-moved", "log.white-moved"]
-    assert all(m.args == {} for m in table.state.log)
+    assert [m.args for m in table.state.log] == [{"player": 0}, {"player": 1}, {"player": 0}]  # who, never where
 
 
 def test_a_seat_sees_the_opponents_piece_vanish_only_where_it_looks() -> None:
@@ -374,7 +374,11 @@ EVERY_MESSAGE = [
         msg(key, from_sq="a7", to_sq="a8")
         for key in ("offer.move", "offer.promote-queen", "offer.promote-r", "offer.promote-b", "offer.promote-n")
     ),
-    *(msg(f"log.{side}-{what}") for side in ("white", "black") for what in ("moved", "king-captured", "stalemated")),
+    *(
+        msg(f"log.{side}-{what}", player=0)
+        for side in ("white", "black")
+        for what in ("moved", "king-captured", "stalemated")
+    ),
     msg("log.move-limit", count=300),
     *(msg(key) for key in ("look.board-white", "look.board-black", "look.square", "look.empty", "look.fog")),
     *(msg(f"look.{c}{p}") for c in "wb" for p in "KQRBNP"),

@@ -377,7 +377,7 @@ class FogChess(Game):
         table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
         table.set(StateOf.meta(), "plies", plies)
         table.set(StateOf.player_private(player_id), "last_move", move.uci())
-        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved"))
+        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved", player=player_id))  # never where
         moves = legal_moves(pos)
         other = 1 - player_id
         touched = {move.from_sq, move.to_sq}
@@ -388,9 +388,11 @@ class FogChess(Game):
         won = winner(pos)
         if won is not None:
             loser = COLOR_NAMES["b" if won == "w" else "w"]
-            table.end_game(winners=[seat_of_color(won)], reason=msg(f"log.{loser}-king-captured"))
+            table.end_game(
+                winners=[seat_of_color(won)], reason=msg(f"log.{loser}-king-captured", player=seat_of_color(won))
+            )
         elif not moves:
-            table.end_game(reason=msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated"))
+            table.end_game(reason=msg(f"log.{COLOR_NAMES[pos.turn]}-stalemated", player=seat_of_color(pos.turn)))
         elif plies >= self.max_plies:
             table.end_game(reason=msg("log.move-limit", count=plies))
         else:
@@ -400,7 +402,8 @@ class FogChess(Game):
 
     def flag_fall(self, table: Table, player_id: int) -> None:
         """The side whose time ran out loses."""
-        table.end_game(winners=[1 - player_id], reason=msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-flagged"))
+        side = COLOR_NAMES[color_of_seat(player_id)]
+        table.end_game(winners=[1 - player_id], reason=msg(f"log.{side}-flagged", player=player_id))
         data = table.get(StateOf.space_private(TRUTH), "position")
         if isinstance(data, dict):
             self.lift_fog(table, Position.from_json(data))
