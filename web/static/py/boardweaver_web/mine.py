@@ -168,7 +168,7 @@ def render_my_games(
             f'<span class="kept-seat">{kept_seat}</span> {with_whom}'
             f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{html.escape(state)}</span> {date}'
             f'</span><span class="kept-actions">{review}'
-            f'<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.rejoin"))}</a> '
+            f'<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.reopen" if over else "lobby.rejoin"))}</a> '
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
             f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button></span>{extra}</li>'
         )
