@@ -170,3 +170,20 @@ def test_white_pieces_are_white_on_dark_and_light_squares(server: str, api: Any,
     assert white_share(king_on_dark.screenshot()) > 0.08  # a hollow glyph showed the brown square through it
     assert white_share(pawn_on_light.screenshot()) > 0.05
     assert white_share(empty_dark.screenshot()) == 0
+
+
+def test_a_wide_screen_sizes_a_grids_cells_by_its_rows_and_columns(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a player's trial): Memory match's 4 x 4 cards were 68 px in a 930 px table, since every grid's
+    cells were sized for a chess board's 8 rows; a chess board keeps its size."""
+    sizes = {}
+    for name, seats, space in (("memory-match", 2, "grid"), ("fog-chess", 2, "board-0")):
+        room = api.room(name, seats=seats, bots=[1])
+        page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+        wait_state(page, "ready", "over")
+        box = page.locator(f'#board [data-space="{space}"] .pieces > .piece').first.bounding_box()
+        assert box is not None
+        sizes[name] = round(box["width"])
+    screenshot(page, "grid-sizes-chess")
+
+    # (800 - 17rem) / 4 rows = 132 px, under its cap 35rem / 4 = 140; chess: (800 - 272) / 8 = 66 px, as before
+    assert sizes["memory-match"] >= 120 and 60 <= sizes["fog-chess"] <= 72, sizes

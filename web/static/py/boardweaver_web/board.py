@@ -264,7 +264,8 @@ class Board:
             )
         style = ""
         if layout == "grid" and look.get("columns"):
-            style = f' style="--columns:{int(look["columns"])}"'
+            columns = max(1, int(look["columns"]))  # and its rows: a wide screen sizes the cells to fit them
+            style = f' style="--columns:{columns};--rows:{max(1, -(-len(space.pieces) // columns))}"'
         elif layout == "fan":
             style = f' style="--n:{max(1, count)}"'
         pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
