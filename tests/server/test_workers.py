@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -229,16 +230,24 @@ async def play_then_kill(clients: list[SeatClient], kill: Any, after: float) -> 
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def play_two_rooms_then(
+    server: Served, act: Callable[[int], object]
+) -> tuple[list[Any], dict[str, Any], dict[str, list[SeatClient]], int]:
+    """Plays two endless rooms for 1.5 s, calls `act` with worker 1's pid, plays on 0.5 s; returns the rooms, the room
+    worker 1 holds, each room's seat clients (what they got acknowledged) and that pid."""
+    rooms = create_rooms(server.base, 2, {"endless": True})
+    owners = shard_rooms(server.db)
+    victim = next(room for room in rooms if owners[room["room"]] == 1)
+    clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
+    pid = server.worker_pids()[1]
+    asyncio.run(play_then_kill([c for g in clients.values() for c in g], lambda: act(pid), 1.5))
+    return rooms, victim, clients, pid
+
+
 def test_a_worker_killed_with_sigkill_comes_back_with_every_acknowledged_decision(tmp_path: Path) -> None:
     server = Served(tmp_path / "rooms.db", workers=2)
     try:
-        rooms = create_rooms(server.base, 2, {"endless": True})
-        owners = shard_rooms(server.db)
-        victim = next(room for room in rooms if owners[room["room"]] == 1)
-        clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
-        old_pid = server.worker_pids()[1]
-
-        asyncio.run(play_then_kill([c for g in clients.values() for c in g], lambda: os.kill(old_pid, 9), 1.5))
+        rooms, victim, clients, old_pid = play_two_rooms_then(server, lambda pid: os.kill(pid, 9))
         deadline = time.monotonic() + 30
         while httpx.get(f"{server.base}/api/rooms/{victim['room']}", timeout=30).status_code != 200:  # waits for it
             assert time.monotonic() < deadline, server.log()
@@ -286,17 +295,7 @@ def test_a_worker_whose_disk_failed_to_sync_restarts_reads_its_store_back_and_pl
     env = {"PYTHONPATH": str(tmp_path), "BW_FAIL_SYNC": str(tmp_path)}
     server = Served(tmp_path / "rooms.db", workers=2, env=env)
     try:
-        rooms = create_rooms(server.base, 2, {"endless": True})
-        owners = shard_rooms(server.db)
-        victim = next(room for room in rooms if owners[room["room"]] == 1)
-        clients = {room["room"]: seat_clients(server, room, {"endless": True}) for room in rooms}
-        old_pid = server.worker_pids()[1]
-
-        asyncio.run(
-            play_then_kill(
-                [c for g in clients.values() for c in g], lambda: (tmp_path / f"fail-{old_pid}").touch(), 1.5
-            )
-        )
+        rooms, victim, clients, old_pid = play_two_rooms_then(server, lambda pid: (tmp_path / f"fail-{pid}").touch())
         deadline = time.monotonic() + 30
         while server.worker_pids().get(1) in (None, old_pid):  # the broken worker stops, another starts
             assert time.monotonic() < deadline, server.log()
