@@ -144,7 +144,7 @@ def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens(
     done, live = page.split('<li class="my-game your-turn" data-room="live"')
 
     assert '<a class="review primary" href="/game/done">Review the game</a>' in done
-    assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">Open the room</a>' in done  # not "Rejoin"
+    assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">Open</a>' in done  # not "Rejoin"
     assert "review" not in live and '<a class="rejoin primary"' in live and ">Rejoin</a>" in live
 
 
