@@ -180,10 +180,15 @@ def test_a_wide_screen_sizes_a_grids_cells_by_its_rows_and_columns(server: str, 
         room = api.room(name, seats=seats, bots=[1])
         page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
         wait_state(page, "ready", "over")
-        box = page.locator(f'#board [data-space="{space}"] .pieces > .piece').first.bounding_box()
+        first = page.locator(f'#board [data-space="{space}"] .pieces > .piece').first
+        box = first.bounding_box()
         assert box is not None
         sizes[name] = round(box["width"])
+        if name == "memory-match":  # a card's symbol grows with it ("?" was 32 px in a 132 px card)
+            sizes["symbol"] = round(
+                first.locator(".face.symbol").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+            )
     screenshot(page, "grid-sizes-chess")
 
     # (800 - 17rem) / 4 rows = 132 px, under its cap 35rem / 4 = 140; chess: (800 - 272) / 8 = 66 px, as before
-    assert sizes["memory-match"] >= 120 and 60 <= sizes["fog-chess"] <= 72, sizes
+    assert sizes["memory-match"] >= 120 and 60 <= sizes["fog-chess"] <= 72 and sizes["symbol"] >= 56, sizes
