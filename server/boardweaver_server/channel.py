@@ -32,6 +32,7 @@ class Channel:
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
+        self._closing: asyncio.Future[None] | None = None
 
     async def open(self, sock: socket.socket) -> None:
         reader, self._writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
@@ -87,6 +88,16 @@ class Channel:
             self._waiting.pop(number, None)
 
     async def close(self) -> None:
+        """Closes the channel; every caller awaits the same close, and cancelling one caller cancels only its wait.
+
+        (Two callers awaiting `wait_closed` share the stream's close future: a caller's task cancelled there would
+        cancel that future, and the other caller's close would raise CancelledError.)
+        """
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         if self._writer is not None:
             self._writer.close()
             with contextlib.suppress(OSError):
