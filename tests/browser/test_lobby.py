@@ -213,3 +213,42 @@ def test_python_takes_the_lobby_over_without_drawing_its_games_or_its_form_again
     wait_state(page, "ready")  # your seat, with the friend's invite open to send beside the board
     page.wait_for_selector("#invites details[open] .invite-link[data-seat='2']")
     assert "Invite for Player 3" in page.inner_text("#invites")
+
+
+def test_a_wide_screen_puts_my_games_and_the_open_rooms_beside_the_form_and_a_phone_keeps_them_in_order(
+    server: str, new_page: Any
+) -> None:
+    page = new_page(server + "/")
+    wait_state(page, "ready")
+    page.fill("#player-name", "Ada")
+    page.click("#quick-start")  # a game of ours, kept in this browser's my games
+    page.wait_for_url("**/room/**")
+    wait_state(page, "ready")
+    page.goto(server + "/")
+    wait_state(page, "ready")
+    page.wait_for_selector("#mine:not([hidden]) .my-game")
+
+    def boxes() -> dict[str, dict[str, float]]:
+        return {name: page.locator(sel).bounding_box() for name, sel in SECTIONS.items()}
+
+    wide = boxes()
+    page.set_viewport_size({"width": 390, "height": 844})
+    narrow = boxes()
+
+    assert wide["mine"]["x"] >= wide["create"]["x"] + wide["create"]["width"]  # beside the form, not under it
+    assert abs(wide["mine"]["y"] - wide["you"]["y"]) < 2  # the right column starts at the top
+    assert wide["open"]["x"] == wide["mine"]["x"]
+    assert wide["open"]["y"] - (wide["mine"]["y"] + wide["mine"]["height"]) < 40  # right after my games
+    assert wide["open"]["y"] < wide["create"]["y"] + wide["create"]["height"]  # not pushed under the form
+    assert wide["games"]["y"] >= wide["create"]["y"] + wide["create"]["height"]  # the games across, below
+    order = sorted(narrow, key=lambda name: narrow[name]["y"])
+    assert order == ["you", "mine", "create", "open", "games"]  # a phone: my games before the form
+
+
+SECTIONS = {
+    "you": ".lobby > .you",
+    "mine": "#mine",
+    "create": ".lobby > .create",
+    "open": ".lobby > .open",
+    "games": ".lobby > .catalogue",
+}
