@@ -300,6 +300,7 @@ class Room:
             "started": self.is_started,
             "seats": [self.seat_status(s) for s in self.record.players],
             "names": self.seat_names(),
+            "seed_commitment": self.record.seed_commitment,  # a tab keeps the first it saw, to check the end by
         }
         if self.record.rematch:
             frame["rematch"] = self.record.rematch

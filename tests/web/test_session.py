@@ -7,7 +7,7 @@ from typing import Any
 from boardweaver import Action, Game, Table, canonical_json, start, state_to_wire, verify_commit
 from boardweaver import patch as patches
 from boardweaver_games.three_lanes.rules import ThreeLanes
-from boardweaver_web.session import MemoryStore, Session
+from boardweaver_web.session import MemoryStore, Session, commitment_key
 
 from ..sdk.draft_game import MARKET, MarketDraft
 
@@ -279,3 +279,16 @@ def test_what_happened_since_our_move_is_read_again_from_the_log_after_a_reload(
 
     assert [m.key for m in again.latest_messages()] == ["mine", "later"]
     assert [m.key for m in elsewhere.latest_messages()] == ["before", "mine", "later"]
+
+
+def test_the_seed_commitment_first_seen_is_kept_and_a_later_one_does_not_replace_it() -> None:
+    room = FakeRoom(MarketDraft(), [1, 2])
+    store = MemoryStore()
+    session = _session(room, 1, store)
+    spectator = Session("r1", "spectator", None, store, lambda name, options: room.game)
+
+    session.receive({**room.snapshot(1), "seed_commitment": "a" * 64})
+    spectator.receive({**room.snapshot(1), "seed_commitment": "b" * 64})  # a server that swapped it later
+    session.receive({**room.snapshot(1), "seed_commitment": "b" * 64})
+
+    assert store.get(commitment_key("r1")) == "a" * 64  # one per room, whatever the role: the review reads it

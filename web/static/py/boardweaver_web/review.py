@@ -10,6 +10,7 @@ from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
 
 from . import boot, dom
 from .board import Board, render_log, render_result, score_title
+from .game_check import GameCheck
 from .players import NamedCatalog, NamedTexts
 from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
 from .texts import Texts, pick_locale
@@ -167,6 +168,7 @@ async def main(config: dict[str, Any]) -> None:
     review = Review(game, states, texts, seat_names(info), spectators=info.get("spectators") != "deny")
     dom.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
+    GameCheck(game, room, texts, states[-1]).start()  # anyone may check the shuffles here, with these rules
     dom.set_text("status", "")
     dom.set_attribute("page", "data-state", "ready")
     await boot.keep_bytecode()

@@ -55,6 +55,11 @@ GameLoader = Callable[[str, dict[str, Any]], Game]
 LATEST_LINES = 6  # the most log lines "what happened since your move" shows (the log keeps them all)
 
 
+def commitment_key(room: str) -> str:
+    """Where a tab keeps the seed commitment a room showed it first (any role: the review reads it too)."""
+    return f"bw:{room}:commitment"
+
+
 class Session:
     """One page's hold on a room: base view (last frame), draft, commit in flight, and offline queue."""
 
@@ -277,6 +282,7 @@ class Session:
         self.started = bool(frame.get("started", True))
         self.clock = frame.get("clock")
         self._read_names(frame)
+        self._keep_commitment(frame.get("seed_commitment"))
         self.rematch = frame["rematch"] if isinstance(frame.get("rematch"), str) else self.rematch
         self.log = list(frame.get("log") or self.base.get("log") or [])
         self.latest = self._latest_from_log()
@@ -439,6 +445,12 @@ class Session:
         if since is None or since > len(self.log):
             since = 0
         return self.log[since:][-LATEST_LINES:]
+
+    def _keep_commitment(self, commitment: Any) -> None:
+        """Keeps the room's seed commitment as first seen: the review's check holds the server to that one."""
+        key = commitment_key(self.room)
+        if isinstance(commitment, str) and commitment and self.store.get(key) is None:
+            self.store.set(key, commitment)
 
     def _key(self, what: str) -> str:
         who = self.seat if self.role == "seat" else self.role

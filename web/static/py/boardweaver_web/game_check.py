@@ -1,0 +1,89 @@
+"""A finished game checked in the reader's own browser: its seed against the commitment published at the start,
+then every decision, shuffle and hidden pick replayed with the game's rules (`boardweaver.replay`), to the end the
+review shows. Nobody has to trust the server's word, nor its review: the tab runs the same rules itself.
+
+The room's tab keeps the commitment it was shown when the game began (`Session`); the check then holds
+the server to that one, so a seed swapped with its commitment after the deal does not pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any
+
+from boardweaver import Game, canonical_bytes
+from boardweaver.replay import CheckedLog, ReplayError, check_steps
+from boardweaver.wire import state_to_wire
+
+from . import dom
+from .session import commitment_key
+from .texts import Texts
+
+PROGRESS_EVERY = 10  # events checked between two yields to the browser (a long game stays responsive)
+
+
+def render_panel(texts: Texts) -> str:
+    """The check's panel before it runs: what it does, and its button."""
+    return (
+        f'<h3 id="check-title">{html.escape(texts.get("check.title"))}</h3>'
+        f"<p>{html.escape(texts.get('check.what'))}</p>"
+        f'<button type="button" id="check-game">{html.escape(texts.get("check.button"))}</button>'
+        '<p id="check-result" class="check-result" role="status" aria-live="polite"></p>'
+    )
+
+
+class GameCheck:
+    """The review's "check this game" panel, for one room whose review shows `final_state` last."""
+
+    def __init__(self, game: Game, room: str, texts: Texts, final_state: dict[str, Any]) -> None:
+        self.game = game
+        self.room = room
+        self.texts = texts
+        self.final_state = final_state
+        self.running = False
+        self.task: asyncio.Future[None] | None = None  # held: a task nobody holds may be collected
+
+    def start(self) -> None:
+        dom.set_html("check", render_panel(self.texts))
+        dom.on("check-game", "click", lambda _e: self._spawn())
+
+    def _spawn(self) -> None:
+        if not self.running:
+            self.task = asyncio.ensure_future(self.run())
+
+    async def run(self) -> None:
+        """Fetches the published log, checks it here and says the outcome in the panel."""
+        self.running = True
+        dom.set_attribute("check", "data-check", "running")
+        try:
+            state, said = await self._check()
+        except Exception as error:  # a bug of ours, not the game's: said as such, never as a pass
+            state, said = "error", self.texts.get("check.error", reason=str(error))
+        dom.set_text("check-result", said)
+        dom.set_attribute("check", "data-check", state)
+        self.running = False
+
+    async def _check(self) -> tuple[str, str]:
+        status, log = await dom.fetch_json(f"/api/rooms/{self.room}/events")
+        if status != 200 or not isinstance(log, dict):
+            return "error", self.texts.get("check.no-log")
+        committed = dom.storage_get(commitment_key(self.room))
+        total = len(log.get("events") or [])
+        try:
+            done: CheckedLog | None = None
+            for step in check_steps(self.game, log, committed):
+                if isinstance(step, CheckedLog):
+                    done = step
+                elif step % PROGRESS_EVERY == 0:
+                    dom.set_text("check-result", self.texts.get("check.progress", done=step, total=total))
+                    await asyncio.sleep(0)
+        except ReplayError as error:
+            return "failed", self.texts.get("check.failed", reason=str(error))
+        if done is None:
+            return "error", self.texts.get("check.error", reason="no result")
+        if canonical_bytes(state_to_wire(done.table.state)) != canonical_bytes(self.final_state):
+            return "failed", self.texts.get("check.failed", reason=self.texts.get("check.not-the-review"))
+        short = str(log["seed_commitment"])[:12]
+        key = "check.passed-seen" if committed is not None else "check.passed"
+        return "passed", self.texts.get(key, count=done.decisions, commitment=short)
