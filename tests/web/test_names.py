@@ -95,6 +95,21 @@ def test_names_known_on_opening_and_our_own_are_not_said_but_a_name_given_later_
     assert (opened, ours, later, came_named) == ("", "", "Player 3 is Cy.", "Joined: Di.")
 
 
+def test_a_name_changed_later_is_said_to_the_others_with_the_old_one_but_not_our_own() -> None:
+    names: dict[int, str] = {0: "Ada", 1: "Bob"}
+    arrivals = Arrivals(NamedTexts("en", names), own=0)
+    arrivals.heard([], 0)
+
+    names[1] = "Robert"
+    renamed = arrivals.heard([], 90_000)
+    names[0] = "Ada L."  # ours: this page changed it
+    ours = arrivals.heard([], 91_000)
+    quiet = arrivals.heard([], 92_000)
+
+    assert (renamed, ours, quiet) == ("Bob is now Robert.", "", "")
+    assert NamedTexts("fr", names).get("seat.renamed", old="Bob", name="Robert") == "Bob s'appelle maintenant Robert."
+
+
 def test_my_games_keep_one_entry_per_seat_newest_first_and_forget() -> None:
     store = MemoryStore()
 

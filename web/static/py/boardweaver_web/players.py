@@ -100,7 +100,8 @@ class Arrivals:
     A player who opens an invite joins the room before the server has their name: it follows, from the name
     they kept in their browser at once, or from the room's name form once they fill it in. Said only "Joined:
     Player 2.", the host never learnt who came, so the name is said when it arrives: within NAME_GRACE_MS of the
-    join, "Joined: Bob." in place of the number; later, "Player 2 is Bob."
+    join, "Joined: Bob." in place of the number; later, "Player 2 is Bob." A name changed later is said too
+    ("Bob is now Robert."): the seat's header alone would change under the others' eyes unremarked.
     """
 
     NAME_GRACE_MS = 3000
@@ -108,7 +109,7 @@ class Arrivals:
     def __init__(self, texts: NamedTexts, own: int | None) -> None:
         self.texts = texts  # its names are the session's, updated by every seats frame
         self.own = own
-        self.named: set[int] | None = None  # the seats with a name at the last frame (None: no frame yet)
+        self.named: dict[int, str] | None = None  # the seats' names at the last frame (None: no frame yet)
         self.came_unnamed: dict[int, float] = {}  # seats that came without a name -> when (page ms)
 
     def heard(self, came: list[int], now: float) -> str:
@@ -117,10 +118,10 @@ class Arrivals:
         The first call sets what is known: names the page found on opening are nobody's news.
         """
         names = self.texts.names
-        before = set(names) if self.named is None else self.named
-        self.named = set(names)
+        before = dict(names) if self.named is None else self.named
+        self.named = dict(names)
         waited = {seat: now - self.came_unnamed.pop(seat) for seat in sorted(self.came_unnamed) if seat in names}
-        for seat in sorted(set(names) - before - set(came) - {self.own}):
+        for seat in sorted(set(names) - set(before) - set(came) - {self.own}):
             waited.setdefault(seat, math.inf)  # came before this page opened, or its join was said long ago
         self.came_unnamed.update({seat: now for seat in came if seat not in names})
         joined = [*came, *(seat for seat, ms in waited.items() if ms <= self.NAME_GRACE_MS)]
@@ -129,6 +130,11 @@ class Arrivals:
             self.texts.get("seat.now-named", seat=seat, name=names[seat])
             for seat, ms in waited.items()
             if ms > self.NAME_GRACE_MS
+        ]
+        said += [
+            self.texts.get("seat.renamed", old=before[seat], name=names[seat])
+            for seat in sorted(set(names) & set(before) - {self.own})
+            if names[seat] != before[seat]
         ]
         return " ".join(said if joined else said[1:])
 
