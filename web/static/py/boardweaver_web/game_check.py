@@ -1,6 +1,8 @@
 """A finished game checked in the reader's own browser: its seed against the commitment published at the start,
 then every decision, shuffle and hidden pick replayed with the game's rules (`boardweaver.replay`), to the end the
-review shows. Nobody has to trust the server's word, nor its review: the tab runs the same rules itself.
+review shows. Nobody has to take the server's word, nor its review, for how the game went: the tab replays it with
+the rules it runs (served by the server and named by their fingerprint; `boardweaver replay` does the same with rules
+installed from elsewhere).
 
 The room's tab keeps the commitment it was shown when the game began (`Session`); the check then holds
 the server to that one, so a seed swapped with its commitment after the deal does not pass.
