@@ -1,7 +1,8 @@
 """A hint game for the doctor's tests (Hanabi's turned-round hand): correct, and one hint that tells too much.
 
 Every seat holds three cards it cannot see while the other seats see them: the hand is an ordered space
-nobody owns, each of its cards shown (`table.show`) to every other seat. On its turn a seat picks a card
+nobody owns, drawn in its seat's area (its public `seat`), each of its cards shown (`table.show`) to every other
+seat. On its turn a seat picks a card
 (a Choice). Another seat's card: it tells that seat every card of the card's colour, or of its number (a
 Confirm): the told cards' public kind says what is now known ("r?", "?2"; "r2" once both are), and the log
 names their places. Its own card: it plays it face up (a reveal: it reads the card) and draws the deck's
@@ -41,7 +42,7 @@ class Hints(Game):
     name = "fixture-hints"
     min_players = 2
     max_players = 3
-    look: ClassVar[dict[str, object]] = {}
+    look: ClassVar[dict[str, object]] = {"spaces": {"hand": {"area": "seat", "layout": "row"}}}
 
     @classmethod
     def catalogs(cls) -> dict[str, Catalog]:
@@ -52,7 +53,8 @@ class Hints(Game):
         table.add_space(Space(DECK, "deck").collection().with_pieces([Piece("back").hiding(k) for k in deck]))
         table.add_space(Space(PLAYED, "played"))
         for player in players:
-            table.add_space(Space(hand_id(player), "hand"))  # nobody owns it: its seat never sees it
+            # nobody owns it, so its seat never sees it; its public `seat` draws it in that seat's area
+            table.add_space(Space(hand_id(player), "hand").with_state({"seat": player}))
             for _ in range(HAND):
                 self.draw(table, player)
         table.set_active_players(players[:1])

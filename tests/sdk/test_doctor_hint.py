@@ -47,3 +47,11 @@ def test_a_twin_never_gives_a_hinted_card_a_kind_its_mark_rules_out() -> None:
                 colour, number = known(changed.public_kind)
                 kind = str(changed.private_kind)
                 assert colour in ("?", kind[0]) and number in ("?", kind[1]), (twin.swap, changed)
+
+
+def test_a_hand_nobody_owns_drawn_in_the_area_of_the_seat_its_state_names_is_no_look_violation() -> None:
+    """A trial author's Hanabi hands, ownerless so that their seats do not see them, could not be drawn in the seats'
+    areas: the doctor asked for an owner, which would have shown each seat its own hand."""
+    report = check_game(Hints, games=3)
+
+    assert [v for v in report.violations if v.check == 6] == [], report.details()

@@ -329,8 +329,8 @@ def _check_look(
 
 
 def _ownerless_in_seats(game: Game, patterns: Patterns) -> list[tuple[Finding, tuple[int | str, list[int]]]]:
-    """Check 6 on the look's areas: each space kind drawn in its owner's seat area of which an ownerless space was
-    seen (the tab draws that one on the table, with no seat's name), with a game that made one."""
+    """Check 6 on the look's areas: each space kind drawn in its owner's seat area of which a space with no owner nor
+    public `seat` was seen (the tab draws that one on the table, with no seat's name), with a game that made one."""
     found = []
     for kind, (space_id, where_seed, where_players) in sorted(patterns.ownerless.items()):
         if game.space_look(kind).get("area") != "seat":
@@ -340,8 +340,9 @@ def _ownerless_in_seats(game: Game, patterns: Patterns) -> list[tuple[Finding, t
             f"look puts space kind {kind!r} in a seat's area, but a space of it has no owner",
             f'the look draws {kind!r} spaces in their owner\'s seat area ("area": "seat"), but space {space_id!r} '
             "was made without an owner: the tab draws it among the table's spaces, with no seat's name near it; "
-            f'make it with Space({space_id!r}, {kind!r}).owned_by(seat), or give kind {kind!r} the area "table" or '
-            '"side"',
+            f"make it with Space({space_id!r}, {kind!r}).owned_by(seat) (or, for a hand its seat may not see, name "
+            'the seat in its public state: .with_state({"seat": seat})), or give kind '
+            f'{kind!r} the area "table" or "side"',
         )
         found.append((finding, (where_seed, where_players)))
     return found

@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, Table, msg
+from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
 
@@ -89,8 +90,9 @@ class Board:
             if look.get("hide_empty") and self._is_empty(space, ghosts):
                 continue
             area = look.get("area", "table")
-            if area == "seat" and space.owner is not None and space.owner in seats:
-                seats[space.owner].append(space)
+            holder = seat_area_of(space) if area == "seat" else None  # its owner, or a hand its seat may not see
+            if holder is not None and holder in seats:
+                seats[holder].append(space)
             elif area == "side":
                 side.append(space)
             else:
@@ -227,10 +229,11 @@ class Board:
         if known is not None:
             return known
         title = self.places.get(space.space_id) or self._space_title(space)
-        if space.owner is None or self.game.space_look(space.kind).get("area") != "seat":
+        holder = seat_area_of(space)
+        if holder is None or self.game.space_look(space.kind).get("area") != "seat":
             where = title
         else:
-            seat = self.texts.get("seat.you" if space.owner == self.me else "seat", seat=space.owner)
+            seat = self.texts.get("seat.you" if holder == self.me else "seat", seat=holder)
             where = self.texts.get("space.of", seat=seat, space=title)
         if _axial(space) is None or space.space_id in self.places:  # a hex is named once the map is laid out
             self._named[space.space_id] = where
