@@ -193,7 +193,9 @@ class Game(metaclass=_GameType):
         text's `#rrggbb` colour, such as red suits' "#c62828"; used only where it reads on the piece at 4.5:1 or
         more, else black or white, whichever reads), "svg" (an inline
         SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
-        tooltip). The default shows the kind itself. The doctor requires every "says" and "title" key in each
+        tooltip), "mark" (true: a seat that sees a piece of this public kind by its hidden face, such as a
+        Hanabi card the other seats see whole, also sees this kind's text in the piece's corner: what everyone
+        knows of it, "R?"). The default shows the kind itself. The doctor requires every "says" and "title" key in each
         catalog (a message's, and those of the messages among its arguments).
         """
         found = self.look.get("pieces", {}).get(kind)

@@ -361,6 +361,9 @@ class Board:
             spoken = self.texts.get("offer.on", action=tip, what=spoken)
         elif ghost:
             spoken = self.texts.get("piece.planned", what=what)
+        known = self._known(piece, shown_kind)
+        if known is not None:
+            spoken += f" · {self.texts.get('piece.known', what=known)}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
@@ -378,9 +381,21 @@ class Board:
         style = f' style="{";".join(styles)}"' if styles else ""
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
         face = _face(look, self._face_text(look), fanned)
+        if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
+            face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _known(self, piece: Piece, shown_kind: str) -> str | None:
+        """What every seat knows of a piece this seat sees by its hidden face: its public kind's face, where that
+        kind's look says `"mark": true` (a Hanabi hint's "R?" on a card the other seats see whole), else None."""
+        if shown_kind == piece.public_kind:
+            return None
+        public = self.game.piece_look(piece.public_kind)
+        if public.get("mark") is not True:
+            return None
+        return self._face_text(public) or public.get("symbol") or piece.public_kind
 
     def _target(self, space: Space, look: dict[str, Any], offer: Offer) -> list[str]:
         """A grid cell's classes as where the piece picked up on its grid may go: `target`, and `capture` when the
