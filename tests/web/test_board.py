@@ -273,8 +273,9 @@ def test_an_empty_space_that_hides_when_empty_is_drawn_where_its_seat_may_click_
 
 
 def test_every_piece_colour_of_every_game_gets_ink_that_reads_at_wcag_aa() -> None:
+    from boardweaver.colours import contrast
     from boardweaver_server.games import load_games
-    from boardweaver_web.board import contrast, ink_for
+    from boardweaver_web.board import ink_for
 
     colours = {
         str(look["color"])

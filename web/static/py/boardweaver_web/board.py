@@ -14,6 +14,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, Table, msg
+from boardweaver.colours import CARD_COLOUR, ink_reads
+from boardweaver.colours import luminance as colour_luminance
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
@@ -501,24 +503,7 @@ class Board:
         return ghosts
 
 
-def _luminance(colour: str) -> float | None:
-    """The relative luminance (WCAG 2) of a `#rgb` or `#rrggbb` colour; None for any other CSS colour."""
-    digits = colour.strip().lstrip("#")
-    if not colour.strip().startswith("#") or len(digits) not in (3, 6):
-        return None
-    if len(digits) == 3:
-        digits = "".join(c * 2 for c in digits)
-    try:
-        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    except ValueError:
-        return None
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
-CARD_COLOUR = "#f4ecd8"  # a piece without a look colour (boardweaver.css's --card)
-MIN_CONTRAST = 4.5  # WCAG AA for a look's own ink on its piece
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
 
 
@@ -533,7 +518,7 @@ LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fa
 @cache  # a handful of colours per game, asked for by every piece of every drawing
 def ink_for(colour: str) -> str | None:
     """The ink (black or white) that reads best on a piece of `colour`: at least 4.58:1 for any colour."""
-    luminance = _luminance(colour)
+    luminance = colour_luminance(colour)
     if luminance is None:
         return None
     return LIGHT_INK if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 else DARK_INK
@@ -542,18 +527,7 @@ def ink_for(colour: str) -> str | None:
 def chosen_ink(wanted: object, colour: str) -> str | None:
     """The ink of a piece of `colour`: the look's own `"ink"` (red suits) when it reads on that colour at 4.5:1
     or more (WCAG AA), else `ink_for`'s black or white."""
-    if isinstance(wanted, str) and _luminance(wanted) is not None and _luminance(colour) is not None:
-        if contrast(wanted, colour) >= MIN_CONTRAST:
-            return wanted
-    return ink_for(colour)
-
-
-def contrast(first: str, second: str) -> float:
-    """The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21)."""
-    a, b = _luminance(first), _luminance(second)
-    if a is None or b is None:
-        raise ValueError(f"expected two #rgb or #rrggbb colours, got {first!r} and {second!r}")
-    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    return wanted if isinstance(wanted, str) and ink_reads(wanted, colour) else ink_for(colour)
 
 
 def _axial(space: Space) -> tuple[int, int] | None:
