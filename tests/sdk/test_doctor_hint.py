@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardweaver import Action, PlayerId, Table, start
+from boardweaver import Action, Piece, PlayerId, Space, Table, start
 from boardweaver.doctor import check_game
 from boardweaver.doctor.interference import make_twin
 from boardweaver.rng import Rng
@@ -55,3 +55,16 @@ def test_a_hand_nobody_owns_drawn_in_the_area_of_the_seat_its_state_names_is_no_
     report = check_game(Hints, games=3)
 
     assert [v for v in report.violations if v.check == 6] == [], report.details()
+
+
+def test_face_down_pieces_each_with_a_public_state_of_its_own_are_still_given_other_kinds() -> None:
+    """Keeping to the marks must not leave a piece whose public state is its own alone (a numbered slot) untwinned:
+    the kinds held under its public kind stand in for its look's."""
+    table = Table.new([0, 1], seed=1)
+    slots = [Piece("back").hiding(f"tile-{n}").with_state({"slot": n}) for n in range(6)]
+    table.add_space(Space("row", "row").with_pieces(slots))
+
+    twins = [make_twin(table, PlayerId(0), Rng(n, "twin"), 0) for n in range(40)]
+
+    changed = {twin.kind for twin in twins if twin is not None}
+    assert changed == {"piece", "pieces"}, changed

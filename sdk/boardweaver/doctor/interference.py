@@ -102,28 +102,37 @@ def look_of(piece: Piece) -> str:
 
 
 def kinds_under_looks(state: TableState) -> dict[str, set[str]]:
-    """Returns, for each look of the table's pieces (`look_of`), the private kinds the pieces of that look hold.
+    """Returns, for each look of the table's pieces (`look_of`) and each public kind alone, the private kinds the
+    pieces of that look, or of that public kind, hold.
 
     A look may tell something of a hidden kind (a Hanabi hint's public "?1": the card is a 1), so a twin gives a
     piece only a kind some piece of its look holds: a world the rules can make. A kind held only under other
     looks, or made up (a 4 under "?1"), would make the rules treat the card by a mark it contradicts, and the
-    difference would be the twin's, not a leak.
+    difference would be the twin's, not a leak. Where a piece's look is its own alone (a public state no other
+    piece has), the kinds held under its public kind stand in, so such pieces are still twinned.
     """
     under: dict[str, set[str]] = {}
     for space in state.spaces.values():
         for piece in space.pieces:
-            kinds = under.setdefault(look_of(piece), set())
-            if piece.private_kind is not None:
-                kinds.add(piece.private_kind)
+            for key in (look_of(piece), piece.public_kind):
+                kinds = under.setdefault(key, set())
+                if piece.private_kind is not None:
+                    kinds.add(piece.private_kind)
     return under
+
+
+def _kinds_for(piece: Piece, under: dict[str, set[str]]) -> set[str]:
+    """Returns the kinds a twin may give `piece`: those held under its look, else under its public kind."""
+    kinds = under[look_of(piece)]
+    return kinds if kinds - {piece.private_kind} else under[piece.public_kind]
 
 
 def _may_swap(first: Piece, second: Piece, under: dict[str, set[str]]) -> bool:
     """Tells whether two hidden pieces of any looks may swap private parts: each kind is held under the other's look."""
     if look_of(first) == look_of(second):
         return True
-    return (first.private_kind is None or first.private_kind in under[look_of(second)]) and (
-        second.private_kind is None or second.private_kind in under[look_of(first)]
+    return (first.private_kind is None or first.private_kind in _kinds_for(second, under)) and (
+        second.private_kind is None or second.private_kind in _kinds_for(first, under)
     )
 
 
@@ -179,9 +188,10 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
             space_id, index = rng.choice(hidden)
             piece = table.state.space(space_id).pieces[index]
             if piece.private_kind is not None:
-                value = other_value(piece.private_kind, sorted(under[look_of(piece)]), rng)
+                allowed = _kinds_for(piece, under)
+                value = other_value(piece.private_kind, sorted(allowed), rng)
                 # another kind of its look; a made-up one only on a table of one kind (as a lone gem's "empty" pits)
-                if value in under[look_of(piece)] or everywhere == {piece.private_kind}:
+                if value in allowed or everywhere == {piece.private_kind}:
                     options.append(("piece", (space_id, index, value)))
             other_space, other = rng.choice(hidden)
             swapped = table.state.space(other_space).pieces[other]
