@@ -11,9 +11,10 @@ texts of the same illegal steps. The window ends, without a verdict, at the next
 becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
 state map's decision reveals or draws, or a seat that sees it acts (its choices may show its secrets). Twins also
 change a single hidden piece or state value, and swap hidden pieces that do not look alike, so a lone face-down bid is
-covered too; a piece is only given a kind that a piece of its public look holds (`kinds_under_looks`), since a
-public mark may tell part of it (a hint's "?1"). A piece shown to `o` (`Table.show`) is one it sees: no twin changes
-it, and showing it a changed piece is a reveal for `o` that ends the window.
+covered too; a piece is only given a kind that a piece of its public look holds (`kinds_under_looks`; of its
+public kind where that look is its own alone), since a public mark may tell part of it (a hint's "?1"). A piece
+shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a changed piece is a reveal for `o`
+that ends the window.
 """
 
 from __future__ import annotations
