@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from .errors import RuleError
 from .locales import find_catalogs
 from .messages import Catalog, Message
-from .model import Json
+from .model import Json, PlayerId, Space
 from .offers import Action, Offer
 from .rng import Rng
 from .table import Table
@@ -193,7 +193,9 @@ class Game(metaclass=_GameType):
         text's `#rrggbb` colour, such as red suits' "#c62828"; used only where it reads on the piece at 4.5:1 or
         more, else black or white, whichever reads), "svg" (an inline
         SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
-        tooltip). The default shows the kind itself. The doctor requires every "says" and "title" key in each
+        tooltip), "mark" (true: a seat that sees a piece of this public kind by its hidden face, such as a
+        Hanabi card the other seats see whole, also sees this kind's text in the piece's corner: what everyone
+        knows of it, "R?"). The default shows the kind itself. The doctor requires every "says" and "title" key in each
         catalog (a message's, and those of the messages among its arguments).
         """
         found = self.look.get("pieces", {}).get(kind)
@@ -216,7 +218,9 @@ class Game(metaclass=_GameType):
         is a small button on that cell instead of among the commands, its face looked up in "faces" by the
         argument named by "choice", "?" when absent: `{"cell": "to_sq", "choice": "piece", "faces": {"q": "♕"}}`).
 
-        A space of area "seat" needs an owner: an ownerless one is drawn on the table (the doctor reports it).
+        A space of area "seat" is drawn in its owner's area, or, when it has none, in the area of the seat its
+        public state names under `seat` (a hand its seat may not see, as Hanabi's: `seat_area_of`); one with
+        neither is drawn on the table (the doctor reports it).
         """
         found = self.look.get("spaces", {}).get(space_kind)
         return dict(found) if isinstance(found, dict) else {"area": "table", "layout": "row"}
@@ -241,6 +245,15 @@ class Game(metaclass=_GameType):
         """Returns the game's title in `catalog`'s language: its msgid `title`, else the class's `title` or `name`."""
         translated = catalog.texts.get("title") if catalog is not None else None
         return translated or cls.title or cls.name
+
+
+def seat_area_of(space: Space) -> PlayerId | None:
+    """Returns the seat in whose area a space of area "seat" is drawn: its owner, else the seat its public state
+    names under `seat` (a hand nobody owns, so that its seat does not see it), else None (drawn on the table)."""
+    if space.owner is not None:
+        return space.owner
+    seat = space.public_state.get("seat")
+    return PlayerId(seat) if type(seat) is int else None
 
 
 def start(game: Game, players: list[int], seed: int | str, rng: Rng | None = None) -> Table:

@@ -12,6 +12,12 @@ PlayerId = NewType("PlayerId", int)
 
 Json = None | bool | int | float | str | list[Any] | dict[str, Any]
 JsonMap = dict[str, Json]
+StateMap = dict[str, Json | Message]  # what `with_state` takes: a message value becomes its wire map
+
+
+def wired(state: StateMap) -> JsonMap:
+    """Returns a copy of a state map with each message value as its wire map `{"key": ..., "args"?: ...}`."""
+    return {key: value.to_wire() if isinstance(value, Message) else value for key, value in state.items()}
 
 
 @dataclass(slots=True)
@@ -42,12 +48,13 @@ class Piece:
         self.owner = None if player is None else PlayerId(player)
         return self
 
-    def with_state(self, public: JsonMap | None = None, private: JsonMap | None = None) -> Piece:
-        """Returns this piece with the given public and private state maps."""
+    def with_state(self, public: StateMap | None = None, private: StateMap | None = None) -> Piece:
+        """Returns this piece with the given public and private state maps (a message value kept as its wire map,
+        as `Table.set` keeps it)."""
         if public is not None:
-            self.public_state = dict(public)
+            self.public_state = wired(public)
         if private is not None:
-            self.private_state = dict(private)
+            self.private_state = wired(private)
         return self
 
     def copy(self) -> Piece:
@@ -89,12 +96,13 @@ class Space:
         self.pieces = list(pieces)
         return self
 
-    def with_state(self, public: JsonMap | None = None, private: JsonMap | None = None) -> Space:
-        """Returns this space with the given public and private state maps."""
+    def with_state(self, public: StateMap | None = None, private: StateMap | None = None) -> Space:
+        """Returns this space with the given public and private state maps (a message value kept as its wire map,
+        as `Table.set` keeps it: a title's placeholder then says it in the reader's language)."""
         if public is not None:
-            self.public_state = dict(public)
+            self.public_state = wired(public)
         if private is not None:
-            self.private_state = dict(private)
+            self.private_state = wired(private)
         return self
 
     def copy(self) -> Space:

@@ -252,3 +252,26 @@ def test_on_a_phone_what_happened_stands_above_the_board(server: str, api: Any, 
 
     assert happened is not None and board is not None
     assert happened["y"] + happened["height"] <= board["y"] and happened["width"] >= phone["width"] - 1
+
+
+OFFER_RING = "rgb(255, 212, 92)"  # --offer
+
+
+def test_an_offered_piece_that_was_the_last_move_keeps_its_offer_ring(server: str, api: Any, new_page: Any) -> None:
+    """Regression: a card dealt into the market by the last move lost its offer ring to the last move's blue one,
+    so the seat saw no click there (a Hanabi hand's hinted card, just drawn, looked unplayable)."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#board [data-space=market] .piece").first.click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("document.title.startsWith('● Your turn')", timeout=30_000)  # ours again, after the bot's
+
+    marked = page.locator("#board .piece.last-move.offer")
+    marked.first.wait_for(timeout=30_000)
+    rings = [marked.nth(i).evaluate("(piece) => getComputedStyle(piece).boxShadow") for i in range(marked.count())]
+    plain = page.locator("#board .piece.last-move:not(.offer)")
+    moved = [plain.nth(i).evaluate("(piece) => getComputedStyle(piece).boxShadow") for i in range(plain.count())]
+
+    assert rings and all(OFFER_RING in ring for ring in rings), rings
+    assert all(OFFER_RING not in ring for ring in moved), moved

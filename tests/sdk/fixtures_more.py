@@ -264,6 +264,17 @@ class Faced(CataloguedWell):
         return {"en": Catalog("en", {**base["en"].texts, "look.back-face": "Back"}), "fr": base["fr"]}
 
 
+class FaintInk(CataloguedWell):
+    """No violation, a note: the cards' look asks for a green ink that reads at 4.4:1 on the cream card, so the tab
+    writes them black (a trial author's Hanabi greens looked black, and nothing said why)."""
+
+    name = "fixture-faint-ink"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": CataloguedWell.look["spaces"],
+        "pieces": {"back": {"title": "look.back", "ink": "#2e7d32"}},
+    }
+
+
 class SeatedHands(CataloguedWell):
     """Check 6 passes: the hands, each owned by its seat, are drawn in the seats' areas."""
 

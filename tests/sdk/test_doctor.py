@@ -511,3 +511,15 @@ def test_a_deck_dealt_in_one_order_in_every_game_is_named() -> None:
     same = "hidden pieces of 'deck' spaces lie in the same order in every game"
     assert [v.title for v in report.violations] == [same]
     assert "table.rng" in report.violations[0].detail
+
+
+def test_a_look_ink_the_tab_will_not_use_is_noted_with_its_contrast_and_what_to_do() -> None:
+    report = check_game(more.FaintInk, games=3)
+
+    notes = [note for note in report.notes if note != NO_PROCESS_NOTE]
+
+    assert report.ok, report.details()
+    assert notes == [
+        "the look's ink '#2e7d32' of piece kinds 'back' reads at 4.4:1 on '#f4ecd8', under 4.5:1 (WCAG AA): the tab "
+        "writes their text black or white instead; give a darker or lighter ink"
+    ]

@@ -176,6 +176,65 @@ class Tricks(Game):
         raise NotImplementedError
 
 
+class TurnedHands(Game):
+    """Hanabi's hands: nobody owns them, so their seats do not see them; each is shown to the other seat and names
+    its seat in its public state (`seat`), which draws it in that seat's area."""
+
+    name = "turned-hands"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"hand": {"area": "seat", "layout": "row"}},
+        "pieces": {"?1": {"text": "?1", "mark": True}, "told": {"text": "told"}},
+    }
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            cards = [Piece("back").hiding(f"card-{player}-{n}") for n in range(2)]
+            table.add_space(Space(f"hand-{player}", "hand").with_state({"seat": player}).with_pieces(cards))
+            for n in range(2):
+                table.show(f"hand-{player}", n, to=1 - player)
+        table.set_active_players([players[0]])
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        return []
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        raise NotImplementedError
+
+
+def test_a_hand_nobody_owns_is_drawn_in_the_area_of_the_seat_its_public_state_names() -> None:
+    """A trial author's Hanabi hands, ownerless so that their seats do not see them, were drawn on the table."""
+    game = TurnedHands()
+    table = start(game, [0, 1], seed=1)
+
+    page = Board(game, table.view(0), 0, [], None, Texts("en")).render()
+
+    others, mine = page.split('<div class="mine">')
+    theirs = re.search(r'<section class="seat-area[^"]*" data-seat="1">.*?</section>', others, re.S)
+    assert theirs is not None and 'data-space="hand-1"' in theirs.group(0)
+    assert 'data-space="hand-0"' in mine and 'data-space="hand-1"' not in mine
+    assert '<div class="middle">' not in page  # every space lies in a seat's area: no empty table
+    assert "card-1-0" in theirs.group(0) and "card-0-0" not in page  # seat 0 sees the other hand, never its own
+
+
+def test_a_hint_marked_on_a_card_a_seat_sees_whole_is_drawn_in_its_corner_where_its_look_says_mark() -> None:
+    """A trial author's Hanabi: the other seats saw a hinted card's face but not the hint ("?1") its owner saw, so
+    nobody could tell what a seat already knew of its hand."""
+    game = TurnedHands()
+    table = start(game, [0, 1], seed=1)
+    table.set_public_kind("hand-1", 0, "?1")  # told: a 1 (its look says "mark")
+    table.set_public_kind("hand-1", 1, "told")  # a public kind whose look says no "mark": nothing drawn
+
+    theirs = Board(game, table.view(0), 0, [], None, Texts("en")).render()
+    own = Board(game, table.view(1), 1, [], None, Texts("en")).render()
+
+    first, second = re.findall(r'<div class="piece[^"]*" data-key="hand-1/\d".*?</div>', theirs)
+    assert '<span class="known" aria-hidden="true">?1</span>' in first and "everyone knows: ?1" in first
+    assert "card-1-0" in first and 'class="known"' not in second
+    assert 'class="known"' not in own and ">?1<" in own  # its owner sees the mark as the card's face
+
+
 def _drawn_spaces(game: Game, table: Table, viewer: int | None, offers: list[Offer] | None = None) -> set[str]:
     page = Board(game, table.view(viewer), viewer, offers or [], None, Texts("en")).render()
     return set(re.findall(r'data-space="([^"]*)"', page))
@@ -214,8 +273,9 @@ def test_an_empty_space_that_hides_when_empty_is_drawn_where_its_seat_may_click_
 
 
 def test_every_piece_colour_of_every_game_gets_ink_that_reads_at_wcag_aa() -> None:
+    from boardweaver.colours import contrast
     from boardweaver_server.games import load_games
-    from boardweaver_web.board import contrast, ink_for
+    from boardweaver_web.board import ink_for
 
     colours = {
         str(look["color"])

@@ -11,8 +11,10 @@ texts of the same illegal steps. The window ends, without a verdict, at the next
 becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
 state map's decision reveals or draws, or a seat that sees it acts (its choices may show its secrets). Twins also
 change a single hidden piece or state value, and swap hidden pieces that do not look alike, so a lone face-down bid is
-covered too. A piece shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a changed piece is
-a reveal for `o` that ends the window.
+covered too; a piece is only given a kind that a piece of its public look holds (`kinds_under_looks`; of its
+public kind where that look is its own alone), since a public mark may tell part of it (a hint's "?1"). A piece
+shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a changed piece is a reveal for `o`
+that ends the window.
 """
 
 from __future__ import annotations
@@ -95,6 +97,46 @@ def other_value(value: Any, seen: list[Any], rng: Rng) -> Any:
     return None
 
 
+def look_of(piece: Piece) -> str:
+    """Returns what every viewer reads of a piece: its public kind and public state."""
+    return canonical_json([piece.public_kind, piece.public_state])
+
+
+def kinds_under_looks(state: TableState) -> dict[str, set[str]]:
+    """Returns, for each look of the table's pieces (`look_of`) and each public kind alone, the private kinds the
+    pieces of that look, or of that public kind, hold.
+
+    A look may tell something of a hidden kind (a Hanabi hint's public "?1": the card is a 1), so a twin gives a
+    piece only a kind some piece of its look holds: a world the rules can make. A kind held only under other
+    looks, or made up (a 4 under "?1"), would make the rules treat the card by a mark it contradicts, and the
+    difference would be the twin's, not a leak. Where a piece's look is its own alone (a public state no other
+    piece has), the kinds held under its public kind stand in, so such pieces are still twinned.
+    """
+    under: dict[str, set[str]] = {}
+    for space in state.spaces.values():
+        for piece in space.pieces:
+            for key in (look_of(piece), piece.public_kind):
+                kinds = under.setdefault(key, set())
+                if piece.private_kind is not None:
+                    kinds.add(piece.private_kind)
+    return under
+
+
+def _kinds_for(piece: Piece, under: dict[str, set[str]]) -> set[str]:
+    """Returns the kinds a twin may give `piece`: those held under its look, else under its public kind."""
+    kinds = under[look_of(piece)]
+    return kinds if kinds - {piece.private_kind} else under[piece.public_kind]
+
+
+def _may_swap(first: Piece, second: Piece, under: dict[str, set[str]]) -> bool:
+    """Tells whether two hidden pieces of any looks may swap private parts: each kind is held under the other's look."""
+    if look_of(first) == look_of(second):
+        return True
+    return (first.private_kind is None or first.private_kind in _kinds_for(second, under)) and (
+        second.private_kind is None or second.private_kind in _kinds_for(first, under)
+    )
+
+
 def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
     if isinstance(data, dict):
         return [leaf for key in sorted(data) for leaf in _leaves(data[key], (*path, key))]
@@ -141,14 +183,20 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
             pairs = _differing_pairs([_private_of(space.pieces[i]) for i in indices])
             options.extend(("pieces", (space.space_id, indices[a], indices[b])) for a, b in pairs)
     if hidden:
-        kinds = sorted({p.private_kind for s in table.state.spaces.values() for p in s.pieces if p.private_kind})
+        under = kinds_under_looks(table.state)
+        everywhere = {kind for kinds in under.values() for kind in kinds}
         for _ in range(4):
             space_id, index = rng.choice(hidden)
             piece = table.state.space(space_id).pieces[index]
             if piece.private_kind is not None:
-                options.append(("piece", (space_id, index, other_value(piece.private_kind, kinds, rng))))
+                allowed = _kinds_for(piece, under)
+                value = other_value(piece.private_kind, sorted(allowed), rng)
+                # another kind of its look; a made-up one only on a table of one kind (as a lone gem's "empty" pits)
+                if value in allowed or everywhere == {piece.private_kind}:
+                    options.append(("piece", (space_id, index, value)))
             other_space, other = rng.choice(hidden)
-            if _private_of(table.state.space(other_space).pieces[other]) != _private_of(piece):
+            swapped = table.state.space(other_space).pieces[other]
+            if _private_of(swapped) != _private_of(piece) and _may_swap(piece, swapped, under):
                 options.append(("mixed", (space_id, index, other_space, other)))
     players = [p for p in table.state.players if p.player_id != observer and p.private_state]
     for a, b in _differing_pairs([p.private_state for p in players], same_shape=True):

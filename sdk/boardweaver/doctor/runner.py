@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..colours import CARD_COLOUR, MIN_CONTRAST, contrast, ink_reads, luminance
 from ..decision import verify_commit
 from ..game import Game
 from ..installed import installed_games
@@ -173,6 +174,7 @@ def check_game(
     elsewhere = _check_elsewhere(game, recorded, found, report)
     ended = _check_endings(game, stopped, found, max_decisions)
     looked = _check_look(game, patterns, used, found, seed, report.games_finished > 0)
+    report.notes.extend(unread_inks(game, patterns.piece_kinds))
     for finding, where in patterns.findings():
         where_seed, where_players = patterns.where[where]
         _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, [], whole_run=True))
@@ -328,9 +330,31 @@ def _check_look(
     return len(static)
 
 
+def unread_inks(game: Game, kinds: set[str]) -> list[str]:
+    """Notes each look `"ink"` the tab will not use on the pieces seen: under 4.5:1 on the piece's colour, their text
+    is written black or white instead, and nothing else would tell the author why (one note per ink and colour)."""
+    unread: dict[tuple[str, str], list[str]] = {}
+    for kind in sorted(kinds):
+        look = game.piece_look(kind)
+        ink = look.get("ink")
+        colour = str(look.get("color") or CARD_COLOUR)
+        if ink is not None and not ink_reads(ink, colour):
+            unread.setdefault((str(ink), colour), []).append(kind)
+    notes = []
+    for (ink, colour), named in sorted(unread.items()):
+        readable = luminance(ink) is not None and luminance(colour) is not None
+        ratio = f"reads at {contrast(ink, colour):.1f}:1 on" if readable else "is no #rrggbb colour for"
+        some = ", ".join(repr(kind) for kind in named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+        notes.append(
+            f"the look's ink {ink!r} of piece kinds {some} {ratio} {colour!r}, under {MIN_CONTRAST}:1 (WCAG AA): "
+            "the tab writes their text black or white instead; give a darker or lighter ink"
+        )
+    return notes
+
+
 def _ownerless_in_seats(game: Game, patterns: Patterns) -> list[tuple[Finding, tuple[int | str, list[int]]]]:
-    """Check 6 on the look's areas: each space kind drawn in its owner's seat area of which an ownerless space was
-    seen (the tab draws that one on the table, with no seat's name), with a game that made one."""
+    """Check 6 on the look's areas: each space kind drawn in its owner's seat area of which a space with no owner nor
+    public `seat` was seen (the tab draws that one on the table, with no seat's name), with a game that made one."""
     found = []
     for kind, (space_id, where_seed, where_players) in sorted(patterns.ownerless.items()):
         if game.space_look(kind).get("area") != "seat":
@@ -340,8 +364,9 @@ def _ownerless_in_seats(game: Game, patterns: Patterns) -> list[tuple[Finding, t
             f"look puts space kind {kind!r} in a seat's area, but a space of it has no owner",
             f'the look draws {kind!r} spaces in their owner\'s seat area ("area": "seat"), but space {space_id!r} '
             "was made without an owner: the tab draws it among the table's spaces, with no seat's name near it; "
-            f'make it with Space({space_id!r}, {kind!r}).owned_by(seat), or give kind {kind!r} the area "table" or '
-            '"side"',
+            f"make it with Space({space_id!r}, {kind!r}).owned_by(seat) (or, for a hand its seat may not see, name "
+            'the seat in its public state: .with_state({"seat": seat})), or give kind '
+            f'{kind!r} the area "table" or "side"',
         )
         found.append((finding, (where_seed, where_players)))
     return found

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game import seat_area_of
 from ..messages import Message
 from ..model import PlayerId, Space, TableState
 from ..view import sees_piece
@@ -203,14 +204,14 @@ class Patterns:
     # space kind -> (game, space id) -> the hidden order of an ownerless collection nobody sees when the game first
     # showed it: its order tells no viewer anything, but what the rules take from its top does
     drawn_from: dict[str, dict[tuple[int | str, str], tuple[str, ...]]] = field(default_factory=dict)
-    # space kind -> the first ownerless space of it seen, and its game (a seat-area look cannot place it)
+    # space kind -> the first space of it with no owner nor public `seat`, and its game (no seat area can hold it)
     ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
     def observe(self, state: TableState, game: int | str, players: list[int]) -> None:
         """Records one state of game `game`."""
         for space in state.spaces.values():
             self.space_kinds.add(space.kind)
-            if space.owner is None and space.kind not in self.ownerless:
+            if seat_area_of(space) is None and space.kind not in self.ownerless:
                 self.ownerless[space.kind] = (space.space_id, game, players)
             public = space.public_state
             named = public.get("title") if public else None

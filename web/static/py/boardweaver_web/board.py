@@ -14,6 +14,9 @@ from functools import cache, lru_cache
 from typing import Any
 
 from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, Table, msg
+from boardweaver.colours import CARD_COLOUR, ink_reads
+from boardweaver.colours import luminance as colour_luminance
+from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 from boardweaver.wire import piece_to_wire
 
@@ -89,8 +92,9 @@ class Board:
             if look.get("hide_empty") and self._is_empty(space, ghosts):
                 continue
             area = look.get("area", "table")
-            if area == "seat" and space.owner is not None and space.owner in seats:
-                seats[space.owner].append(space)
+            holder = seat_area_of(space) if area == "seat" else None  # its owner, or a hand its seat may not see
+            if holder is not None and holder in seats:
+                seats[holder].append(space)
             elif area == "side":
                 side.append(space)
             else:
@@ -227,10 +231,11 @@ class Board:
         if known is not None:
             return known
         title = self.places.get(space.space_id) or self._space_title(space)
-        if space.owner is None or self.game.space_look(space.kind).get("area") != "seat":
+        holder = seat_area_of(space)
+        if holder is None or self.game.space_look(space.kind).get("area") != "seat":
             where = title
         else:
-            seat = self.texts.get("seat.you" if space.owner == self.me else "seat", seat=space.owner)
+            seat = self.texts.get("seat.you" if holder == self.me else "seat", seat=holder)
             where = self.texts.get("space.of", seat=seat, space=title)
         if _axial(space) is None or space.space_id in self.places:  # a hex is named once the map is laid out
             self._named[space.space_id] = where
@@ -358,6 +363,9 @@ class Board:
             spoken = self.texts.get("offer.on", action=tip, what=spoken)
         elif ghost:
             spoken = self.texts.get("piece.planned", what=what)
+        known = self._known(piece, shown_kind)
+        if known is not None:
+            spoken += f" · {self.texts.get('piece.known', what=known)}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
@@ -375,9 +383,21 @@ class Board:
         style = f' style="{";".join(styles)}"' if styles else ""
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
         face = _face(look, self._face_text(look), fanned)
+        if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
+            face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _known(self, piece: Piece, shown_kind: str) -> str | None:
+        """What every seat knows of a piece this seat sees by its hidden face: its public kind's face, where that
+        kind's look says `"mark": true` (a Hanabi hint's "R?" on a card the other seats see whole), else None."""
+        if shown_kind == piece.public_kind:
+            return None
+        public = self.game.piece_look(piece.public_kind)
+        if public.get("mark") is not True:
+            return None
+        return self._face_text(public) or public.get("symbol") or piece.public_kind
 
     def _target(self, space: Space, look: dict[str, Any], offer: Offer) -> list[str]:
         """A grid cell's classes as where the piece picked up on its grid may go: `target`, and `capture` when the
@@ -483,24 +503,7 @@ class Board:
         return ghosts
 
 
-def _luminance(colour: str) -> float | None:
-    """The relative luminance (WCAG 2) of a `#rgb` or `#rrggbb` colour; None for any other CSS colour."""
-    digits = colour.strip().lstrip("#")
-    if not colour.strip().startswith("#") or len(digits) not in (3, 6):
-        return None
-    if len(digits) == 3:
-        digits = "".join(c * 2 for c in digits)
-    try:
-        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    except ValueError:
-        return None
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
-CARD_COLOUR = "#f4ecd8"  # a piece without a look colour (boardweaver.css's --card)
-MIN_CONTRAST = 4.5  # WCAG AA for a look's own ink on its piece
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
 
 
@@ -515,7 +518,7 @@ LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fa
 @cache  # a handful of colours per game, asked for by every piece of every drawing
 def ink_for(colour: str) -> str | None:
     """The ink (black or white) that reads best on a piece of `colour`: at least 4.58:1 for any colour."""
-    luminance = _luminance(colour)
+    luminance = colour_luminance(colour)
     if luminance is None:
         return None
     return LIGHT_INK if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 else DARK_INK
@@ -524,18 +527,7 @@ def ink_for(colour: str) -> str | None:
 def chosen_ink(wanted: object, colour: str) -> str | None:
     """The ink of a piece of `colour`: the look's own `"ink"` (red suits) when it reads on that colour at 4.5:1
     or more (WCAG AA), else `ink_for`'s black or white."""
-    if isinstance(wanted, str) and _luminance(wanted) is not None and _luminance(colour) is not None:
-        if contrast(wanted, colour) >= MIN_CONTRAST:
-            return wanted
-    return ink_for(colour)
-
-
-def contrast(first: str, second: str) -> float:
-    """The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21)."""
-    a, b = _luminance(first), _luminance(second)
-    if a is None or b is None:
-        raise ValueError(f"expected two #rgb or #rrggbb colours, got {first!r} and {second!r}")
-    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    return wanted if isinstance(wanted, str) and ink_reads(wanted, colour) else ink_for(colour)
 
 
 def _axial(space: Space) -> tuple[int, int] | None:
