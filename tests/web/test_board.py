@@ -552,6 +552,22 @@ def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_tha
     assert roving_step("ArrowLeft", 0, 3) == 2  # a hand (no places) still wraps
 
 
+def test_in_a_wrapped_hand_up_and_down_go_to_the_card_drawn_above_and_below() -> None:
+    from boardweaver_web.roving import roving_step
+
+    # 14 cards in rows of 5, 5 and 4, each 48 px wide and showing a 40 px strip (they overlap), rows 75 px apart
+    hand = [((n % 5) * 40 + 24.0, (n // 5) * 75 + 33.0, 48.0, 67.0) for n in range(14)]
+
+    def step(key: str, at: int) -> int | None:
+        return roving_step(key, at, 14, hand, grid=False)
+
+    assert step("ArrowDown", 1) == 6 and step("ArrowUp", 6) == 1
+    assert step("ArrowDown", 9) == 13  # the last row is shorter: its card nearest below
+    assert step("ArrowDown", 12) is None and step("ArrowUp", 2) is None  # the last and first rows go no further
+    assert step("ArrowRight", 4) == 5 and step("ArrowLeft", 0) == 13  # along the hand, wrapping, as without places
+    assert step("Home", 7) == 0 and step("End", 6) == 13  # the hand's ends, not its row's
+
+
 def test_a_piece_picked_up_and_put_back_is_no_longer_marked_chosen() -> None:
     """Regression: fog chess kept a piece lifted (chosen) after its second click put it back."""
     from boardweaver_web.moves import last_click

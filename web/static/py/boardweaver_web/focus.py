@@ -54,8 +54,9 @@ def focus_first(selectors: list[str]) -> bool:
 
 def rove(root_id: str, step: Callable[..., int | None]) -> None:
     """Makes each `[data-roving]` group under the root one Tab stop (the roving tabindex of WAI-ARIA): a key on an
-    item moves the focus to the item `step(key, at, count, places)` names, and the focused item becomes the Tab
-    stop. `places` is None, or for a `data-roving="grid"` group each item's centre and size as drawn."""
+    item moves the focus to the item `step(key, at, count, places, grid)` names, and the focused item becomes the
+    Tab stop. `places` is each item's centre and size as drawn, for an arrow in a `data-roving="grid"` group and for
+    Up and Down in a hand (which may be wrapped over rows), else None; `grid` says which the group is."""
     root = element(root_id)
     if root is None:
         return
@@ -79,10 +80,11 @@ def rove(root_id: str, step: Callable[..., int | None]) -> None:
         if at < 0:
             return
         places = None
-        if str(found[at].parentElement.getAttribute("data-roving")) == "grid":
+        grid = str(found[at].parentElement.getAttribute("data-roving")) == "grid"
+        if grid or key in ("ArrowUp", "ArrowDown"):  # a hand's other keys go along it: no layout read for them
             boxes = [item.getBoundingClientRect() for item in found]
             places = [(b.left + b.width / 2, b.top + b.height / 2, b.width, b.height) for b in boxes]
-        goal = step(key, at, len(found), places)
+        goal = step(key, at, len(found), places, grid)
         if goal is not None:
             event.preventDefault()  # the arrows would scroll the page
             found[goal].focus()

@@ -8,11 +8,12 @@ GRID_ENDS = ("Home", "End", "Control+Home", "Control+End")
 
 
 def roving_step(
-    key: str, at: int, count: int, places: list[tuple[float, float, float, float]] | None = None
+    key: str, at: int, count: int, places: list[tuple[float, float, float, float]] | None = None, grid: bool = True
 ) -> int | None:
     """The item of a roving group that `key` moves the focus to from item `at`, or None for a key the group does
-    not take. In a hand, Left and Right go to the neighbour (wrapping around), Home and End (with Control too)
-    to the ends.
+    not take. In a hand (`grid` False, or no `places`), Left and Right go to the neighbour (wrapping around), Home
+    and End (with Control too) to the ends; in a hand wrapped over rows, Up and Down go by the screen as in a grid
+    (below), to the card drawn above or below.
 
     In a grid (`places`: each item's centre and size as drawn, `(x, y, width, height)`), every arrow goes by the
     screen: to the nearest item in that direction on the same row or column, else to the nearest row (Up, Down)
@@ -23,6 +24,8 @@ def roving_step(
     """
     if count <= 0:
         return None
+    if not grid and key not in ("ArrowUp", "ArrowDown"):
+        places = None  # along the hand, not by the screen
     if places is not None and len(places) == count and key in GRID_ENDS:
         return _grid_end(key, at, places)
     if places is None or key not in ARROWS or len(places) != count:
