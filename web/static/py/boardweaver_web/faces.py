@@ -12,14 +12,8 @@ escape = lru_cache(maxsize=4096)(html.escape)
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
-
-
 CARD_COLOUR = "#f4ecd8"  # a piece without a look colour (boardweaver.css's --card)
-
-
 MIN_CONTRAST = 4.5  # WCAG AA for a look's own ink on its piece
-
-
 LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fanned card shows large
 
 

@@ -21,14 +21,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
-
-
 REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
-
-
 PASSING_NOTICES = ("notice.server-error", "notice.step-refused")  # over once read; the others last while true
-
-
 FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
 
 

@@ -8,8 +8,6 @@ import re
 from .dom import js, some, to_js
 
 VERSIONED = ("/pyodide/", "/pyscript/", "/wheels/")  # paths whose files never change (the sw.js IMMUTABLE)
-
-
 CLIENT_FILES = re.compile(r"/static/v[0-9a-f]{12}/")  # the client under its version (the sw.js CLIENT)
 
 
