@@ -251,6 +251,27 @@ def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: An
     assert page.evaluate(f"document.activeElement.matches('{MARKET_CARD}')")  # the focus stays in the market
 
 
+def test_escape_closes_a_phones_settings_menu_and_leaves_the_card_just_picked(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Escape in the top bar's settings menu (a phone's) closes the menu; it is no Undo there."""
+    room = api.room("market-draft", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844})
+    wait_state(page, "ready")
+    page.locator(f"{MARKET_CARD} >> nth=1").click()  # staged: a Choice, drawn at once
+    page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    page.locator(".topbar .settings-button").focus()
+    page.keyboard.press("Enter")  # the menu opens
+    opened = page.locator("#sound").is_visible()
+
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+
+    assert opened and not page.locator("#sound").is_visible()  # closed
+    assert page.get_attribute("#board [data-space=market] .piece.chosen", "data-key") == "market/1"  # still staged
+    assert page.locator("#commands button.undo").count() == 1
+
+
 @pytest.mark.parametrize(("locale", "said"), [("en-US", "Skip to the board"), ("fr-FR", "Aller au plateau")])
 def test_the_first_tab_stop_skips_the_top_bar_to_the_board(
     server: str, api: Any, new_page: Any, locale: str, said: str

@@ -307,11 +307,14 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
 
     def on_key(self, event: Any) -> None:
         """Notes a keyboard player; Escape takes the draft's last step back, as the Undo button does (a piece
-        picked up is put back), unless a text field has the focus."""
+        picked up is put back), unless a text field or the top bar's settings (a phone's menu: Escape closes it) has
+        the focus."""
         self.keyboard = True
         if str(event.key) != "Escape" or event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
             return
         if str(getattr(event.target, "tagName", "") or "").lower() in ("input", "select", "textarea"):
+            return
+        if elements.target_data(event, "settings") is not None:
             return
         if self.session.can_undo():
             event.preventDefault()
