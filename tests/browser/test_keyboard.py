@@ -163,6 +163,33 @@ def test_a_hand_is_one_tab_stop_and_the_arrows_move_between_its_cards(server: st
     assert page.get_attribute(".mine .layout-fan .piece.chosen", "data-key") == "hand-0/2"  # Enter chose it
 
 
+# Where each card of the seat's hand is drawn, by its key: [[key, left, top]...] (rounded px)
+HAND_CARDS = """() => [...document.querySelectorAll('.mine .layout-fan [data-roving] > [data-offer]')].map(e => {
+  const box = e.getBoundingClientRect(); return [e.dataset.key, Math.round(box.left), Math.round(box.top)]; })"""
+
+
+def test_up_and_down_move_to_the_card_above_and_below_in_a_wrapped_hand(server: str, api: Any, new_page: Any) -> None:
+    """A hand wrapped over rows (Bluff's 18 cards at 390 px: three rows): Up and Down go to the card of the row above
+    or below, where it is drawn; the first and last rows go no further; Left and Right still go along the hand."""
+    room = api.room("bluff", seats=3, bots=[1, 2])  # the bots wait for seat 0's first decision: no redraw
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844})
+    wait_state(page, "ready")
+    rows: dict[int, list[str]] = {}
+    for key, _, top in sorted(page.evaluate(HAND_CARDS), key=lambda card: (card[2], card[1])):
+        rows.setdefault(top, []).append(key)
+    first, second, third = (rows[top] for top in sorted(rows)[:3])
+    keys = Keyboard(page)
+    keys.tab_to(f"() => Boolean(({FOCUSED_CARD})())")
+    page.keyboard.press("Home")
+    walked = []
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowUp", "ArrowUp", "ArrowLeft"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_CARD))
+
+    assert len(rows) >= 3, rows  # the hand is wrapped
+    assert walked == [second[0], third[0], third[0], second[0], second[1], first[1], first[1], first[0]], walked
+
+
 GRID = "#board [data-roving=grid] > [data-offer]"
 FOCUSED_SQUARE = f"() => document.activeElement.matches('{GRID}') && document.activeElement.dataset.key"  # else false
 
@@ -222,6 +249,27 @@ def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: An
     assert picked == staged == "market/1" and undo_shown == 1
     assert page.locator("#commands button.undo").count() == 0  # nothing left to take back
     assert page.evaluate(f"document.activeElement.matches('{MARKET_CARD}')")  # the focus stays in the market
+
+
+def test_escape_closes_a_phones_settings_menu_and_leaves_the_card_just_picked(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Escape in the top bar's settings menu (a phone's) closes the menu; it is no Undo there."""
+    room = api.room("market-draft", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844})
+    wait_state(page, "ready")
+    page.locator(f"{MARKET_CARD} >> nth=1").click()  # staged: a Choice, drawn at once
+    page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    page.locator(".topbar .settings-button").focus()
+    page.keyboard.press("Enter")  # the menu opens
+    opened = page.locator("#sound").is_visible()
+
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+
+    assert opened and not page.locator("#sound").is_visible()  # closed
+    assert page.get_attribute("#board [data-space=market] .piece.chosen", "data-key") == "market/1"  # still staged
+    assert page.locator("#commands button.undo").count() == 1
 
 
 @pytest.mark.parametrize(("locale", "said"), [("en-US", "Skip to the board"), ("fr-FR", "Aller au plateau")])

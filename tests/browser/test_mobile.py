@@ -344,28 +344,86 @@ def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
-def test_the_rooms_top_bar_takes_two_rows_on_a_phone(server: str, api: Any, new_page: Any, locale: str) -> None:
+def test_the_rooms_top_bar_takes_one_row_on_a_phone_with_its_settings_in_a_menu(
+    server: str, api: Any, new_page: Any, locale: str
+) -> None:
+    """Regression (a player's trial at 390 px): the bar took ~95 px of the screen in two rows, Sound, Notify and the
+    language on every screen; now one row, those three in a menu its button opens."""
     room = api.room("old-maid", seats=2, bots=[1])
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
     page.goto(seat_url(server, room, 0))
     wait_state(page, "ready", "over")
 
-    rows = page.evaluate(
-        """() => {
-      const boxes = [...document.querySelectorAll('.topbar > *')].filter(e => e.getClientRects().length)
-        .map(e => e.getBoundingClientRect()).sort((a, b) => a.top - b.top);
-      let rows = 0, bottom = -Infinity;
-      for (const box of boxes) {
-        if (box.top >= bottom - 1) { rows += 1; bottom = box.bottom; } else bottom = Math.max(bottom, box.bottom);
-      }
-      return rows;
-    }"""
-    )
+    rows = page.evaluate(TOP_BAR_ROWS)
     height = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height")
+    hidden = [page.locator(selector).is_visible() for selector in ("#sound", "#notify", "#lang")]
+    menu = page.locator(".topbar .settings-button")
+    name = menu.get_attribute("aria-label") or ""
+    menu.click()
+    shown = [page.locator(selector).is_visible() for selector in ("#sound", "#notify", "#lang")]
+    page.locator("#sound").check()
+    sound = page.evaluate("localStorage.getItem('bw:signal:sound')")
+    small = page.evaluate(SMALL_TARGETS)
 
-    assert rows == 2, f"the top bar's parts lie in {rows} rows"
-    # two rows of controls a finger can hit (MIN_TAP_PX each), its padding and the gap between them: no more
-    assert height <= 2 * MIN_TAP_PX + 16, f"the top bar takes {height:.0f} px of a 844 px screen"
+    assert rows == 1, f"the top bar's parts lie in {rows} rows"
+    assert height <= MIN_TAP_PX + 20, f"the top bar takes {height:.0f} px of a 844 px screen"
+    assert hidden == [False, False, False] and shown == [True, True, True]
+    assert name == SETTINGS_NAMES[locale]  # the button says what it opens, in the page's language
+    assert sound == "on" and small == []
+
+
+SETTINGS_NAMES = {"en-US": "Sound, notifications and language", "fr-FR": "Son, notifications et langue"}
+TOP_BAR_ROWS = """() => {
+  const boxes = [...document.querySelectorAll('.topbar > *')].filter(e => e.getClientRects().length)
+    .map(e => e.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+  let rows = 0, bottom = -Infinity;
+  for (const box of boxes) {
+    if (box.top >= bottom - 1) { rows += 1; bottom = box.bottom; } else bottom = Math.max(bottom, box.bottom);
+  }
+  return rows;
+}"""
+
+
+def test_the_rooms_top_bar_keeps_its_settings_in_its_row_on_a_laptop(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("old-maid", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+    wait_state(page, "ready", "over")
+
+    shown = [page.locator(selector).is_visible() for selector in ("#sound", "#notify", "#lang")]
+
+    assert shown == [True, True, True] and not page.locator(".topbar .settings-button").is_visible()
+    assert page.evaluate(TOP_BAR_ROWS) == 1
+
+
+# A grid's table, its cells and the screen, measured: (table's width, grid's width, [(cell width, height)...], screen)
+GRID_SIZES = """() => {
+  const grid = document.querySelector('.layout-grid .pieces'), cells = [...grid.querySelectorAll(':scope > .piece')];
+  const holder = grid.closest('.table-area, .spaces').getBoundingClientRect();
+  return [holder.width, grid.getBoundingClientRect().width,
+    cells.map(c => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]),
+    document.documentElement.clientWidth];
+}"""
+
+
+def test_a_grid_fills_the_tables_width_on_a_phone_with_square_cells(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial at 390 px): Memory match's 4 x 4 cards were 52 px, in the left half of the table;
+    they fill its width now, square. A chess board keeps fitting the screen, its squares square."""
+    measured = {}
+    for game in ("memory-match", "fog-chess"):
+        room = api.room(game, seats=2, bots=[1])
+        phone.goto(seat_url(server, room, 0))
+        wait_state(phone, "ready", "over")
+        measured[game] = phone.evaluate(GRID_SIZES)
+        problems = phone.evaluate(LAYOUT_PROBLEMS)
+        assert problems == [], (game, problems)
+    screenshot(phone, "memory-match-grid-mobile")
+
+    table, grid, cells, screen = measured["memory-match"]
+    assert grid >= table - 2, f"the grid is {grid:.0f} px wide in a {table:.0f} px table"
+    assert all(abs(width - height) < 1 for width, height in cells) and min(w for w, _ in cells) >= 80, cells
+    table, grid, cells, screen = measured["fog-chess"]
+    assert grid <= screen and all(abs(width - height) < 1 for width, height in cells)
+    assert min(w for w, _ in cells) >= MIN_TAP_PX - 0.5, cells
 
 
 def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phone: Any) -> None:

@@ -28,7 +28,9 @@ from boardweaver_games.bluff.rules import Bluff
 from boardweaver_games.market_draft.rules import MarketDraft
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
-from boardweaver_web.board import Board, guess_moves, piece_keys, render_log, render_result, score_title
+from boardweaver_web.board import Board
+from boardweaver_web.moves import guess_moves, piece_keys
+from boardweaver_web.panels import render_log, render_result, score_title
 from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
@@ -275,7 +277,7 @@ def test_an_empty_space_that_hides_when_empty_is_drawn_where_its_seat_may_click_
 def test_every_piece_colour_of_every_game_gets_ink_that_reads_at_wcag_aa() -> None:
     from boardweaver.colours import contrast
     from boardweaver_server.games import load_games
-    from boardweaver_web.board import ink_for
+    from boardweaver_web.faces import ink_for
 
     colours = {
         str(look["color"])
@@ -502,7 +504,7 @@ def test_every_text_of_a_french_game_is_french_from_start_to_end(name: str) -> N
 def test_the_verdict_says_draw_when_every_seat_won_and_a_shared_win_when_some_did() -> None:
     """Three-lanes ended four all: "Zoé, Player 2 win" must not read "You won" as if alone."""
     from boardweaver import GameResult, Perspective, Player, PlayerId, Table, TableState
-    from boardweaver_web.board import verdict
+    from boardweaver_web.panels import verdict
 
     def table(winners: list[int], seats: int = 3) -> Table:
         state = TableState(players=[Player(PlayerId(seat)) for seat in range(seats)])
@@ -575,7 +577,7 @@ def test_a_hand_of_offered_cards_is_one_tab_stop_on_the_staged_card_else_the_fir
 
 
 def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
-    from boardweaver_web.board import roving_step
+    from boardweaver_web.roving import roving_step
 
     assert [roving_step(key, 0, 5) for key in ("ArrowRight", "ArrowLeft", "Home", "End")] == [1, 4, 0, 4]
     assert roving_step("Control+End", 1, 5) == 4 and roving_step("Control+Home", 3, 5) == 0
@@ -584,7 +586,7 @@ def test_arrows_home_and_end_move_through_a_hand_wrapping_at_its_ends() -> None:
 
 
 def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_that_way() -> None:
-    from boardweaver_web.board import roving_step
+    from boardweaver_web.roving import roving_step
 
     def cells(*spots: tuple[int, int]) -> list[tuple[float, float, float, float]]:  # (column, row) -> a 40 px box
         return [(column * 42 + 20.0, row * 42 + 20.0, 40.0, 40.0) for column, row in spots]
@@ -610,9 +612,25 @@ def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_tha
     assert roving_step("ArrowLeft", 0, 3) == 2  # a hand (no places) still wraps
 
 
+def test_in_a_wrapped_hand_up_and_down_go_to_the_card_drawn_above_and_below() -> None:
+    from boardweaver_web.roving import roving_step
+
+    # 14 cards in rows of 5, 5 and 4, each 48 px wide and showing a 40 px strip (they overlap), rows 75 px apart
+    hand = [((n % 5) * 40 + 24.0, (n // 5) * 75 + 33.0, 48.0, 67.0) for n in range(14)]
+
+    def step(key: str, at: int) -> int | None:
+        return roving_step(key, at, 14, hand, grid=False)
+
+    assert step("ArrowDown", 1) == 6 and step("ArrowUp", 6) == 1
+    assert step("ArrowDown", 9) == 13  # the last row is shorter: its card nearest below
+    assert step("ArrowDown", 12) is None and step("ArrowUp", 2) is None  # the last and first rows go no further
+    assert step("ArrowRight", 4) == 5 and step("ArrowLeft", 0) == 13  # along the hand, wrapping, as without places
+    assert step("Home", 7) == 0 and step("End", 6) == 13  # the hand's ends, not its row's
+
+
 def test_a_piece_picked_up_and_put_back_is_no_longer_marked_chosen() -> None:
     """Regression: fog chess kept a piece lifted (chosen) after its second click put it back."""
-    from boardweaver_web.board import last_click
+    from boardweaver_web.moves import last_click
 
     def clicks(*indexes: int) -> list[Action]:
         return [Action.piece_click("board-0", index) for index in indexes]
@@ -628,7 +646,7 @@ def test_a_piece_picked_up_and_put_back_is_no_longer_marked_chosen() -> None:
 def test_the_focus_goes_to_the_nearest_offered_piece_when_its_own_is_offered_no_more() -> None:
     """Regression: turning a memory card over (or moving a chess piece) sent a keyboard player's focus back to the
     first card of the grid."""
-    from boardweaver_web.board import nearest_offer
+    from boardweaver_web.roving import nearest_offer
 
     offered = [("grid", 3), ("grid", 9), ("grid", 11), ("hand-0", 10)]
     assert nearest_offer("grid/10", offered) == "grid/11"  # a tie: the later one
@@ -802,7 +820,7 @@ def test_every_seat_of_an_installed_game_has_an_underline_colour_in_the_styleshe
 def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colour_is_the_styles() -> None:
     from pathlib import Path
 
-    from boardweaver_web.board import CARD_COLOUR
+    from boardweaver.colours import CARD_COLOUR
 
     class Red(ThreeLanes):
         def piece_look(self, kind: str) -> dict[str, Any]:

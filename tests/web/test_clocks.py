@@ -7,7 +7,8 @@ from typing import Any
 
 from boardweaver import Table, start, state_to_wire
 from boardweaver_games.fogchess.rules import FogChess, click
-from boardweaver_web.board import Board, clock_left, clock_text, render_clocks
+from boardweaver_web.board import Board
+from boardweaver_web.panels import clock_left, clock_text, render_clocks
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import Texts
 

@@ -226,7 +226,7 @@ def test_a_room_not_started_says_which_seats_it_waits_for_and_forgets_them_once_
 
 def test_what_just_happened_is_the_last_decision_that_logged_and_reads_as_sentences() -> None:
     from boardweaver import Catalog
-    from boardweaver_web.board import render_happened
+    from boardweaver_web.panels import render_happened
 
     room = FakeRoom(MarketDraft(), [0, 1])
     session = _session(room, 1)

@@ -1,5 +1,5 @@
 // Offline shell: the one piece of JavaScript the client needs. The page itself fills the
-// "bw-shell" cache (see boardweaver_web/dom.py cache_shell); this worker answers from it
+// "bw-shell" cache (see boardweaver_web/storage.py cache_shell); this worker answers from it
 // when the network is gone. Versioned paths (the runtimes, the wheels, the client under its version) are
 // served from the cache first.
 const CACHE = "bw-shell";

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from . import bytecode, dom, language
+from . import bytecode, dom, elements, language, network, storage, tab
 
 CONFIG_KEY = "bw:client-config"
 BYTECODE_KEY = "/__bw__/bytecode.zip"  # a cache key, never requested
@@ -21,18 +21,18 @@ async def client_config() -> dict[str, Any]:
     """The server's client config (rules wheel, fingerprint); the last one kept when offline."""
     data: Any = None
     try:
-        text = await dom.prefetched_client_config()  # asked for by the loader at page start
+        text = await network.prefetched_client_config()  # asked for by the loader at page start
         if text is not None:
             data = json.loads(text)
         else:
-            status, data = await dom.fetch_json("/api/client-config")
+            status, data = await network.fetch_json("/api/client-config")
             data = data if status == 200 else None
     except Exception:
         data = None
     if isinstance(data, dict):
-        dom.storage_set(CONFIG_KEY, json.dumps(data))
+        storage.storage_set(CONFIG_KEY, json.dumps(data))
         return data
-    kept = dom.storage_get(CONFIG_KEY)
+    kept = storage.storage_get(CONFIG_KEY)
     if kept is None:
         raise RuntimeError("cannot reach the server and no earlier visit is cached")
     return dict(json.loads(kept))
@@ -71,7 +71,8 @@ def game_class(config: dict[str, Any], name: str) -> Any:
 
 def forget_rules() -> None:
     """Drops the snapshot's rule modules and the client modules built on them (not this start-up's own)."""
-    keep = {f"{__package__}.{name}" for name in ("boot", "dom", "bytecode")} | {__package__}
+    own = ("boot", "bytecode", "dom", "elements", "focus", "network", "storage", "tab")  # the browser's, no rules
+    keep = {f"{__package__}.{name}" for name in own} | {__package__}
     for name in list(sys.modules):
         if name.partition(".")[0] in (*_rules, __package__) and name not in keep:
             del sys.modules[name]
@@ -81,12 +82,12 @@ def forget_rules() -> None:
 async def prepare() -> dict[str, Any]:
     """Registers the offline worker, reads the config and installs the rules wheel it names."""
     dom.mark("py-start")
-    dom.register_service_worker()
+    storage.register_service_worker()
     config = await client_config()
     dom.mark("config")
     _rules[:] = rule_packages(config)
     wheel = str(config["rules_wheel"])
-    url = dom.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}")
+    url = tab.origin() + (wheel if wheel.startswith("/") else f"/wheels/{wheel}")
     preloaded = preloaded_wheel()
     if preloaded == wheel:  # already imported: its files are unpacked after the first drawing
         _deferred_wheel.append(url)
@@ -94,12 +95,12 @@ async def prepare() -> dict[str, Any]:
         return config
     if preloaded is not None:  # the loader keys snapshots by the wheel: only a config read another way differs
         forget_rules()
-    restored = dom.loader_state("bytecode")
-    kept = None if restored is not None else await dom.cache_read(BYTECODE_KEY)  # not started by our loader
+    restored = network.loader_state("bytecode")
+    kept = None if restored is not None else await storage.cache_read(BYTECODE_KEY)  # not started by our loader
     if not restored and kept is None:
-        await dom.install_wheel_with_micropip(url)  # a first visit: micropip installs the rules
+        await network.install_wheel_with_micropip(url)  # a first visit: micropip installs the rules
     else:
-        await dom.install_wheel(url)  # a later visit: the same wheel, unpacked without micropip
+        await network.install_wheel(url)  # a later visit: the same wheel, unpacked without micropip
     dom.mark("wheel")
     if kept is not None:
         bytecode.restore(kept)
@@ -111,13 +112,13 @@ async def keep_bytecode(rules: bool = True) -> None:
     """After the page is drawn: unpacks a wheel the snapshot made wait, and compiles what this load
     compiled from source, for the next load (`rules=False`: a page without the rules wheel, the lobby)."""
     while _deferred_wheel:
-        await dom.install_wheel(_deferred_wheel.pop())
+        await network.install_wheel(_deferred_wheel.pop())
     packages = [*(_rules if rules else []), CLIENT, "pyscript"]  # whose bytecode is kept: ours and PyScript's
     for name in packages:  # the packages whose folders hold our modules
         importlib.import_module(name)
     data = await bytecode.harvest(bytecode.package_roots(packages))
     if data is not None:
-        await dom.cache_write(BYTECODE_KEY, data)
+        await storage.cache_write(BYTECODE_KEY, data)
 
 
 async def run_page(name: str, needs_rules: bool = True) -> None:
@@ -138,6 +139,6 @@ async def run_page(name: str, needs_rules: bool = True) -> None:
     except Exception:
         # A sentence for the player (PyScript's own error box is off: pyscript.json "!error"); the
         # traceback goes to the console only.
-        dom.set_text("status", texts.get("error.page") if texts is not None else "This page could not start.")
-        dom.set_attribute("page", "data-state", "error")
+        elements.set_text("status", texts.get("error.page") if texts is not None else "This page could not start.")
+        elements.set_attribute("page", "data-state", "error")
         raise

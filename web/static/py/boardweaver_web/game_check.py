@@ -18,7 +18,7 @@ from boardweaver import Game, canonical_bytes
 from boardweaver.replay import CheckedLog, ReplayError, check_steps
 from boardweaver.wire import state_to_wire
 
-from . import dom
+from . import elements, network, storage
 from .session import commitment_key
 from .texts import Texts
 
@@ -47,8 +47,8 @@ class GameCheck:
         self.task: asyncio.Future[None] | None = None  # held: a task nobody holds may be collected
 
     def start(self) -> None:
-        dom.set_html("check", render_panel(self.texts))
-        dom.on("check-game", "click", lambda _e: self._spawn())
+        elements.set_html("check", render_panel(self.texts))
+        elements.on("check-game", "click", lambda _e: self._spawn())
 
     def _spawn(self) -> None:
         if not self.running:
@@ -57,20 +57,20 @@ class GameCheck:
     async def run(self) -> None:
         """Fetches the published log, checks it here and says the outcome in the panel."""
         self.running = True
-        dom.set_attribute("check", "data-check", "running")
+        elements.set_attribute("check", "data-check", "running")
         try:
             state, said = await self._check()
         except Exception as error:  # a bug of ours, not the game's: said as such, never as a pass
             state, said = "error", self.texts.get("check.error", reason=str(error))
-        dom.set_text("check-result", said)
-        dom.set_attribute("check", "data-check", state)
+        elements.set_text("check-result", said)
+        elements.set_attribute("check", "data-check", state)
         self.running = False
 
     async def _check(self) -> tuple[str, str]:
-        status, log = await dom.fetch_json(f"/api/rooms/{self.room}/events")
+        status, log = await network.fetch_json(f"/api/rooms/{self.room}/events")
         if status != 200 or not isinstance(log, dict):
             return "error", self.texts.get("check.no-log")
-        committed = dom.storage_get(commitment_key(self.room))
+        committed = storage.storage_get(commitment_key(self.room))
         total = len(log.get("events") or [])
         try:
             done: CheckedLog | None = None
@@ -78,7 +78,7 @@ class GameCheck:
                 if isinstance(step, CheckedLog):
                     done = step
                 elif step % PROGRESS_EVERY == 0:
-                    dom.set_text("check-result", self.texts.get("check.progress", done=step, total=total))
+                    elements.set_text("check-result", self.texts.get("check.progress", done=step, total=total))
                     await asyncio.sleep(0)
         except ReplayError as error:
             return "failed", self.texts.get("check.failed", reason=str(error))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import dom
+from . import elements, storage, tab
 from .texts import LANGUAGES, STORAGE_KEY, Texts, pick_locale
 
 COOKIE = "bw-lang"  # the chosen language, for the server (boardweaver_server.lobby_page.LANGUAGE_COOKIE)
@@ -17,28 +17,28 @@ COOKIE = "bw-lang"  # the chosen language, for the server (boardweaver_server.lo
 
 def current() -> str:
     """Returns the page's language: the one chosen with the switch, else the browser's best match."""
-    return pick_locale(dom.storage_get(STORAGE_KEY) or dom.browser_language(), list(LANGUAGES))
+    return pick_locale(storage.storage_get(STORAGE_KEY) or tab.browser_language(), list(LANGUAGES))
 
 
 def install_switch() -> Texts:
     """Fills the switch (if the page has one) and the page's `data-text` elements; returns the page's texts."""
     texts = Texts(current())
-    dom.set_document_language(texts.locale)
-    dom.set_keyed_texts(texts.get)
+    tab.set_document_language(texts.locale)
+    tab.set_keyed_texts(texts.get)
     options = "".join(
         f'<option value="{code}" lang="{code}"{" selected" if code == texts.locale else ""}>{name}</option>'
         for code, name in LANGUAGES.items()
     )
-    if dom.element("lang") is not None:
-        dom.set_html("lang", options)
-        dom.set_attribute("lang", "aria-label", texts.get("language"))
-        dom.on("lang", "change", changed)
+    if elements.element("lang") is not None:
+        elements.set_html("lang", options)
+        elements.set_attribute("lang", "aria-label", texts.get("language"))
+        elements.on("lang", "change", changed)
     return texts
 
 
 def changed(_event: Any) -> None:
-    choice = dom.input_value("lang")
+    choice = elements.input_value("lang")
     if choice in LANGUAGES:
-        dom.storage_set(STORAGE_KEY, choice)
-        dom.set_cookie(COOKIE, choice)  # the server draws the lobby in it
-        dom.location_reload()
+        storage.storage_set(STORAGE_KEY, choice)
+        storage.set_cookie(COOKIE, choice)  # the server draws the lobby in it
+        tab.location_reload()

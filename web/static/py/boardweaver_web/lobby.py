@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from . import boot, dom, language, mine
+from . import boot, dom, elements, focus, language, mine, network, storage, tab
 from .texts import Texts
 
 REFRESH_MS = 20_000  # my games (whose turn) and the open rooms are asked again while the lobby is shown
@@ -73,20 +73,20 @@ def render_links(
 class Lobby:
     def __init__(self, games: list[dict[str, Any]]) -> None:
         self.games = {game["name"]: game for game in games}
-        self.store = dom.BrowserStore()
+        self.store = storage.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
         self.statuses: dict[str, dict[str, Any] | None] = {}  # kept room -> its status (None: expired)
-        self.texts = Texts(dom.language())
+        self.texts = Texts(tab.language())
 
     def start(self) -> None:
         """Wires the page the server drew, keeping what the player did before Python ran."""
-        name = dom.element("player-name")
+        name = elements.element("player-name")
         if not name.value:
             name.value = mine.load_name(self.store)
-        dom.on("player-name", "change", lambda _e: self.name_changed())
-        dom.on("games", "click", self.card_clicked)
-        dom.on_submit("create-form", self.submitted)
-        dom.on("page", "click", self.page_clicked)
+        elements.on("player-name", "change", lambda _e: self.name_changed())
+        elements.on("games", "click", self.card_clicked)
+        elements.on_submit("create-form", self.submitted)
+        elements.on("page", "click", self.page_clicked)
         self.render_mine()
 
     def submitted(self, button: str | None) -> None:
@@ -103,17 +103,17 @@ class Lobby:
         task.add_done_callback(self.tasks.discard)
 
     def name(self) -> str:
-        return mine.save_name(self.store, dom.input_value("player-name"))
+        return mine.save_name(self.store, elements.input_value("player-name"))
 
     def name_changed(self) -> None:
-        dom.element("player-name").value = self.name()
+        elements.element("player-name").value = self.name()
 
     def render_mine(self) -> None:
         kept = mine.load_games(self.store)
-        when = dom.local_time(self.texts.locale)
+        when = tab.local_time(self.texts.locale)
         titles = {name: str(game.get("title") or name) for name, game in self.games.items()}
-        dom.draw("my-games", mine.render_my_games(dom.origin(), kept, self.statuses, self.texts, when, titles))
-        dom.set_hidden("mine", not kept)  # a browser that keeps no game has nothing above the form
+        elements.draw("my-games", mine.render_my_games(tab.origin(), kept, self.statuses, self.texts, when, titles))
+        elements.set_hidden("mine", not kept)  # a browser that keeps no game has nothing above the form
 
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
@@ -121,7 +121,7 @@ class Lobby:
         settled = {room for room, status in self.statuses.items() if status is None or status.get("over")}
         rooms = sorted({str(e["room"]) for e in kept} - settled)  # a finished or expired room no longer changes
         answers = await asyncio.gather(
-            *(dom.fetch_json(f"/api/rooms/{room}") for room in rooms), return_exceptions=True
+            *(network.fetch_json(f"/api/rooms/{room}") for room in rooms), return_exceptions=True
         )
         for room, answer in zip(rooms, answers, strict=True):
             if isinstance(answer, BaseException):
@@ -135,50 +135,50 @@ class Lobby:
 
     def refresh_all(self) -> None:
         """Asks again how my games and the open rooms stand, unless the page is hidden (a background tab)."""
-        if not dom.is_hidden():
+        if not tab.is_hidden():
             self.run(self.refresh_mine())
             self.run(self.refresh_open())
 
     async def refresh_open(self) -> None:
         # the server names the workers that did not answer (restarting): their rooms are missing from the list
-        status, listed, missing = await dom.fetch_json_and_header("/api/rooms", LOBBY_MISSING)
+        status, listed, missing = await network.fetch_json_and_header("/api/rooms", LOBBY_MISSING)
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
         waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        dom.draw("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
+        elements.draw("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
 
     def page_clicked(self, event: Any) -> None:
-        copy = dom.target_data(event, "copy")
+        copy = elements.target_data(event, "copy")
         if copy is not None:
             self.run(self.copy(copy))
             return
-        forget = dom.target_data(event, "forget")
+        forget = elements.target_data(event, "forget")
         if forget is not None:
             room, _, seat = forget.rpartition("/")
             mine.forget_game(self.store, room, int(seat))
             self.render_mine()
             return
-        room = dom.target_data(event, "join-room")
+        room = elements.target_data(event, "join-room")
         if room is not None:
             self.run(self.join_open(room))
 
     async def copy(self, copy_id: str) -> None:
-        copied = await dom.copy_text(copy_id)
-        dom.set_text("quick-status", self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
+        copied = await elements.copy_text(copy_id)
+        elements.set_text("quick-status", self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
 
     def card_clicked(self, event: Any) -> None:
-        name = dom.target_data(event, "game")
+        name = elements.target_data(event, "game")
         if name is not None:
-            dom.element("game").value = name  # the page's CSS shows that game's part of the form
-            dom.focus_first(["#game"])  # on to the form, where the room is made
+            elements.element("game").value = name  # the page's CSS shows that game's part of the form
+            focus.focus_first(["#game"])  # on to the form, where the room is made
 
     def selected(self) -> dict[str, Any]:
-        return self.games[dom.input_value("game")]
+        return self.games[elements.input_value("game")]
 
     def read_seats(self) -> tuple[int, list[int]]:
         """The chosen game's seat count and the seats whose bot box is ticked (those past the count are hidden)."""
         name = self.selected()["name"]
-        seats = int(dom.input_value(f"seats-{name}") or 0)
-        return seats, [seat for seat in range(seats) if dom.is_checked(f"bot-{name}-{seat}")]
+        seats = int(elements.input_value(f"seats-{name}") or 0)
+        return seats, [seat for seat in range(seats) if elements.is_checked(f"bot-{name}-{seat}")]
 
     def read_options(self) -> dict[str, Any]:
         """The chosen game's options, as the plain form posts them: a text that is no whole number is sent as it
@@ -188,12 +188,12 @@ class Lobby:
         for key, default in (game.get("options") or {}).items():
             field = f"opt-{game['name']}-{key}"
             if isinstance(default, bool):
-                options[key] = dom.is_checked(field)
+                options[key] = elements.is_checked(field)
             elif isinstance(default, int):
-                text = dom.input_value(field).strip()
+                text = elements.input_value(field).strip()
                 options[key] = int(text) if re.fullmatch(r"-?[0-9]{1,12}", text) else text
             else:
-                options[key] = dom.input_value(field)
+                options[key] = elements.input_value(field)
         return options
 
     def claim_body(self) -> dict[str, Any]:
@@ -210,61 +210,67 @@ class Lobby:
         game = self.selected()
         seats = max(2, int(game["min_players"])) if int(game["max_players"]) >= 2 else 1
         body = {"game": game["name"], "seats": seats, "bots": list(range(1, seats))}
-        dom.set_text("quick-status", self.texts.get("lobby.starting"))
-        status, room = await dom.fetch_json("/api/rooms", "POST", body)
+        elements.set_text("quick-status", self.texts.get("lobby.starting"))
+        status, room = await network.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
-            dom.set_text("quick-status", self.texts.get("lobby.quick-failed", status=status, reason=error_text(room)))
+            elements.set_text(
+                "quick-status", self.texts.get("lobby.quick-failed", status=status, reason=error_text(room))
+            )
             return
-        status, seat = await dom.fetch_json(f"/api/rooms/{room['room']}/seats/0/claim", "POST", self.claim_body())
+        status, seat = await network.fetch_json(f"/api/rooms/{room['room']}/seats/0/claim", "POST", self.claim_body())
         if status != 200 or not isinstance(seat, dict):
-            dom.set_text("quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(seat)))
+            elements.set_text(
+                "quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(seat))
+            )
             return
         self.keep(room["room"], 0, str(seat["token"]), game["name"], host=room["host_token"])
-        dom.go(mine.seat_link(dom.origin(), room["room"], 0, str(seat["token"])))
+        tab.go(mine.seat_link(tab.origin(), room["room"], 0, str(seat["token"])))
 
     async def join_open(self, room: str) -> None:
         """Takes the first open seat of a listed room and goes to it."""
-        status, info = await dom.fetch_json(f"/api/rooms/{room}")
+        status, info = await network.fetch_json(f"/api/rooms/{room}")
         seats = info.get("seats") if status == 200 and isinstance(info, dict) else None
         if not isinstance(seats, list) or "open" not in seats:
-            dom.set_text("quick-status", self.texts.get("lobby.room-full"))
+            elements.set_text("quick-status", self.texts.get("lobby.room-full"))
             self.run(self.refresh_open())
             return
         seat = seats.index("open")
-        status, data = await dom.fetch_json(f"/api/rooms/{room}/seats/{seat}/claim", "POST", self.claim_body())
+        status, data = await network.fetch_json(f"/api/rooms/{room}/seats/{seat}/claim", "POST", self.claim_body())
         if status != 200 or not isinstance(data, dict):
-            dom.set_text("quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(data)))
+            elements.set_text(
+                "quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(data))
+            )
             self.run(self.refresh_open())
             return
         self.keep(room, seat, str(data["token"]), str(info.get("game")))
-        dom.go(mine.seat_link(dom.origin(), room, seat, str(data["token"])))
+        tab.go(mine.seat_link(tab.origin(), room, seat, str(data["token"])))
 
     async def create(self) -> None:
         game = self.selected()
         seats, bots = self.read_seats()
         live = game.get("live_spectator_view", True) is not False  # else the form shows the boxes off, with why
-        spectators = live and dom.is_checked("spectators")
-        referee = live and dom.is_checked("referee")
+        spectators = live and elements.is_checked("spectators")
+        referee = live and elements.is_checked("referee")
         body = {"game": game["name"], "seats": seats, "bots": bots, "options": self.read_options()}
         if live:  # a game without a live view takes its default: no spectator, no referee while it is played
             body.update(spectators="allow" if spectators else "deny", referee=referee)
-        status, room = await dom.fetch_json("/api/rooms", "POST", body)
+        status, room = await network.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
-            dom.set_text("created", self.texts.get("lobby.create-failed", status=status, reason=error_text(room)))
+            elements.set_text("created", self.texts.get("lobby.create-failed", status=status, reason=error_text(room)))
             return
         tokens: dict[int, str] = {}
         auth = {"Authorization": f"Bearer {room['host_token']}"}
         humans = [seat for seat in range(seats) if seat not in bots]
         mine_seat = humans[0] if humans else None
-        if dom.is_checked("open-seats"):  # the others stay open: anyone takes them from the lobby's Open rooms
+        if elements.is_checked("open-seats"):  # the others stay open: anyone takes them from the lobby's Open rooms
             humans = humans[:1]
         for seat in humans:  # yours is claimed with your name; the others are invites, claimed for their links
             if seat == mine_seat:
-                status, data = await dom.fetch_json(
+                status, data = await network.fetch_json(
                     f"/api/rooms/{room['room']}/seats/{seat}/claim", "POST", self.claim_body()
                 )
             else:
-                status, data = await dom.fetch_json(f"/api/rooms/{room['room']}/invite/{seat}", "POST", {}, auth)
+                status, data = await network.fetch_json(f"/api/rooms/{room['room']}/invite/{seat}", "POST", {}, auth)
             if isinstance(data, dict) and "token" in data:
                 tokens[seat] = str(data["token"])
         if mine_seat is not None and mine_seat in tokens:  # to your seat: the room shows the links to send
@@ -272,16 +278,16 @@ class Lobby:
             self.keep(
                 room["room"], mine_seat, tokens[mine_seat], game["name"], invites=invites, host=room["host_token"]
             )
-            dom.go(mine.seat_link(dom.origin(), room["room"], mine_seat, tokens[mine_seat]))
+            tab.go(mine.seat_link(tab.origin(), room["room"], mine_seat, tokens[mine_seat]))
             return
-        dom.set_html(
+        elements.set_html(
             "created",
             render_links(
-                dom.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat, self.texts
+                tab.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat, self.texts
             ),
         )
-        dom.set_attribute("page", "data-state", "created")
-        dom.reveal("created", "a.join-seat, a.seat-link")  # below the form: bring the room and your seat to the eye
+        elements.set_attribute("page", "data-state", "created")
+        focus.reveal("created", "a.join-seat, a.seat-link")  # below the form: bring the room and your seat to the eye
 
 
 def error_text(data: Any) -> str:
@@ -290,17 +296,17 @@ def error_text(data: Any) -> str:
 
 async def main() -> None:
     dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
-    dom.register_service_worker()
+    storage.register_service_worker()
     if in_other_language():
         return
-    games = read_games(dom.text_of("bw-games"))  # the games the server drew the page with
+    games = read_games(elements.text_of("bw-games"))  # the games the server drew the page with
     if not games:
         return  # the server said so on the page
     lobby = show(games)
     lobby.run(lobby.refresh_mine())
     lobby.run(lobby.refresh_open())
     dom.every(REFRESH_MS, lambda: lobby.refresh_all())
-    await dom.cache_shell([])
+    await storage.cache_shell([])
     await boot.keep_bytecode(rules=False)
     dom.publish("__bw_cached", True)
 
@@ -309,10 +315,10 @@ def in_other_language() -> bool:
     """Asks the server for the page again when it drew it in another language than the page's own (a choice
     made before the server was told of it); True when the page reloads."""
     wanted = language.current()
-    if dom.get_attribute("page", "data-lang") in (None, wanted) or dom.cookie(language.COOKIE) == wanted:
+    if elements.get_attribute("page", "data-lang") in (None, wanted) or storage.cookie(language.COOKIE) == wanted:
         return False
-    dom.set_cookie(language.COOKIE, wanted)
-    dom.location_reload()
+    storage.set_cookie(language.COOKIE, wanted)
+    tab.location_reload()
     return True
 
 
@@ -329,8 +335,8 @@ def read_games(text: str | None) -> list[dict[str, Any]] | None:
 def show(games: list[dict[str, Any]]) -> Lobby:
     lobby = Lobby(games)
     lobby.start()
-    dom.set_text("status", "")
-    dom.set_attribute("page", "data-state", "ready")
+    elements.set_text("status", "")
+    elements.set_attribute("page", "data-state", "ready")
     dom.record_timing("lobby_ready_ms", dom.now())  # since navigation started (bench/browser.py)
     dom.mark("lobby")
     return lobby

@@ -8,9 +8,10 @@ from typing import Any
 
 from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
 
-from . import boot, dom
-from .board import Board, render_log, render_result, score_title
+from . import boot, elements, focus, network, tab
+from .board import Board
 from .game_check import GameCheck
+from .panels import render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
 from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
 from .texts import Texts, pick_locale
@@ -51,7 +52,7 @@ class Review:
         self.states = states
         self.texts = NamedTexts(texts.locale, names)  # seats called as the room called them: name, else "Player 1"
         catalogs = game.catalogs()
-        locale = pick_locale(dom.language(), list(catalogs)) if catalogs else ""
+        locale = pick_locale(tab.language(), list(catalogs)) if catalogs else ""
         catalog = catalogs.get(locale)
         self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names)
         self.step = len(states) - 1
@@ -60,17 +61,17 @@ class Review:
 
     def start(self) -> None:
         seats = [int(seat) for seat in Table(state_from_wire(self.states[0]), FULL).state.player_ids]
-        self.step, self.seen = read_address(dom.location_hash(), len(self.states) - 1, seats, self.spectators)
-        timeline = dom.element("timeline")
+        self.step, self.seen = read_address(tab.location_hash(), len(self.states) - 1, seats, self.spectators)
+        timeline = elements.element("timeline")
         timeline.max = str(len(self.states) - 1)
         timeline.value = str(self.step)
-        dom.on("timeline", "input", lambda _e: self.go(int(dom.input_value("timeline"))))
-        dom.on("first", "click", lambda _e: self.go(0))
-        dom.on("prev", "click", lambda _e: self.go(self.step - 1))
-        dom.on("next", "click", lambda _e: self.go(self.step + 1))
-        dom.on("last", "click", lambda _e: self.go(len(self.states) - 1))
-        dom.on_window("keydown", self.on_key)
-        dom.on_window("hashchange", lambda _e: self.follow_address(seats))  # a link to another step, same page
+        elements.on("timeline", "input", lambda _e: self.go(int(elements.input_value("timeline"))))
+        elements.on("first", "click", lambda _e: self.go(0))
+        elements.on("prev", "click", lambda _e: self.go(self.step - 1))
+        elements.on("next", "click", lambda _e: self.go(self.step + 1))
+        elements.on("last", "click", lambda _e: self.go(len(self.states) - 1))
+        elements.on_window("keydown", self.on_key)
+        elements.on_window("hashchange", lambda _e: self.follow_address(seats))  # a link to another step, same page
         choices = [(SEEN_ALL, self.texts.get("review.seen-all"))]
         choices += [
             (str(int(seat)), self.texts.get("review.seen-seat", name=self.texts.get("seat", seat=int(seat))))
@@ -78,22 +79,24 @@ class Review:
         ]
         if self.spectators:
             choices.append((SEEN_SPECTATORS, self.texts.get("review.seen-spectators")))
-        dom.set_html("seen-by", "".join(f'<option value="{v}">{html.escape(label)}</option>' for v, label in choices))
-        dom.element("seen-by").value = self.seen
-        dom.on("seen-by", "change", self.on_seen)
+        elements.set_html(
+            "seen-by", "".join(f'<option value="{v}">{html.escape(label)}</option>' for v, label in choices)
+        )
+        elements.element("seen-by").value = self.seen
+        elements.on("seen-by", "change", self.on_seen)
         self.render()
 
     def follow_address(self, seats: list[int]) -> None:
         """Shows the step and sight the address names now (a link followed, an address edited by hand)."""
-        self.step, self.seen = read_address(dom.location_hash(), len(self.states) - 1, seats, self.spectators)
-        dom.element("timeline").value = str(self.step)
-        dom.element("seen-by").value = self.seen
+        self.step, self.seen = read_address(tab.location_hash(), len(self.states) - 1, seats, self.spectators)
+        elements.element("timeline").value = str(self.step)
+        elements.element("seen-by").value = self.seen
         self.render()
 
     def on_seen(self, event: Any) -> None:
         """A choice in the Show menu: the board is drawn so, and the menu lets go of the keyboard, whose arrows
         then step through the game again (a focused menu would take them to change the choice)."""
-        self.see(dom.input_value("seen-by"))
+        self.see(elements.input_value("seen-by"))
         event.target.blur()
 
     def see(self, seen: str) -> None:
@@ -119,7 +122,7 @@ class Review:
 
     def go(self, step: int) -> None:
         self.step = max(0, min(step, len(self.states) - 1))
-        dom.element("timeline").value = str(self.step)
+        elements.element("timeline").value = str(self.step)
         self.render()
 
     def render(self) -> None:
@@ -130,45 +133,45 @@ class Review:
         elif self.seen.isdigit():
             shown = table.view(int(self.seen))
         board = Board(self.game, shown, None, [], self.catalog, self.texts)
-        dom.set_html("board", board.render())
+        elements.set_html("board", board.render())
         before = (
             len(self.states[self.step - 1].get("log", [])) if self.step else len(table.state.log)
         )  # the step's lines
-        dom.set_html("log", render_log(table.state.log, self.catalog, fresh=len(table.state.log) - before))
-        dom.scroll_to_end("log")  # the step's own lines are the last ones
+        elements.set_html("log", render_log(table.state.log, self.catalog, fresh=len(table.state.log) - before))
+        focus.scroll_to_end("log")  # the step's own lines are the last ones
         column = score_title(self.game, self.catalog)
-        dom.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
-        dom.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
-        dom.set_attribute("page", "data-step", str(self.step))
-        dom.set_attribute("page", "data-seen", self.seen)
+        elements.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
+        elements.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
+        elements.set_attribute("page", "data-step", str(self.step))
+        elements.set_attribute("page", "data-seen", self.seen)
         # kept in the address (replaced, not pushed: Back leaves the review rather than walking its steps), so a
         # reload, a shared link or the language switch opens this step and sight again
-        dom.replace_hash(address(self.step, self.seen))
+        tab.replace_hash(address(self.step, self.seen))
 
 
 async def main(config: dict[str, Any]) -> None:
-    texts = Texts(dom.language())
-    room = dom.location_path().rstrip("/").split("/")[-1]
-    status, info = await dom.fetch_json(f"/api/rooms/{room}")
+    texts = Texts(tab.language())
+    room = tab.location_path().rstrip("/").split("/")[-1]
+    status, info = await network.fetch_json(f"/api/rooms/{room}")
     if status != 200 or not isinstance(info, dict):
-        dom.set_text("status", texts.get("room.missing" if status == 404 else "review.error"))
-        dom.set_attribute("page", "data-state", "missing")
+        elements.set_text("status", texts.get("room.missing" if status == 404 else "review.error"))
+        elements.set_attribute("page", "data-state", "missing")
         return
-    status, data = await dom.fetch_json(f"/api/rooms/{room}/review")
+    status, data = await network.fetch_json(f"/api/rooms/{room}/review")
     if status != 200:
         said = {403: "review.closed", 409: "review.rules-changed"}.get(status, "review.error")
-        dom.set_text("status", texts.get(said))
-        dom.set_attribute("page", "data-state", "closed")
+        elements.set_text("status", texts.get(said))
+        elements.set_attribute("page", "data-state", "closed")
         return
     states = review_states(data)
     if not states:
-        dom.set_text("status", texts.get("review.empty"))
+        elements.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
     review = Review(game, states, texts, seat_names(info), spectators=info.get("spectators") != "deny")
-    dom.set_html("title", html.escape(game.title_in(review.catalog)))
+    elements.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
     GameCheck(game, room, texts, states[-1]).start()  # anyone may check the shuffles here, with these rules
-    dom.set_text("status", "")
-    dom.set_attribute("page", "data-state", "ready")
+    elements.set_text("status", "")
+    elements.set_attribute("page", "data-state", "ready")
     await boot.keep_bytecode()

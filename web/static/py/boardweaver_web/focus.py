@@ -1,0 +1,136 @@
+"""Where the keyboard's focus and the page's scroll go: focus kept across redraws, roving groups, controls
+brought into sight."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .dom import create_once_callable, js, proxy, some, to_js
+from .elements import element
+
+# What finds a control again after its root's HTML is drawn anew (the first attribute it carries wins).
+_FOCUS_KEYS = ("data-key", "data-for", "data-command", "data-undo", "data-take-back", "id")
+
+
+def focused_selector(root_ids: tuple[str, ...]) -> str | None:
+    """A selector for the focused control, to focus it again once its root is redrawn.
+
+    "" when nothing has focus (the body: a redraw took it away); None when focus is outside the roots.
+    """
+    active = some(js.document.activeElement)
+    if active is None or bool(active.isSameNode(js.document.body)):
+        return ""
+    for root_id in root_ids:
+        root = element(root_id)
+        if root is None or not bool(root.contains(active)):
+            continue
+        for attribute in _FOCUS_KEYS:
+            value = some(active.getAttribute(attribute))
+            if value is not None:
+                return f'#{root_id} [{attribute}="{js.CSS.escape(str(value))}"]'
+        return ""
+    return None
+
+
+def focused_data(root_id: str, attribute: str) -> str | None:
+    """Returns `data-<attribute>` of the focused element when it lies under the root, else None."""
+    active, root = some(js.document.activeElement), element(root_id)
+    if active is None or root is None or not bool(root.contains(active)):
+        return None
+    value = some(active.getAttribute(f"data-{attribute}"))
+    return None if value is None else str(value)
+
+
+def focus_first(selectors: list[str]) -> bool:
+    """Focuses the first enabled element matching one of `selectors`, in order; False when none matched."""
+    for selector in selectors:
+        node = some(js.document.querySelector(selector))
+        if node is not None and not bool(getattr(node, "disabled", False)):
+            node.focus()
+            return True
+    return False
+
+
+def rove(root_id: str, step: Callable[..., int | None]) -> None:
+    """Makes each `[data-roving]` group under the root one Tab stop (the roving tabindex of WAI-ARIA): a key on an
+    item moves the focus to the item `step(key, at, count, places, grid)` names, and the focused item becomes the
+    Tab stop. `places` is each item's centre and size as drawn, for an arrow in a `data-roving="grid"` group and for
+    Up and Down in a hand (which may be wrapped over rows), else None; `grid` says which the group is."""
+    root = element(root_id)
+    if root is None:
+        return
+
+    def items(target: Any) -> tuple[list[Any], int]:
+        group = some(target.parentElement) if hasattr(target, "matches") else None
+        if group is None or not bool(target.matches("[data-roving] > [tabindex]")):
+            return [], -1
+        found = list(group.querySelectorAll(":scope > [tabindex]"))
+        return found, next((i for i, item in enumerate(found) if bool(item.isSameNode(target))), -1)
+
+    def keydown(event: Any) -> None:
+        key = str(event.key)
+        if event.altKey or event.metaKey or event.shiftKey:
+            return
+        if event.ctrlKey:  # only Control+Home and Control+End (a grid's first and last item)
+            if key not in ("Home", "End"):
+                return
+            key = "Control+" + key
+        found, at = items(some(event.target))
+        if at < 0:
+            return
+        places = None
+        grid = str(found[at].parentElement.getAttribute("data-roving")) == "grid"
+        if grid or key in ("ArrowUp", "ArrowDown"):  # a hand's other keys go along it: no layout read for them
+            boxes = [item.getBoundingClientRect() for item in found]
+            places = [(b.left + b.width / 2, b.top + b.height / 2, b.width, b.height) for b in boxes]
+        goal = step(key, at, len(found), places, grid)
+        if goal is not None:
+            event.preventDefault()  # the arrows would scroll the page
+            found[goal].focus()
+
+    def focusin(event: Any) -> None:
+        found, at = items(some(event.target))
+        for number, item in enumerate(found):
+            item.setAttribute("tabindex", "0" if number == at else "-1")
+
+    root.addEventListener("keydown", proxy(keydown))
+    root.addEventListener("focusin", proxy(focusin))
+
+
+def scroll_to_end(element_id: str) -> None:
+    """Scrolls an element to its end at the next frame, once the drawing under way is done: reading its
+    height now would lay the whole page out in the middle of a drawing, and again after it."""
+    node = element(element_id)
+    if node is not None:
+        js.requestAnimationFrame(create_once_callable(lambda _time: setattr(node, "scrollTop", node.scrollHeight)))
+
+
+def reveal(element_id: str, selector: str) -> None:
+    """Scrolls an element into view and focuses its first control matching `selector` (else the element):
+    what a click just made appears where the player looks, and the keyboard is on it."""
+    node = element(element_id)
+    if node is None:
+        return
+    node.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", "smooth"]])))
+    target = some(node.querySelector(selector))
+    if target is not None:
+        target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
+
+
+def bring_into_view(selectors: list[str]) -> None:
+    """Scrolls the page, at the next frame (once drawn), to the first element matching one of `selectors` (the
+    first selector that matches wins) when it lies out of sight, to the middle of the screen (a bar stuck to the
+    screen's foot would cover its bottom): a turn whose pieces to click lie below the fold, on a phone, shows them."""
+
+    def show(_time: Any) -> None:
+        for selector in selectors:
+            target = some(js.document.querySelector(selector))
+            if target is None:
+                continue
+            box = target.getBoundingClientRect()
+            if box.top < 0 or box.bottom > js.window.innerHeight:
+                target.scrollIntoView(js.Object.fromEntries(to_js([["block", "center"], ["behavior", "smooth"]])))
+            return
+
+    js.requestAnimationFrame(create_once_callable(show))

@@ -1,0 +1,57 @@
+"""What a local step moved, to animate it, and what the open draft clicked last, to mark it as chosen."""
+
+from __future__ import annotations
+
+from boardweaver import Action, Table
+
+
+def piece_keys(table: Table) -> dict[str, list[str]]:
+    """Each space's pieces as comparable text, to find what a local step moved (a snapshot: a step may change
+    the pieces in place). `repr`, not JSON: two of these per click, and a key only needs to tell pieces apart."""
+    return {
+        space_id: [
+            repr((piece.public_kind, piece.private_kind, piece.owner, piece.public_state, piece.private_state))
+            for piece in space.pieces
+        ]
+        for space_id, space in table.state.spaces.items()
+    }
+
+
+def guess_moves(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """Pairs pieces that left one space with equal pieces that arrived in another: (from key, to key)."""
+    left: list[tuple[str, str]] = []  # (piece text, "space/index" it left)
+    arrived: list[tuple[str, str]] = []
+    for space_id in before.keys() | after.keys():
+        old, new = before.get(space_id, []), after.get(space_id, [])
+        if old == new:
+            continue
+        for index, text in enumerate(old):
+            if old.count(text) > new.count(text) and text not in [t for t, _ in left]:
+                left.append((text, f"{space_id}/{index}"))
+        for index, text in enumerate(new):
+            if new.count(text) > old.count(text) and text not in [t for t, _ in arrived]:
+                arrived.append((text, f"{space_id}/{index}"))
+    moves = []
+    for text, origin in left:
+        target = next((key for t, key in arrived if t == text), None)
+        if target is not None and target.split("/")[0] != origin.split("/")[0]:
+            moves.append((origin, target))
+    if not moves and len(left) == 1 and len(arrived) == 1:  # one piece went, changed (turned face down)
+        moves.append((left[0][1], arrived[0][1]))
+    return moves
+
+
+def last_click(steps: list[Action]) -> set[tuple[str, int]]:
+    """The piece an open draft's `steps` clicked last (a staged card), to mark it as chosen; none when its last
+    clicks were an even number on that same piece (picked up, then put back)."""
+    clicked: tuple[str, int] | None = None
+    times = 0
+    for action in reversed(steps):
+        if action.type == "space":
+            break
+        if action.type != "piece" or action.space_id is None or action.index is None:
+            continue
+        if clicked is not None and (action.space_id, action.index) != clicked:
+            break
+        clicked, times = (action.space_id, action.index), times + 1
+    return {clicked} if clicked is not None and times % 2 == 1 else set()

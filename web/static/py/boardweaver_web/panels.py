@@ -1,0 +1,142 @@
+"""The room's panels beside the board, as HTML: the seats' clocks, the log, what happened since the seat's last
+decision, and the end panel (the verdict, why the game ended, the scores)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from boardweaver import Catalog, Game, Message, Table, msg
+
+from .faces import escape
+from .outcome import say_outcome
+from .texts import Texts
+
+
+def clock_text(milliseconds: float) -> str:
+    """Shows a remaining time: "m:ss", with tenths under 10 seconds ("0:07.3"); never below zero."""
+    left = max(0, int(milliseconds))
+    minutes, rest = divmod(left, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    if left < 10_000:
+        return f"{minutes}:{seconds:02d}.{millis // 100}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def clock_left(clock: dict[str, Any], seat: int, elapsed: float) -> float:
+    """Returns `seat`'s milliseconds left, `elapsed` milliseconds after the frame that carried `clock`."""
+    remaining = clock.get("remaining") or []
+    left = float(remaining[seat]) if 0 <= seat < len(remaining) else 0.0
+    return left - elapsed if seat in (clock.get("running") or []) else left
+
+
+def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, texts: Texts) -> str:
+    """Every seat's clock (`role="timer"`), counted down `elapsed` ms since the frame; "" without clocks.
+
+    Each time sits in `#clock-<seat>` so a ticker can update the text without drawing the board again.
+    """
+    if not clock:
+        return ""
+    running, flagged = clock.get("running") or [], clock.get("flagged") or []
+    items = []
+    for seat in range(len(clock.get("remaining") or [])):
+        name = texts.get("seat.you" if seat == me else "seat", seat=seat)
+        classes = "clock" + (" running" if seat in running else "") + (" flagged" if seat in flagged else "")
+        flag = ' <span class="flag" aria-hidden="true">⚑</span>' if seat in flagged else ""
+        items.append(
+            f'<div class="{classes}" data-seat="{seat}"><span class="clock-seat">{escape(name)}</span> '
+            f'<span class="clock-time" id="clock-{seat}" role="timer">'
+            f"{clock_text(clock_left(clock, seat, elapsed))}</span>{flag}</div>"
+        )
+    return f'<div class="clocks">{"".join(items)}</div>'
+
+
+def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200, fresh: int = 0) -> str:
+    """The public log as list items, newest last, in the seat's language: the last `limit` lines, numbered as in
+    the whole log; the last `fresh` of them are marked `new` (the review's step)."""
+    first = max(0, len(lines) - limit)
+    items = []
+    for number, message in enumerate(lines[first:], start=first + 1):
+        text = catalog.render(message) if catalog is not None else message.key
+        value = f' value="{number}"' if number == first + 1 and first else ""
+        mark = ' class="new"' if number > len(lines) - fresh else ""
+        items.append(f"<li{value}{mark}>{escape(text)}</li>")
+    return "".join(items)
+
+
+def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
+    """What happened since the seat's last decision (`Session.latest_messages`), one sentence a line, shown where
+    the eye is (and read out by a screen reader): the log says it too, further down. "" before any."""
+    said = [catalog.render(message) if catalog is not None else message.key for message in lines]
+    return " ".join(
+        f"<span>{escape(text if text.rstrip().endswith(('.', '!', '?', '…')) else f'{text}.')}</span>" for text in said
+    )
+
+
+def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
+    """The end in a few words for `me` (see `outcome.say_outcome`); "" while the game runs."""
+    result = table.state.result
+    if result is None:
+        return ""
+    return say_outcome(table.state.player_ids, result.winners, texts, me, name)
+
+
+def score_title(game: Game, catalog: Catalog | None) -> str | None:
+    """The title of the end panel's score column the game's look names (`look["score"]`, a catalog key, as
+    "Cards left"), in the catalog's language; None for the platform's "Score"."""
+    key = game.look.get("score")
+    if not isinstance(key, str) or not key:
+        return None
+    return catalog.render(msg(key)) if catalog is not None else key
+
+
+def render_result(
+    table: Table,
+    texts: Texts,
+    me: int | None = None,
+    name: Callable[[int], str] | None = None,
+    catalog: Catalog | None = None,
+    flagged: list[int] | None = None,
+    score_title: str | None = None,
+) -> str:
+    """The end panel: the verdict for `me` (see `verdict`), why the game ended (the reason it gave `end_game`,
+    in `catalog`'s language; else, when the clock's `flagged` seats ran out of time, that) and the scores the
+    game kept, in a column titled `score_title` (the game's look's `score`, in the reader's language) or
+    "Score"; "" while it runs.
+
+    `name` names a seat (default "Player N", counted from 1); the seat's own row says it is theirs.
+    """
+    result = table.state.result
+    if result is None:
+        return ""
+    said = verdict(table, texts, me, name)
+    reason = ""
+    if result.reason is not None and catalog is not None:
+        reason = f'<p class="reason">{escape(catalog.render(result.reason))}</p>'
+    elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
+        named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
+        reason = (
+            f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.get("result.and").join(named)))}</p>'
+        )
+    outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
+    scores = ""
+    if result.scores:
+
+        def seat_name(p: int) -> str:
+            shown = name(p) if name is not None else texts.get("seat", seat=p)
+            return texts.get("seat.you", seat=p) if p == me and name is None else shown
+
+        rows = "".join(
+            f'<tr class="{"winner" if p in result.winners else ""}{" me" if p == me else ""}">'
+            f"<td>{escape(seat_name(p))}</td><td>{result.scores.get(p, '')}</td></tr>"
+            for p in table.state.player_ids
+        )
+        scores = (
+            f'<table class="scores"><tr><th>{escape(texts.get("result.seat"))}</th>'
+            f"<th>{escape(score_title or texts.get('result.score'))}</th></tr>{rows}</table>"
+        )
+    return (
+        f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title" tabindex="-1">'
+        f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners verdict">{escape(said)}</p>{reason}{scores}</section>'
+    )

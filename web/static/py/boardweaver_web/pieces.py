@@ -1,0 +1,220 @@
+"""How `Board` draws a piece: its classes, label and face, what a click on it does on a grid (a target, a
+capture, a picker), a grid's coordinates, and a seat's planned pieces."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boardweaver import Intent, Message, Offer, Piece, Space
+from boardweaver.colours import CARD_COLOUR
+from boardweaver.wire import piece_to_wire
+
+from .faces import chosen_ink, escape, face_markup
+
+if TYPE_CHECKING:
+    from boardweaver import Catalog, Game, Table
+
+    from .texts import Texts
+
+
+class PieceDrawing:
+    """The piece-drawing half of `Board` (a mixin: it reads the board's fields and its `label`, `say`, `_where`)."""
+
+    game: Game
+    table: Table
+    offers: list[Offer]
+    catalog: Catalog | None
+    texts: Texts
+    base: Table | None
+    show_private: bool
+    chosen: set[tuple[str, int]]
+    piece_offers: dict[tuple[str, int], int]
+    picked: set[int]
+    last_moves: dict[str, int]
+    _tab_stops: dict[str, int]
+
+    # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
+
+    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
+        shown_kind = piece.private_kind if (piece.private_kind and self.show_private) else piece.public_kind
+        look = self.game.piece_look(shown_kind)
+        classes = ["piece", f"kind-{escape(piece.public_kind)}"]
+        if piece.private_kind and self.show_private and piece.private_kind != piece.public_kind:
+            classes.append("secret")
+        if piece.private_kind is None and piece.public_kind in ("back", "hidden"):
+            classes.append("back")
+        square_classes = "" if ghost else self._square(space, index)
+        if square_classes:
+            classes.append(square_classes)
+        mark = piece.private_state.get("mark") if self.show_private else None
+        if isinstance(mark, str) and mark.isidentifier():
+            classes.append(f"mark-{mark}")  # the game marks a square (e.g. a last move) for this perspective
+        mover = None if ghost else self.last_moves.get(f"{space.space_id}/{index}")
+        if mover is not None:
+            classes.append(f"last-move last-move-{mover}")
+        attributes = ""
+        if ghost:
+            classes.append("pending")
+        else:
+            attributes = f' data-key="{escape(space.space_id)}/{index}"'
+            if self._is_drafted(space, index, piece):
+                classes.append("drafted")
+            if (space.space_id, index) in self.chosen:
+                classes.append("chosen")
+            offer = self.piece_offers.get((space.space_id, index))
+            if offer is not None:
+                classes.append(f"offer intent-{self.offers[offer].intent.value}")
+                classes += self._target(space, look, self.offers[offer])
+                attributes += f' data-offer="{offer}"'
+                stop = self._tab_stops.get(space.space_id)
+                if stop is not None:
+                    attributes += f' tabindex="{0 if stop == index else -1}"'
+        what = self._piece_name(look, shown_kind)
+        spoken = self.texts.get(
+            "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
+        )
+        tip = what
+        offer_number = None if ghost else self.piece_offers.get((space.space_id, index))
+        if offer_number is not None:
+            tip = self.label(self.offers[offer_number])
+            spoken = self.texts.get("offer.on", action=tip, what=spoken)
+        elif ghost:
+            spoken = self.texts.get("piece.planned", what=what)
+        known = self._known(piece, shown_kind)
+        if known is not None:
+            spoken += f" · {self.texts.get('piece.known', what=known)}"
+        if mover is not None:
+            spoken += f" · {self.texts.get('result.last-move')}"
+        owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
+        if isinstance(owner, int):
+            classes.append(f"owner-{owner}")
+        fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
+        styles = []
+        if look.get("color") or look.get("ink"):
+            colour = str(look.get("color") or CARD_COLOUR)
+            ink = chosen_ink(look.get("ink"), colour)
+            styles += [f"--piece-color:{escape(colour)}"] if look.get("color") else []
+            styles += [f"--piece-ink:{ink}"] if ink else []
+        if fanned:  # the style ends each of a wrapped hand's rows by its place (`.layout-fan`, boardweaver.css)
+            styles.append(f"--i:{index}")
+        style = f' style="{";".join(styles)}"' if styles else ""
+        label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
+        face = face_markup(look, self._face_text(look), fanned)
+        if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
+            face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
+        if offer_number is not None:
+            return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
+        return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _known(self, piece: Piece, shown_kind: str) -> str | None:
+        """What every seat knows of a piece this seat sees by its hidden face: its public kind's face, where that
+        kind's look says `"mark": true` (a Hanabi hint's "R?" on a card the other seats see whole), else None."""
+        if shown_kind == piece.public_kind:
+            return None
+        public = self.game.piece_look(piece.public_kind)
+        if public.get("mark") is not True:
+            return None
+        return self._face_text(public) or public.get("symbol") or piece.public_kind
+
+    def _target(self, space: Space, look: dict[str, Any], offer: Offer) -> list[str]:
+        """A grid cell's classes as where the piece picked up on its grid may go: `target`, and `capture` when the
+        cell holds something (drawn as a ring; an empty cell as a dot, as chess sites draw legal moves).
+
+        Only a Confirm offer on a grid holding the draft's chosen piece is one: a memory card to turn over or a
+        market card to take is no piece's destination.
+        """
+        if offer.intent != Intent.CONFIRM or self.game.space_look(space.kind).get("layout") != "grid":
+            return []
+        if not any(space_id == space.space_id for space_id, _ in self.chosen):
+            return []
+        blank = not (look.get("svg") or look.get("symbol") or self._face_text(look) or look.get("back") is True)
+        return ["target"] if blank else ["target", "capture"]
+
+    def _square(self, space: Space, index: int) -> str:
+        """A grid cell's square colour class: `"checkered": true` in the look colours cells light and dark."""
+        look = self.game.space_look(space.kind)
+        if look.get("layout") != "grid" or not look.get("columns") or not look.get("checkered"):
+            return ""
+        row, column = divmod(index, int(look["columns"]))
+        return "light" if (row + column) % 2 == 0 else "dark"
+
+    def _coordinates(self, look: dict[str, Any]) -> str:
+        """A grid's coordinates, drawn over its bottom row and first column (not inside the cells' buttons).
+
+        `"coordinates": {"columns": "abcdefgh", "rows": "87654321"}` in the look names them, top row first.
+        """
+        names = look.get("coordinates")
+        if look.get("layout") != "grid" or not look.get("columns") or not isinstance(names, dict):
+            return ""
+        columns, rows, width = str(names.get("columns", "")), str(names.get("rows", "")), int(look["columns"])
+        last = len(rows) - 1
+        marks = [(y, 0, "rank", name) for y, name in enumerate(rows)]
+        marks += [(last, x, "file", name) for x, name in enumerate(columns)]
+        return "".join(
+            f'<span class="coord {kind}" aria-hidden="true" style="--row:{y};--column:{x};--columns:{width}">'
+            f"{escape(name)}</span>"
+            for y, x, kind, name in marks
+        )
+
+    def _pickers(self, space: Space, look: dict[str, Any]) -> str:
+        """Command offers that name a cell of this grid by its coordinates, as a small picker on that cell.
+
+        The look says which argument names the cell and which one the choice, with a face per choice:
+        `"pickers": {"cell": "to_sq", "choice": "piece", "faces": {"r": "♖", ...}}` (fog chess's promotions).
+        """
+        pickers, names = look.get("pickers"), look.get("coordinates")
+        if not isinstance(pickers, dict) or not isinstance(names, dict) or not look.get("columns"):
+            return ""
+        columns, rows, width = str(names.get("columns", "")), str(names.get("rows", "")), int(look["columns"])
+        cells = {f"{c}{r}": (y, x) for y, r in enumerate(rows) for x, c in enumerate(columns)}
+        faces = pickers.get("faces") or {}
+        found: dict[tuple[int, int], list[str]] = {}
+        for number, offer in enumerate(self.offers):
+            if offer.action.type != "command":
+                continue
+            arguments = offer.action.arguments
+            cell = cells.get(str(arguments.get(pickers.get("cell", ""))))
+            if cell is None:
+                continue
+            self.picked.add(number)
+            face = faces.get(str(arguments.get(pickers.get("choice", ""))), "?")
+            label = escape(self.label(offer))
+            found.setdefault(cell, []).append(
+                f'<button type="button" class="pick intent-{offer.intent.value}" data-offer="{number}" '
+                f'title="{label}" aria-label="{label}">{escape(str(face))}</button>'
+            )
+        return "".join(
+            f'<div class="picker" style="--row:{y};--column:{x};--columns:{width}">{"".join(buttons)}</div>'
+            for (y, x), buttons in sorted(found.items())
+        )
+
+    def _piece_name(self, look: dict[str, str], kind: str) -> str:
+        """What a piece is, in words: its look's title, else the text and symbol on it, else its kind."""
+        if look.get("title"):
+            return self.say(look["title"])
+        shown = " ".join(part for part in (self._face_text(look), look.get("symbol")) if part)
+        return shown or kind
+
+    def _face_text(self, look: dict[str, Any]) -> str | None:
+        """The text on a piece: its look's `says` (a message key, or a message with arguments) in the seat's
+        language, else its literal `text`."""
+        says = look.get("says")
+        if isinstance(says, Message):
+            return self.catalog.render(says) if self.catalog is not None else says.key
+        return self.say(says) if says else look.get("text")
+
+    def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
+        if self.base is None or not self.base.state.has_space(space.space_id):
+            return False
+        before = self.base.state.space(space.space_id).pieces
+        return index >= len(before) or piece_to_wire(before[index]) != piece_to_wire(piece)
+
+    def _ghosts(self) -> dict[str, list[str]]:
+        """A seat's own planned pieces (private `target` naming a space), drawn at their target."""
+        ghosts: dict[str, list[str]] = {}
+        for space in self.table.state.spaces.values():
+            for index, piece in enumerate(space.pieces):
+                target = piece.private_state.get("target") if self.show_private else None
+                if isinstance(target, str) and self.table.state.has_space(target):
+                    ghosts.setdefault(target, []).append(self._piece(space, index, piece, ghost=True))
+        return ghosts

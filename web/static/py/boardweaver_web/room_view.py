@@ -1,0 +1,282 @@
+"""What the room page draws from its session: the board, the commands, the log, the end, the status line and
+its notices (`RoomView`, a part of `room.RoomPage`)."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from boardweaver import Catalog, Message, Offer
+
+from . import dom, elements, focus, tab
+from .board import Board
+from .moves import last_click
+from .panels import clock_left, clock_text, render_clocks, render_happened, render_log, render_result, score_title
+from .players import NamedCatalog
+from .roving import nearest_offer
+from .texts import Texts, pick_locale
+
+if TYPE_CHECKING:
+    from .players import NamedTexts
+    from .session import Session
+
+NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
+REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
+PASSING_NOTICES = ("notice.server-error", "notice.step-refused")  # over once read; the others last while true
+FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
+
+
+class RoomView:
+    """Draws the room; `room.RoomPage` holds the state it reads and keeps."""
+
+    session: Session
+    texts: NamedTexts
+    catalog: NamedCatalog | None
+    shown: list[Offer]
+    keyboard: bool
+    focused_key: str | None
+    last_moves: dict[str, int]
+    clock_at: float
+    rules_drawn: bool
+    drawn: bool
+    snapshot_seen: bool
+    undoable_commit: str | None
+    notices_said: int
+    gone: str | None
+    private: dict[str, Any] | None
+
+    def render(self) -> None:
+        session = self.session
+        table = session.shown_table()
+        if self.gone is not None or self.private is not None:  # drawn by `show_gone`, `show_private`
+            return
+        if table is None or session.game is None:
+            self.render_status()
+            return
+        game = session.game
+        if self.catalog is None:
+            catalogs = game.catalogs()
+            locale = pick_locale(tab.language(), list(catalogs)) if catalogs else ""
+            catalog = catalogs.get(locale)
+            self.catalog = None if catalog is None else NamedCatalog(catalog, session.names)
+        self.shown = session.offers()
+        base = session.base_table() if session.draft is not None and session.draft.steps else None
+        board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
+        board.chosen = last_click(session.draft.steps if session.draft is not None else [])
+        board.over = session.over
+        board.awaited = session.awaited()
+        board.away = list(session.away)
+        board.bots = {seat for seat, state in enumerate(session.seats) if state == "bot"}
+        board.last_moves = self.last_moves
+        moves = [c for c in session.changes if c.get("type") == "piece-moved"]
+        before = elements.capture_rects("board") if moves else {}
+        focused = focus.focused_selector(("board", "commands"))
+        self.focused_key = focus.focused_data("board", "key") or self.focused_key
+        elements.draw("board", board.render())
+        for change in moves:
+            self.animate(change, before, table)
+        session.changes = []
+        clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
+        elements.draw("commands", clocks + self.render_commands(board))
+        if elements.draw("log", render_log(session.log_messages(), self.catalog)):  # a Choice step seldom logs
+            focus.scroll_to_end("log")
+        elements.draw("happened", render_happened(session.latest_messages(), self.catalog))
+        me = session.seat if session.role == "seat" else None
+        ended = session.over and table.state.result is None  # the host ended the room before the game's end
+        flagged = list((session.clock or {}).get("flagged") or [])
+        column = score_title(game, self.catalog)
+        panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged, score_title=column)
+        elements.draw("result", panel or (render_ended(self.texts) if ended else ""))
+        self.refocus(focused, list(board.piece_offers))
+        if not self.rules_drawn:
+            self.rules_drawn = True
+            described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
+            elements.set_html("rules-text", described)
+            title = game.title_in(self.catalog)
+            elements.set_text("game-name", title)  # the top bar names the game being played
+            self.keep_title(title)
+        self.render_status()
+        self.render_invites()
+        self.signal_turn(game)
+        elements.set_attribute("page", "data-state", self.page_state())
+        if not self.drawn:
+            self.drawn = True
+            dom.record_timing("first_board_ms", dom.now())  # since navigation started
+            dom.mark("board")
+
+    def tick_clocks(self) -> None:
+        """Counts the running clocks down between frames (the server's frames set them again)."""
+        clock = self.session.clock
+        if not clock or self.session.over:
+            return
+        elapsed = dom.now() - self.clock_at
+        for seat in clock.get("running") or []:
+            elements.set_text(f"clock-{seat}", clock_text(clock_left(clock, seat, elapsed)))
+
+    def step_text(self, step: Any) -> str:
+        """Names a dropped step: its label in the player's language, else its description."""
+        if isinstance(step, dict) and self.catalog is not None:
+            try:
+                return self.catalog.render(Message.from_wire(step))
+            except ValueError:
+                pass
+        return str(step.get("key", step)) if isinstance(step, dict) else str(step)
+
+    def animate(self, change: dict[str, Any], before: dict[str, tuple[float, float]], table: Any) -> None:
+        source, target = change["from"], change["to"]
+        origin = before.get(f"{source['space']}/{source.get('index', 0)}")
+        if origin is None:
+            return
+        index = target.get("index")
+        if index is None and table.state.has_space(target["space"]):
+            index = len(table.state.space(target["space"]).pieces) - 1
+        elements.animate_from("board", f"{target['space']}/{index}", origin)
+
+    def refocus(self, focused: str | None, offered: list[tuple[str, int]]) -> None:
+        """Gives focus back after a redraw (to keyboard players): the same control, else the offered piece nearest
+        to the piece focused last (`nearest_offer`), else the first to click."""
+        if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
+            return
+        again = [f"{focused}:is(button, [tabindex])"] if focused else []
+        near = nearest_offer(self.focused_key, offered)
+        if near is not None:
+            again.append(f'#board [data-key="{near}"]')
+        if not focus.focus_first([*again, *FIRST_OFFERS]):
+            # nothing to click now (another seat's turn, the end): the end panel, else the board, holds the focus
+            # rather than the page's body, so the next Tab starts from there and a screen reader says where it is
+            focus.focus_first(["#result .end-panel", "#board"])
+
+    def render_commands(self, board: Board) -> str:
+        buttons = []
+        for number, offer in enumerate(self.shown):
+            if offer.action.type == "command" and number not in board.picked:  # a picker's: drawn on its cell
+                classes = f"command intent-{offer.intent.value}" + (" revealing" if offer.reveals else "")
+                buttons.append(
+                    f'<button class="{classes}" data-offer="{number}" '
+                    f'data-command="{html.escape(str(offer.action.name))}">'
+                    f"{html.escape(board.label(offer))}</button>"
+                )
+        if self.session.can_undo():
+            # the draft's last pick taken back in the tab (nothing was sent): an everyday step, not an alarm
+            label = html.escape(self.texts.get("button.undo"))
+            buttons.append(f'<button class="undo" data-undo="1" aria-keyshortcuts="Escape">{label}</button>')
+        elif self.can_take_back():
+            label = html.escape(self.texts.get("button.take-back"))
+            buttons.append(f'<button class="undo take-back" data-take-back="1">{label}</button>')
+        return "".join(buttons)
+
+    def can_take_back(self) -> bool:
+        """Offers "take back" only where the server would grant it: our undoable decision is still the last."""
+        last = self.session.last_commit
+        return self.session.can_take_back() and last is not None and last[0] == self.undoable_commit
+
+    def page_state(self) -> str:
+        session = self.session
+        if session.over:
+            return "over"
+        if not session.online:
+            return "offline"
+        if session.in_flight is not None:
+            return "pending"
+        return "ready"
+
+    def render_status(self) -> None:
+        session, texts = self.session, self.texts
+        lost = not session.online and tab.is_online() and self.snapshot_seen  # the socket dropped, the network is up
+        status = "status.online" if session.online else "status.reconnecting" if lost else "status.offline"
+        elements.set_text("status", texts.get(status))
+        elements.set_attribute("status", "class", "online" if session.online else "offline")
+        table = session.base_table()
+        turn = ""
+        if table is not None:
+            active = table.state.active_player_ids
+            if session.over or table.state.is_over():
+                turn = texts.get("turn.over")
+            elif session.awaited():  # invites not opened yet: nobody moves before everyone has come
+                turn = texts.get(
+                    "turn.not-started", seats=", ".join(texts.get("seat", seat=p) for p in session.awaited())
+                )
+            elif session.in_flight is not None:
+                turn = texts.get("turn.sending")
+            elif session.is_waiting():
+                turn = texts.get("turn.queued")
+            elif session.seat is not None and session.seat in active:
+                prompt = session.prompt()
+                asked = self.catalog.render(prompt) if prompt is not None and self.catalog is not None else ""
+                turn = texts.get("turn.you-prompt", prompt=asked) if asked else texts.get("turn.you")
+            else:
+                waited = [
+                    texts.get("seat.is-away", seat=texts.get("seat", seat=p))
+                    if p in session.away
+                    else texts.get("seat", seat=p)
+                    for p in active
+                ]
+                turn = texts.get("turn.waiting", seats=", ".join(waited))
+        if session.role != "seat":
+            turn = texts.get(f"role.{session.role}") + " · " + turn
+        elements.set_text("turn", turn)
+        if session.notices:
+            notice = session.notices[-1]
+            args = dict(notice.args)
+            if isinstance(args.get("steps"), list):
+                args["steps"] = "; ".join(self.step_text(step) for step in args["steps"])
+            if notice.key == "notice.server-error":  # a code is for the developer; the player reads a sentence
+                said = texts.error(str(args.get("code", "")))
+            else:
+                said = texts.get(notice.key, **args)
+            if notice.key in PASSING_NOTICES:
+                self.say_passing(said, REFUSAL_SHOWN_MS)
+            else:
+                self.notices_said += 1  # a lasting notice outlives any passing one said before
+                elements.set_text("notice", said)
+            session.notices.clear()
+        if session.over:
+            elements.set_html(
+                "review-link",
+                f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
+                + self.render_rematch(),
+            )
+
+    def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:
+        """Says something in the notice for a few seconds ("Link copied.", "Bob has joined.")."""
+        elements.set_text("notice", said)
+        self.notices_said += 1
+        count = self.notices_said
+        dom.later(shown_ms, lambda: self.clear_notice(count))
+
+    def clear_notice(self, count: int) -> None:
+        """Clears a passing notice ("Link copied.") unless another was said since."""
+        if count == self.notices_said:
+            elements.set_text("notice", "")
+
+
+def render_ended(texts: Texts) -> str:
+    """The end panel of a room the host ended before the game's own end: no winner, no scores."""
+    return (
+        f'<section class="end-panel outcome-draw" aria-labelledby="end-title">'
+        f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
+        f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
+    )
+
+
+def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
+    """The game's one-line description and rules (its catalog's `description` and `rules`, paragraphs split on blank
+    lines) and this room's options; `description` is the game class's own, for a catalog that has none."""
+    text = catalog.texts.get("rules", "") if catalog is not None else ""
+    lead = catalog.texts.get("description", description) if catalog is not None else description
+    paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
+    parts = [f'<p class="game-description">{html.escape(lead)}</p>'] if lead else []
+    parts += [f"<p>{html.escape(part)}</p>" for part in paragraphs]
+    said = catalog.texts if catalog is not None else {}
+    items = []
+    for name, value in sorted(options.items()):
+        label = said.get(f"option.{name}.label", name)
+        if isinstance(value, bool):
+            shown = "✓" if value else "✗"
+        else:
+            shown = said.get(f"option.{name}.{value}", str(value)) if value != "" else "-"
+        items.append(f"<li><span>{html.escape(label)}</span>: {html.escape(shown)}</li>")
+    if items:
+        title = html.escape(texts.get("rules.options"))
+        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
+    return "".join(parts)

@@ -1,0 +1,152 @@
+"""What a room's seat keeps and shares beside the game: its place in "my games", its player's name, the
+maker's invites and bots, the rematch (`SeatKeeping`, a part of `room.RoomPage`)."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from . import elements, mine, network, storage, tab
+
+if TYPE_CHECKING:
+    from .players import NamedTexts
+    from .session import Session
+
+
+class SeatKeeping:
+    """Keeps our seat, its name and the room's links; `room.RoomPage` holds the state it reads and keeps."""
+
+    session: Session
+    texts: NamedTexts
+    token: str | None
+    made_here: dict[str, Any]
+    made: dict[str, Any]
+    room_status: dict[str, Any] | None
+    name_asked_in: str
+
+    def keep_seat(self, frame: dict[str, Any]) -> None:
+        """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
+        seat, token = self.session.seat, self.token
+        if self.session.role != "seat" or seat is None or not token:
+            return
+        store = storage.BrowserStore()
+        made = self.made_here  # a room the lobby's plain form made: its host token and invites came in the link
+        kept = mine.keep_game(store, self.session.room, seat, token, game=str(frame.get("game") or ""), **made)
+        entry = kept[0]  # the room's maker holds its invites: the room shows them until each is joined
+        if entry.get("invites") or entry.get("host"):
+            self.made = entry
+            self.spawn(self.read_status())
+        if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
+            tab.replace_hash(urlencode({"seat": seat, "token": token}))
+            self.made_here = {}
+        name = mine.load_name(store)
+        names = frame.get("names") if isinstance(frame.get("names"), list) else []
+        known = names[seat] if seat < len(names) else None
+        if name and known != name:
+            self.spawn(self.send_name(seat, token, name))
+        elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
+            label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
+            self.name_asked_in = "ask-name" if tab.is_narrow() else "review-link"  # a phone: above the board
+            elements.set_html(
+                self.name_asked_in,
+                f'<form class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
+                f' autocomplete="nickname"></label> <button type="submit" data-save-name="1">{button}</button></form>',
+            )
+
+    def keep_title(self, title: str) -> None:
+        """Gives our kept seat the game's title, when the link that opened it came from elsewhere (an invite, a
+        rematch): "my games" names the game, not its package name."""
+        seat, token = self.session.seat, self.token
+        if self.session.role != "seat" or seat is None or not token:
+            return
+        store = storage.BrowserStore()
+        kept = next((e for e in mine.load_games(store) if e["room"] == self.session.room and e["seat"] == seat), None)
+        if kept is not None and not kept.get("title"):
+            mine.keep_game(store, self.session.room, seat, token, title=title)
+
+    async def read_status(self) -> None:
+        status, data = await network.fetch_json(f"/api/rooms/{self.session.room}")
+        if status == 200 and isinstance(data, dict):
+            self.room_status = data
+            self.render_invites()
+
+    def render_invites(self) -> None:
+        """The links the room's maker may still send: invites of seats not joined yet, the TV's, the referee's."""
+        if not self.made or self.room_status is None or self.session.over:
+            elements.draw("invites", "")
+            return
+        seats = range(len(self.room_status.get("seats") or []))
+        names = [self.session.names.get(seat) for seat in seats]
+        status = {**self.room_status, "names": names, "invited": self.session.invited}
+        links = mine.room_links(tab.origin(), self.session.room, self.made, status)
+        vacant = [seat for seat, state in enumerate(self.session.seats) if state == "open" and not self.session.started]
+        hosting = bool(self.made.get("host"))
+        for_bots = self.session.awaited() if hosting else []
+        elements.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots))
+
+    def on_invites_click(self, event: Any) -> None:
+        copy = elements.target_data(event, "copy")
+        if copy is not None:
+            self.spawn(self.copy(copy))
+        seat = elements.target_data(event, "bot-seat")
+        if seat is not None and seat.isdigit():
+            self.spawn(self.give_to_bot(int(seat)))
+
+    async def give_to_bot(self, seat: int) -> None:
+        """The host gives a seat nobody came to a bot (the server's snapshot then redraws the room)."""
+        url = f"/api/rooms/{self.session.room}/bots"
+        auth = {"Authorization": f"Bearer {self.made.get('host', '')}"}
+        status, data = await network.fetch_json(url, "POST", {"seat": seat}, auth)
+        if status != 200:
+            reason = data.get("error") if isinstance(data, dict) else status
+            elements.set_text("notice", self.texts.get("room.bot-failed", reason=reason))
+
+    async def copy(self, copy_id: str) -> None:
+        copied = await elements.copy_text(copy_id)
+        self.say_passing(self.texts.get("lobby.link-copied" if copied else "lobby.copy-by-hand"))
+
+    async def send_name(self, seat: int, token: str, name: str) -> None:
+        url = f"/api/rooms/{self.session.room}/seats/{seat}/name"
+        status, data = await network.fetch_json(url, "PUT", {"name": name}, {"Authorization": f"Bearer {token}"})
+        if status != 200:
+            reason = data.get("error") if isinstance(data, dict) else status
+            elements.set_text("notice", self.texts.get("name.failed", reason=reason))
+
+    def on_rematch_click(self, event: Any) -> None:
+        if elements.target_data(event, "rematch") is not None:
+            self.spawn(self.go_rematch())
+
+    def on_name_submit(self, event: Any) -> None:
+        """Saves the name the room asked for (its button, or Enter in its field) instead of posting the form."""
+        event.preventDefault()
+        if self.session.seat is None or not self.token:
+            return
+        name = mine.save_name(storage.BrowserStore(), elements.input_value("room-name"))
+        if name:
+            elements.set_html(self.name_asked_in, "")
+            self.spawn(self.send_name(self.session.seat, self.token, name))
+
+    async def go_rematch(self) -> None:
+        """Makes (or finds) the rematch and moves us there, to the seat the server gives (the next one)."""
+        seat, token = self.session.seat, self.token
+        if seat is None or not token:
+            return
+        url = f"/api/rooms/{self.session.room}/rematch"
+        status, data = await network.fetch_json(url, "POST", {"seat": seat}, {"Authorization": f"Bearer {token}"})
+        if status != 200 or not isinstance(data, dict) or "token" not in data:
+            reason = data.get("error") if isinstance(data, dict) else status
+            elements.set_text("notice", self.texts.get("rematch.failed", reason=reason))
+            return
+        new, new_token = str(data["room"]), str(data["token"])
+        moved = data["seat"] if type(data.get("seat")) is int else seat
+        mine.keep_game(storage.BrowserStore(), new, moved, new_token, game=self.session.game_name)
+        tab.go(mine.seat_link(tab.origin(), new, moved, new_token))
+
+    def render_rematch(self) -> str:
+        """The end's offer to play again (or, once a seat asked, to move to the rematch): seats only."""
+        if self.session.role != "seat" or not self.token:
+            return ""
+        key = "rematch.move" if self.session.rematch else "rematch.offer"
+        label = html.escape(self.texts.get(key))
+        return f'<button type="button" class="rematch primary" data-rematch="1">{label}</button>'
