@@ -65,22 +65,22 @@ class PublishedEvent:
         if not isinstance(data, Mapping):
             raise ReplayError(f"expected an event object, got {type(data).__name__}")
         fields: dict[str, Any] = {}
-        for name, kinds in _EVENT_FIELDS.items():
+        for name, kind in _EVENT_FIELDS.items():
             value = data.get(name)
-            if not isinstance(value, kinds) or isinstance(value, bool):
-                raise ReplayError(f"event {data.get('seq')!r}: expected {name!r} as {kinds[0].__name__}, got {value!r}")
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise ReplayError(f"event {data.get('seq')!r}: expected {name!r} as {kind.__name__}, got {value!r}")
             fields[name] = value
         return cls(**fields)
 
 
-_EVENT_FIELDS: dict[str, tuple[type, ...]] = {
-    "seq": (int,),
-    "kind": (str,),
-    "seat": (int,),
-    "steps": (list,),
-    "picks": (list,),
-    "rng_counter": (int,),
-    "pick_counter": (int,),
+_EVENT_FIELDS: dict[str, type] = {
+    "seq": int,
+    "kind": str,
+    "seat": int,
+    "steps": list,
+    "picks": list,
+    "rng_counter": int,
+    "pick_counter": int,
 }
 
 
