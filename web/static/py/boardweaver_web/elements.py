@@ -63,12 +63,6 @@ def is_checked(element_id: str) -> bool:
     return bool(node is not None and node.checked)
 
 
-def set_checked(element_id: str, checked: bool) -> None:
-    node = element(element_id)
-    if node is not None:
-        node.checked = checked
-
-
 def set_hidden(element_id: str, hidden: bool) -> None:
     node = element(element_id)
     if node is not None:
