@@ -127,10 +127,22 @@ def capture_rects(root_id: str, keys: list[str] | None = None) -> dict[str, tupl
     return rects
 
 
+def reduced_motion() -> bool:
+    """Tells whether the player asked their system for less motion (`prefers-reduced-motion: reduce`)."""
+    return bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+
+
+def scroll_behavior() -> str:
+    """How the page scrolls to what it shows: smoothly, or at once where the player asked for less motion (the
+    browser slides a `smooth` scroll whatever the system's setting)."""
+    return "auto" if reduced_motion() else "smooth"
+
+
 def animate_from(root_id: str, key: str, origin: tuple[float, float]) -> None:
-    """Slides the element with `data-key=key` from `origin` to where it now is."""
+    """Slides the element with `data-key=key` from `origin` to where it now is; nothing moves where the player
+    asked their system for less motion (the piece is drawn where it now is, as the move's mark says)."""
     root = element(root_id)
-    if root is None:
+    if root is None or reduced_motion():
         return
     node = some(root.querySelector(f'[data-key="{key}"]'))
     if node is None:

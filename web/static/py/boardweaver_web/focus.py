@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .dom import create_once_callable, js, proxy, some, to_js
-from .elements import element
+from .elements import element, scroll_behavior
 
 # What finds a control again after its root's HTML is drawn anew (the first attribute it carries wins).
 _FOCUS_KEYS = ("data-key", "data-for", "data-command", "data-undo", "data-take-back", "id")
@@ -112,7 +112,7 @@ def reveal(element_id: str, selector: str) -> None:
     node = element(element_id)
     if node is None:
         return
-    node.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", "smooth"]])))
+    node.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", scroll_behavior()]])))
     target = some(node.querySelector(selector))
     if target is not None:
         target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
@@ -130,7 +130,9 @@ def bring_into_view(selectors: list[str]) -> None:
                 continue
             box = target.getBoundingClientRect()
             if box.top < 0 or box.bottom > js.window.innerHeight:
-                target.scrollIntoView(js.Object.fromEntries(to_js([["block", "center"], ["behavior", "smooth"]])))
+                target.scrollIntoView(
+                    js.Object.fromEntries(to_js([["block", "center"], ["behavior", scroll_behavior()]]))
+                )
             return
 
     js.requestAnimationFrame(create_once_callable(show))
