@@ -169,6 +169,34 @@ def test_the_lobbys_controls_are_big_enough_to_tap(server: str, api: Any, phone:
     assert phone.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body")) == []
 
 
+MIN_CELL_PX = 24  # WCAG 2.5.8's least target size, for a chess board's squares on the narrowest screen
+
+
+def test_the_lobby_and_every_game_reflow_on_a_320_px_screen(server: str, api: Any, new_page: Any) -> None:
+    """Regression: at 320 px (a small phone, or a laptop's page at 400 % zoom: WCAG 1.4.10) fog chess's board
+    pushed the page 54 px sideways (eight columns of 44 px cells) and the lobby's name field 10 px."""
+    page = new_page(server + "/", viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    page.wait_for_selector("#create-form select")
+    found = {"lobby": page.evaluate(LAYOUT_PROBLEMS.replace("document.getElementById('board')", "document.body"))}
+    cells: dict[str, float] = {}
+    with urllib.request.urlopen(server + "/api/games") as response:
+        games = json.load(response)
+    for game in games:
+        name, seats = game["name"], game["min_players"]
+        room = api.room(name, seats=seats, bots=list(range(1, seats)), options=OPTIONS.get(name))
+        page.goto(seat_url(server, room, 0))
+        wait_state(page, "ready", "over")
+        page.wait_for_timeout(300)
+        found[name] = page.evaluate(LAYOUT_PROBLEMS)
+        cells[name] = page.evaluate(
+            "() => Math.min(...[...document.querySelectorAll('.layout-grid .piece')].map(e => e.offsetWidth))"
+        )
+    screenshot(page, "320px")
+
+    assert all(not problems for problems in found.values()), json.dumps(found, indent=1)
+    assert cells["fog-chess"] >= MIN_CELL_PX
+
+
 def test_a_phone_whose_browser_says_its_pointer_is_fine_still_gets_controls_big_enough_to_tap(
     server: str, new_page: Any
 ) -> None:
