@@ -6,7 +6,12 @@ own measurements (`performance.now()` around the click handler, and from the eve
 The lobby is usable when its games are listed and its form works: both come in the server's HTML, so
 that is when the document is parsed and first painted; Python's take-over is reported beside it.
 
-    .venv/bin/python bench/browser.py [--clicks 60] [--loads 3]
+    .venv/bin/python bench/browser.py [--clicks 60] [--loads 3] [--phone]
+
+`--phone` runs every page as a mid-range phone on a mobile network would: its CPU slowed 4x and its network
+shaped to 9 Mbit/s down, 1.5 Mbit/s up, 60 ms round trips (`PHONE`, through the DevTools protocol's
+`Emulation.setCPUThrottlingRate` and `Network.emulateNetworkConditions`, set on each page before it navigates;
+fetches a service worker answers from its cache are not shaped).
 """
 
 from __future__ import annotations
@@ -122,12 +127,30 @@ SNAPSHOT_DONE_JS = """() =>
        .some((n) => performance.getEntriesByName(n).length)"""
 
 
+# --phone: a mid-range phone on a mobile network (CPU slowdown; bytes/s down and up; round trip, ms)
+PHONE = {"cpu": 4, "down": 9e6 / 8, "up": 1.5e6 / 8, "latency": 60}
+THROTTLE: dict[str, float] | None = None
+
+
+def new_page(context: Any) -> Any:
+    """A new page of `context`, throttled as `--phone` asks (before it navigates)."""
+    page = context.new_page()
+    if THROTTLE is not None:
+        session = context.new_cdp_session(page)
+        session.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE["cpu"]})
+        session.send("Network.enable")
+        conditions = {"offline": False, "latency": THROTTLE["latency"]}
+        conditions |= {"downloadThroughput": THROTTLE["down"], "uploadThroughput": THROTTLE["up"]}
+        session.send("Network.emulateNetworkConditions", conditions)
+    return page
+
+
 CRASHES: list[str] = []  # renderer crashes seen (rare, cause unknown), each load then tried once more
 
 
 def open_board(context: Any, url: str) -> tuple[Any, float]:
     for attempt in range(2):
-        page = context.new_page()
+        page = new_page(context)
         try:
             page.goto(url)
             page.wait_for_selector('#page[data-state="ready"]', timeout=120_000)
@@ -143,7 +166,7 @@ def open_board(context: Any, url: str) -> tuple[Any, float]:
 def open_lobby(context: Any, url: str) -> tuple[Any, float, float]:
     """Opens the lobby; returns the page, when it was usable (its games listed and the form drawn, from the
     server's HTML) and when Python had taken it over (names, my games, open rooms; the form through the API)."""
-    page = context.new_page()
+    page = new_page(context)
     page.goto(url)
     page.wait_for_selector('#page[data-state="ready"]', timeout=120_000)
     page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0", timeout=120_000)
@@ -271,7 +294,15 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=60)
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--only", choices=["clicks", "loads", "lobby"], help="run one part of the bench")
+    parser.add_argument("--phone", action="store_true", help="a 4x slower CPU and a mobile network (PHONE)")
     args = parser.parse_args()
+    if args.phone:
+        global THROTTLE
+        THROTTLE = PHONE
+        print(
+            f"As a phone: CPU {PHONE['cpu']}x slower, {PHONE['down'] * 8 / 1e6:.1f} Mbit/s down, "
+            f"{PHONE['up'] * 8 / 1e6:.1f} up, {PHONE['latency']} ms round trips"
+        )
     from playwright.sync_api import sync_playwright
 
     load_before = os.getloadavg()[0]

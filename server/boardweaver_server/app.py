@@ -25,6 +25,7 @@ from .health import health_routes
 from .lobby_page import lobby_routes, not_found_handler
 from .metrics import Metrics, metrics_routes
 from .ownership import Ownership, RemoteSocket
+from .room_pages import room_page_routes
 from .roomproto import LIMITS_STATE, ROOMS_STATE
 from .rooms import BotDelay, Cluster, Lifecycle, Rooms
 from .rules_wheel import build_rules_wheel, rule_sources
@@ -141,6 +142,7 @@ def create_app(
         *metrics_routes(metrics),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
         *lobby_routes(web),  # before the static pages: the lobby is drawn with its games
+        *room_page_routes(web),  # and the room's and review's pages in the player's language
         *static_routes(web, wheel_dirs),
     ]
     app = Starlette(

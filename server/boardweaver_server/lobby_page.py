@@ -274,11 +274,26 @@ def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts) -
         parts["@GAMES@"] = f'<li class="empty">{html.escape(texts.get("lobby.no-games", "No games."))}</li>'
     parts["@NAME_HINT@"] = html.escape(texts.get("lobby.name-hint", "shown to the other players"))
     page = re.sub("@[A-Z_]+@", lambda m: parts.get(m.group(0), m.group(0)), template)
+    return keyed_texts(page, texts)
 
-    def keyed(match: re.Match[str]) -> str:  # an element's `data-text` key, its text in the page's language
+
+def keyed_texts(page: str, texts: PageTexts) -> str:
+    """`page` with the text of each element holding a `data-text` key, and the `aria-label` of each holding a
+    `data-aria` key, in the page's language (what the tab's `set_keyed_texts` does once Python runs)."""
+
+    def text(match: re.Match[str]) -> str:
         return match.group(1) + html.escape(texts.get(match.group(2), html.unescape(match.group(3)))) + "<"
 
-    return re.sub(r'(<[^<>]*\bdata-text="([^"]+)"[^<>]*>)([^<]*)<', keyed, page)
+    def label(tag: re.Match[str]) -> str:  # a tag with a `data-aria` key: its `aria-label`, wherever it stands
+        key = tag.group(1)
+        return re.sub(
+            r'(\baria-label=")([^"]*)"',
+            lambda m: m.group(1) + html.escape(texts.get(key, html.unescape(m.group(2))), quote=True) + '"',
+            tag.group(0),
+        )
+
+    page = re.sub(r'(<[^<>]*\bdata-text="([^"]+)"[^<>]*>)([^<]*)<', text, page)
+    return re.sub(r'<[^<>]*\bdata-aria="([^"]+)"[^<>]*>', label, page)
 
 
 class LobbyPage:

@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
@@ -20,7 +20,7 @@ PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
 IMMUTABLE = "public, max-age=31536000, immutable"
 PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))  # siblings web/build.py writes, best first
-PAGES = {"/": "lobby.html", "/room/{room_id}": "room.html", "/game/{room_id}": "review.html"}
+PAGES = {"/": "lobby.html", "/room/{room_id}": "room.html", "/game/{room_id}": "review.html"}  # each page's URL
 
 
 def default_web_dir() -> Path:
@@ -131,28 +131,11 @@ class VersionedClient(ImmutableFiles):
         return await super().get_response(path, scope)
 
 
-def _page(path: Path) -> Any:
-    async def serve(request: Request) -> Response:
-        if path.is_file():
-            html = page_html(path)
-            etag = f'"{hashlib.sha256(html.encode("utf-8")).hexdigest()[:20]}"'
-            headers = {"Cache-Control": "no-cache", "ETag": etag}
-            if request.headers.get("if-none-match") == etag:  # the revalidation `no-cache` asks for
-                return Response(status_code=304, headers=headers)
-            return HTMLResponse(html, headers=headers)
-        return HTMLResponse(f"<!doctype html><title>Boardweaver</title><p>{path.name} is not built yet.</p>")
-
-    return serve
-
-
 def static_routes(web_dir: Path, wheel_dirs: list[Path]) -> list[BaseRoute]:
-    """Returns the routes of the pages, the assets, the runtimes and the wheels."""
+    """Returns the routes of the assets, the runtimes and the wheels (the pages, `PAGES`, are drawn by
+    `lobby_page` and `room_pages`)."""
     dist = web_dir / "dist"
     routes: list[BaseRoute] = [
-        Route(url, _page(web_dir / "pages" / name), methods=["GET"], include_in_schema=False)
-        for url, name in PAGES.items()
-    ]
-    routes += [
         Mount(f"/static/v{client_version(web_dir)}", app=VersionedClient(web_dir)),
         Mount("/static", app=RevalidatedFiles(directory=web_dir / "static", check_dir=False), name="static"),
         Mount(

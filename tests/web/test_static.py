@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+from boardweaver_server.room_pages import room_page_routes
 from boardweaver_server.static import (
     PAGES,
     ImmutableFiles,
@@ -98,7 +99,7 @@ def test_the_pages_preload_every_client_module_the_loader_writes() -> None:
 
 def test_the_client_is_served_under_its_version_cached_for_good(tmp_path: Path) -> None:
     web = Path(__file__).resolve().parents[2] / "web"
-    client = TestClient(Starlette(routes=static_routes(web, [])))
+    client = TestClient(Starlette(routes=[*room_page_routes(web), *static_routes(web, [])]))
     version = client_version(web)
     page = client.get("/room/abc").text
     module = client.get(f"/static/v{version}/py/boardweaver_web/dom.py")
@@ -133,10 +134,10 @@ def test_the_client_version_follows_every_file_of_the_client(tmp_path: Path) -> 
 
 def test_a_page_is_revalidated_by_its_etag(tmp_path: Path) -> None:
     web = Path(__file__).resolve().parents[2] / "web"
-    client = TestClient(Starlette(routes=static_routes(web, [])))
+    client = TestClient(Starlette(routes=room_page_routes(web)))
 
-    first = client.get("/")
-    again = client.get("/", headers={"If-None-Match": first.headers["etag"]})
+    first = client.get("/room/abc")
+    again = client.get("/room/abc", headers={"If-None-Match": first.headers["etag"]})
 
     assert first.status_code == 200 and first.headers["cache-control"] == "no-cache"
     assert again.status_code == 304 and again.content == b""

@@ -57,6 +57,76 @@ function whenQuiet(run) {
   else run();
 }
 
+// The loading panel (room.html and review.html `#booting`): the bytes of the runtime's big files arrived, counted
+// against their decoded sizes, which the server writes on the bar (room_pages.py `boot_sizes`), for the files this
+// load fetches: the interpreter's wasm and the stdlib always (from the browser's cache after a first visit), the
+// server's snapshot when it is asked for. Once they are in, the bar moves without a value while Python starts; the
+// first visit's note shows once a big file comes over the network. No bar (the lobby): nothing is drawn.
+const booting = (() => {
+  const bar = document.getElementById("boot-progress");
+  let sizes = {};
+  try {
+    sizes = JSON.parse(bar?.dataset.sizes || "{}");
+  } catch {}
+  const expected = new Map(); // part -> its decoded bytes
+  const arrived = new Map();
+  const draw = () => {
+    if (!bar) return;
+    let total = 0;
+    let got = 0;
+    for (const [part, size] of expected) {
+      total += size;
+      got += Math.min(arrived.get(part) || 0, size);
+    }
+    if (total > 0 && got < total) bar.value = got / total;
+    else bar.removeAttribute("value");
+  };
+  return {
+    expect(part) {
+      if (sizes[part] > 0 && !expected.has(part)) expected.set(part, sizes[part]);
+      draw();
+    },
+    add(part, bytes) {
+      arrived.set(part, (arrived.get(part) || 0) + bytes);
+      draw();
+    },
+    done(part) {
+      arrived.set(part, expected.get(part) || 0);
+      draw();
+    },
+    fromNetwork() {
+      document.getElementById("boot-first")?.removeAttribute("hidden");
+    },
+  };
+})();
+const FROM_NETWORK = 100_000; // a big file's transfer size over this came over the network, not from the cache
+booting.expect("wasm");
+booting.expect("stdlib");
+try {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!/pyodide\.asm\.wasm$|python_stdlib\.zip$/.test(entry.name)) continue;
+      if (entry.name.endsWith(".wasm")) booting.done("wasm");
+      if (entry.transferSize > FROM_NETWORK) booting.fromNetwork();
+    }
+  }).observe({ type: "resource", buffered: true });
+} catch {}
+
+// A response whose body's bytes are counted as they arrive, as the loading panel's `part`.
+function counted(response, part) {
+  if (!response.ok || !response.body) {
+    booting.done(part);
+    return response;
+  }
+  const counter = new TransformStream({
+    transform(chunk, out) {
+      booting.add(part, chunk.byteLength);
+      out.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), { status: response.status, headers: response.headers });
+}
+
 const opened = (name) => (globalThis.caches ? caches.open(name) : Promise.reject(new Error("no Cache Storage")));
 const quietly = (promise) => promise.catch(() => null);
 
@@ -66,7 +136,7 @@ const clientConfigText = quietly(
 );
 globalThis.__bw_client_config = clientConfigText; // read by boardweaver_web.boot.client_config
 const STDLIB_URL = `${INDEX}python_stdlib.zip`;
-const stdlibBytes = fetch(STDLIB_URL).then((response) => response.arrayBuffer());
+const stdlibBytes = fetch(STDLIB_URL).then((response) => counted(response, "stdlib").arrayBuffer());
 const clientFiles = fetch(CONFIG_URL)
   .then((response) => response.json())
   .then((config) =>
@@ -145,13 +215,38 @@ const KEY_PREFIX = new URL(`/__bw__/pyodide-snapshot/packed/${version}/`, locati
 const FETCHER = `
 ${unpackPages}
 ${snapshotNamed}
+// the body's bytes, told to the page every 256 KiB as they arrive (its loading panel's bar)
+async function readTelling(response) {
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  let told = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size - told >= 262144) {
+      postMessage({ progress: size - told });
+      told = size;
+    }
+  }
+  postMessage({ progress: size - told });
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes.buffer;
+}
 onmessage = async ({ data }) => {
   let packed = null;
   let name = null;
   let offset = 0;
   try {
     const response = await fetch(data.url, { cache: "no-store" });
-    if (response.ok) packed = await response.arrayBuffer();
+    if (response.ok) packed = response.body ? await readTelling(response) : await response.arrayBuffer();
     if (packed) [name, offset] = snapshotNamed(packed);
     const memory = packed && unpackPages(packed, offset);
     postMessage({ name, memory }, memory ? [memory] : []);
@@ -173,15 +268,24 @@ function servedSnapshot(part) {
   return new Promise((resolve) => {
     try {
       const worker = new Worker(URL.createObjectURL(new Blob([FETCHER], { type: "text/javascript" })));
+      booting.expect("snapshot");
       worker.onmessage = ({ data }) => {
+        if ("progress" in data) {
+          booting.fromNetwork();
+          return booting.add("snapshot", data.progress);
+        }
         if ("memory" in data) {
           if (data.memory) mark("served-snapshot-arrived");
+          booting.done("snapshot"); // or none came: the bar is not kept waiting for it
           return resolve(data.memory ? data : null);
         }
         worker.terminate();
         mark(data.stored ? "served-snapshot-kept" : "served-snapshot-none");
       };
-      worker.onerror = () => resolve(null);
+      worker.onerror = () => {
+        booting.done("snapshot");
+        resolve(null);
+      };
       const url = new URL(`snapshots/${part}.snap`, INDEX).href;
       worker.postMessage({ url, prefix: KEY_PREFIX, snapshots: SNAPSHOTS });
     } catch {
