@@ -109,3 +109,17 @@ class ToldRearranged(Rearranged):
             kind = str(table.state.piece(row_id(player_id), picked).private_kind)
             table.log(msg("log.turned", player=player_id, rank=msg(f"rank.{kind.split('-')[1]}")))
         super().apply_action(table, player_id, action)
+
+
+class PinnedRearranged(Rearranged):
+    """Check 4: the deal shuffles every rank but one, always dealt first: the other seat knows that piece."""
+
+    name = "fixture-pinned-rearranged"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            ranks = ["a", *table.rng.shuffled(list(RANKS[1:]))]
+            pieces = [Piece("back").hiding(f"{player}-{rank}") for rank in ranks]
+            table.add_space(Space(row_id(player), "row").owned_by(player).with_pieces(pieces))
+        table.set(StateOf.meta(), "swaps", 0)
+        table.set_active_players([players[0]])

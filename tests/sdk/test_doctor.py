@@ -539,3 +539,10 @@ def test_a_swap_that_logs_a_rank_it_moved_is_still_found() -> None:
 
     assert {v.check for v in report.violations} == {4}, report.details()
     assert any(v.title == "log line depends on what the seat cannot see" for v in report.violations)
+
+
+def test_a_deal_that_shuffles_all_but_one_hidden_piece_names_its_place() -> None:
+    report = check_game(rearrange.PinnedRearranged, games=GAMES)
+
+    assert [v.title for v in report.violations] == ["a place of 'row' spaces holds the same hidden kind in every game"]
+    assert "place 0 of space 'row-0' held a face-down '0-a' in all 20 games" in report.violations[0].detail
