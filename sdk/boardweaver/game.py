@@ -216,7 +216,9 @@ class Game(metaclass=_GameType):
         "87654321"}`, shown in the first column's and the bottom row's cells), "pickers" (on a grid with
         "coordinates": each command offer whose argument named by "cell" names a cell, column then row ("e8"),
         is a small button on that cell instead of among the commands, its face looked up in "faces" by the
-        argument named by "choice", "?" when absent: `{"cell": "to_sq", "choice": "piece", "faces": {"q": "♕"}}`).
+        argument named by "choice", "?" when absent: `{"cell": "to_sq", "choice": "piece", "faces": {"q": "♕"}}`),
+        "turned_for" (the seats that see a grid turned half round, last cell first and its coordinates reversed,
+        so that a board both sides share shows each its own side at the bottom: `[1]`; only where it is drawn).
 
         A space of area "seat" is drawn in its owner's area, or, when it has none, in the area of the seat its
         public state names under `seat` (a hand its seat may not see, as Hanabi's: `seat_area_of`); one with

@@ -137,6 +137,10 @@ class Table:
     def move_piece(self, from_space: str, index: int, to_space: str, to_index: int | None = None) -> int:
         """Moves a piece to another space (at its end, or at `to_index`) and returns its new index.
 
+        Within one space `to_index` counts the pieces once the moved one is taken out, as `list.insert` after
+        `list.pop`: on a grid of cells, `move_piece(g, a, g, b)` then `move_piece(g, b - 1, g, a)` swaps cells
+        `a < b`.
+
         A piece shown to seats (`show`) is hidden from them again: a look lasts while the piece stays put.
         """
         source = self._state.space(from_space)

@@ -15,6 +15,7 @@ from . import doctor_fixtures as fixtures
 from . import fixtures_bid as bid
 from . import fixtures_gem as gem
 from . import fixtures_more as more
+from . import fixtures_rearrange as rearrange
 from . import fixtures_show as show
 from .draft_game import MarketDraft, MistakenDraft
 
@@ -523,3 +524,25 @@ def test_a_look_ink_the_tab_will_not_use_is_noted_with_its_contrast_and_what_to_
         "the look's ink '#2e7d32' of piece kinds 'back' reads at 4.4:1 on '#f4ecd8', under 4.5:1 (WCAG AA): the tab "
         "writes their text black or white instead; give a darker or lighter ink"
     ]
+
+
+def test_a_rank_handed_to_another_piece_in_place_and_then_turned_up_is_no_leak() -> None:
+    # the twin followed the pieces it changed: once `set_private_kind` moved their ranks to other pieces, a reveal
+    # of one of those was taken for a log line and a view depending on what the seat cannot see
+    report = check_game(rearrange.Rearranged, games=GAMES)
+
+    assert report.ok, report.details()
+
+
+def test_a_swap_that_logs_a_rank_it_moved_is_still_found() -> None:
+    report = check_game(rearrange.ToldRearranged, games=GAMES)
+
+    assert {v.check for v in report.violations} == {4}, report.details()
+    assert any(v.title == "log line depends on what the seat cannot see" for v in report.violations)
+
+
+def test_a_deal_that_shuffles_all_but_one_hidden_piece_names_its_place() -> None:
+    report = check_game(rearrange.PinnedRearranged, games=GAMES)
+
+    assert [v.title for v in report.violations] == ["a place of 'row' spaces holds the same hidden kind in every game"]
+    assert "place 0 of space 'row-0' held a face-down '0-a' in all 20 games" in report.violations[0].detail

@@ -70,3 +70,13 @@ def test_setting_kinds_records_the_owner_of_a_private_kind() -> None:
         table.set_public_kind("hand", 5, "face")
     with pytest.raises(RuleError, match="no space 'nowhere'"):
         table.set_private_kind("nowhere", 0, "x")
+
+
+def test_two_moves_within_a_grid_swap_two_cells_as_move_piece_says() -> None:
+    table = Table.new([0, 1], seed=1)
+    table.add_space(Space("grid", "grid").with_pieces([Piece(str(i)) for i in range(6)]))
+
+    table.move_piece("grid", 1, "grid", 4)
+    table.move_piece("grid", 3, "grid", 1)
+
+    assert [p.public_kind for p in table.state.space("grid").pieces] == ["0", "4", "2", "3", "1", "5"]

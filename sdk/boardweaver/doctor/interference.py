@@ -357,7 +357,31 @@ def advance(
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
         return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
+    if verdict is True and twin.on_pieces and not _retrack(twin, table):
+        return False  # the worlds hold the same pieces again: nothing is left to compare
     return verdict
+
+
+def _retrack(twin: Twin, table: Table) -> bool:
+    """Follows the difference to the pieces that hold it now; returns False when no piece differs any more.
+
+    Rules may hand a hidden kind from one piece to another in place (`set_private_kind` on both: a seat
+    swapping two of its face-down ranks). The difference then lies on pieces the twin did not change, and a
+    reveal that turns one of them up must end the comparison as it would for the changed pieces. Both worlds
+    hold their pieces in the same places here (`_moved_apart`), so the pieces are paired by place.
+    """
+    tracked: list[tuple[Piece, Piece, str]] = []
+    for space in table.state.spaces.values():
+        if not twin.world.state.has_space(space.space_id):
+            return True
+        other = twin.world.state.space(space.space_id)
+        if len(other.pieces) != len(space.pieces):
+            return True  # the worlds do not hold this space alike: keep following the pieces themselves
+        for true_piece, twin_piece in zip(space.pieces, other.pieces, strict=True):
+            if _private_of(true_piece) != _private_of(twin_piece):
+                tracked.append((true_piece, twin_piece, public_part(twin_piece)))
+    twin.tracked = tracked
+    return bool(tracked)
 
 
 def _kinds_shown(twin: Twin, table: Table) -> bool:

@@ -9,7 +9,8 @@ own secrets) do not count; numbers are left to the twins. The spectator counts: 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind, or are dealt so in every game and moved
 about after (a viewer follows them by position from the deal), an ordered space or an ownerless collection
-whose hidden pieces lie in one order in every game (never shuffled, or shuffled from a fixed seed),
+whose hidden pieces lie in one order in every game (never shuffled, or shuffled from a fixed seed), a place
+of an ordered space dealt the same hidden piece in every game while its look-alikes are shuffled (owned ones too),
 and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
 game after game), or whose public parts split two hidden kinds (a mark set on the ships alone). It also
 records every space and piece kind seen, for the `look` check.
@@ -183,6 +184,36 @@ def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple
     return None
 
 
+def _fixed_place(
+    places: dict[tuple[int | str, str], tuple[tuple[str, str] | None, ...]],
+) -> tuple[str, int, str, int] | None:
+    """Returns (space id, place, hidden kind, games) for a place of an ordered space that held one hidden kind when
+    first shown in every game, in at least ORDER_SAMPLES games and beyond luck, while a look-alike place of it (same
+    public kind) held other kinds in other games: a deal that shuffles all but that piece. A space dealt alike in
+    every game (a chess start) is no such case. Else None."""
+    by_space: dict[str, list[tuple[tuple[str, str] | None, ...]]] = {}
+    for (_, space_id), held in places.items():
+        by_space.setdefault(space_id, []).append(held)
+    for space_id, deals in sorted(by_space.items()):
+        if len(deals) < ORDER_SAMPLES or len({len(held) for held in deals}) != 1:
+            continue
+        columns = list(zip(*deals, strict=True))
+        varying = {
+            column[0][0]
+            for column in columns
+            if all(column) and len({cell[1] for cell in column if cell}) > 1 and column[0] is not None
+        }
+        for index, column in enumerate(columns):
+            first = column[0]
+            if first is None or first[0] not in varying or any(cell != first for cell in column):
+                continue
+            alike = [cell for cell in deals[0] if cell is not None and cell[0] == first[0]]
+            share = sum(1 for cell in alike if cell == first) / len(alike)
+            if (len(deals) - 1) * math.log(share) < math.log(ORDER_CHANCE):
+                return space_id, index, first[1], len(deals)
+    return None
+
+
 @dataclass
 class Patterns:
     """What the explored games show over many states: hidden orders, hidden identities, kinds seen."""
@@ -204,6 +235,9 @@ class Patterns:
     # space kind -> (game, space id) -> the hidden order of an ownerless collection nobody sees when the game first
     # showed it: its order tells no viewer anything, but what the rules take from its top does
     drawn_from: dict[str, dict[tuple[int | str, str], tuple[str, ...]]] = field(default_factory=dict)
+    # space kind -> (game, space id) -> each place's (public kind, hidden kind) when the game first showed that
+    # ordered space, None where no hidden piece lay (owned pieces too: the other seats do not see them)
+    places: dict[str, dict[tuple[int | str, str], tuple[tuple[str, str] | None, ...]]] = field(default_factory=dict)
     # space kind -> the first space of it with no owner nor public `seat`, and its game (no seat area can hold it)
     ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
@@ -218,6 +252,8 @@ class Patterns:
             title = (space.kind, named if isinstance(named, str) else None, tuple(sorted(public)) if public else ())
             if title not in self.space_titles:
                 self.space_titles[title] = (game, players)
+            if not space.is_collection:
+                self._place(space, game, players)
             hidden: list[str] = []
             for piece in space.pieces:
                 self.piece_kinds.add(piece.public_kind)
@@ -246,6 +282,21 @@ class Patterns:
                 if len(dealt) < 400 and (game, space.space_id) not in dealt:
                     dealt[(game, space.space_id)] = tuple(hidden)
                     self.where.setdefault(f"dealt {space.kind}", (game, players))
+
+    def _place(self, space: Space, game: int | str, players: list[int]) -> None:
+        """Records where each hidden piece of an ordered space lay when the game first showed the space."""
+        places = self.places.setdefault(space.kind, {})
+        if len(places) >= 400 or (game, space.space_id) in places:
+            return
+        held = tuple(
+            (piece.public_kind, piece.private_kind)
+            if piece.private_kind is not None and piece.private_kind != piece.public_kind
+            else None
+            for piece in space.pieces
+        )
+        if any(held):
+            places[(game, space.space_id)] = held
+            self.where.setdefault(f"place {space.kind}", (game, players))
 
     def _mark(
         self, space_kind: str, kind: str, public: dict[str, Any], face: str, game: int | str, players: list[int]
@@ -320,6 +371,23 @@ class Patterns:
                             "random module or a fixed seed of your own), or make it a .collection()",
                         ),
                         f"dealt {kind}",
+                    )
+                )
+        for kind, places in sorted(self.places.items()):
+            fixed = _fixed_place(places)
+            if fixed is not None:
+                space_id, index, hidden, games = fixed
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"a place of {kind!r} spaces holds the same hidden kind in every game",
+                            f"place {index} of space {space_id!r} held a face-down {hidden!r} in all {games} games "
+                            "explored, whatever their seeds, while look-alike pieces beside it were dealt in other "
+                            "orders: whoever knows the game knows that piece. Shuffle it with the others "
+                            "(table.rng), or let the seat place it",
+                        ),
+                        f"place {kind}",
                     )
                 )
         for space_kind, marked in sorted(self.marks.items()):

@@ -234,7 +234,7 @@ class Board(PieceDrawing):
         return where
 
     def _space(self, space: Space, ghosts: dict[str, list[str]]) -> str:
-        look = self.game.space_look(space.kind)
+        look = self._turned(self.game.space_look(space.kind))
         layout = str(look.get("layout", "row"))
         offer = self.space_offers.get(space.space_id)
         classes = ["space", f"layout-{escape(layout)}", f"kind-{escape(space.kind)}"]
@@ -265,7 +265,8 @@ class Board(PieceDrawing):
             style = f' style="--columns:{columns};--rows:{max(1, -(-len(space.pieces) // columns))}"'
         elif layout == "fan":
             style = f' style="--n:{max(1, count)}"'
-        pieces = "".join(self._piece(space, index, piece) for index, piece in enumerate(space.pieces))
+        order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
+        pieces = "".join(self._piece(space, index, space.pieces[index]) for index in order)
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
         backs = layout == "fan" and self._backs_only(space)
@@ -280,6 +281,18 @@ class Board(PieceDrawing):
             f'<div class="space-title" aria-hidden="true">{escape(title)}{shown_count}</div>'
             f'<div class="pieces"{style}{_roving(layout) if stop is not None else ""}>{pieces}</div></div>'
         )
+
+    def _turned(self, look: dict[str, Any]) -> dict[str, Any]:
+        """The look of a grid this seat sees turned half round (`"turned_for"` names it): its side at the bottom.
+
+        Its cells are drawn last first and its coordinates reversed, so a cell keeps its name and its index.
+        """
+        if look.get("layout") != "grid" or self.me is None or self.me not in (look.get("turned_for") or ()):
+            return look
+        names = look.get("coordinates")
+        if isinstance(names, dict):
+            names = {"columns": str(names.get("columns", ""))[::-1], "rows": str(names.get("rows", ""))[::-1]}
+        return {**look, "coordinates": names, "turned": True}
 
     def _is_empty(self, space: Space, ghosts: dict[str, list[str]]) -> bool:
         """Tells whether a space shows the viewer nothing: no piece (a face-down one is a back it sees), no planned

@@ -197,11 +197,13 @@ class PieceDrawing:
 
     def _face_text(self, look: dict[str, Any]) -> str | None:
         """The text on a piece: its look's `says` (a message key, or a message with arguments) in the seat's
-        language, else its literal `text`."""
+        language, else its literal `text`; "" for a text of white space alone, which draws nothing (an empty
+        square's `{"text": " "}` is a blank face, named by its title or kind, and a dot where a piece may go)."""
         says = look.get("says")
         if isinstance(says, Message):
             return self.catalog.render(says) if self.catalog is not None else says.key
-        return self.say(says) if says else look.get("text")
+        text = self.say(says) if says else look.get("text")
+        return text if text is None or text.strip() else ""
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
         if self.base is None or not self.base.state.has_space(space.space_id):
