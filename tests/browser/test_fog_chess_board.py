@@ -103,6 +103,8 @@ def test_the_clock_counts_down_beside_a_board_with_coordinates(server: str, api:
     files = board.locator(".coord.file").all_inner_texts()
     ranks = board.locator(".coord.rank").all_inner_texts()
     outside = page.evaluate(COORDINATES_OUTSIDE_THEIR_SQUARES)
+    # dark letters with a white halo, read on any cell's colour (an author's dark red army had them unreadable)
+    halo = board.locator(".coord").first.evaluate("e => getComputedStyle(e).textShadow")
     light, dark = board.locator(".piece.light").count(), board.locator(".piece.dark").count()
     page.locator(".mine .piece.offer.intent-choice").first.click()
     page.locator(".mine .piece.offer.intent-confirm").first.click()
@@ -115,6 +117,7 @@ def test_the_clock_counts_down_beside_a_board_with_coordinates(server: str, api:
     assert page.inner_text("#clock-1") == "5:00" or page.locator(".clock.running").count() == 1
     assert files == list("abcdefgh") and ranks == list("87654321")
     assert outside == []
+    assert "rgb(255, 255, 255)" in halo, halo
     assert light == dark == 32
     assert board.locator(".piece.mark-last").count() == 2
 
