@@ -116,7 +116,9 @@ async def say(room: Room, seat: int, frame: dict[str, Any], origin: Listener) ->
         if again is not None:
             origin.send(canonical_json({"type": "chat", "lines": [again.to_wire()]}))
             return
-        if room.fenced or room.draining:
+        if room.fenced:  # another process holds the room now: the socket is closed with 4012 and reconnects
+            raise ChatError("room/moved", "the room moved to another server; send it again once reconnected", chat_id)
+        if room.draining:
             raise ChatError("server/restarting", "the server is restarting; send it again in a moment", chat_id)
         line = ChatLine(chat.next_number, seat, text, int(time.time() * 1000), chat_id)
         try:

@@ -289,3 +289,37 @@ def test_chat_lines_survive_a_restart_on_postgresql(pg_url: str, tmp_path: Path)
             "SELECT number, seat, text, chat_id FROM chat_lines WHERE room = %s ORDER BY number", (rid,)
         )
         assert rows.fetchall() == [(1, 0, "on PostgreSQL", "pg-1"), (2, 1, "pg-1 is Ada's id, not mine", "pg-1")]
+
+
+def test_a_line_the_store_could_not_keep_is_refused_and_sent_to_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(make_app(tmp_path / "rooms.db")) as client:
+        room = create_room(client)
+        path = f"/ws/rooms/{room['room']}"
+        room_obj = client.app.state.rooms.get(room["room"])  # type: ignore[attr-defined]
+        with client.websocket_connect(path) as ada, client.websocket_connect(path) as bob:
+            ada.send_json(seat(room, 0))
+            bob.send_json(seat(room, 1))
+            ada.receive_json(), bob.receive_json()
+
+            async def broken(*ops: Any, **kwargs: Any) -> None:
+                raise OSError("disk full")
+
+            monkeypatch.setattr(room_obj.store, "write", broken)
+            ada.send_json(chat("lost?", "a-1"))
+            refusal = ada.receive_json()
+            monkeypatch.undo()
+            bob.send_json({"type": "ping"})
+            bob_next = bob.receive_json()
+            ada.send_json(chat("lost?", "a-1"))  # sent again: now stored, as the first line
+            stored = ada.receive_json()
+
+    assert refusal == {
+        "type": "error",
+        "code": "server/store",
+        "message": "the store could not keep this line; send it again",
+        "chatId": "a-1",
+    }
+    assert bob_next == {"type": "pong"} and room_obj.chat.lines[-1].number == 1
+    assert [(line["n"], line["text"]) for line in stored["lines"]] == [(1, "lost?")]
