@@ -158,3 +158,43 @@ def test_the_room_with_chat_lines_has_no_serious_accessibility_violation(server:
 
     assert ada.inner_text("#chat-note") == "Nothing to send: write a message first."
     assert found == [], json.dumps(found, indent=1)
+
+
+def test_a_line_written_offline_is_sent_once_the_room_is_back(server: str, api: Any, new_page: Any) -> None:
+    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (ada, bob):
+        wait_state(page, "ready", "over")
+    ada.context.set_offline(True)
+    wait_state(ada, "offline", timeout=10_000)
+
+    say(ada, "written in a tunnel")
+    note = ada.inner_text("#chat-note")
+    sending = ada.locator("#chat-lines .chat-line.sending").count()
+    ada.context.set_offline(False)
+    wait_line(bob, "written in a tunnel")
+    wait_line(ada, "written in a tunnel")
+
+    assert note == "Not connected: the message is sent once the room is back." and sending == 1
+    assert ada.locator("#chat-lines .chat-line.sending").count() == 0
+    assert [text for _, text in lines(bob)] == ["written in a tunnel"]  # said once
+
+
+def test_the_unread_count_shows_while_the_list_is_scrolled_up_and_goes_at_its_end(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (ada, bob):
+        wait_state(page, "ready", "over")
+    for number in range(15):  # more than the list shows at once
+        say(ada, f"line {number}")
+    wait_line(bob, "line 14")
+    bob.evaluate("document.querySelector('#chat-lines').scrollTop = 0")
+    bob.wait_for_timeout(200)
+
+    say(ada, "while Bob reads back")
+    bob.wait_for_function("document.querySelector('#chat-unread').textContent === '1 new'", timeout=15_000)
+    bob.evaluate("(e => e.scrollTop = e.scrollHeight)(document.querySelector('#chat-lines'))")
+
+    bob.wait_for_selector("#chat-unread", state="hidden", timeout=5_000)
