@@ -33,6 +33,7 @@ from boardweaver.views import Views
 from boardweaver.wire import result_to_wire
 
 from . import store as ops
+from .chat import RoomChat
 from .clock import Clock, TimeControl
 from .encoding import encode, encode_plain
 from .marks import LastMoves
@@ -107,6 +108,7 @@ class Room:
         self.away: list[int] = []  # the claimed seats told to be away: no socket open for AWAY_SECONDS
         self.away_seconds = AWAY_SECONDS
         self._presence: asyncio.TimerHandle | None = None
+        self.chat = RoomChat()  # the recent chat lines (`chat.py`): kept apart from the table and its log
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -318,6 +320,8 @@ class Room:
             frame["clock"] = self.clock.to_wire()
         if self._can_undo(perspective.seat):
             frame["undoable"] = True
+        if self.chat.lines:
+            frame["chat"] = self.chat.to_wire()
         return encode(frame)
 
     def _can_undo(self, seat: int | None) -> bool:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from boardweaver import Game, RandomBot, canonical_bytes, seed_commitment, start
 
 from . import store as ops
+from .chat import RoomChat, recent_chat_lines
 from .clock import TimeControl
 from .replay import replay
 from .room import Room
@@ -673,7 +674,7 @@ class Rooms:
         A `frozen` room is a finished one whose rules changed since: it opens from the snapshot stored at its end
         alone (no rule code runs), or not at all (None) when it has none (it ended before final snapshots).
         """
-        snapshot, events, commits, (times, flagged) = log
+        snapshot, events, commits, (times, flagged), chat = log
         if frozen and (snapshot is None or events):
             return None
         try:
@@ -695,6 +696,7 @@ class Rooms:
             room.commit_ids[(seat, cid)] = seq
         if record.clock is not None:
             room.use_clock(TimeControl.from_json(record.clock), times or None, flagged)
+        room.chat = RoomChat(chat)
         return room
 
     # -- leaving memory ------------------------------------------------------------------------------
@@ -874,8 +876,8 @@ class Rooms:
 
 
 def _read_logs(conn: Any, records: list[RoomRecord]) -> dict[str, Any]:
-    """Returns room id -> (latest snapshot, events after it, recent commit ids, (latest clock, flagged seats)) of
-    `records`."""
+    """Returns room id -> (latest snapshot, events after it, recent commit ids, (latest clock, flagged seats),
+    recent chat lines) of `records`."""
     logs = {}
     for record in records:
         snapshot = ops.latest_snapshot(conn, record.room_id)
@@ -883,5 +885,5 @@ def _read_logs(conn: Any, records: list[RoomRecord]) -> dict[str, Any]:
         commits = ops.recent_commit_ids(conn, record.room_id)
         flagged = ops.flagged_seats(conn, record.room_id) if record.clock is not None else []
         clock = (ops.latest_clock(conn, record.room_id), flagged)
-        logs[record.room_id] = (snapshot, events, commits, clock)
+        logs[record.room_id] = (snapshot, events, commits, clock, recent_chat_lines(conn, record.room_id))
     return logs

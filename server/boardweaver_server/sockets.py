@@ -15,6 +15,7 @@ from typing import Any
 from boardweaver import Perspective, canonical_json
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .chat import ChatError, say
 from .protocol import MAX_FRAME_BYTES, ProtocolError, TokenBucket, parse_commit, parse_commit_id, parse_frame
 from .room import Room
 from .rooms import RESTARTING, ROOM_MOVED, SERVICE_RESTART, RoomElsewhereError, RoomError, Rooms
@@ -28,7 +29,7 @@ MAX_HELLO = 4096
 HELLO_REFUSED = "prove a seat or role first"  # the close reason of a socket whose hello proves no role
 # ... and of a spectator's or referee's socket while the room admits none (`Room.spectators`, `Room.has_referee`)
 WATCHERS_WAIT = "no live spectators in this room: it opens once the game is over"
-FRAME_TYPES = ("commit", "undo", "resync", "ping")
+FRAME_TYPES = ("commit", "undo", "resync", "ping", "chat")
 PONG = canonical_json({"type": "pong"})
 
 
@@ -301,7 +302,7 @@ async def _serve(socket: RoomSocket, room: Room, bucket: TokenBucket, rooms: Roo
             continue
         try:
             await _handle(room, socket, parse_frame(message))
-        except ProtocolError as error:
+        except (ProtocolError, ChatError) as error:
             rooms.count_error(error.code)
             socket.send(error.to_frame())
 
@@ -321,6 +322,10 @@ async def _handle(room: Room, socket: RoomSocket, frame: dict[str, Any]) -> None
             await room.commit(perspective.seat, parse_commit(frame), socket)
         else:
             await room.undo(perspective.seat, parse_commit_id(frame), socket)
+    elif kind == "chat":  # seats only: a referee sees hidden parts and must not pass them on
+        if perspective.kind != "seat" or perspective.seat is None:
+            raise ProtocolError("role/not-a-seat", "only a seat may send 'chat'; spectators and referees read")
+        await say(room, perspective.seat, frame, socket)
     else:
         shown = kind if len(kind) <= 32 else kind[:32] + "..."
         raise ProtocolError("frame/unknown-type", f"expected a frame type among {list(FRAME_TYPES)!r}, got {shown!r}")

@@ -95,9 +95,14 @@ CREATE TABLE IF NOT EXISTS seat_names (
     room TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (room, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, next_room TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat_lines (
+    room TEXT NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,
+    said_at INTEGER NOT NULL, chat_id TEXT NOT NULL, PRIMARY KEY (room, number)
+) WITHOUT ROWID;
 """
-# seat_names and rematches are tables of their own (created on every open, as the others): a store of an
-# older version gets them without a new column, and an older server reading a newer store just ignores them.
+# seat_names, rematches and chat_lines (a room's chat, `chat.py`: never in the event log) are tables of their own
+# (created on every open, as the others): a store of an older version gets them without a new column, and an older
+# server reading a newer store just ignores them.
 
 
 @dataclass

@@ -410,3 +410,47 @@ def test_a_holder_whose_lease_lapsed_unnoticed_loses_its_append_and_drops_the_ro
     assert dropped
     assert close_code == ROOM_MOVED
     assert events == [(1, 0, "from-second")] and seq == 1
+
+
+def test_a_chat_line_from_a_relayed_seat_reaches_every_socket_of_the_room_on_every_process(
+    cluster: list[Process], shared_pg: str
+) -> None:
+    first, second, third = cluster
+    room = create(first, seats=2, options={"turns": 6})  # the first process holds it
+    room_id = room["room"]
+    tokens = {0: claim(first, room_id, 0), 1: claim(second, room_id, 1)}
+
+    async def talk() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        async with (
+            connect(first.ws(room_id)) as ada,
+            connect(second.ws(room_id)) as bob,  # relayed to the holder
+            connect(third.ws(room_id)) as watcher,  # relayed too
+        ):
+            for ws, hello in (
+                (ada, {"type": "hello", "role": "seat", "seat": 0, "token": tokens[0]}),
+                (bob, {"type": "hello", "role": "seat", "seat": 1, "token": tokens[1]}),
+                (watcher, {"type": "hello", "role": "spectator"}),
+            ):
+                await ws.send(json.dumps(hello))
+                assert json.loads(await ws.recv())["type"] == "snapshot"
+            await bob.send(json.dumps({"type": "chat", "text": "from the second process", "chatId": "b-1"}))
+            heard = []
+            for ws in (ada, bob, watcher):
+                async with asyncio.timeout(10):
+                    while (frame := json.loads(await ws.recv()))["type"] != "chat":
+                        pass
+                heard.append(frame)
+            await watcher.send(json.dumps({"type": "chat", "text": "may I?", "chatId": "w-1"}))
+            async with asyncio.timeout(10):
+                while (refusal := json.loads(await watcher.recv()))["type"] != "error":
+                    pass
+            return heard, refusal
+
+    heard, refusal = asyncio.run(talk())
+
+    assert heard[0] == heard[1] == heard[2]
+    assert [(line["seat"], line["text"]) for line in heard[0]["lines"]] == [(1, "from the second process")]
+    assert refusal["code"] == "role/not-a-seat"
+    with psycopg.connect(shared_pg) as conn:
+        rows = conn.execute("SELECT seat, text FROM chat_lines WHERE room = %s", (room_id,)).fetchall()
+    assert rows == [(1, "from the second process")]

@@ -1,6 +1,9 @@
-"""What a local step moved, to animate it, and what the open draft clicked last, to mark it as chosen."""
+"""What a local step moved, to animate it, what the open draft clicked last, to mark it as chosen, and where a
+snapshot says each seat last moved."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from boardweaver import Action, Table
 
@@ -55,3 +58,15 @@ def last_click(steps: list[Action]) -> set[tuple[str, int]]:
             break
         clicked, times = (action.space_id, action.index), times + 1
     return {clicked} if clicked is not None and times % 2 == 1 else set()
+
+
+def marks_from(last_moves: Any) -> dict[str, int]:
+    """A snapshot's `last_moves` (`[[seat, [[space, index or null]...]]...]`, oldest first) as the board's marks."""
+    marks: dict[str, int] = {}
+    for entry in last_moves if isinstance(last_moves, list) else []:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], list)):
+            continue
+        for place in entry[1]:
+            if isinstance(place, list) and len(place) == 2 and isinstance(place[0], str):
+                marks[f"{place[0]}/{place[1]}" if type(place[1]) is int else place[0]] = entry[0]
+    return marks

@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl
 from boardweaver import Action, Catalog, Game, Offer
 
 from . import boot, dom, elements, focus, network, storage, tab
-from .moves import guess_moves, piece_keys
+from .chat_panel import ChatPanel
+from .moves import guess_moves, marks_from, piece_keys
 from .players import Arrivals, NamedTexts, render_private_room
 from .room_view import RoomView
 from .roving import roving_step
@@ -78,6 +79,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         # status, asked again every PRIVATE_POLL_MS; the page connects once it says the game is over
         self.private: dict[str, Any] | None = None
         self.opened = False  # the room was private to us and opened at the game's end: say so once drawn
+        self.chat = ChatPanel(self.session, self.texts, self.send)  # the room's chat: its lines and field
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -94,6 +96,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elements.on_window("keydown", self.on_key)
         elements.on_window("pointerdown", lambda _e: setattr(self, "keyboard", False))
         dom.every(200, self.tick_clocks)
+        self.chat.start()
         self.start_signals()
         if self.session.restore_offline():
             self.render()
@@ -122,9 +125,12 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.session.connected()
         hello = self.session.hello(self.token, self.config.get("fingerprint"))
         self.send(hello)
+        self.chat.resend()  # the lines sent and not heard back before the socket dropped
 
     def on_message(self, text: str) -> None:
         frame = json.loads(text)
+        if self.chat.receive(frame):  # a chat line, or the refusal of ours: the board has nothing to do
+            return
         self.snapshot_seen = self.snapshot_seen or frame.get("type") == "snapshot"
         if frame.get("type") == "event" and "ack" in frame:  # the server's word wins: no "undoable", no undo
             self.undoable_commit = str(frame["ack"]) if frame.get("undoable") else None
@@ -146,6 +152,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         acting = list(before.state.active_player_ids) if before is not None else []
         for reply in self.session.receive(frame):
             self.send(reply)
+        if frame.get("type") in ("snapshot", "seats"):  # its lines, or who said them, may have changed
+            self.chat.render()
         if frame.get("type") == "event":
             mover = self.session.seat if "ack" in frame else acting[0] if len(acting) == 1 else None
             self.note_moves(mover)
@@ -299,9 +307,12 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         undoable = draft is not None and draft.can_take_back()
         self.undoable_commit = str(frame.get("commitId")) if undoable else None
 
-    def send(self, frame: dict[str, Any]) -> None:
-        if self.socket is not None and self.socket.is_open():
-            self.socket.send(json.dumps(frame, separators=(",", ":")))
+    def send(self, frame: dict[str, Any]) -> bool:
+        """Sends a frame on the room's socket; False when it is not open (nothing was sent)."""
+        if self.socket is None or not self.socket.is_open():
+            return False
+        self.socket.send(json.dumps(frame, separators=(",", ":")))
+        return True
 
     # -- clicks --------------------------------------------------------------------------------------
 
@@ -373,18 +384,6 @@ SERVICE_RESTART = 1012
 RESTART_RECONNECT_MS = (100, 400)
 # How often a spectator kept out of a room while its game is played asks whether it is over (the room's status)
 PRIVATE_POLL_MS = 3000
-
-
-def marks_from(last_moves: Any) -> dict[str, int]:
-    """A snapshot's `last_moves` (`[[seat, [[space, index or null]...]]...]`, oldest first) as the board's marks."""
-    marks: dict[str, int] = {}
-    for entry in last_moves if isinstance(last_moves, list) else []:
-        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], list)):
-            continue
-        for place in entry[1]:
-            if isinstance(place, list) and len(place) == 2 and isinstance(place[0], str):
-                marks[f"{place[0]}/{place[1]}" if type(place[1]) is int else place[0]] = entry[0]
-    return marks
 
 
 async def main(config: dict[str, Any]) -> None:
