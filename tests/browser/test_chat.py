@@ -32,6 +32,15 @@ def wait_line(page: Any, text: str, timeout: int = 15_000) -> None:
     )
 
 
+def two_seats(server: str, api: Any, new_page: Any) -> tuple[Any, Any]:
+    """A new room's two seats, each on its own page, both drawn."""
+    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (ada, bob):
+        wait_state(page, "ready", "over")
+    return ada, bob
+
+
 def lines(page: Any) -> list[list[str]]:
     return [
         [line.locator(".chat-who").inner_text(), line.locator(".chat-text").inner_text()]
@@ -87,10 +96,7 @@ def test_a_spectator_reads_the_chat_with_no_field_and_a_note_why(server: str, ap
 def test_the_unread_count_shows_while_the_panel_is_closed_and_goes_once_opened(
     server: str, api: Any, new_page: Any
 ) -> None:
-    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
-    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
-    for page in (ada, bob):
-        wait_state(page, "ready", "over")
+    ada, bob = two_seats(server, api, new_page)
     bob.click("#chat summary")  # closed
     say(ada, "one")
     say(ada, "two")
@@ -161,10 +167,7 @@ def test_the_room_with_chat_lines_has_no_serious_accessibility_violation(server:
 
 
 def test_a_line_written_offline_is_sent_once_the_room_is_back(server: str, api: Any, new_page: Any) -> None:
-    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
-    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
-    for page in (ada, bob):
-        wait_state(page, "ready", "over")
+    ada, bob = two_seats(server, api, new_page)
     ada.context.set_offline(True)
     wait_state(ada, "offline", timeout=10_000)
 
@@ -183,10 +186,7 @@ def test_a_line_written_offline_is_sent_once_the_room_is_back(server: str, api: 
 def test_the_unread_count_shows_while_the_list_is_scrolled_up_and_goes_at_its_end(
     server: str, api: Any, new_page: Any
 ) -> None:
-    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
-    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
-    for page in (ada, bob):
-        wait_state(page, "ready", "over")
+    ada, bob = two_seats(server, api, new_page)
     for number in range(15):  # more than the list shows at once
         say(ada, f"line {number}")
     wait_line(bob, "line 14")

@@ -3,7 +3,9 @@ changing nothing; the lines kept across a restart; and chat kept out of the publ
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,18 @@ from tests.server.test_store_pg import pg_app
 
 def seat(room: dict[str, Any], number: int) -> dict[str, Any]:
     return {"type": "hello", "role": "seat", "seat": number, "token": room["tokens"][number]}
+
+
+@contextlib.contextmanager
+def seated(client: TestClient, room: dict[str, Any], *seats: int) -> Iterator[list[Any]]:
+    """A socket on each of `seats` (seat 0 alone by default) of `room`, each past its hello's snapshot."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(f"/ws/rooms/{room['room']}")) for _ in seats or (0,)]
+        for socket, number in zip(sockets, seats or (0,), strict=True):
+            socket.send_json(seat(room, number))
+        for socket in sockets:
+            socket.receive_json()
+        yield sockets
 
 
 def chat(text: Any, chat_id: str = "c1") -> dict[str, Any]:
@@ -68,14 +82,11 @@ def test_a_snapshot_carries_the_rooms_last_hundred_lines_oldest_first(tmp_path: 
     limits = SocketLimits(rate=1000, burst=1000)  # this test's own flood limit: 105 lines at once
     with TestClient(make_app(tmp_path / "rooms.db", socket_limits=limits)) as client:
         room = create_room(client)
-        path = f"/ws/rooms/{room['room']}"
-        with client.websocket_connect(path) as ada:
-            ada.send_json(seat(room, 0))
-            ada.receive_json()
+        with seated(client, room) as (ada,):
             for number in range(RECENT_CHAT + 5):
                 ada.send_json(chat(f"line {number}", f"id-{number}"))
                 assert ada.receive_json()["type"] == "chat"
-        with client.websocket_connect(path) as late:
+        with client.websocket_connect(f"/ws/rooms/{room['room']}") as late:
             late.send_json({"type": "hello", "role": "spectator"})
             snapshot = late.receive_json()
 
@@ -89,9 +100,7 @@ def test_the_sockets_flood_limit_applies_to_chat(tmp_path: Path) -> None:
     db = tmp_path / "rooms.db"
     with TestClient(make_app(db, socket_limits=SocketLimits(rate=0.001, burst=3))) as client:
         room = create_room(client)
-        with client.websocket_connect(f"/ws/rooms/{room['room']}") as ada:
-            ada.send_json(seat(room, 0))
-            ada.receive_json()  # the hello is not counted
+        with seated(client, room) as (ada,):  # the hello is not counted
             for number in range(4):
                 ada.send_json(chat(f"spam {number}", f"s-{number}"))
             frames = [ada.receive_json() for _ in range(4)]
@@ -124,19 +133,14 @@ def test_a_bad_line_is_refused_naming_what_was_sent_and_nothing_is_stored(
     db = tmp_path / "rooms.db"
     with TestClient(make_app(db)) as client:
         room = create_room(client)
-        path = f"/ws/rooms/{room['room']}"
-        with client.websocket_connect(path) as ada, client.websocket_connect(path) as bob:
-            ada.send_json(seat(room, 0))
-            bob.send_json(seat(room, 1))
-            ada.receive_json(), bob.receive_json()
-
+        with seated(client, room, 0, 1) as (ada, bob):
             ada.send_json(chat(text, "bad-1"))
             refusal = ada.receive_json()
             ada.send_json({"type": "ping"})
             after = ada.receive_json()
             bob.send_json({"type": "ping"})
             bob_next = bob.receive_json()  # bob got nothing before his own pong
-        with client.websocket_connect(path) as again:
+        with client.websocket_connect(f"/ws/rooms/{room['room']}") as again:
             again.send_json(seat(room, 1))
             snapshot = again.receive_json()
 
@@ -148,10 +152,7 @@ def test_a_bad_line_is_refused_naming_what_was_sent_and_nothing_is_stored(
 
 def test_a_chat_frame_without_a_usable_chat_id_is_malformed(client: TestClient) -> None:
     room = create_room(client)
-    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ada:
-        ada.send_json(seat(room, 0))
-        ada.receive_json()
-
+    with seated(client, room) as (ada,):
         ada.send_json({"type": "chat", "text": "hi"})
         missing = ada.receive_json()
         ada.send_json({"type": "chat", "text": "hi", "chatId": "x" * 129})
@@ -191,11 +192,7 @@ def test_a_resent_chat_id_is_stored_once_and_answered_to_its_sender_alone(tmp_pa
     db = tmp_path / "rooms.db"
     with TestClient(make_app(db)) as client:
         room = create_room(client)
-        path = f"/ws/rooms/{room['room']}"
-        with client.websocket_connect(path) as ada, client.websocket_connect(path) as bob:
-            ada.send_json(seat(room, 0))
-            bob.send_json(seat(room, 1))
-            ada.receive_json(), bob.receive_json()
+        with seated(client, room, 0, 1) as (ada, bob):
             ada.send_json(chat("once", "same"))
             first = ada.receive_json()
             bob.receive_json()
@@ -214,9 +211,7 @@ def test_chat_lines_survive_a_restart_and_stay_out_of_the_published_log(tmp_path
     with TestClient(make_app(db)) as client:
         room = create_room(client, options={"turns": 1}, bots=[1], claim=True)
         rid = room["room"]
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ada:
-            ada.send_json(seat(room, 0))
-            ada.receive_json()
+        with seated(client, room) as (ada,):
             ada.send_json(chat("good luck", "a-1"))
             while (frame := ada.receive_json())["type"] != "chat":
                 pass
@@ -240,9 +235,7 @@ def test_chat_stays_out_of_the_events_the_review_and_the_replay_of_a_finished_ro
     with TestClient(make_app(tmp_path / "rooms.db")) as client:
         room = create_room(client)
         rid = room["room"]
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ada:
-            ada.send_json(seat(room, 0))
-            ada.receive_json()
+        with seated(client, room) as (ada,):
             ada.send_json(chat("my hand holds the WHISPERED-QUEEN", "a-1"))
             assert ada.receive_json()["type"] == "chat"
         assert client.post(
@@ -268,9 +261,7 @@ def test_chat_lines_survive_a_restart_on_postgresql(pg_url: str, tmp_path: Path)
     with TestClient(pg_app(pg_url, tmp_path)) as client:
         room = create_room(client)
         rid = room["room"]
-        with client.websocket_connect(f"/ws/rooms/{rid}") as ada:
-            ada.send_json(seat(room, 0))
-            ada.receive_json()
+        with seated(client, room) as (ada,):
             ada.send_json(chat("on PostgreSQL", "pg-1"))
             assert ada.receive_json()["type"] == "chat"
             ada.send_json(chat("", "pg-bad"))
