@@ -110,9 +110,20 @@ async def prepare() -> dict[str, Any]:
 
 async def keep_bytecode(rules: bool = True) -> None:
     """After the page is drawn: unpacks a wheel the snapshot made wait, and compiles what this load
-    compiled from source, for the next load (`rules=False`: a page without the rules wheel, the lobby)."""
+    compiled from source, for the next load (`rules=False`: a page without the rules wheel, the lobby).
+
+    Work for the next load only: when it fails (the network gone just as the page was drawn), the console says
+    so and the page plays on, offline if it must; the wheel is unpacked on a later load."""
+    try:
+        await _keep_bytecode(rules)
+    except Exception as error:  # nothing of this load depends on it
+        print(f"boardweaver: nothing kept for the next load: {error!r}", file=sys.stderr)
+
+
+async def _keep_bytecode(rules: bool) -> None:
     while _deferred_wheel:
-        await network.install_wheel(_deferred_wheel.pop())
+        await network.install_wheel(_deferred_wheel[-1])
+        _deferred_wheel.pop()
     packages = [*(_rules if rules else []), CLIENT, "pyscript"]  # whose bytecode is kept: ours and PyScript's
     for name in packages:  # the packages whose folders hold our modules
         importlib.import_module(name)
