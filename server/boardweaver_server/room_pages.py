@@ -20,9 +20,10 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from .lobby_page import PageTexts, keyed_texts, locales_dir, page_language
+from .static import PAGES as ALL_PAGES
 from .static import PYODIDE_VERSION, page_html
 
-PAGES = {"/room/{room_id}": "room.html", "/game/{room_id}": "review.html"}
+PAGES = {url: name for url, name in ALL_PAGES.items() if name != "lobby.html"}  # the lobby is lobby_page's
 MIB = 1024 * 1024
 
 

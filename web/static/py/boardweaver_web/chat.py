@@ -64,7 +64,7 @@ class ChatLog:
         self.pending: dict[str, str] = {}  # chat id -> text, sent (or to send) and not heard back yet
 
     def ordered(self) -> list[Line]:
-        return [self.lines[n] for n in sorted(self.lines)][-KEPT:]
+        return [self.lines[n] for n in sorted(self.lines)]  # at most KEPT: `add` drops the oldest
 
     def take_snapshot(self, wire: Any, seat: int | None) -> None:
         """Takes a snapshot's `chat` (absent: none yet) in place of what was kept; our pending lines it holds are
