@@ -162,6 +162,7 @@ class RemoteSocket(RoomSocket):
         self.channel = ownership.conn_channel(conn)
         self.client = client
         self.inbox: asyncio.Queue[str | bytes | None] = asyncio.Queue()
+        self.close_posted = False
 
     def deliver(self, message: str | bytes | None) -> None:
         self.inbox.put_nowait(message)
@@ -180,7 +181,9 @@ class RemoteSocket(RoomSocket):
             self.ownership.post(self.channel, json.dumps({"op": "send", "text": text}), self)
 
     async def close(self, code: int, reason: str) -> None:
-        self.ownership.post(self.channel, json.dumps({"op": "close", "code": code, "reason": reason}), None)
+        if not self.close_posted:  # once: its session and the task that closes it may both ask (`close_soon`)
+            self.close_posted = True
+            self.ownership.post(self.channel, json.dumps({"op": "close", "code": code, "reason": reason}), None)
         self.end()
 
     async def stop(self) -> None:

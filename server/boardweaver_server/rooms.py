@@ -199,8 +199,20 @@ class Closable(Protocol):
     """A listener that can be closed (every room socket)."""
 
     closed: bool
+    closing: tuple[int, str] | None
 
     async def close(self, code: int, reason: str) -> None: ...
+
+
+def close_soon(listener: Closable, code: int, reason: str) -> asyncio.Task[None]:
+    """Closes a room socket with `code` in a task; it sends and commits nothing more from now on.
+
+    The socket's session may read a frame and end before the task runs: it then closes the socket with the same
+    code (`sockets._run_session`), so the client always gets the close frame, never a connection lost (1006).
+    """
+    listener.closed = True
+    listener.closing = (code, reason)
+    return asyncio.ensure_future(listener.close(code, reason))
 
 
 class Rooms:
@@ -348,8 +360,7 @@ class Rooms:
         for group in list(room.listeners.values()):
             for listener in list(group):
                 if isinstance(listener, Closable):
-                    listener.closed = True
-                    self._closing.add(asyncio.create_task(listener.close(ROOM_MOVED, "room moved; reconnect")))
+                    self._closing.add(close_soon(listener, ROOM_MOVED, "room moved; reconnect"))
         room.listeners.clear()
         logger.warning("room %s: dropped at seq %s; another process serves it", room_id, room.seq)
 
@@ -519,8 +530,7 @@ class Rooms:
             self._closing = {task for task in self._closing if not task.done()}
             for listener in room.drop_seat(seat):
                 if isinstance(listener, Closable):
-                    listener.closed = True  # it sends and commits nothing more
-                    self._closing.add(asyncio.create_task(listener.close(SEAT_REPLACED, "seat replaced")))
+                    self._closing.add(close_soon(listener, SEAT_REPLACED, "seat replaced"))
             logger.info("room %s: the host replaced the player of seat %s", room.room_id, seat)
             return token
 
@@ -772,9 +782,8 @@ class Rooms:
             for group in list(room.listeners.values()):
                 for listener in list(group):
                     if isinstance(listener, Closable):
-                        listener.closed = True
                         reason = f"room expired: not started within {hours:g} hours"
-                        self._closing.add(asyncio.create_task(listener.close(ROOM_EXPIRED, reason)))
+                        self._closing.add(close_soon(listener, ROOM_EXPIRED, reason))
             room.listeners.clear()
 
     # -- bots ----------------------------------------------------------------------------------------
@@ -855,9 +864,7 @@ class Rooms:
             room.draining = True
             for group in room.listeners.values():
                 listeners.extend(listener for listener in group if isinstance(listener, Closable))
-        for listener in listeners:
-            listener.closed = True  # it sends and commits nothing more; what it queued is still written
-        closing = [asyncio.ensure_future(listener.close(SERVICE_RESTART, RESTARTING)) for listener in listeners]
+        closing = [close_soon(listener, SERVICE_RESTART, RESTARTING) for listener in listeners]  # queued: written
         if closing:
             await asyncio.wait(closing, timeout=max(0.1, deadline - time.monotonic()))
         try:  # the other processes sharing the store may take this process's rooms at once

@@ -57,6 +57,7 @@ class RoomSocket(abc.ABC):
     perspective: Perspective
     wants_offers: bool = False
     closed: bool = False
+    closing: tuple[int, str] | None = None  # the close the server began (`rooms.close_soon`): code and reason
     too_slow: bool = False  # closed with 1013: more waited to be written than the limits allow
     client: str = ""  # the peer's address, for the per-client socket limit
 
@@ -250,6 +251,8 @@ async def _run_session(
     finally:
         room.detach(socket)
         await socket.stop()
+        if socket.closing is not None:  # the server closes it: ended by a frame read meanwhile, it closes so here
+            await socket.close(*socket.closing)
         if socket.too_slow:
             rooms.count_error("socket/too-slow")
 

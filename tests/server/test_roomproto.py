@@ -304,3 +304,36 @@ def test_frames_compressed_here_are_websockets_own_bytes(no_context_takeover: bo
         except StopIteration as done:
             received.append(done.value.data)
     assert received == texts
+
+
+def test_regression_a_frame_read_while_the_server_closes_a_socket_does_not_end_it_without_its_close_frame(
+    served: tuple[LiveServer, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket the server closes (here its seat given to someone else; the drain and a room moved or expired do
+    the same) is marked closed at once and closed by a task. A frame the session read in between ended the session,
+    and the connection with it, before that task sent the close frame: the client saw 1006, not 4003 (a fresh-clone
+    CI run under load: a balancer test's client got 1006 instead of 1012). The close task is slowed here."""
+    server, _ = served
+    room = _draw_discard(server)
+    close = roomproto.FastSocket.close
+
+    async def slow_close(self: roomproto.FastSocket, code: int, reason: str) -> None:
+        await asyncio.sleep(0.5)
+        await close(self, code, reason)
+
+    monkeypatch.setattr(roomproto.FastSocket, "close", slow_close)
+
+    async def scenario() -> int | None:
+        async with connect(server.ws(room["room"]), compression=None) as ws:
+            await ws.send(_hello(room, 0))
+            await _recv(ws)
+            async with httpx.AsyncClient(base_url=server.http) as http:
+                replaced = await http.post(
+                    f"/api/rooms/{room['room']}/seats/0/replace",
+                    headers={"Authorization": f"Bearer {room['host_token']}"},
+                )
+            assert replaced.status_code == 200
+            await ws.send('{"type":"ping"}')  # read while the socket is closed and its close frame not yet sent
+            return await _close_code(ws)
+
+    assert asyncio.run(scenario()) == rooms_module.SEAT_REPLACED
