@@ -86,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
         " (for a balancer's health check; default 0)",
     )
     serve.add_argument(
+        "--web",
+        default=None,
+        metavar="DIR",
+        help="the tab's built web/ folder (default: $BOARDWEAVER_WEB, else the checkout's web/ beside the server)",
+    )
+    serve.add_argument(
         "--busy-poll",
         type=float,
         default=BUSY_POLL_SECONDS * 1e6,
@@ -217,6 +223,14 @@ def _serve(options: argparse.Namespace) -> int:
         )
         return 2
     busy_poll = options.busy_poll / 1e6
+    from .static import default_web_dir, web_problem
+
+    if options.web is not None:  # the workers, and this process's app, read it from there
+        os.environ["BOARDWEAVER_WEB"] = str(Path(options.web).resolve())
+    problem = web_problem(default_web_dir())
+    if problem is not None:
+        print(f"boardweaver serve: {problem}", file=sys.stderr)
+        return 2
     from .games import look_problems, served_targets
 
     try:

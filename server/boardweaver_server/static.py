@@ -24,8 +24,29 @@ PAGES = {"/": "lobby.html", "/room/{room_id}": "room.html", "/game/{room_id}": "
 
 
 def default_web_dir() -> Path:
-    """Returns the repository's `web/` folder (absent when the server runs from an installed wheel)."""
-    return Path(__file__).resolve().parents[2] / "web"
+    """Returns the tab's folder: `$BOARDWEAVER_WEB` (`serve --web`), else the checkout's `web/` beside this package
+    (absent when the server was installed as a copy, by a wheel or a non-editable `pip install CHECKOUT`)."""
+    named = os.environ.get("BOARDWEAVER_WEB")
+    return Path(named).resolve() if named else Path(__file__).resolve().parents[2] / "web"
+
+
+def web_problem(web: Path) -> str | None:
+    """Says why `web` cannot serve the tab (a file its pages or Pyodide need is missing), or None."""
+    needed = [web / "pages" / name for name in ("head.html", *sorted(set(PAGES.values())))]
+    needed += [web / "static" / "py" / "pyscript.json", web / "dist" / "pyodide" / PYODIDE_VERSION / "pyodide.mjs"]
+    missing = [path for path in needed if not path.is_file()]
+    if not missing:
+        return None
+    if not web.is_dir():
+        where = f"there is no folder {web}"
+    elif missing[-1].is_relative_to(web / "dist"):
+        where = f"{web} is not built ({missing[-1]} is missing): run scripts/install in its checkout"
+    else:
+        where = f"{web} is not the tab's folder ({missing[0]} is missing)"
+    return (
+        f"the tab's files are not here: {where}. Serve from an editable install of the checkout (`pip install -e "
+        "CHECKOUT` after its scripts/install), or name a built web/ folder with --web DIR or $BOARDWEAVER_WEB"
+    )
 
 
 def register_types() -> None:
