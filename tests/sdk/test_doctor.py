@@ -470,6 +470,48 @@ def test_the_report_lists_what_decisions_show_the_other_seats_so_a_bid_turned_up
     assert early in shown.summary()
 
 
+def test_the_inventory_names_the_spaces_where_setup_shows_everyone_what_it_drew() -> None:
+    """A trial author turned the removed card of a Love Letter face up in setup and the doctor passed it, saying
+    nothing: a face turned up on purpose (a market dealt) and a secret turned up are the same to check 4. The
+    inventory now says where setup showed drawn faces, for the author to read against the rules."""
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    market = check_game(MarketDraft, games=5)
+    hidden = check_game(DrawDiscard, games=5)
+
+    assert market.ok and hidden.ok
+    assert market.shown[0].startswith(
+        "setup shows every seat and the spectators drawn pieces face up in 'market' spaces (5 games: which faces"
+    ), market.shown
+    assert not any(line.startswith("setup shows") for line in hidden.shown), hidden.shown  # hands and deck face down
+
+
+def test_the_inventory_names_the_piece_played_before_a_decisions_last_step_where_it_tells() -> None:
+    """Love Letter's cards all end their decision with a 'target': the Priest that showed its look to every seat
+    read like the Baron that shows two seats. The kinds played before are named where some of them never show it,
+    and not where they are a deck's many cards."""
+    from boardweaver.doctor.disclosures import Disclosures
+
+    roles = Disclosures()
+    other = ("a reveal", "'target'", "other", "hand", "back")
+    own = ("a reveal", "'target'", "own", "hand", "back")
+    roles.decisions.update({other: 3, own: 5})
+    roles.played = {other: {"priest", "baron"}, own: {"baron", "king", "priest", "prince"}}
+    roles.played_before = {"'target'": {"baron", "king", "priest", "prince"}}
+    cards = Disclosures()
+    cards.decisions.update({other: 3})
+    cards.played = {other: {f"card-{n}" for n in range(3)}}
+    cards.played_before = {"'target'": {f"card-{n}" for n in range(12)}}
+
+    assert roles.lines() == [
+        "'target' (a reveal) shows every other seat and the spectators the acting seat's own hidden 'back' pieces of "
+        "'hand' spaces (5 decisions)",
+        "'target' after 'baron' or 'priest' (a reveal) shows every other seat and the spectators another seat's "
+        "hidden 'back' pieces of 'hand' spaces (3 decisions)",
+    ]
+    assert cards.lines()[0].startswith("'target' (a reveal) shows")
+
+
 def test_the_inventory_follows_a_piece_and_does_not_blame_the_place_a_like_piece_left() -> None:
     from boardweaver_games.hexbloom.rules import Hexbloom
 

@@ -29,6 +29,7 @@ from .interference import general
 from .stepper import observer_perspective
 
 SAMPLE_CHANCE = 20  # percent of decisions whose disclosures are noted
+ROLES = 8  # at most this many kinds played before a decision's last step are named as roles (Love Letter's eight)
 SAMPLE_CAP = 40  # decisions noted at most per game (about its first 200: the fog-chess games end before)
 
 Where = tuple[str, str, str]  # whose ("own", "other", "table"), the space kind, the public kind it shows
@@ -113,6 +114,11 @@ class Disclosures:
     # decisions that allowed their undo yet showed others a hidden piece (the server refuses that undo): what they
     # showed to whom, by the decision's name
     refused_undos: dict[str, str] = field(default_factory=dict)
+    played: dict[Key, set[str]] = field(default_factory=dict)  # the kinds played by an earlier step, by decision
+    played_before: dict[str, set[str]] = field(default_factory=dict)  # the same by the decision's name, shown or not
+    setup_shown: Counter[str] = field(
+        default_factory=Counter
+    )  # games whose setup showed everyone drawn faces, by space kind
 
     def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Sight]:
         """Notes what every observer but the acting seat sees before a decision."""
@@ -120,16 +126,27 @@ class Disclosures:
         return {observer: sight_of(state, observer, acting) for observer in [*observers, None]}
 
     def after(
-        self, before: dict[PlayerId | None, Sight], state: TableState, acting: PlayerId, action: Action, ended_by: str
+        self,
+        before: dict[PlayerId | None, Sight],
+        state: TableState,
+        acting: PlayerId,
+        action: Action,
+        ended_by: str,
+        played: str | None = None,
     ) -> None:
-        """Notes the hidden pieces the decision (its last step `action`) brought into each observer's sight."""
+        """Notes the hidden pieces the decision (its last step `action`) brought into each observer's sight;
+        `played` is the kind of the piece an earlier step of it clicked (the card played before its 'target')."""
         shown: dict[Key, set[PlayerId | None]] = {}
         name, how = decision_name(action), how_it_ended(ended_by)
+        if played is not None:
+            self.played_before.setdefault(name, set()).add(played)
         for observer, places in self.shown(before, state, acting).items():
             for whose, space_kind, back in places:
                 shown.setdefault((how, name, whose, space_kind, back), set()).add(observer)
         for key, observers in shown.items():
             self.decisions[key] += 1
+            if played is not None:
+                self.played.setdefault(key, set()).add(played)
             if len(observers) < len(before):
                 self.partial.add(key)
             if None in observers:
@@ -154,7 +171,12 @@ class Disclosures:
         is the one to look at), then by how often."""
         whose = {"own": "the acting seat's own", "other": "another seat's", "table": "the table's"}
         order = sorted(self.decisions.items(), key=lambda item: (item[0][0] == "a reveal", -item[1], item[0]))
-        lines = []
+        lines = [
+            f"setup shows every seat and the spectators drawn pieces face up in {kind!r} spaces ({count} "
+            f"game{'' if count == 1 else 's'}: which faces there depends on setup's draws; a market dealt face up, "
+            "or a card the rules keep face down?)"
+            for kind, count in sorted(self.setup_shown.items())
+        ]
         for key, count in order:
             how, name, owner, space_kind, back = key
             if key not in self.partial:
@@ -164,7 +186,25 @@ class Disclosures:
             else:
                 to = "some other seats" + (" and the spectators" if key in self.spectators else " (not the spectators)")
             times = f"{count} decision{'' if count == 1 else 's'}"
+            kinds, every = self.played.get(key, set()), self.played_before.get(name, set())
+            # named where they tell (some kinds played there never show it) and are roles, not a deck's many cards
+            after = _after(kinds) if kinds != every and len(every) <= ROLES else ""
             lines.append(
-                f"{name} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces of {space_kind!r} spaces ({times})"
+                f"{name}{after} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces of {space_kind!r} spaces "
+                f"({times})"
             )
         return lines
+
+
+def _after(kinds: set[str], most: int = ROLES) -> str:
+    """Says which pieces an earlier step of such decisions played: " after a 'priest'", " after 'baron' or
+    'priest'" (the decision's last step alone, a 'target', does not tell a Priest's look from a Baron's). Named
+    only when other kinds played before such a step never showed it."""
+    if not kinds:
+        return ""
+    named = sorted(kinds)
+    if len(named) > most:
+        return f" after {', '.join(map(repr, named[:most]))} and {len(named) - most} other kinds"
+    if len(named) == 1:
+        return f" after a {named[0]!r}"
+    return f" after {', '.join(map(repr, named[:-1]))} or {named[-1]!r}"

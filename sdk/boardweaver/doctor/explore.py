@@ -129,6 +129,7 @@ class Explorer:
         run = self.run
         checked = check_setup(self.game, run.players, run.seed, table, bounds, Rng(f"{run.seed}", "doctor-setup"))
         run.compared += checked.compared
+        self.disclosures.setup_shown.update(checked.turned_up)
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
 
@@ -182,7 +183,8 @@ class Explorer:
         decision = stepper.decision()
         run.decisions.append(decision)
         if sight is not None and decision.steps:
-            self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by)
+            played = next((record.kind for record in stepper.records[:-1] if record.kind), None)
+            self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by, played)
         undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM
         self.disclosures.undo_seen |= undoable
         if guard is not None and decision.steps:

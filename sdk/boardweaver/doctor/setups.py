@@ -80,11 +80,21 @@ def _seen(table: Table, observer: PlayerId | None) -> tuple[dict[str, Any], dict
     return shown, written
 
 
+def _faces_differ(first: dict[str, Any], second: dict[str, Any]) -> set[str]:
+    """Returns the kinds of the spaces holding as many pieces in two views, with other public faces among them."""
+    kinds = set()
+    for one, other in zip(first["spaces"], second["spaces"], strict=False):
+        if one["id"] == other["id"] and len(one["pieces"]) == len(other["pieces"]) and one["pieces"] != other["pieces"]:
+            kinds.add(general(one["kind"]))
+    return kinds
+
+
 @dataclass
 class SetupCheck:
     """What `check_setup` found: the observers' views compared, and the first finding with its observer and where."""
 
     compared: int = 0
+    turned_up: set[str] = field(default_factory=set)  # the kinds of spaces where setup showed everyone drawn faces
     finding: Finding | None = None
     observer: PlayerId | None = None
     extra: dict[str, object] = field(default_factory=dict)
@@ -117,6 +127,8 @@ def check_setup(
         for observer in observers:
             shown, written = _seen(other, observer)
             if shown != seen[observer][0]:
+                if observer is None:  # the spectators see other faces: setup turned up what it drew, on purpose or not
+                    result.turned_up |= _faces_differ(seen[observer][0], shown)
                 continue
             result.compared += 1
             if written == seen[observer][1]:

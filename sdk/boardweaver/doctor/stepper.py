@@ -52,6 +52,7 @@ class StepRecord:
     rng_before: int
     pick_before: int
     chain_before: list[str]
+    kind: str | None = None  # a clicked piece's kind as the seat saw it (its private kind where the seat reads it)
 
 
 @dataclass
@@ -284,6 +285,7 @@ class Stepper:
         self.seen = None
         rng_before = table.rng_counter
         pick_before = table.pick_rng.counter if table.pick_rng is not None else 0
+        kind = _clicked_kind(self.draft.view.state, action)
         try:
             offer = self.draft.take(action)
         except IllegalStepError:
@@ -320,7 +322,7 @@ class Stepper:
             )
             return None
         changes = table.take_changes()
-        self.records.append(StepRecord(action, offer, pick, changes, rng_before, pick_before, self.chain))
+        self.records.append(StepRecord(action, offer, pick, changes, rng_before, pick_before, self.chain, kind))
         drew = table.rng_counter != rng_before
         if self.draft.is_open:
             self._check_open_step(action, offer, drew)
@@ -445,3 +447,14 @@ def observer_perspective(observer: PlayerId | None) -> Perspective:
 
 def observer_name(observer: PlayerId | None) -> str:
     return "a spectator" if observer is None else f"seat {observer}"
+
+
+def _clicked_kind(view: TableState, action: Action) -> str | None:
+    """The kind of the piece `action` clicks, as the seat's view shows it; None for any other step."""
+    if action.type != "piece" or action.space_id is None or action.index is None:
+        return None
+    space = view.spaces.get(action.space_id)
+    if space is None or not 0 <= action.index < len(space.pieces):
+        return None
+    piece = space.pieces[action.index]
+    return piece.private_kind or piece.public_kind

@@ -44,16 +44,20 @@ def face_markup(look: dict[str, str], text: str | None, fanned: bool = False) ->
     if look.get("back") is True and not text:
         return '<span class="face back"></span>'  # a card's back: a lattice in the piece's colour, drawn by the style
     large = large_face(look, text) if fanned else ""
-    large = f' data-large="{escape(large)}" style="--ems:{_ems(large):.2f}"' if large else ""
+    style = f"--ems:{_ems(large):.2f};" if large else ""
+    large = f' data-large="{escape(large)}"' if large else ""
     symbol = look.get("symbol")
-    if symbol and text:
-        return (
-            f'<span class="face both"{large}><span class="symbol">{escape(symbol)}</span>'
-            f'<span class="text">{escape(text)}</span></span>'
-        )
+    if not text:
+        return f'<span class="face symbol">{escape(symbol)}</span>' if symbol else '<span class="face text"></span>'
+    shown, word = fitted(text)
+    style += f"--word:{word:.2f}" if word else ""
+    style = f' style="{style.rstrip(";")}"' if style else ""
     if symbol:
-        return f'<span class="face symbol">{escape(symbol)}</span>'
-    return f'<span class="face text"{large}>{escape(text or "")}</span>'
+        return (
+            f'<span class="face both"{large}{style}><span class="symbol">{escape(symbol)}</span>'
+            f'<span class="text">{shown}</span></span>'
+        )
+    return f'<span class="face text"{large}{style}>{shown}</span>'
 
 
 def large_face(look: dict[str, str], text: str | None) -> str:
@@ -62,7 +66,52 @@ def large_face(look: dict[str, str], text: str | None) -> str:
     if not text:
         return ""
     symbol = look.get("symbol") or ""
-    return symbol + text if len(symbol + text) <= LARGE_FACE_CHARS or not symbol else symbol
+    if len(symbol + text) <= LARGE_FACE_CHARS:
+        return symbol + text
+    return symbol  # a long text ("8 Princess") drawn large would be tiny: its corner says it, fitted (`fitted`)
+
+
+SOFT_HYPHEN = "\u00ad"
+WORD_LETTERS = 4  # a text with a word of this many letters is fitted to its card (`fitted`); a shorter one is not
+LONG_WORD = 6  # letters: a longer word may break, with a hyphen, where `fitted` puts a soft one
+VOWELS = set("aeiouyAEIOUYàâäéèêëîïôöùûüÿœæ")
+DIGRAPHS = {"ch", "ck", "gh", "ph", "qu", "sh", "th"}  # letters read as one: never cut between them
+
+
+@lru_cache(maxsize=1024)
+def fitted(text: str) -> tuple[str, float]:
+    """A face's text as markup, its long words cut by soft hyphens (`_parts`), and the width in ems of its widest
+    unbreakable part (with its hyphen): the style sizes the text so that part fits the card ("Handmaid" reads
+    "Hand-" "maid" on a narrow card, never "Han" "dm" "aid"). 0 for a text without a word of `WORD_LETTERS`
+    letters: a corner such as "10♥" keeps its size."""
+    widest = 0.0
+    words = []
+    if not any(sum(c.isalpha() for c in word) >= WORD_LETTERS for word in text.split(" ")):
+        return escape(text), 0.0  # a card's corner ("10♥", "Q♣") keeps its size, its suit under its rank if need be
+    for word in text.split(" "):
+        parts = _parts(word)
+        for at, part in enumerate(parts):
+            widest = max(widest, _ems(part) + (0.45 if at < len(parts) - 1 else 0.0))
+        words.append(SOFT_HYPHEN.join(escape(part) for part in parts))
+    return " ".join(words), max(widest, 1.0)
+
+
+def _parts(word: str) -> list[str]:
+    """A word cut where a hyphen may break it: a long word of letters in two (each cut again while long), each
+    part three letters at least, at the cut nearest its middle between two consonants ("Hand|maid", "Prin|cess"),
+    else after a vowel ("Ba|ron"), else at the middle; never inside "ch", "th" and the like."""
+    if len(word) <= LONG_WORD or not word.isalpha():
+        return [word]
+    middle = len(word) / 2
+
+    def rank(at: int) -> tuple[int, float]:
+        before, after = word[at - 1] in VOWELS, word[at] in VOWELS
+        if word[at - 1 : at + 1].lower() in DIGRAPHS:
+            return (3, abs(at - middle))
+        return (0 if not before and not after else 1 if before and not after else 2, abs(at - middle))
+
+    cut = min(range(3, len(word) - 2), key=rank)
+    return _parts(word[:cut]) + _parts(word[cut:])
 
 
 def _ems(text: str) -> float:
