@@ -183,6 +183,22 @@ def test_a_line_written_offline_is_sent_once_the_room_is_back(server: str, api: 
     assert [text for _, text in lines(bob)] == ["written in a tunnel"]  # said once
 
 
+def test_lines_that_arrive_in_sight_of_an_open_chat_are_never_counted_unread(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial at 1280 px): the first line arrived while the empty list was not drawn, so it
+    counted as unread; the badge then stayed ("1 new") through the game, with both lines on the screen."""
+    ada, bob = two_seats(server, api, new_page)
+    bob.evaluate("document.querySelector('#chat').scrollIntoView()")  # the open panel in sight
+    say(ada, "first")
+    wait_line(bob, "first")
+    say(ada, "second")
+    wait_line(bob, "second")
+    bob.wait_for_timeout(300)
+
+    assert bob.locator("#chat-unread").is_hidden(), bob.locator("#chat-unread").text_content()
+
+
 def test_the_unread_count_shows_while_the_list_is_scrolled_up_and_goes_at_its_end(
     server: str, api: Any, new_page: Any
 ) -> None:

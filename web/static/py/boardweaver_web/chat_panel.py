@@ -66,13 +66,18 @@ class ChatPanel:
     def heard(self, fresh: list[Line]) -> None:
         """New lines: drawn, kept in sight when the list was at its end, else counted as unread; the others'
         said to a screen reader (only these, never the whole history)."""
-        seen = self.is_seen()
+        at_end = self.at_end()  # before drawing them: a player reading back is not pulled to the end
         others = [line for line in fresh if line.seat != self.me]
-        if others and not seen:
-            self.unread += len(others)
         self.render()
-        if seen:
+        if at_end:
             focus.scroll_to_end("chat-lines")
+        if at_end and self.in_sight():  # the end, with these lines, is before the player's eyes: all read
+            if self.unread:
+                self.unread = 0
+                self.render_unread()
+        elif others:
+            self.unread += len(others)
+            self.render_unread()
         said = spoken(fresh, self.name, self.me)
         if said:
             elements.set_text("chat-said", said)
@@ -120,19 +125,29 @@ class ChatPanel:
         elements.draw("chat-lines", render_lines(self.log.ordered(), self.name, me, pending))
         elements.set_hidden("chat-form", me is None)
         elements.set_text("chat-readonly", "" if me is not None else self.texts.get("chat.readonly"))
+        self.render_unread()
+
+    def render_unread(self) -> None:
         unread = self.texts.get("chat.unread", count=self.unread) if self.unread else ""
         elements.set_text("chat-unread", unread)
         elements.set_hidden("chat-unread", not self.unread)
 
     def is_seen(self) -> bool:
         """Whether the list's end is in sight: the panel open, the list scrolled to its end and on the screen."""
+        return self.at_end() and self.in_sight()
+
+    def at_end(self) -> bool:
+        """Whether the list is scrolled to its end (an empty list, not drawn, is)."""
+        lines = elements.element("chat-lines")
+        return lines is None or float(lines.scrollHeight) - float(lines.scrollTop) - float(lines.clientHeight) <= 24
+
+    def in_sight(self) -> bool:
+        """Whether the panel is open and its list on the screen (drawn: a list holds a line)."""
         panel, lines = elements.element("chat"), elements.element("chat-lines")
         if panel is None or lines is None or not panel.open:
             return False
-        if float(lines.scrollHeight) - float(lines.scrollTop) - float(lines.clientHeight) > 24:
-            return False
         box = lines.getBoundingClientRect()
-        return float(box.bottom) > 0 and float(box.top) < float(dom.js.window.innerHeight)
+        return float(box.height) > 0 and float(box.bottom) > 0 and float(box.top) < float(dom.js.window.innerHeight)
 
     def opened(self) -> None:
         """The panel was opened or closed: opened, it shows its last lines."""
