@@ -400,6 +400,32 @@ def test_the_rooms_top_bar_takes_one_row_on_a_phone_with_its_settings_in_a_menu(
     assert sound == "on" and small == []
 
 
+def test_a_phones_bar_names_the_game_and_offline_keeps_its_menu_in_the_first_row(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regressions (a player's trial at 390 px): a friend who opened an invite was never told which game it was
+    (the bar hid its name, and a phone shows no tab title); offline, the status's sentence pushed the settings'
+    button to a third row, the bar ~130 px high."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready", "over")
+    named = page.locator("#game-name")
+    shown = named.is_visible() and named.inner_text().strip()
+
+    page.context.set_offline(True)
+    page.wait_for_selector("#status.offline", timeout=20_000)
+    tops = page.evaluate(
+        "['.brand', '.settings-button', '#status'].map(s => document.querySelector(s).getBoundingClientRect().top)"
+    )
+    height = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height")
+    page.context.set_offline(False)
+
+    assert shown == "Old maid", shown
+    assert abs(tops[0] - tops[1]) < 12 and tops[2] > tops[1], tops  # the button in the first row, the status under
+    assert height <= MIN_TAP_PX + 60, f"offline, the top bar takes {height:.0f} px of a 844 px screen"
+
+
 SETTINGS_NAMES = {"en-US": "Sound, notifications and language", "fr-FR": "Son, notifications et langue"}
 TOP_BAR_ROWS = """() => {
   const boxes = [...document.querySelectorAll('.topbar > *')].filter(e => e.getClientRects().length)
