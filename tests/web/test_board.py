@@ -875,3 +875,25 @@ def test_a_fanned_card_carries_its_place_for_the_style_to_end_a_wrapped_hands_ro
     hand = html[html.index('data-space="hand-0"') :]
     places = re.findall(r'data-key="hand-0/(\d+)"[^>]*style="[^"]*--i:(\d+)"', hand[: hand.index("</div></div>")])
     assert places and all(key == place for key, place in places), places
+
+
+def test_every_card_an_open_draft_picked_and_may_put_back_is_marked_chosen() -> None:
+    """Regression (a player's trial of Bluff): of the cards picked for a claim only the last was raised; the
+    others had the thin ring of a Cancel, easy to take for the ring of a card to click."""
+    from boardweaver_games.bluff.rules import Bluff
+    from boardweaver_web.moves import last_click, picked
+
+    game = Bluff()
+    table = start(game, [0, 1, 2], seed=5)
+    seat = table.state.active_player_ids[0]
+    draft = Draft(game, table.view(seat), seat)
+    hand = next(space for space in draft.view.state.spaces.values() if space.owner == seat)
+    for index in (0, 3):
+        draft.take(Action.piece_click(hand.space_id, index))
+    offers = draft.offers()
+
+    assert picked(draft.steps, offers) == {(hand.space_id, 0), (hand.space_id, 3)}
+    assert last_click(draft.steps) == {(hand.space_id, 3)}
+    draft.take(Action.piece_click(hand.space_id, 0))  # put back
+    assert picked(draft.steps, draft.offers()) == {(hand.space_id, 3)}
+    assert picked([*draft.steps, Action.space_click(hand.space_id)], draft.offers()) == set()

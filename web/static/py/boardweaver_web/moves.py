@@ -1,11 +1,11 @@
-"""What a local step moved, to animate it, what the open draft clicked last, to mark it as chosen, and where a
-snapshot says each seat last moved."""
+"""What a local step moved, to animate it, what the open draft clicked last or picked, to mark it as chosen, and
+where a snapshot says each seat last moved."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from boardweaver import Action, Table
+from boardweaver import Action, Intent, Offer, Table
 
 
 def piece_keys(table: Table) -> dict[str, list[str]]:
@@ -58,6 +58,27 @@ def last_click(steps: list[Action]) -> set[tuple[str, int]]:
             break
         clicked, times = (action.space_id, action.index), times + 1
     return {clicked} if clicked is not None and times % 2 == 1 else set()
+
+
+def picked(steps: list[Action], offers: list[Offer]) -> set[tuple[str, int]]:
+    """The pieces an open draft picked and may still put back, to mark them all as chosen (every card of a Bluff
+    play raised, not its last one alone): clicked an odd number of times since the draft's last click on a space,
+    and offered now as a Cancel (another click puts it back)."""
+    clicks: dict[tuple[str, int], int] = {}
+    for action in steps:
+        if action.type == "space":
+            clicks.clear()
+        elif action.type == "piece" and action.space_id is not None and action.index is not None:
+            key = (action.space_id, action.index)
+            clicks[key] = clicks.get(key, 0) + 1
+    if not clicks:
+        return set()
+    cancels = {
+        (offer.action.space_id, offer.action.index)
+        for offer in offers
+        if offer.intent is Intent.CANCEL and offer.action.type == "piece"
+    }
+    return {key for key, times in clicks.items() if times % 2 == 1 and key in cancels}
 
 
 def marks_from(last_moves: Any) -> dict[str, int]:

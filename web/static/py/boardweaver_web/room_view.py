@@ -10,7 +10,7 @@ from boardweaver import Catalog, Message, Offer
 
 from . import dom, elements, focus, tab
 from .board import Board
-from .moves import last_click
+from .moves import last_click, picked
 from .panels import clock_left, clock_text, render_clocks, render_happened, render_log, render_result, score_title
 from .players import NamedCatalog
 from .roving import nearest_offer
@@ -62,7 +62,8 @@ class RoomView:
         self.shown = session.offers()
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
-        board.chosen = last_click(session.draft.steps if session.draft is not None else [])
+        steps = session.draft.steps if session.draft is not None else []
+        board.chosen = last_click(steps) | picked(steps, self.shown)
         board.over = session.over
         board.awaited = session.awaited()
         board.away = list(session.away)
