@@ -125,11 +125,12 @@ def render_game_setup(game: dict[str, Any], texts: PageTexts) -> str:
         f'<option value="{n}"{" selected" if n == chosen else ""}>{n}</option>' for n in range(low, high + 1)
     )
     seat = texts.get("seat", "Player {number}")  # as the room calls the seat: its number counted from 1
+    you = html.escape(texts.get("lobby.bot-you"))  # the style says it after the first seat no bot plays: yours
     # No box ticked: the room's other seats are invites to send unless the player asks for bots (quick start is
     # the way to a bot game). Ticked by default, they made a bot game of a room meant for friends. The server
     # ignores the boxes past the chosen count.
     bots = "".join(
-        f'<label class="bot"><input type="checkbox" id="bot-{name}-{n}" name="bot:{name}" value="{n}" '
+        f'<label class="bot" data-you="{you}"><input type="checkbox" id="bot-{name}-{n}" name="bot:{name}" value="{n}" '
         f'data-bot="{n}"> {html.escape(seat.replace("{number}", str(n + 1)))}</label>'
         for n in range(high)
     )

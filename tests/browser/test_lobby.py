@@ -252,3 +252,34 @@ SECTIONS = {
     "open": ".lobby > .open",
     "games": ".lobby > .catalogue",
 }
+
+
+BOT_LABEL_YOU = """(game) => [...document.querySelectorAll(`#setup-${game} .bot`)].filter(e => e.offsetParent)
+  .map(e => getComputedStyle(e, '::after').content)"""
+
+
+def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_the_game_chosen(
+    server: str, new_page: Any
+) -> None:
+    """Regressions (a player's trial of a first visit): the Bots boxes offered "Player 1" with nothing saying that
+    seat is the player's own; the game chosen went back to the first one (Bluff, for three or more) at every visit;
+    a keyboard went through every kept game's buttons before the form."""
+    page = new_page(server + "/")
+    wait_state(page, "ready")
+    page.select_option("#game", "market-draft")
+    before = page.evaluate(BOT_LABEL_YOU, "market-draft")
+    page.check("#bot-market-draft-0")
+    ticked = page.evaluate(BOT_LABEL_YOU, "market-draft")
+
+    page.reload()
+    wait_state(page, "ready")
+    remembered = page.input_value("#game")
+    page.keyboard.press("Tab")
+    skip = page.evaluate("document.activeElement.id")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    after_skip = page.evaluate("document.activeElement.id")
+
+    assert before == ['" (you)"', "none"] and ticked == ["none", '" (you)"']
+    assert remembered == "market-draft"
+    assert skip == "skip" and after_skip == "game"

@@ -70,6 +70,9 @@ def render_links(
     return f'<h3>{html.escape(t.get("lobby.room", room=room))}</h3><ul class="links">{"".join(rows)}</ul>'
 
 
+GAME_KEY = "bw:lobby-game"  # the game this browser last chose in the form: chosen again on its next visit
+
+
 class Lobby:
     def __init__(self, games: list[dict[str, Any]]) -> None:
         self.games = {game["name"]: game for game in games}
@@ -85,6 +88,10 @@ class Lobby:
             name.value = mine.load_name(self.store)
         elements.on("player-name", "change", lambda _e: self.name_changed())
         elements.on("games", "click", self.card_clicked)
+        kept = self.store.get(GAME_KEY)
+        if kept in self.games and kept != elements.input_value("game"):  # the game this browser chose last
+            elements.element("game").value = kept
+        elements.on("game", "change", lambda _e: self.store.set(GAME_KEY, elements.input_value("game")))
         elements.on_submit("create-form", self.submitted)
         elements.on("page", "click", self.page_clicked)
         self.render_mine()
@@ -169,6 +176,7 @@ class Lobby:
         name = elements.target_data(event, "game")
         if name is not None:
             elements.element("game").value = name  # the page's CSS shows that game's part of the form
+            self.store.set(GAME_KEY, name)
             focus.focus_first(["#game"])  # on to the form, where the room is made
 
     def selected(self) -> dict[str, Any]:
