@@ -199,6 +199,37 @@ def test_lines_that_arrive_in_sight_of_an_open_chat_are_never_counted_unread(
     assert bob.locator("#chat-unread").is_hidden(), bob.locator("#chat-unread").text_content()
 
 
+def test_on_a_phone_a_line_said_out_of_sight_shows_in_the_top_bar_which_takes_the_player_there(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial at 390 px): the chat lies below the board on a phone, and its unread count with
+    it, ~900 px down: a friend's line went unseen. The top bar now says it, and a tap goes to the chat."""
+    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    ada = new_page(seat_url(server, room, 0))
+    bob = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    bob.goto(seat_url(server, room, 1))
+    for page in (ada, bob):
+        wait_state(page, "ready", "over")
+    bob.evaluate("window.scrollTo(0, 0)")
+
+    say(ada, "look at the chat")
+    bob.wait_for_selector("#chat-jump:not([hidden])", timeout=15_000)
+    said = bob.locator("#chat-jump").inner_text()
+    top = bob.evaluate("document.querySelector('#chat-jump').getBoundingClientRect().top")
+    bob.click("#chat-jump")
+    bob.wait_for_selector("#chat-jump", state="hidden", timeout=5_000)
+    bob.wait_for_function(  # a smooth scroll, unless the system asks for less motion
+        "(b => b.top >= 0 && b.bottom <= innerHeight)(document.querySelector('#chat-lines').getBoundingClientRect())",
+        timeout=5_000,
+    )
+    box = bob.evaluate("(b => [b.top, b.bottom])(document.querySelector('#chat-lines').getBoundingClientRect())")
+
+    assert "1 new" in said and top < 60  # in the bar, on the first screen
+    assert 0 <= box[0] and box[1] <= PHONE["height"]  # the lines in sight
+    assert bob.evaluate("document.activeElement.id") == "chat-text"
+    assert bob.locator("#chat-unread").is_hidden()
+
+
 def test_the_unread_count_shows_while_the_list_is_scrolled_up_and_goes_at_its_end(
     server: str, api: Any, new_page: Any
 ) -> None:

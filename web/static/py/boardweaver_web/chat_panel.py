@@ -38,6 +38,7 @@ class ChatPanel:
         elements.on("chat-lines", "scroll", lambda _event: self.looked())
         elements.on("chat-text", "focus", lambda _event: self.looked(writing=True))
         elements.on_window("scroll", lambda _event: self.looked() if self.unread else None)
+        elements.on("chat-jump", "click", lambda _event: self.jump())
         self.render()
 
     # -- frames --------------------------------------------------------------------------------------
@@ -131,6 +132,19 @@ class ChatPanel:
         unread = self.texts.get("chat.unread", count=self.unread) if self.unread else ""
         elements.set_text("chat-unread", unread)
         elements.set_hidden("chat-unread", not self.unread)
+        elements.set_text("chat-jump-count", unread)  # the top bar's way there, while lines wait unread
+        elements.set_hidden("chat-jump", not self.unread)
+
+    def jump(self) -> None:
+        """The top bar's chat button: the panel opened and brought into sight, the field focused for a seat (the
+        lines are then read: `looked`, from the scroll or the focus)."""
+        panel = elements.element("chat")
+        if panel is None:
+            return
+        panel.open = True
+        focus.reveal("chat", "#chat-text" if self.me is not None else "#chat-lines")
+        focus.scroll_to_end("chat-lines")
+        self.looked(writing=True)
 
     def is_seen(self) -> bool:
         """Whether the list's end is in sight: the panel open, the list scrolled to its end and on the screen."""
