@@ -230,6 +230,22 @@ def test_on_a_phone_a_line_said_out_of_sight_shows_in_the_top_bar_which_takes_th
     assert bob.locator("#chat-unread").is_hidden()
 
 
+def test_a_line_being_written_survives_a_reload_and_is_gone_once_sent(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a player's trial): a move's draft came back after a reload, the chat line being written did not."""
+    ada, _ = two_seats(server, api, new_page)
+    ada.fill("#chat-text", "half a thought")
+    ada.reload()
+    wait_state(ada, "ready", "over")
+    kept = ada.input_value("#chat-text")
+    ada.press("#chat-text", "Enter")
+    wait_line(ada, "half a thought")
+    ada.reload()
+    wait_state(ada, "ready", "over")
+
+    assert kept == "half a thought"
+    assert ada.input_value("#chat-text") == ""
+
+
 def test_the_unread_count_shows_while_the_list_is_scrolled_up_and_goes_at_its_end(
     server: str, api: Any, new_page: Any
 ) -> None:

@@ -39,6 +39,10 @@ class ChatPanel:
         elements.on("chat-text", "focus", lambda _event: self.looked(writing=True))
         elements.on_window("scroll", lambda _event: self.looked() if self.unread else None)
         elements.on("chat-jump", "click", lambda _event: self.jump())
+        elements.on("chat-text", "input", lambda _event: self.keep_field())
+        kept = self.session.store.get(self.field_key())
+        if kept and not elements.input_value("chat-text"):  # what the seat was writing before a reload
+            self.set_field(kept)
         self.render()
 
     # -- frames --------------------------------------------------------------------------------------
@@ -111,6 +115,18 @@ class ChatPanel:
         node = elements.element("chat-text")
         if node is not None:
             node.value = text
+        self.keep_field()
+
+    def field_key(self) -> str:
+        return f"bw:{self.session.room}:{self.session.seat}:chat-field"
+
+    def keep_field(self) -> None:
+        """Keeps what the field holds for a reload, as a move's draft is kept (an empty field keeps nothing)."""
+        text = elements.input_value("chat-text")
+        if text:
+            self.session.store.set(self.field_key(), text[: MAX_TEXT * 2])
+        else:
+            self.session.store.delete(self.field_key())
 
     def say_note(self, text: str) -> None:
         elements.set_text("chat-note", text)
