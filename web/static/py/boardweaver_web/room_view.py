@@ -235,7 +235,8 @@ class RoomView:
             elements.set_html(
                 "review-link",
                 f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
-                + self.render_rematch(),
+                + self.render_rematch()
+                + f'<a class="lobby-link" href="/">{html.escape(texts.get("button.lobby"))}</a>',
             )
 
     def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:

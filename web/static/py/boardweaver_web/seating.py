@@ -149,4 +149,8 @@ class SeatKeeping:
             return ""
         key = "rematch.move" if self.session.rematch else "rematch.offer"
         label = html.escape(self.texts.get(key))
-        return f'<button type="button" class="rematch primary" data-rematch="1">{label}</button>'
+        seats = html.escape(self.texts.get("rematch.seats"))  # why the seats (and colours, who starts) change
+        return (
+            f'<button type="button" class="rematch primary" data-rematch="1" aria-describedby="rematch-seats">'
+            f'{label}</button><span id="rematch-seats" class="rematch-seats">{seats}</span>'
+        )
