@@ -232,13 +232,33 @@ def test_the_ply_limit_ends_the_game_in_a_draw() -> None:
     assert table.state.log[-1] == msg("log.move-limit", count=4)
 
 
-def test_log_lines_say_who_moved_and_never_where() -> None:
+def test_log_lines_say_who_moved_never_where_and_a_capture_where_the_taken_piece_stood() -> None:
+    """A move is logged by who made it alone; a capture also by what it took and where (a player's trial could not
+    tell what the other side did): the taken piece's side saw its own piece there, the taker the square it took."""
     game, table = started()
 
-    play(game, table, "e2e4", "d7d5", "e4d5")
+    play(game, table, "e2e4", "d7d5", "g1f3", "d5e4")
 
-    assert [m.key for m in table.state.log] == ["log.white-moved", "log.black-moved", "log.white-moved"]
-    assert [m.args for m in table.state.log] == [{"player": 0}, {"player": 1}, {"player": 0}]  # who, never where
+    assert [m.key for m in table.state.log] == [
+        "log.white-moved",
+        "log.black-moved",
+        "log.white-moved",
+        "log.black-took-p",
+    ]
+    assert [m.args for m in table.state.log] == [
+        {"player": 0},
+        {"player": 1},
+        {"player": 0},
+        {"player": 1, "square": "e4"},
+    ]
+
+
+def test_an_en_passant_capture_is_logged_where_the_pawn_stood() -> None:
+    game, table = started()
+
+    play(game, table, "e2e4", "a7a6", "e4e5", "d7d5", "e5d6")
+
+    assert table.state.log[-1].key == "log.white-took-p" and table.state.log[-1].args["square"] == "d5"
 
 
 def test_a_seat_sees_the_opponents_piece_vanish_only_where_it_looks() -> None:
@@ -379,6 +399,7 @@ EVERY_MESSAGE = [
         for side in ("white", "black")
         for what in ("moved", "king-captured", "stalemated")
     ),
+    *(msg(f"log.{side}-took-{kind}", player=0, square="e4") for side in ("white", "black") for kind in "pnbrq"),
     msg("log.move-limit", count=300),
     *(msg(key) for key in ("look.board-white", "look.board-black", "look.square", "look.empty", "look.fog")),
     *(msg(f"look.{c}{p}") for c in "wb" for p in "KQRBNP"),

@@ -172,6 +172,14 @@ def _worth(uci: str, seen: dict[str, str | None], mine: Color) -> int:
     return gain - VALUES.get(mover[1:], 0) if gain else 0
 
 
+def _taken_on(before: Position, after: Position) -> str | None:
+    """Returns the square of the piece a move took (en passant: the pawn's, not the move's target), or None."""
+    for square, code in before.board.items():
+        if code[0] != before.turn and after.board.get(square) != code:
+            return square
+    return None
+
+
 def _captured(before: Position, after: Position) -> str | None:
     """Returns the code of the piece a move took (en passant too), or None."""
     lost = [code for code in before.board.values() if code[0] != before.turn]
@@ -377,7 +385,12 @@ class FogChess(Game):
         table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
         table.set(StateOf.meta(), "plies", plies)
         table.set(StateOf.player_private(player_id), "last_move", move.uci())
-        table.log(msg(f"log.{COLOR_NAMES[color_of_seat(player_id)]}-moved", player=player_id))  # never where
+        color = COLOR_NAMES[color_of_seat(player_id)]
+        if taken is None or taken[1] == "K":
+            table.log(msg(f"log.{color}-moved", player=player_id))  # never where: the other side cannot see it
+        else:  # where the taken piece stood: its side saw its own piece there, the taker the square it took
+            square = _taken_on(before, pos)
+            table.log(msg(f"log.{color}-took-{taken[1].lower()}", player=player_id, square=square))
         moves = legal_moves(pos)
         other = 1 - player_id
         touched = {move.from_sq, move.to_sq}
