@@ -897,3 +897,24 @@ def test_every_card_an_open_draft_picked_and_may_put_back_is_marked_chosen() -> 
     draft.take(Action.piece_click(hand.space_id, 0))  # put back
     assert picked(draft.steps, draft.offers()) == {(hand.space_id, 3)}
     assert picked([*draft.steps, Action.space_click(hand.space_id)], draft.offers()) == set()
+
+
+def test_only_the_pieces_a_draft_put_in_a_space_are_marked_drafted_not_those_that_moved_up_a_place() -> None:
+    """Regression (a player's trial of Bluff): two cards played from the front of a hand marked every card left
+    in it as drafted (each had moved up a place), the whole hand ringed."""
+    from boardweaver_games.bluff.rules import PILE, Bluff, hand_id
+
+    game = Bluff()
+    table = start(game, [0, 1, 2], seed=5)
+    seat = table.state.active_player_ids[0]
+    base = table.view(seat)
+    draft = Draft(game, table.view(seat), seat)
+    for index in (0, 1):
+        draft.take(Action.piece_click(hand_id(seat), index))
+    draft.take(Action.command("play"))
+    shown = draft.view.view(draft.view.perspective)
+
+    html = Board(game, shown, seat, [], None, Texts("en"), base).render()
+    drafted = re.findall(r'class="piece [^"]*\bdrafted\b[^"]*" data-key="([^"/]*)/', html)
+
+    assert drafted == [PILE, PILE]  # the two cards played; none of the hand's

@@ -292,3 +292,28 @@ def test_the_seed_commitment_first_seen_is_kept_and_a_later_one_does_not_replace
     session.receive({**room.snapshot(1), "seed_commitment": "b" * 64})
 
     assert store.get(commitment_key("r1")) == "a" * 64  # one per room, whatever the role: the review reads it
+
+
+def test_cards_played_face_down_offline_are_drawn_face_down_at_once_not_when_the_server_answers() -> None:
+    """Regression (a player's trial of Bluff on a phone, offline): the cards played to the pile showed face up (the
+    seat's own view knew them) until the server's frame turned them down, after the network came back."""
+    from boardweaver_games.bluff.rules import PILE, Bluff, hand_id
+
+    room = FakeRoom(Bluff(), [0, 1, 2])
+    seat = room.table.state.active_player_ids[0]
+    session = _session(room, seat)
+    session.receive(room.snapshot(seat))
+    session.disconnected()
+    session.take(Action.piece_click(hand_id(seat), 0))
+    session.take(Action.piece_click(hand_id(seat), 1))
+    assert session.take(Action.command("play")) is None  # queued: offline
+
+    assert session.draft is not None
+    known = [piece.private_kind for piece in session.draft.view.state.space(PILE).pieces]
+    shown = session.shown_table()
+    assert shown is not None
+    drawn = [piece.private_kind for piece in shown.state.space(PILE).pieces]
+    assert len(known) == 2 and all(known)  # the seat's own view knows what it played
+    assert drawn == [None, None]  # drawn as the server will show them: face down
+    assert len(shown.state.space(hand_id(seat)).pieces) == len(session.draft.view.state.space(hand_id(seat)).pieces)
+    assert all(piece.private_kind for piece in shown.state.space(hand_id(seat)).pieces)  # its hand still its own

@@ -45,6 +45,7 @@ class Board(PieceDrawing):
     marked: bool = False  # a piece carries a seat's stripe: each seat's header shows its own (set by `render`)
     _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
     _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
+    _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):

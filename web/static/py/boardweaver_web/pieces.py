@@ -32,6 +32,7 @@ class PieceDrawing:
     picked: set[int]
     last_moves: dict[str, int]
     _tab_stops: dict[str, int]
+    _drafted_at: dict[str, set[int]]
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
 
@@ -206,10 +207,26 @@ class PieceDrawing:
         return text if text is None or text.strip() else ""
 
     def _is_drafted(self, space: Space, index: int, piece: Piece) -> bool:
+        """Whether the draft put this piece here or changed it: not one of the pieces the space held before (by
+        what it shows, in order), so the cards left in a hand two were played from are not marked, though each
+        moved up a place."""
         if self.base is None or not self.base.state.has_space(space.space_id):
             return False
-        before = self.base.state.space(space.space_id).pieces
-        return index >= len(before) or piece_to_wire(before[index]) != piece_to_wire(piece)
+        drafted = self._drafted_at.get(space.space_id)
+        if drafted is None:
+            before: dict[str, int] = {}
+            for old in self.base.state.space(space.space_id).pieces:
+                key = repr(piece_to_wire(old))
+                before[key] = before.get(key, 0) + 1
+            drafted = set()
+            for at, now in enumerate(space.pieces):
+                key = repr(piece_to_wire(now))
+                if before.get(key, 0):
+                    before[key] -= 1
+                else:
+                    drafted.add(at)
+            self._drafted_at[space.space_id] = drafted
+        return index in drafted
 
     def _ghosts(self) -> dict[str, list[str]]:
         """A seat's own planned pieces (private `target` naming a space), drawn at their target."""

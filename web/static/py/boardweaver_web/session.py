@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from boardweaver import Action, Draft, Game, GameError, Message, Offer, Table, state_from_wire
+from boardweaver import Action, Draft, Game, GameError, Message, Offer, Table, canonical_json, state_from_wire
 from boardweaver import patch as patches
 from boardweaver.view import FULL, REFEREE, SPECTATOR, Perspective, perspective_of
 
@@ -94,6 +94,7 @@ class Session:
         self.invited: list[int] = []  # the seats whose invite link nobody has opened yet (the game waits for them)
         self.away: list[int] = []  # the seats whose player has had no socket open for a while (left the room)
         self.rematch: str | None = None  # the room of this game's rematch, once a seat asked for one
+        self._shown: tuple[Any, Table] | None = None  # the drafted view projected again, by the draft and its steps
 
     # -- what the page shows -------------------------------------------------------------------------
 
@@ -110,10 +111,24 @@ class Session:
         (a spectator's), else the last view from the server. A seat keeps its own view to the end: the rules show
         what they reveal at the end, and the review shows the rest."""
         if self.draft is not None:
-            return self.draft.view
+            return self._drafted_as_shown()
         if self._truth_table is not None and self.over:
             return self._truth_table
         return self.base_table()
+
+    def _drafted_as_shown(self) -> Table:
+        """The draft's view as the server will show it once the steps are applied: projected again for the seat,
+        so what they put out of its sight (cards played face down to a pile) is hidden at once, not shown face
+        up until the server's frame (for as long as the network is gone). Made again only when the steps change."""
+        draft = self.draft
+        assert draft is not None
+        view = draft.view
+        if not draft.steps:
+            return view
+        key = (id(draft), tuple(canonical_json(step.to_wire()) for step in draft.steps))
+        if self._shown is None or self._shown[0] != key:
+            self._shown = (key, view.view(view.perspective))
+        return self._shown[1]
 
     def wants_truth(self) -> bool:
         """Tells whether the page should fetch the true final state: a spectator's, of a finished game."""
