@@ -17,7 +17,7 @@ from boardweaver import (
 )
 from boardweaver.doctor import check_game
 from boardweaver_games.memory_match import MemoryMatch
-from boardweaver_games.memory_match.rules import GRID, TURN_BACK
+from boardweaver_games.memory_match.rules import GRID, SYMBOLS, TURN_BACK
 
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
 
@@ -100,6 +100,16 @@ def test_the_flip_log_never_names_the_face_in_hidden_mode() -> None:
     assert all("cat" not in str(m.args) and "dog" not in str(m.args) for m in table.state.log)
 
 
+def test_the_flip_log_names_the_face_the_room_saw_in_public_mode() -> None:
+    game = MemoryMatch({"mode": "public"})
+    table = laid_out(game, FACES)
+
+    flip(game, table, 0, 0)
+
+    assert table.state.log[-1].key == "log.flipped-face"
+    assert table.state.log[-1].args == {"player": 0, "face": SYMBOLS["cat"], "row": 1, "column": 1}
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_match_keeps_the_pair_face_up_for_everyone_scores_and_plays_again(mode: str) -> None:
     game = MemoryMatch({"mode": mode})
@@ -110,7 +120,10 @@ def test_a_match_keeps_the_pair_face_up_for_everyone_scores_and_plays_again(mode
 
     for viewer in (0, 1, None):
         pieces = table.view(viewer).state.space(GRID).pieces
-        assert [p.public_kind for p in pieces] == ["cat", "back", "cat", "back"]
+        # a kept pair shows its face on its keeper's colour, unlike a card just flipped (a player's trial could not
+        # tell them apart)
+        assert [p.public_kind for p in pieces] == ["kept-0-cat", "back", "kept-0-cat", "back"]
+    assert game.piece_look("kept-0-cat") == {"symbol": "🐱", "color": "#d1495b", "title": "face.cat"}
     assert table.state.player(0).public_state == {"pairs": 1}
     assert table.state.active_player_ids == [0]
     assert [o.action for o in game.offers(table.view(0), 0)] == [Action.piece_click(GRID, i) for i in (1, 3)]
@@ -175,7 +188,8 @@ def test_the_game_ends_when_the_last_pair_is_matched_and_the_most_pairs_win(mode
     assert table.state.result.scores == {0: 0, 1: 2}
     assert table.state.log[-1].key == "log.game-over"
     keys = [m.key for m in table.state.log[-5:-1]]
-    assert keys == ["log.matched", "log.flipped", "log.flipped", "log.matched-last"]  # the last: no "plays again"
+    flipped = "log.flipped" if mode == "hidden" else "log.flipped-face"
+    assert keys == ["log.matched", flipped, flipped, "log.matched-last"]  # the last: no "plays again"
 
 
 def test_an_unknown_mode_is_refused_at_room_creation() -> None:

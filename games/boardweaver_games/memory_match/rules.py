@@ -48,6 +48,14 @@ FLIPPED_PREFIX = "flipped-"
 TURN_BACK = Action.command("turn-back")
 
 
+KEPT_PREFIX = "kept-"
+
+
+def kept_kind(seat: int, face: str) -> str:
+    """Returns the kind of a card of a pair `seat` kept: its face on the keeper's colour, unlike a card just flipped."""
+    return f"{KEPT_PREFIX}{seat}-{face}"
+
+
 def flipped_kind(seat: int) -> str:
     """Returns the public kind of a card `seat` flipped in hidden mode: the room sees only its colour."""
     return f"{FLIPPED_PREFIX}{seat}"
@@ -117,7 +125,11 @@ class MemoryMatch(Game):
             table.set_public_kind(GRID, index, face)
             table.set(StateOf.piece_public(GRID, index), "by", player_id)
         flipped = [*_flipped(table), index]
-        table.log(msg("log.flipped", player=player_id, row=index // COLUMNS + 1, column=index % COLUMNS + 1))
+        row, column = index // COLUMNS + 1, index % COLUMNS + 1
+        if table.state.meta_data.get("mode") == "hidden":  # the room learns where, never what
+            table.log(msg("log.flipped", player=player_id, row=row, column=column))
+        else:  # face up for the whole room: the log says what it showed
+            table.log(msg("log.flipped-face", player=player_id, face=SYMBOLS[face], row=row, column=column))
         if len(flipped) < 2:
             table.set(StateOf.meta(), "flipped", flipped)
             return
@@ -131,7 +143,7 @@ class MemoryMatch(Game):
     def _keep_pair(self, table: Table, player_id: int, flipped: list[int], face: str) -> None:
         for index in flipped:
             table.remove_piece(GRID, index)
-            table.add_piece(GRID, Piece(face).with_state(public={"pair_of": player_id}), index)
+            table.add_piece(GRID, Piece(kept_kind(player_id, face)).with_state(public={"pair_of": player_id}), index)
         table.set(StateOf.meta(), "flipped", None)
         pairs = _pairs(table, player_id) + 1
         table.set(StateOf.player_public(player_id), "pairs", pairs)
@@ -158,6 +170,11 @@ class MemoryMatch(Game):
         table.set_active_players([players[(players.index(player_id) + 1) % len(players)]])
 
     def piece_look(self, kind: str) -> dict[str, str]:
+        if kind.startswith(KEPT_PREFIX):  # a kept pair: its face on its keeper's colour
+            seat, _, face = kind[len(KEPT_PREFIX) :].partition("-")
+            if seat.isdigit() and face in SYMBOLS:
+                colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+                return {"symbol": SYMBOLS[face], "color": colour, "title": f"face.{face}"}
         if kind.startswith(FLIPPED_PREFIX) and kind[len(FLIPPED_PREFIX) :].isdigit():
             seat = int(kind[len(FLIPPED_PREFIX) :])
             return {"symbol": "✦", "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "title": "piece.flipped"}
