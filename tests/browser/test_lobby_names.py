@@ -260,3 +260,38 @@ def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_gam
     assert status["seats"] == ["claimed", "bot"] and status["started"] is True and status["invited"] == []
     late.wait_for_selector("#page[data-state='missing']")
     assert "does not open a seat" in late.inner_text("#page")
+
+
+SHARE_SHEET = """Object.defineProperty(navigator, 'share', {configurable: true, value: (data) => {
+  window.__shared = data; return Promise.resolve();
+}});"""
+
+
+def test_an_invite_is_handed_to_the_systems_share_sheet_where_the_browser_has_one(server: str, new_page: Any) -> None:
+    """A phone's player sends an invite through a messenger: beside Copy, Share hands the link to the system's
+    share sheet (`navigator.share`); a browser without one shows no Share button (a player's trial)."""
+
+    def host(sheet: bool) -> Any:
+        page = new_page()
+        if sheet:
+            page.context.add_init_script(SHARE_SHEET)
+        page.goto(server + "/")
+        wait_state(page, "ready")
+        page.locator('#games [data-game="market-draft"]').click()
+        page.select_option("#seats-market-draft", "2")
+        page.click("#create")  # no bot box ticked: seat 1 is an invite
+        page.wait_for_url("**/room/**")
+        wait_state(page, "ready")
+        page.wait_for_selector("#invites details[open] .invite-link[data-seat='1']")
+        return page
+
+    plain = host(sheet=False)
+    has_sheet = plain.evaluate("'share' in navigator")
+    plain_shows = plain.locator("#invites li:has(.invite-link[data-seat='1']) button.share").is_visible()
+    phone = host(sheet=True)
+    invite = phone.get_attribute("#invites .invite-link[data-seat='1']", "href")
+    phone.locator("#invites li:has(.invite-link[data-seat='1']) button.share").click()
+    phone.wait_for_function("window.__shared !== undefined", timeout=5_000)
+
+    assert plain_shows == has_sheet  # shown only where there is a sheet
+    assert phone.evaluate("window.__shared.url") == invite

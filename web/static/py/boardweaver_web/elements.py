@@ -155,6 +155,25 @@ def animate_from(root_id: str, key: str, origin: tuple[float, float]) -> None:
     node.animate(to_js(frames, dict_converter=js.Object.fromEntries), 320)
 
 
+def mark_sharing() -> None:
+    """Marks the page (`html[data-share]`) when the browser can hand a link to the system's share sheet: its
+    Share buttons show then (boardweaver.css), beside Copy."""
+    if getattr(js.navigator, "share", None) is not None:
+        js.document.documentElement.setAttribute("data-share", "1")
+
+
+async def share_text(element_id: str) -> bool:
+    """Hands an input's link to the system's share sheet; False when the player closed it or the browser refused."""
+    node = element(element_id)
+    if node is None:
+        return False
+    try:
+        await js.navigator.share(js.Object.fromEntries(to_js([["url", str(node.value)]])))
+        return True
+    except Exception:  # closed without sharing (AbortError), or not allowed here
+        return False
+
+
 async def copy_text(element_id: str) -> bool:
     """Copies an input's text: the async clipboard where the page may use it, else the selection's copy."""
     node = element(element_id)

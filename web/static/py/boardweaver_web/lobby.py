@@ -158,6 +158,10 @@ class Lobby:
         if copy is not None:
             self.run(self.copy(copy))
             return
+        shared = elements.target_data(event, "share")
+        if shared is not None:
+            self.run(elements.share_text(shared))
+            return
         forget = elements.target_data(event, "forget")
         if forget is not None:
             room, _, seat = forget.rpartition("/")
@@ -305,6 +309,7 @@ def error_text(data: Any) -> str:
 async def main() -> None:
     dom.mark("lobby-start")  # Python runs our page: what comes after is the lobby's own work
     storage.register_service_worker()
+    elements.mark_sharing()
     if in_other_language():
         return
     games = read_games(elements.text_of("bw-games"))  # the games the server drew the page with

@@ -85,15 +85,18 @@ def seat_link(origin: str, room: str, seat: int, token: str) -> str:
 
 
 def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", texts: Texts | None = None) -> str:
-    """One link to share: its name, the link itself, and a button that copies it."""
+    """One link to share: its name, the link itself, a button that copies it, and one that hands it to the
+    system's share sheet (a phone's messengers), shown only where the browser has one (`elements.mark_sharing`)."""
     link = html.escape(url)
-    copy = html.escape((texts or Texts("en")).get("lobby.copy"))
+    said = texts or Texts("en")
+    copy, share = html.escape(said.get("lobby.copy")), html.escape(said.get("lobby.share"))
     return (
         f'<li><span class="link-name">{html.escape(label)}</span> '
         f'<a class="{css}" {extra} href="{link}" target="_blank">{link}</a> '
         f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" '
         'tabindex="-1" aria-hidden="true">'
-        f'<button type="button" class="copy" data-copy="{copy_id}">{copy}</button></li>'
+        f'<button type="button" class="copy" data-copy="{copy_id}">{copy}</button>'
+        f'<button type="button" class="share" data-share="{copy_id}">{share}</button></li>'
     )
 
 

@@ -391,6 +391,7 @@ async def main(config: dict[str, Any]) -> None:
     started = dom.now()
     room = tab.location_path().rstrip("/").split("/")[-1]
     page = RoomPage(room, parse_fragment(tab.location_hash()), config)
+    elements.mark_sharing()
     page.start()
     dom.record_timing("start_ms", dom.now() - started)
     await storage.cache_shell([])

@@ -89,6 +89,9 @@ class SeatKeeping:
         copy = elements.target_data(event, "copy")
         if copy is not None:
             self.spawn(self.copy(copy))
+        shared = elements.target_data(event, "share")
+        if shared is not None:
+            self.spawn(elements.share_text(shared))
         seat = elements.target_data(event, "bot-seat")
         if seat is not None and seat.isdigit():
             self.spawn(self.give_to_bot(int(seat)))
