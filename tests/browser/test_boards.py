@@ -92,3 +92,21 @@ def test_a_long_face_stays_inside_its_card_and_never_takes_its_neighbours_clicks
     found = page.evaluate(LONG_FACE)
 
     assert found == {"inside": True, "hitsNext": True, "onFace": False}
+
+
+CENTRED = """() => {
+  const area = document.querySelector('#board .table-area').getBoundingClientRect();
+  const grid = document.querySelector('#board .table-area > .space.layout-grid').getBoundingClientRect();
+  return [Math.round(grid.left - area.left), Math.round(area.right - grid.right)];
+}"""
+
+
+def test_a_grid_alone_on_the_table_stands_in_its_middle_on_a_wide_screen(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a player's trial at 1280 px): Memory match's cards sat against the left of a wide empty table."""
+    room = api.room("memory-match", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+    wait_state(page, "ready")
+
+    left, right = page.evaluate(CENTRED)
+
+    assert left > 50 and abs(left - right) <= 4, (left, right)
