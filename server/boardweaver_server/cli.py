@@ -225,9 +225,8 @@ def _serve(options: argparse.Namespace) -> int:
     busy_poll = options.busy_poll / 1e6
     from .static import default_web_dir, web_problem
 
-    if options.web is not None:  # the workers, and this process's app, read it from there
-        os.environ["BOARDWEAVER_WEB"] = str(Path(options.web).resolve())
-    problem = web_problem(default_web_dir())
+    web = Path(options.web).resolve() if options.web is not None else default_web_dir()
+    problem = web_problem(web)
     if problem is not None:
         print(f"boardweaver serve: {problem}", file=sys.stderr)
         return 2
@@ -264,6 +263,8 @@ def _serve(options: argparse.Namespace) -> int:
     for name, cls in games.items():
         for problem in look_problems(name, cls):
             logging.getLogger("boardweaver.server").warning("%s", problem)
+    if options.web is not None:  # the workers, and this process's app, read it from there
+        os.environ["BOARDWEAVER_WEB"] = str(web)
     if options.workers > 1:
         from .supervisor import run
 

@@ -199,9 +199,15 @@ class Closable(Protocol):
     """A listener that can be closed (every room socket)."""
 
     closed: bool
-    closing: tuple[int, str] | None
 
     async def close(self, code: int, reason: str) -> None: ...
+
+
+@runtime_checkable
+class Sessioned(Protocol):
+    """A room socket whose session closes it as the server asked, should the session end first (`close_soon`)."""
+
+    closing: tuple[int, str] | None
 
 
 def close_soon(listener: Closable, code: int, reason: str) -> asyncio.Task[None]:
@@ -211,7 +217,8 @@ def close_soon(listener: Closable, code: int, reason: str) -> asyncio.Task[None]
     code (`sockets._run_session`), so the client always gets the close frame, never a connection lost (1006).
     """
     listener.closed = True
-    listener.closing = (code, reason)
+    if isinstance(listener, Sessioned):
+        listener.closing = (code, reason)
     return asyncio.ensure_future(listener.close(code, reason))
 
 

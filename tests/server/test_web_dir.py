@@ -26,8 +26,9 @@ WEB = CHECKOUT / "web"
 
 
 def test_serve_refuses_a_web_folder_that_is_not_there_and_creates_no_store(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("BOARDWEAVER_WEB", raising=False)
     db = tmp_path / "rooms.db"
 
     code = main(["serve", "--web", str(tmp_path / "nowhere"), "--db", str(db), "--port", "0", "--workers", "1"])
@@ -36,6 +37,8 @@ def test_serve_refuses_a_web_folder_that_is_not_there_and_creates_no_store(
     assert code == 2
     assert f"there is no folder {tmp_path / 'nowhere'}" in err and "--web DIR" in err and "pip install -e" in err
     assert not db.exists()
+    # refused, it names no folder for what runs after it in this process (the suite's servers once inherited it)
+    assert "BOARDWEAVER_WEB" not in os.environ
 
 
 def test_a_web_folder_without_its_built_pyodide_is_named_not_built(tmp_path: Path) -> None:
