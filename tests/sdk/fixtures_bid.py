@@ -261,3 +261,31 @@ class UndoableSeal(SealedBid):
         super().seal(table, player_id)
         if table.state.active_player_ids != [player_id]:
             table.allow_undo()
+
+
+class OpenCardBid(SealedBid):
+    """Check 4 (a choice taken another way): each hand also holds a card every seat saw dealt face up (a trump
+    turned up, then taken into the dealer's hand), and bidding it moves it into the bid space as it is, face up:
+    the seats still bidding see which card was bid. Nothing hidden was shown, so only taking the decision another
+    way finds it (a trial author's Trump Whist passed the doctor so)."""
+
+    name = "fixture-open-card-bid"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        for player in players:
+            card = table.state.piece(hand_id(player), 0).private_kind
+            table.set_public_kind(hand_id(player), 0, card or "back")
+
+
+class OpenCardFaceDown(OpenCardBid):
+    """Correct: the card every seat saw goes into the bid face down, like any other."""
+
+    name = "fixture-open-card-face-down"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        if action.type == "piece":
+            bid = table.state.space(bid_id(player_id)).pieces
+            if bid and bid[-1].public_kind != "back":
+                table.set_public_kind(bid_id(player_id), len(bid) - 1, "back")

@@ -470,6 +470,23 @@ def test_the_report_lists_what_decisions_show_the_other_seats_so_a_bid_turned_up
     assert early in shown.summary()
 
 
+def test_a_decision_taken_while_others_decide_must_not_show_them_which_choice_it_made() -> None:
+    """A card every seat saw (dealt face up) bid as it is shows the seats still bidding which card was bid: nothing
+    hidden is shown, so the doctor takes the decision another way and compares what they see (a trial author's
+    Trump Whist passed a trump kept face up and passed so). The same card bid face down passes, and so do hands
+    everyone sees by the rules (Three lanes' open hands: what is left in a hand tells what left it)."""
+    from boardweaver_games.three_lanes.rules import ThreeLanes
+
+    leaking = check_game(bid.OpenCardBid, games=GAMES)
+    correct = check_game(bid.OpenCardFaceDown, games=GAMES)
+    open_hands = check_game(ThreeLanes, games=GAMES)
+
+    titles = [v.title for v in leaking.violations]
+    assert any(t.endswith("shows a seat deciding at the same time which choice the acting seat made") for t in titles)
+    assert correct.ok, [v.title for v in correct.violations]
+    assert open_hands.ok, [v.title for v in open_hands.violations]
+
+
 def test_the_inventory_names_the_spaces_where_setup_shows_everyone_what_it_drew() -> None:
     """A trial author turned the removed card of a Love Letter face up in setup and the doctor passed it, saying
     nothing: a face turned up on purpose (a market dealt) and a secret turned up are the same to check 4. The

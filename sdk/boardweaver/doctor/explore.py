@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..changes import Change
-from ..decision import ENDED_BY_CONFIRM
+from ..decision import ENDED_BY_CONFIRM, Draft
 from ..game import Game, start
 from ..messages import Message, message_in
 from ..model import PlayerId, TableState
@@ -15,14 +15,16 @@ from ..offers import Intent
 from ..rng import Rng
 from ..table import Table
 from ..view import FULL
+from ..views import OUT, Dirty
 from ..wire import canonical_bytes, state_to_wire
 from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name
 from .instance import fresh_game
-from .interference import Twin, advance, make_twin, sees_any, take_steps, watch
+from .interference import Twin, advance, general, make_twin, sees_any, take_steps, watch
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 
+CHOICE_TRIALS = 40  # decisions taken while others decide that are taken again another way, at most per game
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
 HARD_CAP = 2000  # steps of any kind in one decision before the doctor gives up on the game
 ESCAPES = 6  # Cancel and undo steps an exploring bot takes at most per decision
@@ -92,6 +94,7 @@ class Explorer:
         self.bot = Rng(f"{seed}", "doctor-bot")
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
+        self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
 
@@ -171,6 +174,11 @@ class Explorer:
         guard = None  # the same, followed for `_check_shown`: while others decide too, or once undo was seen
         if self.interference and (deciding or self.disclosures.undo_seen):
             guard = sight if sight is not None else self.disclosures.before(table.state, seat)
+        other_way = None  # the world before a decision taken while others decide, to take it another way
+        if self.interference and deciding and self.choice_trials < CHOICE_TRIALS:
+            self.choice_trials += 1
+            pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
+            other_way = (table.state.copy(), table.rng_counter, pick_counter)
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
         for finding, path in zip(stepper.findings, stepper.paths, strict=True):
@@ -187,13 +195,14 @@ class Explorer:
             self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by, played)
         undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM
         self.disclosures.undo_seen |= undoable
-        if guard is not None and decision.steps:
-            self._check_shown(guard, table, decision, deciding, undoable)
+        found = guard is not None and decision.steps and self._check_shown(guard, table, decision, deciding, undoable)
+        changes: list[Change] = [change for record in stepper.records for change in record.changes]
+        if other_way is not None and decision.steps and stepper.failed is None and not found:  # one finding a leak
+            self._check_choice(table, decision, changes, deciding, *other_way)
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
         self._observe(table)
         self._note_log(table, index)
-        changes: list[Change] = [change for record in stepper.records for change in record.changes]
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
@@ -207,7 +216,7 @@ class Explorer:
         decision: Decision,
         deciding: list[PlayerId],
         undoable: bool,
-    ) -> None:
+    ) -> bool:
         """Check 4 on what a decision showed the seats that did not take it (`disclosures.py`), where the rules
         cannot mean it: a secret shown to a seat deciding at the same time. A decision the seat was allowed to take
         back that showed others a secret is noted: the server refuses that undo.
@@ -239,12 +248,81 @@ class Explorer:
                     ),
                     observer,
                 )
-                return
+                return True
         if undoable and shown:  # no leak: the server refuses this undo (`verify_commit`), which the report notes
             shown_to, places = min(shown.items(), key=lambda item: (item[0] is None, item[0] or 0))
             _, kind, _ = min(places)
             who = "the spectators" if shown_to is None else f"seat {shown_to}"
             self.disclosures.refused_undos.setdefault(name, f"hidden {kind!r} pieces to {who}")
+        return False
+
+    def _check_choice(
+        self,
+        table: Table,
+        decision: Decision,
+        changes: list[Change],
+        deciding: list[PlayerId],
+        state: TableState,
+        rng_counter: int,
+        pick_counter: int,
+    ) -> None:
+        """Check 4 on a decision taken while other seats decide too: the decision is taken again from the same
+        world another way (another first step, then the first offer at each step), and each seat still deciding
+        must see the same faces in each kind of space in both worlds. What it sees must not tell which choice the
+        acting seat made: a card everyone saw (a trump turned up, then taken into a hand face up) passed face
+        down shows face up in the pass; a bid's number written on a face-up marker. Counts and places may
+        differ (a pile grew by one card either way); what the pieces show may not. No verdict when the other way
+        is not a decision the rules end, or when the seats still deciding differ."""
+        still = [p for p in deciding if p in table.state.active_player_ids]
+        if not still:
+            return
+        seat = decision.seat
+        world = Table(state, FULL, table.seed, rng_counter, pick_counter)
+        try:
+            draft = Draft(self.game, world.view(seat), seat)
+            others = [o for o in draft.offers() if o.intent is not Intent.CANCEL and o.action != decision.steps[0]]
+            if not others:
+                return
+            steps = [self.inner.choice(others).action]
+            draft.take(steps[0])
+            while draft.is_open and len(steps) < CHOICE_BOUND:
+                offers = [o for o in draft.offers() if o.intent is not Intent.CANCEL]
+                if not offers:
+                    return
+                steps.append(offers[0].action)
+                draft.take(steps[-1])
+            if draft.is_open:
+                return
+            other_changes = take_steps(self.game, world, seat, steps, [None] * len(steps))
+        except Exception:
+            return  # the other way is no decision the rules take here: no verdict
+        # a space either way took pieces out of shows what is left of it: an open hand, by its rules, tells which
+        # card left it; the places the pieces went must not tell it
+        left = _taken_from(changes) | _taken_from(other_changes)
+        for observer in still:
+            if observer not in world.state.active_player_ids:
+                return
+        for observer in still:
+            shown, other = _faces(table, observer, left), _faces(world, observer, left)
+            self.run.compared += 1
+            if shown == other:
+                continue
+            where = general(next(s for s in sorted(set(shown) | set(other)) if shown.get(s) != other.get(s)))
+            name = decision_name(decision.steps[-1])
+            self._hit(
+                Finding(
+                    4,
+                    f"{name} shows a seat deciding at the same time which choice the acting seat made",
+                    f"seat {seat} and seat {observer} were both to decide; taken two ways, seat {seat}'s {name} "
+                    f"shows seat {observer}, still to decide, other faces in {where!r} spaces: it learns the "
+                    "other's choice before making its own. Keep each seat's choice face down until the last "
+                    "seat has decided (a card everyone saw, taken into a hand, goes there face down with its "
+                    "face kept in public state or a log line, not as a face-up piece)",
+                ),
+                observer,
+                extra={"observer": observer, "other_steps": [step.to_wire() for step in steps]},
+            )
+            return
 
     def _twin_inside(
         self, table: Table, decision: Decision, index: int, state: TableState, rng_counter: int, pick_counter: int
@@ -372,3 +450,19 @@ class Explorer:
         for used in (message, *message.nested()):  # a message given as an argument is checked like any other
             key = (used.key, tuple(sorted(used.args)))
             self.run.messages.setdefault(key, index)
+
+
+def _faces(table: Table, observer: PlayerId, left: set[str]) -> dict[str, set[str]]:
+    """What `observer` sees in each space but those of `left`: the faces its pieces show it (the private kind where
+    it reads it, else the public one); how many of each there are aside (a choice may move more cards)."""
+    return {
+        space.space_id: {piece.private_kind or piece.public_kind for piece in space.pieces}
+        for space in table.view(observer).state.spaces.values()
+        if space.space_id not in left
+    }
+
+
+def _taken_from(changes: list[Change]) -> set[str]:
+    """The spaces `changes` took pieces out of."""
+    dirty = Dirty.of(changes)
+    return {space for space, steps in dirty.steps.items() if any(step == OUT for step, _ in steps)}
