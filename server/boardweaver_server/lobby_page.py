@@ -379,8 +379,9 @@ def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSp
     if cls is None:
         raise RoomError(400, f"expected one of the games {sorted(games)!r}, got {name!r}")
     low, high = int(cls.min_players), int(cls.max_players)
-    if one.get("start") == "quick":  # quick start: the fewest seats, every other seat a bot
-        seats = max(2, low) if high >= 2 else 1
+    if one.get("start") == "quick":  # quick start: the seats the Players box says (else the fewest), bots but one
+        chosen = whole_number(one.get(f"seats:{name}", ""))
+        seats = chosen if chosen is not None and low <= chosen <= high else max(2, low) if high >= 2 else 1
         data: dict[str, Any] = {"game": name, "seats": seats, "bots": list(range(1, seats))}
     else:
         seats_text = one.get(f"seats:{name}", "")

@@ -124,6 +124,21 @@ def test_quick_start_by_the_plain_form_lands_the_player_in_a_room_against_bots(c
     assert target.query == ""  # tokens ride in the fragment only, never in a query the server logs
 
 
+def test_quick_start_takes_the_players_box_s_count_and_the_fewest_without_a_valid_one(client: TestClient) -> None:
+    """Regression (a player's trial): the quick start sat above a Players box set to 3 and made a room of 2."""
+
+    def seats(count: str | None) -> list[str]:
+        form = {"game": "market-draft", "start": "quick", "name": "Ada"}
+        if count is not None:
+            form["seats:market-draft"] = count
+        response = client.post("/lobby/rooms", data=form, follow_redirects=False)
+        room = urlsplit(response.headers["location"]).path.rsplit("/", 1)[-1]
+        return list(client.get(f"/api/rooms/{room}").json()["seats"])
+
+    assert seats("3") == ["claimed", "bot", "bot"]
+    assert seats(None) == seats("99") == seats("two") == ["claimed", "bot"]  # none, or none it may have: the fewest
+
+
 def test_create_by_the_plain_form_claims_the_first_seat_and_invites_the_others(client: TestClient) -> None:
     form = {
         "game": "market-draft",

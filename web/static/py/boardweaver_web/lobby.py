@@ -218,9 +218,12 @@ class Lobby:
         self.render_mine()
 
     async def quick_start(self) -> None:
-        """One click to a game against bots: the selected game, the fewest seats, every other seat a bot."""
+        """One click to a game against bots: the selected game, as many seats as its Players box says (the fewest
+        without one), every other seat a bot."""
         game = self.selected()
-        seats = max(2, int(game["min_players"])) if int(game["max_players"]) >= 2 else 1
+        seats, _ = self.read_seats()
+        if not int(game["min_players"]) <= seats <= int(game["max_players"]):
+            seats = max(2, int(game["min_players"])) if int(game["max_players"]) >= 2 else 1
         body = {"game": game["name"], "seats": seats, "bots": list(range(1, seats))}
         elements.set_text("quick-status", self.texts.get("lobby.starting"))
         status, room = await network.fetch_json("/api/rooms", "POST", body)
