@@ -280,6 +280,6 @@ def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_th
     page.keyboard.press("Tab")
     after_skip = page.evaluate("document.activeElement.id")
 
-    assert before == ['" (you)"', "none"] and ticked == ["none", '" (you)"']
+    assert before == ['"(you)"', "none"] and ticked == ["none", '"(you)"']
     assert remembered == "market-draft"
     assert skip == "skip" and after_skip == "game"
