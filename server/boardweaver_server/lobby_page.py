@@ -237,6 +237,11 @@ def render_form_style(games: list[dict[str, Any]]) -> str:
         f"#quick-start .quick-game[data-game={css_string(g['name'])}] {{ display: inline; }}"
         for g in games
     ]
+    shown += [  # the chosen game's card in the catalogue says it is the one chosen
+        f"#page:has(#game option[value={css_string(g['name'])}]:checked) "
+        f".game-card[data-game={css_string(g['name'])}] {{ outline: 3px solid var(--confirm); outline-offset: -3px; }}"
+        for g in games
+    ]
     shown += [  # a game without a live spectator view: the room's spectator and referee boxes are not offered
         f"#create-form:has(#game option[value={css_string(g['name'])}]:checked) "
         f"label:has(> #spectators, > #referee) {{ display: none; }}"

@@ -282,4 +282,9 @@ def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_th
 
     assert before == ['"(you)"', "none"] and ticked == ["none", '"(you)"']
     assert remembered == "market-draft"
+    outlines = page.evaluate(
+        "[...document.querySelectorAll('.game-card')].filter(c => getComputedStyle(c).outlineStyle === 'solid')"
+        ".map(c => c.dataset.game)"
+    )
+    assert outlines == ["market-draft"]  # the chosen game's card says it is the one chosen
     assert skip == "skip" and after_skip == "game"
