@@ -146,6 +146,9 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         if frame.get("type") == "snapshot" and self.opened:  # kept out while played: now the finished room
             self.opened = False
             self.session.notices.append(Notice("room.private-opened"))
+        asked = self.asked_rematch
+        if frame.get("type") == "rematch" and self.session.role == "seat" and not self.session.rematch and not asked:
+            self.session.notices.append(Notice("rematch.ready"))  # another seat asked: said, not only relabelled
         clock = self.session.clock
         awaited = self.session.awaited()
         before = self.session.base_table()

@@ -24,6 +24,7 @@ class SeatKeeping:
     made: dict[str, Any]
     room_status: dict[str, Any] | None
     name_asked_in: str
+    asked_rematch: bool = False  # this page asked for the rematch (its frame then says nothing new)
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
         """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
@@ -132,6 +133,7 @@ class SeatKeeping:
 
     async def go_rematch(self) -> None:
         """Makes (or finds) the rematch and moves us there, to the seat the server gives (the next one)."""
+        self.asked_rematch = True  # the room's rematch frame that follows is our own asking: nothing to say
         seat, token = self.session.seat, self.token
         if seat is None or not token:
             return
