@@ -58,6 +58,9 @@ def test_a_long_text_face_breaks_only_between_words_or_at_its_soft_hyphens(
     room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": False})
     page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": 844})
     wait_state(page, "ready")
+    # each seat's running score beside its name (a player's trial saw none until the end)
+    assert page.locator("#board .fact[data-fact=score]").count() == 4
+    assert page.locator("#board .fact[data-fact=score]").first.inner_text().startswith("Score: ")
     places = {
         "pile": "#board [data-space=deck] .pieces > .piece:last-child",  # a 3rem card of a stack
         "hand": "#board [data-space=hand-0] .pieces > .piece:last-child",  # the fan's last card: its whole face
