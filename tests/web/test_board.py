@@ -384,6 +384,9 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
 
     assert 'aria-label="Hex, row 1, column 1, 0 pieces"' in html
     assert html.count("row 1, column 1,") == 1
+    # the cells in reading order, row by row: Tab goes along a row, then down (it went column by column)
+    places = re.findall(r'aria-label="Hex, row (\d+), column (\d+),', html)
+    assert places == sorted(places, key=lambda place: (int(place[0]), int(place[1]))) and len(places) == 19
 
 
 def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:

@@ -135,7 +135,9 @@ class Board(PieceDrawing):
                 column=sorted(row).index(x) + 1,
             )
         cells = []
-        for space, x, y in zip(spaces, xs, ys, strict=True):
+        # in reading order, row by row (the cells are placed absolutely): Tab goes along a row, then down the map,
+        # as the eye does, not column by column (a keyboard player's trial of Hexbloom)
+        for space, x, y in sorted(zip(spaces, xs, ys, strict=True), key=lambda cell: (round(cell[2]), cell[1])):
             cell = self._space(space, ghosts)
             place = f"left:{100 * (x - left) / width:.3f}%;top:{100 * (y - top) / height:.3f}%"
             cells.append(f'<div class="hex-cell" style="{place}">{cell}</div>')
