@@ -597,3 +597,38 @@ BADGES = """() => [...document.querySelectorAll('.layout-fan.backs')].map(space 
   said: [...space.querySelectorAll('.badge')].filter(b => b.getClientRects().length > 0)
     .map(b => getComputedStyle(b, '::before').content.replace(/"/g, '') + b.textContent).join(''),
 }))"""
+
+
+def test_a_card_picked_under_a_phones_commands_bar_is_brought_above_it(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a trial author's Trump Whist at 390 px): the commands bar stuck to the screen's foot covered
+    the seat's own hand and the card just picked; the player had to scroll to see what they had picked."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    page = new_page(viewport={"width": 390, "height": 560}, is_mobile=True, has_touch=True)  # a short phone
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    card = page.locator("#board .seat-area.me .piece.offer").first
+    card.wait_for(timeout=20_000)
+    card.dispatch_event("click")  # a first pick: the commands bar appears
+    page.locator("#commands:not(:empty)").wait_for()
+    # the hand's last card just under the bar's top edge, as a player scrolled there would have it
+    page.evaluate(
+        """() => { const bar = document.querySelector('#commands').getBoundingClientRect();
+        const card = [...document.querySelectorAll('#board .seat-area.me .piece.offer')].pop();
+        window.scrollBy({top: card.getBoundingClientRect().bottom - bar.top - 30, behavior: 'instant'}); }"""
+    )
+    page.wait_for_timeout(200)
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('#board .seat-area.me .piece.offer')].pop().getBoundingClientRect()
+        .bottom - document.querySelector('#commands').getBoundingClientRect().top"""
+    )
+    assert covered > 10, covered  # the card to pick lies partly under the bar
+    last = page.locator("#board .seat-area.me .piece.offer").last
+    key = last.get_attribute("data-key")
+    last.dispatch_event("click")
+    page.wait_for_function(
+        """(key) => { const chosen = document.querySelector(`#board .piece.chosen[data-key="${key}"]`);
+        const bar = document.querySelector('#commands').getBoundingClientRect();
+        return chosen && chosen.getBoundingClientRect().bottom <= bar.top + 1; }""",
+        arg=key,
+        timeout=5_000,
+    )

@@ -367,6 +367,13 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         for origin, target in moves:
             if origin in rects:
                 elements.animate_from("board", target, rects[origin])
+        if frame is None and not offer.ends_decision():  # what the step picked, clear of a phone's commands bar
+            action = offer.action
+            key = f"{action.space_id}/{action.index}"
+            picked = (
+                f'#board [data-key="{key}"]' if action.type == "piece" and key.isprintable() and '"' not in key else ""
+            )
+            focus.bring_into_view([s for s in (picked, "#board .piece.chosen", "#board .piece.drafted") if s])
 
     def take(self, action: Action) -> None:
         """Takes a step as a click would (for scripted use from the console)."""
