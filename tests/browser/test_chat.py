@@ -203,7 +203,7 @@ def test_on_a_phone_a_line_said_out_of_sight_shows_in_the_top_bar_which_takes_th
     server: str, api: Any, new_page: Any
 ) -> None:
     """Regression (a player's trial at 390 px): the chat lies below the board on a phone, and its unread count with
-    it, ~900 px down: a friend's line went unseen. The top bar now says it, and a tap goes to the chat."""
+    it, ~900 px down: a friend's line went unseen. The top bar now says it, and a tap goes to the chat's lines."""
     room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
     ada = new_page(seat_url(server, room, 0))
     bob = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -226,7 +226,7 @@ def test_on_a_phone_a_line_said_out_of_sight_shows_in_the_top_bar_which_takes_th
 
     assert "1 new" in said and top < 60  # in the bar, on the first screen
     assert 0 <= box[0] and box[1] <= PHONE["height"]  # the lines in sight
-    assert bob.evaluate("document.activeElement.id") == "chat-text"
+    assert bob.evaluate("document.activeElement.id") == "chat-lines"  # to read (the field would open a keyboard)
     assert bob.locator("#chat-unread").is_hidden()
 
 

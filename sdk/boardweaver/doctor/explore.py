@@ -268,11 +268,12 @@ class Explorer:
     ) -> None:
         """Check 4 on a decision taken while other seats decide too: the decision is taken again from the same
         world another way (another first step, then the first offer at each step), and each seat still deciding
-        must see the same faces in each kind of space in both worlds. What it sees must not tell which choice the
-        acting seat made: a card everyone saw (a trump turned up, then taken into a hand face up) passed face
-        down shows face up in the pass; a bid's number written on a face-up marker. Counts and places may
-        differ (a pile grew by one card either way); what the pieces show may not. No verdict when the other way
-        is not a decision the rules end, or when the seats still deciding differ."""
+        must see the same faces in both worlds in every space neither way took pieces out of. What it sees must
+        not tell which choice the acting seat made: a card everyone saw (a trump turned up, then taken into a hand
+        face up) passed as it is shows face up in the pass. How many pieces show a face may differ (a pile grew by
+        one card or two); which faces show may not. What is left in a space a piece left is not compared: an open
+        hand, by its rules, tells which card left it. No verdict when the other way is no decision the rules end
+        here, or when the seats still deciding differ."""
         still = [p for p in deciding if p in table.state.active_player_ids]
         if not still:
             return
@@ -296,9 +297,7 @@ class Explorer:
             other_changes = take_steps(self.game, world, seat, steps, [None] * len(steps))
         except Exception:
             return  # the other way is no decision the rules take here: no verdict
-        # a space either way took pieces out of shows what is left of it: an open hand, by its rules, tells which
-        # card left it; the places the pieces went must not tell it
-        left = _taken_from(changes) | _taken_from(other_changes)
+        left = _taken_from(changes) | _taken_from(other_changes)  # what is left there may tell it, by the rules
         for observer in still:
             if observer not in world.state.active_player_ids:
                 return

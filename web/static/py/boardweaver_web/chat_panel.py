@@ -152,13 +152,13 @@ class ChatPanel:
         elements.set_hidden("chat-jump", not self.unread)
 
     def jump(self) -> None:
-        """The top bar's chat button: the panel opened and brought into sight, the field focused for a seat (the
-        lines are then read: `looked`, from the scroll or the focus)."""
+        """The top bar's chat button: the panel opened and brought into sight, its lines focused (to read them; the
+        field would open a phone's keyboard over them); the lines are read."""
         panel = elements.element("chat")
         if panel is None:
             return
         panel.open = True
-        focus.reveal("chat", "#chat-text" if self.me is not None else "#chat-lines")
+        focus.reveal("chat", "#chat-lines")
         focus.scroll_to_end("chat-lines")
         self.looked(writing=True)
 
