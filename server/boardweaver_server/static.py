@@ -39,8 +39,8 @@ def web_problem(web: Path) -> str | None:
         return None
     if not web.is_dir():
         where = f"there is no folder {web}"
-    elif missing[-1].is_relative_to(web / "dist"):
-        where = f"{web} is not built ({missing[-1]} is missing): run scripts/install in its checkout"
+    elif missing[0].is_relative_to(web / "dist"):  # its pages and sources there, Pyodide not fetched and built
+        where = f"{web} is not built ({missing[0]} is missing): run scripts/install in its checkout"
     else:
         where = f"{web} is not the tab's folder ({missing[0]} is missing)"
     return (

@@ -50,6 +50,9 @@ def test_a_web_folder_without_its_built_pyodide_is_named_not_built(tmp_path: Pat
 
     assert problem is not None and f"{web} is not built" in problem and "scripts/install" in problem
     assert static.web_problem(WEB) is None  # the checkout's, built by scripts/install
+    other = tmp_path / "other"
+    other.mkdir()
+    assert f"{other} is not the tab's folder" in str(static.web_problem(other))  # a folder, but not a web/ one
 
 
 def test_boardweaver_web_names_the_folder_and_the_checkouts_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
