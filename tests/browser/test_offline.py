@@ -37,3 +37,28 @@ def test_draft_survives_offline_reload_and_commits_on_reconnect(server: str, api
     assert page.locator(".mine .kind-hand .piece").inner_text() == staged
     status = api.call(f"/api/rooms/{room['room']}")
     assert status["seq"] >= 1
+
+
+def test_a_move_queued_offline_is_taken_back_and_never_sent(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a player's trial): a move made offline waited to be sent with no way to take it back."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.context.set_offline(True)
+    wait_state(page, "offline", timeout=10_000)
+    page.locator(MARKET).nth(4).click()
+    page.locator("#commands [data-command=take]").click()
+    take_back = page.locator("#commands button.undo")
+    label = take_back.inner_text()
+
+    take_back.click()
+    reopened = page.locator("#commands [data-command=take]").is_visible()
+    notice = page.inner_text("#notice")
+    page.context.set_offline(False)
+    wait_state(page, "ready", timeout=30_000)
+    page.wait_for_timeout(1_000)
+
+    assert label == "Take back my move"
+    assert reopened and "taken back" in notice
+    assert api.call(f"/api/rooms/{room['room']}")["seq"] == 0  # nothing was sent
+    assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))  # the pick before it stays

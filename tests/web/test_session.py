@@ -317,3 +317,23 @@ def test_cards_played_face_down_offline_are_drawn_face_down_at_once_not_when_the
     assert drawn == [None, None]  # drawn as the server will show them: face down
     assert len(shown.state.space(hand_id(seat)).pieces) == len(session.draft.view.state.space(hand_id(seat)).pieces)
     assert all(piece.private_kind for piece in shown.state.space(hand_id(seat)).pieces)  # its hand still its own
+
+
+def test_a_move_queued_offline_may_be_taken_back_and_is_then_never_sent() -> None:
+    """Regression (a player's trial): a move made offline waited to be sent with no way to take it back, though
+    the server had not seen it."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    session.disconnected()
+    session.take(Action.piece_click(MARKET, 7))
+    assert session.take(Action.command("take")) is None  # queued: offline
+    assert session.is_queued() and not session.can_undo()
+
+    session.undo()
+
+    assert not session.is_queued() and session.draft is not None and session.draft.is_open
+    assert session.draft.steps == [Action.piece_click(MARKET, 7)]  # open again at its last step
+    assert session.notices[-1].key == "notice.taken-back-offline"
+    session.connected()
+    assert session.receive(room.snapshot(0)) == []  # nothing to send once back online

@@ -161,6 +161,9 @@ class RoomView:
             # the draft's last pick taken back in the tab (nothing was sent): an everyday step, not an alarm
             label = html.escape(self.texts.get("button.undo"))
             buttons.append(f'<button class="undo" data-undo="1" aria-keyshortcuts="Escape">{label}</button>')
+        elif self.session.is_queued():  # offline, nothing sent yet: the move is taken back in the tab alone
+            label = html.escape(self.texts.get("button.take-back"))
+            buttons.append(f'<button class="undo" data-undo="1" aria-keyshortcuts="Escape">{label}</button>')
         elif self.can_take_back():
             label = html.escape(self.texts.get("button.take-back"))
             buttons.append(f'<button class="undo take-back" data-take-back="1">{label}</button>')

@@ -236,6 +236,18 @@ class Session:
         if self.can_undo() and self.draft is not None:
             self.draft.undo()
             self._save_draft()
+        elif self.is_queued() and self.draft is not None:  # nothing sent: the decision opens again at its last step
+            steps = self.draft.steps[:-1]
+            self._fresh_draft()
+            for action in steps:  # each was offered in turn a moment ago, on the same view
+                if self.draft is not None:
+                    self.draft.take(action)
+            self._save_draft()
+            self.notices.append(Notice("notice.taken-back-offline"))  # over "your move will be sent"
+
+    def is_queued(self) -> bool:
+        """True while a finished decision waits, offline, to be sent: the seat may still take it back."""
+        return self.draft is not None and not self.draft.is_open and not self.online and self.in_flight is None
 
     # -- frames from the server ----------------------------------------------------------------------
 
