@@ -195,7 +195,9 @@ class Explorer:
             self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by, played)
         undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM
         self.disclosures.undo_seen |= undoable
-        found = guard is not None and decision.steps and self._check_shown(guard, table, decision, deciding, undoable)
+        found = False  # check 4 found this decision showing a seat deciding at the same time its choice
+        if guard is not None and decision.steps:
+            found = self._check_shown(guard, table, decision, deciding, undoable)
         changes: list[Change] = [change for record in stepper.records for change in record.changes]
         if other_way is not None and decision.steps and stepper.failed is None and not found:  # one finding a leak
             self._check_choice(table, decision, changes, deciding, *other_way)

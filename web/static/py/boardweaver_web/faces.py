@@ -84,10 +84,10 @@ def fitted(text: str) -> tuple[str, float]:
     unbreakable part (with its hyphen): the style sizes the text so that part fits the card ("Handmaid" reads
     "Hand-" "maid" on a narrow card, never "Han" "dm" "aid"). 0 for a text without a word of `WORD_LETTERS`
     letters: a corner such as "10♥" keeps its size."""
-    widest = 0.0
-    words = []
     if not any(sum(c.isalpha() for c in word) >= WORD_LETTERS for word in text.split(" ")):
         return escape(text), 0.0  # a card's corner ("10♥", "Q♣") keeps its size, its suit under its rank if need be
+    widest = 0.0
+    words = []
     for word in text.split(" "):
         parts = _parts(word)
         for at, part in enumerate(parts):

@@ -3,6 +3,7 @@ capture, a picker), a grid's coordinates, and a seat's planned pieces."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from boardweaver import Intent, Message, Offer, Piece, Space
@@ -214,14 +215,11 @@ class PieceDrawing:
             return False
         drafted = self._drafted_at.get(space.space_id)
         if drafted is None:
-            before: dict[str, int] = {}
-            for old in self.base.state.space(space.space_id).pieces:
-                key = repr(piece_to_wire(old))
-                before[key] = before.get(key, 0) + 1
+            before = Counter(repr(piece_to_wire(old)) for old in self.base.state.space(space.space_id).pieces)
             drafted = set()
             for at, now in enumerate(space.pieces):
                 key = repr(piece_to_wire(now))
-                if before.get(key, 0):
+                if before[key]:
                     before[key] -= 1
                 else:
                     drafted.add(at)

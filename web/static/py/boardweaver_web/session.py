@@ -247,7 +247,7 @@ class Session:
 
     def is_queued(self) -> bool:
         """True while a finished decision waits, offline, to be sent: the seat may still take it back."""
-        return self.draft is not None and not self.draft.is_open and not self.online and self.in_flight is None
+        return self.is_waiting() and not self.online and self.in_flight is None
 
     # -- frames from the server ----------------------------------------------------------------------
 
