@@ -8,8 +8,9 @@ from string import Formatter
 from boardweaver import Catalog, msg
 from boardweaver_web import mine
 from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
+from boardweaver_web.outcome import say_outcome
 from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, Arrivals, NamedCatalog, NamedTexts, render_private_room
-from boardweaver_web.session import MemoryStore
+from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import Texts
 
 
@@ -39,6 +40,64 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada, Player 3 win."  # seat 2 unnamed
     spied = NamedCatalog(Catalog("en", {"log.spied": "Player {player} looks at player {target}'s hand."}), names)
     assert spied.render(msg("log.spied", player=0, target=1)) == "Ada looks at Bob's hand."  # as the guide's example
+
+
+def test_a_bot_seat_nobody_named_is_called_a_bot_with_its_number_in_english_and_french() -> None:
+    seats = ["claimed", "bot", "bot", "claimed", "bot"]
+    names = {4: "Cy"}
+    english = NamedTexts("en", names, seats)
+    french = NamedTexts("fr", names, seats)
+
+    said = [english.get("seat", seat=s) for s in range(5)]
+    dit = [french.get("seat", seat=s) for s in range(5)]
+
+    assert said == ["Player 1", "Bot 2", "Bot 3", "Player 4", "Cy"]  # two bots differ; a name wins
+    assert dit == ["Joueur 1", "Robot 2", "Robot 3", "Joueur 4", "Cy"]
+    assert english.get("seat.you", seat=0) == "Player 1 (you)" and french.get("seat.you", seat=0) == "Joueur 1 (vous)"
+    assert english.get("turn.waiting", seats=said[1]) == "Waiting for Bot 2"
+    assert NamedTexts("en", {}).get("seat", seat=1) == "Player 2"  # seats not known yet: a player's word
+
+
+def test_a_bot_added_later_is_called_a_bot_at_the_next_drawing() -> None:
+    session = Session("r", "seat", 0, MemoryStore(), lambda name, options: None)  # type: ignore[arg-type,return-value]
+    texts = NamedTexts("en", session.names, session.seats)  # as the room page holds them
+    session.receive({"type": "seats", "seats": ["claimed", "open"], "names": [None, None]})
+    before = texts.get("seat", seat=1)
+
+    session.receive({"type": "seats", "seats": ["claimed", "bot"], "names": [None, None]})  # the host gave it a bot
+
+    assert (before, texts.get("seat", seat=1)) == ("Player 2", "Bot 2")
+
+
+def test_log_lines_and_the_outcome_call_a_bot_seat_a_bot() -> None:
+    seats = ["claimed", "bot", "bot"]
+    names: dict[int, str] = {}
+    english = NamedCatalog(
+        Catalog("en", {"log.take": "Player {player} takes a card from player {source}."}), names, seats
+    )
+    french = NamedCatalog(
+        Catalog("fr", {"log.give": "Le joueur {player} donne une carte au joueur {target}."}), names, seats
+    )
+    over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names, seats)
+
+    assert english.render(msg("log.take", player=1, source=0)) == "Bot 2 takes a card from player 1."
+    assert english.render(msg("log.take", player=0, source=2)) == "Player 1 takes a card from Bot 3."
+    assert french.render(msg("log.give", player=0, target=1)) == "Le joueur 1 donne une carte à Robot 2."
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Player 1, Bot 3 win."
+    assert say_outcome([0, 1, 2], [1], NamedTexts("en", names, seats)) == "Bot 2 won"
+    assert say_outcome([0, 1, 2], [2], NamedTexts("fr", names, seats), me=2) == "Vous avez gagné"  # the seat held
+
+
+def test_the_lobby_calls_bot_seats_bots_in_open_rooms_and_my_games() -> None:
+    rooms = [{"room": "r1", "game": "g", "seats": ["claimed", "bot", "open"], "names": ["Ada", None, None]}]
+    status = {"seats": ["claimed", "bot", "bot"], "names": [None, "Cy", None], "started": True, "active": [0]}
+
+    listed = html.unescape(render_open_rooms(rooms, {"g": "Game"}))
+    french = html.unescape(render_open_rooms(rooms, {"g": "Jeu"}, Texts("fr")))
+
+    assert "seated: Ada, Bot 2<" in listed and "assis : Ada, Robot 2<" in french
+    assert mine.opponents(status, 0) == "with Cy (bot), Bot 3"  # a bot somebody named keeps its tag
+    assert mine.seat_label(status, 0, Texts("en")) == "Player 1"
 
 
 PLAYING = {
@@ -190,10 +249,8 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     rows = dict(zip([e["room"] for e in kept], page.split("</li>")[:-1], strict=True))
 
     assert 'class="my-game your-turn"' in rows["mine"] and ">Your turn<" in rows["mine"]
-    assert "with Ada, Player 3 (bot)" in rows["mine"] and ">at 100<" in rows["mine"]
-    assert (
-        ">playing<" in rows["theirs"] and "with Bob, Player 3 (bot)" in rows["theirs"] and ">at 50<" in rows["theirs"]
-    )
+    assert "with Ada, Bot 3<" in rows["mine"] and ">at 100<" in rows["mine"]
+    assert ">playing<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"] and ">at 50<" in rows["theirs"]
     assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
     assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
     assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
@@ -206,7 +263,7 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     spectator = mine.describe_state(ended([1]), None, None)
     assert spectator == ("Bob won", "over")  # a seat nobody named reads "Player N"; a name is the player's
     assert mine.describe_state({**PLAYING, "started": False}, None, 0) == ("waiting for players", "waiting")
-    assert ">You won · Ada: 6, Bob: 2, Player 3: 1<" in finished  # this seat's score first, each by its name
+    assert ">You won · Ada: 6, Bob: 2, Bot 3: 1<" in finished  # this seat's score first, each by its name
     assert '<span class="kept-seat">Ada</span>' in named  # the name this seat's player chose
     assert "Invite" not in named  # a finished game has nobody left to invite
     assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
@@ -423,6 +480,7 @@ def test_a_room_kept_private_says_why_who_sits_where_and_whose_turn_by_name_and_
     assert "The board stays private while the game is played" in game
     assert "Fog-of-war chess has no live spectator view" in game
     assert "Waiting for &lt;b&gt;Ada&lt;/b&gt;" in game and "<b>Ada" not in game  # a name is text, never markup
-    assert '<li data-seat="1">Player 2 <span class="seat-facts">(bot)</span></li>' in game
+    assert '<li data-seat="1">Bot 2</li>' in game  # "Bot 2" says it: no "(bot)" beside it
+    assert '<li data-seat="1">Robot 2</li>' in room
     assert "Cette salle n&#x27;admet pas de spectateurs" in room and "Bluff" not in room
     assert "Waiting for Player 2 to join" in waiting

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .outcome import say_outcome
+from .players import plays_bot
 from .texts import Texts
 
 NAME_KEY = "bw:name"
@@ -193,10 +194,17 @@ def said_scores(status: dict[str, Any], seat: int, texts: Texts | None = None) -
 
 
 def seat_label(status: dict[str, Any], seat: int, t: Texts) -> str:
-    """The name the room's status gives `seat`'s player, else "Player N" (the seat's number from 1)."""
-    names = status.get("names")
-    name = names[seat] if isinstance(names, list) and 0 <= seat < len(names) else None
-    return name if isinstance(name, str) and name else t.get("seat", seat=seat)
+    """The name the room's status gives `seat`'s player, else "Bot N" for a bot's seat, else "Player N" (the
+    seat's number from 1), as the room page calls it."""
+    names, seats = seat_names(status.get("names")), status.get("seats")
+    if seat in names:
+        return names[seat]
+    return t.get("seat.bot-played" if isinstance(seats, list) and plays_bot(seats, seat) else "seat", seat=seat)
+
+
+def seat_names(names: Any) -> dict[int, str]:
+    """seat -> name from a status's `"names": ["Ada", null]`."""
+    return {s: n for s, n in enumerate(names) if isinstance(n, str) and n} if isinstance(names, list) else {}
 
 
 def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
@@ -205,12 +213,12 @@ def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> 
     seats = status.get("seats")
     if not isinstance(seats, list):
         return ""
-    others = []
+    others, named = [], seat_names(status.get("names"))
     for other, kind in enumerate(seats):
         if other == seat:
             continue
         label = seat_label(status, other, t)
-        if kind == "bot":
+        if kind == "bot" and other in named:  # unnamed, it reads "Bot 3" already
             label = t.get("lobby.with-bot", name=label)
         elif kind == "open":
             label = t.get("lobby.with-open", name=label)
@@ -299,14 +307,8 @@ def describe_state(
         result = status.get("result")
         seats = status.get("seats")
         if isinstance(result, dict) and isinstance(seats, list) and isinstance(result.get("winners"), list):
-            names = status.get("names") if isinstance(status.get("names"), list) else []
-
-            def name(p: int) -> str:
-                chosen = names[p] if 0 <= p < len(names) else None
-                return chosen if isinstance(chosen, str) and chosen else t.get("seat", seat=p)
-
             winners = [p for p in result["winners"] if type(p) is int]
-            return say_outcome(list(range(len(seats))), winners, t, seat, name), "over"
+            return say_outcome(list(range(len(seats))), winners, t, seat, lambda p: seat_label(status, p, t)), "over"
         return t.get("lobby.state-over"), "over"
     if status.get("started"):
         active = status.get("active")
@@ -333,8 +335,10 @@ def render_open_rooms(
     for status in rooms:
         room = html.escape(str(status["room"]))
         seats = status.get("seats") or []
-        names = status.get("names") or []
-        who = ", ".join(str(n) for n in names if n) or t.get("lobby.nobody")
+        named = seat_names(status.get("names"))  # who sits: the players who chose a name, and the bots
+        who = ", ".join(
+            seat_label(status, s, t) for s, state in enumerate(seats) if s in named or state == "bot"
+        ) or t.get("lobby.nobody")
         title = html.escape(titles.get(str(status.get("game")), str(status.get("game"))))
         join = html.escape(t.get("lobby.join"))
         rows.append(

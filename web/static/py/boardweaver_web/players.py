@@ -1,9 +1,10 @@
-"""The seats' players as the page calls them: "Ada" where they chose a name, else "Player 1" (seat 0).
+"""The seats' players as the page calls them: "Ada" where they chose a name, else "Player 1" (seat 0), or
+"Bot 2" for a seat a bot plays.
 
-Plain Python over the page's texts and a game's catalog; the names come from the server (public, like
-the seats). A seat without a name reads the same everywhere: the page's word and its number from 1, in seat
-labels, log lines, offers, titles and results. Everything drawn from them goes through `html.escape` in
-`board.py`, never as markup.
+Plain Python over the page's texts and a game's catalog; the names and the seats' states come from the server
+(public: the `seats` and `names` of its frames). A seat without a name reads the same everywhere: the page's
+word (a bot's for a bot's seat) and its number from 1, in seat labels, log lines, offers, titles and results.
+Everything drawn from them goes through `html.escape` in `board.py`, never as markup.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from boardweaver import Catalog, Message
@@ -35,27 +37,39 @@ _VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"
 
 
 class NamedTexts(Texts):
-    """The page's texts, with seats called by their players' names where they chose one."""
+    """The page's texts, with seats called by their players' names where they chose one, and a bot's seat
+    without one as a bot's ("Bot 2"); the seat the page holds stays "Player 1 (you)"."""
 
-    def __init__(self, locale: str, names: dict[int, str]) -> None:
+    def __init__(self, locale: str, names: dict[int, str], seats: Sequence[str] = ()) -> None:
         super().__init__(locale)
         self.names = names  # the session's own dict: a rename shows at the next drawing
+        self.seats = seats  # each seat's state ("open", "claimed", "bot"): the session's own list, kept in place
 
     def get(self, key: str, **args: Any) -> str:
         seat = args.get("seat")
         if key in ("seat", "seat.you") and isinstance(seat, int) and seat in self.names:
             return super().get("seat.named" if key == "seat" else "seat.you-named", name=self.names[seat])
+        if key == "seat" and isinstance(seat, int) and plays_bot(self.seats, seat):
+            return super().get("seat.bot-played", seat=seat)
         return super().get(key, **args)
 
 
 class NamedCatalog(Catalog):
     """A game's catalog whose log lines call seats as the page does: by name ("Ada takes a 7" for "Player 0 takes
-    a 7"), else by number counted from 1 with the page's one word ("Seat 0 plays" reads "Player 1 plays")."""
+    a 7"), a bot's seat as a bot's ("Bot 2 takes a 7"), else by number counted from 1 with the page's one word
+    ("Seat 0 plays" reads "Player 1 plays")."""
 
-    def __init__(self, catalog: Catalog, names: dict[int, str]) -> None:
+    def __init__(self, catalog: Catalog, names: dict[int, str], seats: Sequence[str] = ()) -> None:
         super().__init__(catalog.locale, catalog.texts, catalog.plurals, catalog.plural_forms)
         self.names = names
+        self.seats = seats  # as `NamedTexts.seats`: the session's own list
         self.page = Texts(catalog.locale)  # the seat's word in the log's own language, not the page's
+
+    def label(self, seat: int) -> str | None:
+        """`seat`'s player's name, else "Bot 2" for a bot's seat; None for a player's seat nobody named."""
+        if seat in self.names:
+            return self.names[seat]
+        return self.page.get("seat.bot-played", seat=seat) if plays_bot(self.seats, seat) else None
 
     def render(self, message: Message) -> str:
         template = self.template(message.key, message.args.get("count"))
@@ -67,8 +81,11 @@ class NamedCatalog(Catalog):
             if seats is None:
                 continue
             # a seat's label stands where the template has no word before it ("{player} wins")
-            args[arg] = ", ".join(self.names.get(seat) or self.page.get("seat", seat=seat) for seat in seats)
-            if any(seat in self.names for seat in seats):  # by name: the word before it goes
+            labels = [self.label(seat) for seat in seats]
+            args[arg] = ", ".join(
+                label or self.page.get("seat", seat=seat) for seat, label in zip(seats, labels, strict=True)
+            )
+            if any(label is not None for label in labels):  # by name (or a bot's): the word before it goes
                 template = re.sub(rf"{_FUSED}\s+\{{{arg}\}}", _preposition(arg, str(args[arg])), template)
                 template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
             else:  # by number: the page's word for a seat, its number counted from 1
@@ -139,6 +156,11 @@ class Arrivals:
         return " ".join(said if joined else said[1:])
 
 
+def plays_bot(seats: Sequence[str], seat: int) -> bool:
+    """Whether a bot plays `seat`, by the server's `seats` list (each seat's "open", "claimed" or "bot")."""
+    return 0 <= seat < len(seats) and seats[seat] == "bot"
+
+
 def _seats(arg: str, value: Any) -> list[int] | None:
     """The seats a message argument names: one for `player=2`, several for `winners="0, 2"`; None for others."""
     if arg in SEAT_ARGS and type(value) is int:
@@ -165,30 +187,33 @@ def _preposition(arg: str, name: str) -> Any:
 def render_private_room(status: dict[str, Any], texts: Texts, game_title: str, by_game: bool) -> str:
     """What someone without a seat reads while a room admits no spectator: why the board stays private (the game
     has no live spectator view, `by_game`, else the room keeps spectators out), then the public facts of the
-    room's status: who sits where, whose turn it is. `texts` names the seats (`NamedTexts`)."""
+    room's status: who sits where, whose turn it is, each seat called by the status's names and states."""
     seats = [str(state) for state in status.get("seats") or []]
+    names = status.get("names")
+    chosen = {s: n for s, n in enumerate(names) if isinstance(n, str) and n} if isinstance(names, list) else {}
+    named = NamedTexts(texts.locale, chosen, seats)
     active = [seat for seat in status.get("active") or [] if type(seat) is int]
-    why = texts.get("room.private-game", game=game_title) if by_game else texts.get("room.private-room")
+    why = named.get("room.private-game", game=game_title) if by_game else named.get("room.private-room")
     if not status.get("started"):
         waiting = [seat for seat, state in enumerate(seats) if state == "open"] + [
             seat for seat in status.get("invited") or [] if type(seat) is int
         ]
-        names = ", ".join(texts.get("seat", seat=seat) for seat in sorted(set(waiting)))
-        turn = texts.get("turn.not-started", seats=names) if names else ""
+        awaited = ", ".join(named.get("seat", seat=seat) for seat in sorted(set(waiting)))
+        turn = named.get("turn.not-started", seats=awaited) if awaited else ""
     else:
-        turn = texts.get("turn.waiting", seats=", ".join(texts.get("seat", seat=seat) for seat in active))
+        turn = named.get("turn.waiting", seats=", ".join(named.get("seat", seat=seat) for seat in active))
     rows = []
     for seat, state in enumerate(seats):
-        facts = [texts.get("seat.bot")] if state == "bot" else []
+        facts = [named.get("seat.bot")] if state == "bot" and seat in named.names else []  # else "Bot 2" says it
         if seat in active:
-            facts.append(texts.get("seat.acting"))
+            facts.append(named.get("seat.acting"))
         said = f' <span class="seat-facts">({html.escape(", ".join(facts))})</span>' if facts else ""
-        rows.append(f'<li data-seat="{seat}">{html.escape(texts.get("seat", seat=seat))}{said}</li>')
+        rows.append(f'<li data-seat="{seat}">{html.escape(named.get("seat", seat=seat))}{said}</li>')
     return (
         '<section class="room-private" aria-labelledby="private-title">'
-        f'<h2 id="private-title">{html.escape(texts.get("room.private-title"))}</h2>'
+        f'<h2 id="private-title">{html.escape(named.get("room.private-title"))}</h2>'
         f'<p class="private-why">{html.escape(why)}</p>'
         + (f'<p class="private-turn" role="status">{html.escape(turn)}</p>' if turn else "")
-        + f'<h3>{html.escape(texts.get("lobby.players"))}</h3><ul class="private-seats">{"".join(rows)}</ul>'
+        + f'<h3>{html.escape(named.get("lobby.players"))}</h3><ul class="private-seats">{"".join(rows)}</ul>'
         "</section>"
     )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
@@ -44,17 +45,29 @@ def seat_names(info: Any) -> dict[int, str]:
     return {seat: name for seat, name in enumerate(names) if isinstance(name, str) and name}
 
 
+def seat_states(info: Any) -> list[str]:
+    """Each seat's state from the room's status (`"seats": ["claimed", "bot"]`): "Bot 2" is named by it."""
+    seats = info.get("seats") if isinstance(info, dict) else None
+    return [str(state) for state in seats] if isinstance(seats, list) else []
+
+
 class Review:
     def __init__(
-        self, game: Game, states: list[dict[str, Any]], texts: Texts, names: dict[int, str], spectators: bool = True
+        self,
+        game: Game,
+        states: list[dict[str, Any]],
+        texts: Texts,
+        names: dict[int, str],
+        spectators: bool = True,
+        seats: Sequence[str] = (),
     ) -> None:
         self.game = game
         self.states = states
-        self.texts = NamedTexts(texts.locale, names)  # seats called as the room called them: name, else "Player 1"
+        self.texts = NamedTexts(texts.locale, names, seats)  # seats as the room called them: name, "Bot 2", "Player 1"
         catalogs = game.catalogs()
         locale = pick_locale(tab.language(), list(catalogs)) if catalogs else ""
         catalog = catalogs.get(locale)
-        self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names)
+        self.catalog: Catalog | None = None if catalog is None else NamedCatalog(catalog, names, seats)
         self.step = len(states) - 1
         self.spectators = spectators  # the room let spectators in: what they saw is a choice of the Show menu
         self.seen = SEEN_ALL  # whose eyes the board is drawn with: SEEN_ALL, SEEN_SPECTATORS or a seat's number
@@ -168,7 +181,8 @@ async def main(config: dict[str, Any]) -> None:
         elements.set_text("status", texts.get("review.empty"))
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
-    review = Review(game, states, texts, seat_names(info), spectators=info.get("spectators") != "deny")
+    spectators = info.get("spectators") != "deny"
+    review = Review(game, states, texts, seat_names(info), spectators, seat_states(info))
     elements.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
     GameCheck(game, room, texts, states[-1]).start()  # anyone may check the shuffles here, with these rules

@@ -48,7 +48,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
         self.session = Session(room, role, seat, storage.BrowserStore(), game_loader(config))
-        self.texts = NamedTexts(tab.language(), self.session.names)  # seats by their players' names
+        self.texts = NamedTexts(tab.language(), self.session.names, self.session.seats)  # by name, or "Bot 2"
         self.arrivals = Arrivals(self.texts, seat)  # "Joined: Bob.", and the name of one who came without it
         self.named = False  # our seat's name was checked against the server's
         self.config = config

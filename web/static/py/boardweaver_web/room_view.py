@@ -58,7 +58,7 @@ class RoomView:
             catalogs = game.catalogs()
             locale = pick_locale(tab.language(), list(catalogs)) if catalogs else ""
             catalog = catalogs.get(locale)
-            self.catalog = None if catalog is None else NamedCatalog(catalog, session.names)
+            self.catalog = None if catalog is None else NamedCatalog(catalog, session.names, session.seats)
         self.shown = session.offers()
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)

@@ -281,8 +281,8 @@ class Session:
     def _read_names(self, frame: dict[str, Any]) -> None:
         """Reads who sits where from a snapshot or a seats frame: the seats' states, the invited, the away, names."""
         seats, invited = frame.get("seats"), frame.get("invited")
-        if isinstance(seats, list):
-            self.seats = [str(state) for state in seats]
+        if isinstance(seats, list):  # in place: the page's texts and catalog call a bot's seat by it ("Bot 2")
+            self.seats[:] = [str(state) for state in seats]
         self.invited = [s for s in invited if type(s) is int] if isinstance(invited, list) else []
         away = frame.get("away")
         self.away = [s for s in away if type(s) is int] if isinstance(away, list) else []
