@@ -505,12 +505,30 @@ class Room:
             writes.append(self.snapshot_write(self.last_moves.stored(seat, result.changes, acting)))
         undoable = result.undoable and result.seat == seat and not self.is_over  # _can_undo once it is last
         prepared: list[list[tuple[Listener, str]]] = []
+        sent: list[bool] = []
 
-        def prepare() -> None:  # the frames, while the store's COMMIT waits for the disk; sent once it returns
+        def prepare() -> None:  # the frames, while the store's COMMIT waits for the disk; sent once it is durable
             prepared.append(self._event_frames(result.changes, origin, cid, undoable))
 
+        def send() -> None:  # once the decision is durable: from the store's callback that learns it, or below
+            sent.append(True)
+            frames = prepared[0] if prepared else self._event_frames(result.changes, origin, cid, undoable)
+            listeners = self.listeners
+            # the seats now to act first: their players (or bots, or a client's own rules) answer while the rest
+            # is written, so a busy room's next decision does not wait behind the other sockets' writes
+            active = self.table.state.active_player_ids  # a spectator's or referee's seat is None: never in it
+            for listener, text in sorted(frames, key=lambda frame: frame[0].perspective.seat not in active):
+                group = listeners.get(listener.perspective)
+                if group is not None and listener in group:  # not one that left while the COMMIT ran
+                    listener.send(text)
+
         try:
-            await self.store.write(*writes, while_committing=prepare)
+            await self.store.write(
+                *writes,
+                while_committing=prepare,
+                while_waiting=self._warm_offers,
+                when_durable=send,
+            )
         except Exception as error:
             if not isinstance(error, SeqConflict):
                 logger.exception("room %s: storing seq %s failed; the decision is rolled back", self.room_id, self.seq)
@@ -531,24 +549,30 @@ class Room:
                     "commit/stale", f"another server stored seq {error.seq} first; expected baseSeq {self.seq}", cid
                 ) from None
             raise ProtocolError("server/store", "the decision could not be stored; send it again", cid) from None
+        if not sent:  # a store that does not say when the write is durable (PostgreSQL's): now it is
+            send()
         if len(writes) > 1 and not self.table.state.is_over():
             self.since_snapshot = 0
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
         self.last_moves.note(seat, result.changes, acting)
-        # the committing socket's frame carries the ack
-        frames = prepared[0] if prepared else self._event_frames(result.changes, origin, cid, undoable)
-        listeners = self.listeners
-        # the seats now to act first: their players (or bots, or a client's own rules) answer while the rest
-        # is written, so a busy room's next decision does not wait behind the other sockets' writes
-        active = self.table.state.active_player_ids  # a spectator's or referee's seat is None: never in it
-        for listener, text in sorted(frames, key=lambda frame: frame[0].perspective.seat not in active):
-            group = listeners.get(listener.perspective)
-            if group is not None and listener in group:  # not one that left while the COMMIT ran
-                listener.send(text)
         self.changed.set()
         self._clock_wake.set()
+
+    def _warm_offers(self) -> None:
+        """Makes the offers of the one seat now to act, which its next commit's verification then reads from the
+        views (`verify_commit(views=...)`). The store calls it once the frames are made, only while the disk
+        still syncs the decision (`Store.write`'s `while_waiting`): a busy room's CPU idles then, and the next
+        commit arrives as soon as the frames are sent. What the game raises is raised again by that commit's
+        verification, which reports it."""
+        active = self.table.state.active_player_ids
+        if len(active) != 1 or self.is_over:
+            return
+        try:
+            self.views.offers(self.game, active[0])
+        except Exception:
+            return
 
     def _verify(self, seat: int, steps: list[Action], cid: str, origin: Listener | None) -> CommitResult:
         try:

@@ -21,6 +21,7 @@ import logging
 import os
 import queue
 import re
+import select
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -330,12 +331,20 @@ class GroupCommit:
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         raise NotImplementedError
 
-    async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
+    async def write(
+        self,
+        *ops: Op,
+        while_committing: Callable[[], object] | None = None,
+        while_waiting: Callable[[], object] | None = None,
+        when_durable: Callable[[], object] | None = None,
+    ) -> None:
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
 
         `while_committing` may be called on the loop once the group's statements ran and it is waiting for the
         disk (so the caller's work overlaps the disk's); it is not called when the group fails before that, nor
-        by a back end that cannot tell that moment. The write is durable only when this returns.
+        by a back end that cannot tell that moment. `while_waiting` (work that may be skipped) may be called
+        after it, only while the disk is still at work, and `when_durable` as soon as the write is durable, before
+        this returns; this back end calls neither. The write is durable only when this returns.
         """
         if not self._open:
             raise RuntimeError("the store is not open")
@@ -391,6 +400,8 @@ class Store(GroupCommit):
         self._pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]] = []
         self._flushing: asyncio.Task[None] | None = None  # unused here: groups run from callbacks (`write`)
         self._while_committing: dict[asyncio.Future[Any], Callable[[], object]] = {}
+        self._while_waiting: dict[asyncio.Future[Any], Callable[[], object]] = {}
+        self._when_durable: dict[asyncio.Future[Any], Callable[[], object]] = {}
         self._open = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop `open` ran on, which every write uses
         self._grouping = False  # a group is scheduled or its COMMIT's sync is under way
@@ -522,12 +533,24 @@ class Store(GroupCommit):
 
     # -- writing -------------------------------------------------------------------------------------
 
-    async def write(self, *ops: Op, while_committing: Callable[[], object] | None = None) -> None:
+    async def write(
+        self,
+        *ops: Op,
+        while_committing: Callable[[], object] | None = None,
+        while_waiting: Callable[[], object] | None = None,
+        when_durable: Callable[[], object] | None = None,
+    ) -> None:
         """Runs `ops` in one transaction (shared with other pending writes); returns once it is durable.
 
         `while_committing` is called on the loop once the group's COMMIT wrote the WAL and its sync is under
         way (so the caller's work overlaps the disk's); it is not called when the group fails before that.
-        The write is durable only when this returns.
+        `while_waiting` is work that may be skipped: once every hook of the group ran, it is called only if the
+        disk is still at work (the kernel has not yet told the sync's end), in the writes' order, until the sync
+        ends; it is never called where the store cannot tell (the WAL synced on the store's thread, or not at
+        all). What it raises is logged. `when_durable` is called on the loop as soon as the write is durable, in the
+        group's callback that learns it (before the writer resumes, a turn of the loop later: a room sends its
+        frames then); not if the write fails. What it raises is logged. The write is durable only when this
+        returns.
 
         No task runs the groups: the first write of a turn of the loop schedules the group (`call_soon`,
         so every write of that turn joins it), the sync's completion is read on the loop (an eventfd, or the
@@ -543,17 +566,26 @@ class Store(GroupCommit):
         self._pending.append((ops, future))
         if while_committing is not None:
             self._while_committing[future] = while_committing
+        if while_waiting is not None:
+            self._while_waiting[future] = while_waiting
+        if when_durable is not None:
+            self._when_durable[future] = when_durable
         if not self._grouping:
             self._grouping = True
             loop.call_soon(self._start_group)
-        await future
+        try:
+            await future
+        finally:
+            if when_durable is not None:
+                self._when_durable.pop(future, None)  # a write that failed (or a writer cancelled) keeps none
 
     def _start_group(self) -> None:
         """Runs the pending writes' statements and their COMMIT on the loop, starts the WAL's sync and runs
         the writes' `while_committing` hooks while it goes on."""
         batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-        hooks = self._while_committing
+        hooks, waits = self._while_committing, self._while_waiting
         calls = [hooks.pop(future, None) for _, future in batch] if hooks else []
+        idle = [waits.pop(future, None) for _, future in batch] if waits else []
         conn = self._conn
         if self.broken is not None:
             self._group_failed(batch, self.broken)
@@ -587,6 +619,8 @@ class Store(GroupCommit):
             self._synced(batch, written, self._committed_groups, error)
             return
         self._run_hooks(batch, calls, written)
+        if idle and sync.pending():
+            self._run_idle(batch, idle, written, sync)
 
     def _synced(
         self,
@@ -640,6 +674,24 @@ class Store(GroupCommit):
                     except Exception:
                         logger.exception("store %s: a write's while_committing call failed", self.path)
 
+    def _run_idle(
+        self,
+        batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]],
+        calls: list[Callable[[], object] | None],
+        written: list[asyncio.Future[Any]],
+        sync: _WalSync,
+    ) -> None:
+        """Calls the `while_waiting` calls of the group's writes that went in, while the WAL's sync goes on."""
+        settled = set(map(id, written))
+        for (_, future), call in zip(batch, calls, strict=True):
+            if call is not None and id(future) in settled:
+                try:
+                    call()
+                except Exception:
+                    logger.exception("store %s: a write's while_waiting call failed", self.path)
+                if not sync.pending():
+                    return
+
     def _committed(
         self,
         batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]],
@@ -655,7 +707,14 @@ class Store(GroupCommit):
             if self.failed_writes:
                 logger.warning("store %s: writes succeed again, after %d failed", self.path, self.failed_writes)
                 self.failed_writes = 0
+            durable = self._when_durable
             for future in written:
+                call = durable.pop(future, None) if durable else None
+                if call is not None:
+                    try:
+                        call()
+                    except Exception:
+                        logger.exception("store %s: a write's when_durable call failed", self.path)
                 _settle(future, None)
             if self._unchecked_writes >= CHECKPOINT_WRITES and self._sync is not None:
                 self._checkpoint()  # the next group starts once it is done
@@ -746,6 +805,7 @@ class _WalSync:
         self._operation: Any = None
         self._flush: Callable[[], object] | None = None
         self._done: Callable[[BaseException | None], None] | None = None
+        self._told: Any = None
         self.mode = "thread"
         reasons = []
         for mode in SYNC_WITH:
@@ -765,6 +825,8 @@ class _WalSync:
                 continue
             self._context, self._operation, self.mode = context, kind.Operation, mode
             self._flush = context.flush if mode == "uring" else None  # a ring's submission is its flush
+            self._told = select.poll()  # whether the kernel told the sync's end (`pending`)
+            self._told.register(context.fileno, select.POLLIN)
             break
         if self._context is None:
             logger.info("store %s: the WAL is synced on the store's thread (%s)", path, "; ".join(reasons))
@@ -794,6 +856,11 @@ class _WalSync:
             functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
         )
 
+    def pending(self) -> bool:
+        """Tells whether a sync the kernel runs is under way and its end not yet told (its eventfd not readable,
+        one `poll` with no wait); False on the store's thread, where it cannot tell."""
+        return self._done is not None and self._told is not None and not self._told.poll(0)
+
     def sync_now(self) -> None:
         """Syncs the WAL, blocking (on the store's thread)."""
         os.fdatasync(self._fd)
@@ -822,7 +889,7 @@ class _WalSync:
         if self._context is not None:
             with contextlib.suppress(Exception):
                 self._loop.remove_reader(self._context.fileno)
-            self._context, self.mode = None, "thread"
+            self._context, self._told, self.mode = None, None, "thread"
 
     def close(self) -> None:
         self._stop_kernel_sync()

@@ -191,3 +191,109 @@ def test_a_decision_s_frames_go_first_to_the_seats_now_to_act(tmp_path: Path) ->
         assert sent[0] == Perspective("seat", PlayerId(seat))
         assert sorted(map(repr, sent)) == sorted(map(repr, counts))  # each socket once a decision
     assert set(counts.values()) == {1 + 8}  # the snapshot, then every decision's event
+
+
+class TaskNotingSocket(FakeSocket):
+    """A listener that notes, for each event frame, whether it was sent from inside a task (the committing one,
+    resumed after the store's write) or from a callback of the loop (the store's, that learned the sync's end)."""
+
+    def __init__(self, perspective: Perspective, log: list[bool]) -> None:
+        super().__init__(perspective, False)
+        self.log = log
+
+    def send(self, text: str) -> None:
+        super().send(text)
+        if json.loads(text)["type"] == "event":
+            self.log.append(asyncio.current_task() is not None)
+
+
+def test_a_decision_s_frames_go_out_as_soon_as_it_is_durable_before_the_room_s_task_resumes(tmp_path: Path) -> None:
+    """The frames are sent from the store's callback that learns the sync's end (`Store.write`'s `when_durable`),
+    not a turn of the loop later when the committing task resumes: so the seat now to act gets its frame first
+    thing. Nothing is sent for a decision the store refused."""
+
+    async def play() -> tuple[list[bool], int, list[int]]:
+        store = Store(tmp_path / "rooms.db")
+        await store.open()
+        rooms = Rooms(store, load_games(), "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
+        await rooms.start_game(room)
+        log: list[bool] = []
+        sockets = [TaskNotingSocket(Perspective("seat", PlayerId(seat)), log) for seat in range(4)]
+        async with room.lock:
+            for socket in sockets:
+                room.attach(socket)
+        for _ in range(6):
+            seat = room.table.state.active_player_ids[0]
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), sockets[seat])
+        sent_before = [len(socket.frames) for socket in sockets]
+        store._conn.execute("PRAGMA query_only=1")  # every write now fails in its statement
+        seat = room.table.state.active_player_ids[0]
+        refused = await asyncio.gather(
+            room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), sockets[seat]), return_exceptions=True
+        )
+        store._conn.execute("PRAGMA query_only=0")
+        await store.close()
+        assert isinstance(refused[0], Exception), refused
+        return log, sum(sent_before), [len(socket.frames) - n for socket, n in zip(sockets, sent_before, strict=True)]
+
+    log, sent, after_refusal = asyncio.run(play())
+    assert len(log) == 6 * 4 and sent == 4 + 6 * 4  # the snapshots, then each decision's frame
+    assert not any(log)  # every frame went out from the store's callback, none from the resumed task
+    assert after_refusal == [0, 0, 0, 0]
+
+
+def test_the_seat_now_to_act_has_its_offers_made_while_the_disk_syncs_and_its_commit_reads_them(
+    tmp_path: Path,
+) -> None:
+    """While the WAL's sync of a decision is still under way once its frames are made, the room makes the offers of
+    the one seat now to act (`Store.write`'s `while_waiting`): a busy room's CPU idles then. That seat's next commit
+    reads them from the views: one `game.offers` a decision, made during the wait before it. When the disk is done
+    first, nothing is made early and the commit makes its own."""
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    calls: list[tuple[int, bool]] = []  # (the seat, whether a commit of the room was being verified)
+    verifying: list[bool] = [False]
+
+    class Counted(DrawDiscard):
+        def offers(self, table: Table, player_id: int) -> list[Offer]:
+            calls.append((player_id, verifying[0]))
+            return super().offers(table, player_id)
+
+    async def play(disk_slow: bool) -> tuple[list[list[tuple[int, bool]]], list[int]]:
+        store = Store(tmp_path / f"rooms-{disk_slow}.db")
+        await store.open()
+        if store._sync is None or store._sync.mode == "thread":
+            pytest.skip("the WAL is synced on the store's thread here: the store cannot tell the sync is under way")
+        store._sync.pending = lambda: disk_slow  # the disk's timing, which a test cannot hold
+        rooms = Rooms(store, {**load_games(), "draw-discard": Counted}, "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
+        await rooms.start_game(room)
+        original = room._verify
+
+        def verify(*args: Any) -> Any:
+            verifying[0] = True
+            try:
+                return original(*args)
+            finally:
+                verifying[0] = False
+
+        room._verify = verify
+        per_decision: list[list[tuple[int, bool]]] = []
+        movers: list[int] = []
+        for _ in range(8):
+            seat = room.table.state.active_player_ids[0]
+            calls.clear()
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), None)
+            per_decision.append(list(calls))
+            movers.append(seat)
+        await store.close()
+        return per_decision, movers
+
+    per_decision, movers = asyncio.run(play(disk_slow=True))
+    assert per_decision[0] == [(movers[0], True), (movers[1], False)]  # its own offers, then the next seat's early
+    for decision, following in zip(per_decision[1:], movers[2:], strict=False):
+        assert decision == [(following, False)]  # the commit read its offers; the next seat's made while waiting
+
+    per_decision, movers = asyncio.run(play(disk_slow=False))
+    assert per_decision == [[(seat, True)] for seat in movers]  # each commit made its own seat's offers

@@ -8,6 +8,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -594,3 +595,106 @@ def test_a_sync_that_cannot_start_fails_its_writers_instead_of_hanging(tmp_path:
 
     assert [type(error) for error in failed] == [ops.StoreError, ops.StoreError]
     assert isinstance(after, ops.StoreError)
+
+
+def test_while_waiting_runs_after_the_hooks_only_while_the_disk_still_syncs_and_stops_when_it_is_done(
+    tmp_path: Path, kernel_sync: str
+) -> None:
+    """`while_waiting` is work a writer may skip (a room's warm-up of the next seat's offers): it runs once every
+    `while_committing` hook of the group ran, in the writes' order, and only while the sync is still under way
+    (`_WalSync.pending`, here told by the test: the disk's timing cannot be); what one raises is logged."""
+    events: list[str] = []
+
+    async def play(pending_for: int) -> list[str]:
+        store = make_store(tmp_path / f"store-{pending_for}.db")
+        await store.open()
+        sync = store._sync
+        assert sync.mode == kernel_sync
+        answers = iter([True] * pending_for + [False] * 10)
+        sync.pending = lambda: next(answers)  # the disk still syncing for `pending_for` questions
+        events.clear()
+
+        def waiting(name: str) -> Any:
+            def call() -> None:
+                events.append(f"waiting {name}")
+                if name == "b":
+                    raise RuntimeError("a warm-up that fails")
+
+            return call
+
+        writes = [
+            store.write(
+                ops.insert_event(room, event(1)),
+                while_committing=lambda room=room: events.append(f"hook {room}"),
+                while_waiting=waiting(room),
+            )
+            for room in ("a", "b", "c")
+        ]
+        await asyncio.gather(*writes)
+        await store.close()
+        return list(events)
+
+    assert asyncio.run(play(0)) == ["hook a", "hook b", "hook c"]
+    assert asyncio.run(play(1)) == ["hook a", "hook b", "hook c", "waiting a"]
+    assert asyncio.run(play(3)) == ["hook a", "hook b", "hook c", "waiting a", "waiting b", "waiting c"]
+
+
+def test_a_sync_is_pending_only_until_the_kernel_tells_its_end(tmp_path: Path, sync_mode: str) -> None:
+    """`_WalSync.pending`: False with no sync under way; False once the kernel finished the sync, even before the
+    loop read that (its eventfd is readable); never True on the store's thread, which cannot tell."""
+
+    async def play() -> tuple[bool, bool, bool, bool]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        sync = store._sync
+        assert sync.mode == sync_mode
+        idle = sync.pending()
+        ended = asyncio.get_running_loop().create_future()
+        sync.start(lambda error: ended.set_result(error))
+        time.sleep(0.1)  # the loop blocked: the kernel ends the sync, the loop has not read it yet
+        told_unread = sync.pending()
+        unread = not ended.done()
+        assert await ended is None
+        after = sync.pending()
+        await store.close()
+        return idle, told_unread, unread, after
+
+    idle, told_unread, unread, after = asyncio.run(play())
+    assert (idle, told_unread, after) == (False, False, False)
+    if sync_mode != "thread":
+        assert unread  # the end was told by the eventfd alone, not yet by the loop's callback
+
+
+def test_when_durable_runs_as_the_write_becomes_durable_before_its_writer_resumes_and_never_for_a_failed_write(
+    tmp_path: Path, sync_mode: str
+) -> None:
+    """A room sends its frames from `when_durable`: in the callback that learns the sync's end, a turn of the loop
+    before the writer itself resumes. A write that fails (its statement, or the group's COMMIT) never calls it,
+    and keeps nothing behind."""
+    events: list[str] = []
+
+    async def play() -> tuple[list[str], list[object], int]:
+        store = make_store(tmp_path / "store.db")
+        await store.open()
+        assert store._sync.mode == sync_mode
+
+        async def writer(room: str, *more: Any) -> None:
+            await store.write(
+                ops.insert_event(room, event(1)), *more, when_durable=lambda: events.append(f"durable {room}")
+            )
+            events.append(f"resumed {room}")
+
+        await asyncio.gather(writer("a"), writer("b"))
+        failed = await asyncio.gather(writer("c", failing), return_exceptions=True)
+        watcher = _CommitWatcher(store._conn, fail=(1,))
+        store._conn = watcher
+        lost = await asyncio.gather(writer("d"), return_exceptions=True)
+        store._conn = watcher._conn
+        left = len(store._when_durable)
+        await store.close()
+        return list(events), [*failed, *lost], left
+
+    order, failed, left = asyncio.run(play())
+    assert order == ["durable a", "durable b", "resumed a", "resumed b"]
+    assert all(isinstance(error, Exception) for error in failed) and len(failed) == 2
+    assert left == 0
