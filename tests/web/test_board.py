@@ -384,9 +384,32 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
 
     assert 'aria-label="Hex, row 1, column 1, 0 pieces"' in html
     assert html.count("row 1, column 1,") == 1
-    # the cells in reading order, row by row: Tab goes along a row, then down (it went column by column)
+    # the cells in reading order, row by row: a screen reader goes along a row, then down (it went column by column)
     places = re.findall(r'aria-label="Hex, row (\d+), column (\d+),', html)
     assert places == sorted(places, key=lambda place: (int(place[0]), int(place[1]))) and len(places) == 19
+
+
+def test_the_offered_cells_of_a_hex_map_are_one_tab_stop_moved_through_with_the_arrows() -> None:
+    """Regression: each empty hex of Hexbloom's map was a Tab stop of its own, 19 presses to
+    cross the map."""
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("hand-0", 0))  # a tile staged: every empty hex is offered
+    one = [Offer(Action.space_click("hex-0-0"), Intent.CHOICE)]
+
+    staged = Board(game, draft.view, 0, draft.offers(), game.catalogs()["en"], Texts("en")).render()
+    alone = Board(game, draft.view, 0, one, game.catalogs()["en"], Texts("en")).render()
+
+    cells = re.findall(
+        r'class="space-button" data-offer="\d+" data-for="([^"]+)" aria-label="([^"]+)" tabindex="(-?\d)"', staged
+    )
+    assert 'class="hex-map"' in staged and 'data-roving="hex"' in staged
+    assert len(cells) == 19 and [stop for _, _, stop in cells] == ["0"] + ["-1"] * 18  # the first in reading order
+    assert cells[0][:2] == ("hex-0--2", "Place it here: Hex, row 1, column 1")  # each cell still says its name
+    assert 'data-roving="hex"' not in alone and "tabindex" not in alone  # one cell to click: a Tab stop as it was
 
 
 def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:

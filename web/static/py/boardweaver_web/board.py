@@ -45,6 +45,7 @@ class Board(PieceDrawing):
     marked: bool = False  # a piece carries a seat's stripe: each seat's header shows its own (set by `render`)
     _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
     _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
+    _map_cells: list[str] = field(default_factory=list)  # a roving hex map's offered cells; the first is its Tab stop
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
 
     def __post_init__(self) -> None:
@@ -134,10 +135,14 @@ class Board(PieceDrawing):
                 row=rows.index(round(y)) + 1,
                 column=sorted(row).index(x) + 1,
             )
+        # in reading order, row by row (the cells are placed absolutely): a screen reader goes along a row, then
+        # down the map, as the eye does, not column by column (a keyboard player's trial of Hexbloom)
+        ordered = sorted(zip(spaces, xs, ys, strict=True), key=lambda cell: (round(cell[2]), cell[1]))
+        offered = [space.space_id for space, _, _ in ordered if space.space_id in self.space_offers]
+        # two or more cells to click are one Tab stop, the arrows move between them (`roving.roving_step`)
+        self._map_cells = offered if len(offered) >= 2 else []
         cells = []
-        # in reading order, row by row (the cells are placed absolutely): Tab goes along a row, then down the map,
-        # as the eye does, not column by column (a keyboard player's trial of Hexbloom)
-        for space, x, y in sorted(zip(spaces, xs, ys, strict=True), key=lambda cell: (round(cell[2]), cell[1])):
+        for space, x, y in ordered:
             cell = self._space(space, ghosts)
             place = f"left:{100 * (x - left) / width:.3f}%;top:{100 * (y - top) / height:.3f}%"
             cells.append(f'<div class="hex-cell" style="{place}">{cell}</div>')
@@ -146,7 +151,8 @@ class Board(PieceDrawing):
             f"--cell-w:{100 * cell_w / width:.3f}%;--cell-h:{100 * cell_h / height:.3f}%;"
             f"--cell:{100 * cell_w / width:.3f}cqw"
         )
-        return f'<div class="hex-map" style="{style}">{"".join(cells)}</div>'
+        roving = ' data-roving="hex"' if self._map_cells else ""
+        return f'<div class="hex-map" style="{style}"{roving}>{"".join(cells)}</div>'
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
@@ -258,9 +264,10 @@ class Board(PieceDrawing):
             attributes += f' title="{escape(label)}"'
             spoken = self.texts.get("offer.on", action=label, what=where)
             # The whole space is the button (drawn over it), so a click anywhere on the space takes the offer.
+            tabindex = self._map_tabindex(space.space_id)
             target = (
                 f'<button type="button" class="space-button" data-offer="{offer}" '
-                f'data-for="{escape(space.space_id)}" aria-label="{escape(spoken)}"></button>'
+                f'data-for="{escape(space.space_id)}" aria-label="{escape(spoken)}"{tabindex}></button>'
             )
         style = ""
         if layout == "grid" and look.get("columns"):
@@ -315,6 +322,13 @@ class Board(PieceDrawing):
             and (space.space_id, index) not in self.piece_offers
             for index, piece in enumerate(space.pieces)
         )
+
+    def _map_tabindex(self, space_id: str) -> str:
+        """The `tabindex` of an offered cell's button in a roving hex map (the map's first offered cell is its Tab
+        stop until the focus moves), else nothing."""
+        if space_id not in self._map_cells:
+            return ""
+        return f' tabindex="{0 if space_id == self._map_cells[0] else -1}"'
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
         """The index of a hand's one Tab stop when its cards are a roving group (a fan or row with two or more

@@ -54,19 +54,25 @@ def focus_first(selectors: list[str]) -> bool:
 
 def rove(root_id: str, step: Callable[..., int | None]) -> None:
     """Makes each `[data-roving]` group under the root one Tab stop (the roving tabindex of WAI-ARIA): a key on an
-    item moves the focus to the item `step(key, at, count, places, grid)` names, and the focused item becomes the
-    Tab stop. `places` is each item's centre and size as drawn, for an arrow in a `data-roving="grid"` group and for
-    Up and Down in a hand (which may be wrapped over rows), else None; `grid` says which the group is."""
+    item moves the focus to the item `step(key, at, count, places, grid, hexes)` names, and the focused item becomes
+    the Tab stop. `places` is each item's centre and size as drawn, for an arrow in a `data-roving="grid"` or
+    `"hex"` group and for Up and Down in a hand (which may be wrapped over rows), else None; `grid` and `hexes` say
+    which the group is.
+
+    A hand's or a grid's items are its children with a `tabindex`; a hex map's are its cells' buttons, deeper down:
+    an item is any `[tabindex]` whose nearest group is this one (a hand on a hex is a group of its own)."""
     root = element(root_id)
     if root is None:
         return
 
-    def items(target: Any) -> tuple[list[Any], int]:
-        group = some(target.parentElement) if hasattr(target, "matches") else None
-        if group is None or not bool(target.matches("[data-roving] > [tabindex]")):
-            return [], -1
-        found = list(group.querySelectorAll(":scope > [tabindex]"))
-        return found, next((i for i, item in enumerate(found) if bool(item.isSameNode(target))), -1)
+    def items(target: Any) -> tuple[Any, list[Any], int]:
+        if not hasattr(target, "matches") or not bool(target.matches("[data-roving] [tabindex]")):
+            return None, [], -1
+        group = target.closest("[data-roving]")
+        found = [
+            item for item in group.querySelectorAll("[tabindex]") if group.isSameNode(item.closest("[data-roving]"))
+        ]
+        return group, found, next((i for i, item in enumerate(found) if bool(item.isSameNode(target))), -1)
 
     def keydown(event: Any) -> None:
         key = str(event.key)
@@ -76,21 +82,22 @@ def rove(root_id: str, step: Callable[..., int | None]) -> None:
             if key not in ("Home", "End"):
                 return
             key = "Control+" + key
-        found, at = items(some(event.target))
+        group, found, at = items(some(event.target))
         if at < 0:
             return
         places = None
-        grid = str(found[at].parentElement.getAttribute("data-roving")) == "grid"
+        kind = str(group.getAttribute("data-roving"))
+        grid, hexes = kind in ("grid", "hex"), kind == "hex"
         if grid or key in ("ArrowUp", "ArrowDown"):  # a hand's other keys go along it: no layout read for them
             boxes = [item.getBoundingClientRect() for item in found]
             places = [(b.left + b.width / 2, b.top + b.height / 2, b.width, b.height) for b in boxes]
-        goal = step(key, at, len(found), places, grid)
+        goal = step(key, at, len(found), places, grid, hexes)
         if goal is not None:
             event.preventDefault()  # the arrows would scroll the page
             found[goal].focus()
 
     def focusin(event: Any) -> None:
-        found, at = items(some(event.target))
+        _, found, at = items(some(event.target))
         for number, item in enumerate(found):
             item.setAttribute("tabindex", "0" if number == at else "-1")
 

@@ -1,0 +1,81 @@
+"""Hexbloom's map by keyboard: its empty hexes are one Tab stop, the arrows move between them as they are drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+from .test_keyboard import RING, Keyboard
+
+pytestmark = pytest.mark.browser
+
+HEX = "#board .hex-map[data-roving=hex] .space-button"
+FOCUSED_HEX = f"() => document.activeElement.matches('{HEX}') && document.activeElement.dataset.for"  # else false
+TILE = ".mine [data-offer]"  # a tile of the seat's hand: two to pick, then one (a switch)
+
+
+def test_a_hex_map_is_one_tab_stop_and_the_arrows_move_between_its_cells(server: str, api: Any, new_page: Any) -> None:
+    """Regression: each of the 19 hexes was a Tab stop of its own."""
+    room = api.room("hexbloom", seats=2, bots=[])  # nobody else moves
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => document.activeElement.matches('{TILE}')")
+    page.keyboard.press("Enter")  # a tile picked: every empty hex is offered
+    page.wait_for_selector(HEX)
+    page.wait_for_function(f"document.activeElement.matches('{TILE}')")  # the other tile, its switch
+    page.keyboard.press("Shift+Tab")  # the map lies just before the hand: one press
+    entered = page.evaluate(FOCUSED_HEX)
+    stops = page.locator(f'{HEX}[tabindex="0"]').count()
+    cells = page.locator(HEX).count()
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    walked = []
+    arrows = ("ArrowRight", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowUp", "ArrowUp")
+    for key in (*arrows, "End", "ArrowRight", "Control+End", "ArrowDown", "Home", "Control+Home", "ArrowDown"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_HEX))
+    ring = page.evaluate(RING)
+    page.keyboard.press("Tab")
+    left = page.evaluate(FOCUSED_HEX)
+    page.keyboard.press("Shift+Tab")  # back into the map: on the cell left there
+    back = page.evaluate(FOCUSED_HEX)
+
+    assert entered == "hex-0--2" and stops == 1 and cells == 19
+    assert label == "Place it here: Hex, row 1, column 1"  # a screen reader still hears each cell's place
+    # the two hexes under one are equally near: Down zigzags straight down, Up comes back the same way; the top row
+    # goes no higher; past a row's end, the nearest hex that way (half a cell on, a row down)
+    assert walked[:6] == ["hex-1--2", "hex-0--1", "hex-0-0", "hex-0--1", "hex-1--2", "hex-1--2"], walked
+    assert walked[6:] == ["hex-2--2", "hex-2--1", "hex-0-2", "hex-0-2", "hex--2-2", "hex-0--2", "hex--1--1"], walked
+    assert ring and left is False and back == "hex--1--1"
+
+
+def test_the_focused_hex_keeps_the_focus_across_a_redraw_and_enter_places_the_tile_there(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("hexbloom", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    away = '#board [data-seat="1"] .seat-tag.away'
+    page.wait_for_selector(away, timeout=20_000)  # the other player never came: told away after the server's grace
+    keys = Keyboard(page)
+    keys.tab_to(f"() => document.activeElement.matches('{TILE}')")
+    page.keyboard.press("Space")
+    page.wait_for_selector(HEX)
+    keys.tab_to(f"() => Boolean(({FOCUSED_HEX})())", backwards=True)
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight"):
+        page.keyboard.press(key)
+    before = page.evaluate(FOCUSED_HEX)
+
+    other = new_page(seat_url(server, room, 1))  # the other player comes: the seats frame draws the board anew
+    wait_state(other, "ready")
+    page.wait_for_selector(away, state="detached", timeout=10_000)
+    after = page.evaluate(FOCUSED_HEX)
+    stops = page.eval_on_selector_all(f'{HEX}[tabindex="0"]', "cells => cells.map(c => c.dataset.for)")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-space="hex-0-0"] .piece', timeout=10_000)
+
+    assert before == after == "hex-0-0" and stops == ["hex-0-0"]
+    assert page.locator(HEX).count() == 0  # placed: the turn goes on to the draw
+    screenshot(page, "hexbloom-keyboard-placed")
