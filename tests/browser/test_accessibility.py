@@ -177,7 +177,7 @@ def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: s
     page.keyboard.press("ArrowRight")  # the arrows step, and the choice holds while stepping
     still = page.get_attribute("#page", "data-seen")
 
-    assert choices == ["Everything", "What Player 1 saw", "What Player 2 saw", "What spectators saw"]
+    assert choices == ["Everything", "What Bot 1 saw", "What Bot 2 saw", "What spectators saw"]  # bots play both
     assert backs["all"] == 0  # the whole state: every card's face
     assert 0 < backs["0"] < backs["spectators"] and 0 < backs["1"] < backs["spectators"]
     assert backs["0"] + backs["1"] == backs["spectators"]  # each seat saw its own hand, the spectators neither
@@ -188,7 +188,7 @@ def test_the_review_draws_the_board_as_a_seat_or_the_spectators_saw_it(server: s
     played_to_the_end(api, closed)
     page.goto(f"{server}/game/{closed['room']}")
     wait_state(page, "ready")
-    assert page.locator("#seen-by option").all_inner_texts() == ["Everything", "What Player 1 saw", "What Player 2 saw"]
+    assert page.locator("#seen-by option").all_inner_texts() == ["Everything", "What Bot 1 saw", "What Bot 2 saw"]
 
 
 def test_an_unknown_room_link_says_so_and_leads_to_the_lobby(server: str, page: Any) -> None:

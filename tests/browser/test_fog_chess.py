@@ -58,7 +58,7 @@ def test_white_never_receives_or_draws_a_hidden_black_piece(server: str, api: An
     # while played: a sentence saying why, the seats and whose turn, and not one frame of the room
     assert "The board stays private while the game is played" in private
     assert "Fog-of-war chess has no live spectator view" in private and "review" in private
-    assert "Player 1" in private and "Player 2" in private and "bot" in private
+    assert "Player 1" in private and "Bot 2" in private and "Player 2" not in private  # seat 1 is a bot
     first = json.loads(watched[0])  # the first frame the spectator's page ever got: the finished room's
     assert first["type"] == "snapshot" and first["over"] is True and first["role"] == "spectator"
     # at the end, the same page: the true board, the review's link and a word that the game opened

@@ -79,7 +79,9 @@ def test_a_french_room_names_its_game_lanes_and_faces_in_french(server: str, api
     assert [title[:6] for title in titles] == ["Voie 1", "Voie 2", "Voie 3"]
 
 
-def test_a_french_old_maid_says_joueur_1_everywhere_and_fille_on_the_maid(server: str, api: Any, new_page: Any) -> None:
+def test_a_french_old_maid_counts_seats_from_1_everywhere_and_says_fille_on_the_maid(
+    server: str, api: Any, new_page: Any
+) -> None:
     """Regression: seats read "Place 0" while the log said "Le joueur 0", and the maid's face read "Maid"."""
     page, room = _french_spectator(server, api, new_page, "old-maid")
     wait_state(page, "over", timeout=60_000)
@@ -93,8 +95,8 @@ def test_a_french_old_maid_says_joueur_1_everywhere_and_fille_on_the_maid(server
     faces = page.locator("#board .face .text").all_text_contents()
     review_seats = page.locator("#board .seat-name").all_inner_texts()
 
-    assert seats == review_seats == ["Joueur 1", "Joueur 2"]
-    assert re.search(r"Le joueur [12] prend une carte au joueur [12]\.", log), log
+    assert seats == review_seats == ["Robot 1", "Robot 2"]  # bots play both
+    assert re.search(r"Robot [12] prend une carte à Robot [12]\.", log), log
     assert not re.search(r"joueur 0|[Ss]iège|Place \d|Player|Seat", log), log
-    assert verdict in ("Joueur 1 gagne", "Joueur 2 gagne")
+    assert verdict in ("Robot 1 gagne", "Robot 2 gagne")
     assert "Fille" in faces and "Maid" not in faces  # the review draws the whole deal: the maid is in a hand

@@ -148,7 +148,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     page.wait_for_selector("#board [data-offer]", timeout=20_000)  # a board to play on (the bot may move first)
     quick = room_of(page)
     assert api.call(f"/api/rooms/{quick}")["seats"] == ["claimed", "bot", "bot"]
-    assert page.inner_text("#turn").startswith("Your turn: Take a card from Player")  # the game says what to do
+    assert page.inner_text("#turn").startswith("Your turn: Take a card from Bot")  # the game says what to do
 
     page.goto(server + "/")  # a new load of the lobby: my games come from the browser's storage
     wait_state(page, "ready")
@@ -156,7 +156,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     assert row.count() == 1
     page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-others')  # the room's status came
     assert row.locator(".kept-state").inner_text() in {"Your turn", "playing"}  # by the bot's speed
-    assert row.locator(".kept-others").inner_text() == "with Player 2 (bot), Player 3 (bot)"
+    assert row.locator(".kept-others").inner_text() == "with Bot 2, Bot 3"
     assert row.locator(".kept-when").inner_text().count(":") == 1  # opened today: the hour alone
     assert row.locator(".kept-seat").inner_text() == "Quick"  # the name this player chose, not "Player 1"
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')

@@ -78,7 +78,7 @@ def test_the_turn_is_signalled_the_last_moves_marked_and_a_lost_connection_said(
     assert "Market draft — Boardweaver" in titles
     assert "last-move-1" in classes and "last-move-0" in classes  # the bot's take and ours
     # since our move: its lines, then the bot's, the last of them the log's last
-    assert happened.startswith("Player 1 takes") and "\nPlayer 2 takes" in happened
+    assert happened.startswith("Player 1 takes") and "\nBot 2 takes" in happened
     assert happened.rstrip(".").endswith(last_line.rstrip("."))
     assert sound_at_first is False  # no sound unless the player turns it on
     assert page.evaluate("localStorage.getItem('bw:signal:sound')") == "on" and page.locator("#notify").is_checked()
@@ -212,7 +212,7 @@ def _take_and_wait_for_our_turn(page: Any, taken: int) -> None:
     page.locator("#commands [data-command=take]").click()
     page.wait_for_function(f"document.querySelectorAll('.mine .kind-hand .piece').length === {taken}", timeout=30_000)
     page.wait_for_function(
-        "document.getElementById('happened').textContent.includes('Player 2 takes')"
+        "document.getElementById('happened').textContent.includes('Bot 2 takes')"
         " && document.querySelectorAll('#board [data-space=market] .piece.offer').length > 0",
         timeout=30_000,
     )
