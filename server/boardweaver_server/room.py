@@ -508,7 +508,8 @@ class Room:
         sent: list[bool] = []
 
         def prepare() -> None:  # the frames, while the store's COMMIT waits for the disk; sent once it is durable
-            prepared.append(self._event_frames(result.changes, origin, cid, undoable))
+            if not sent:  # (made and sent already by a store that told durability first: never patch twice)
+                prepared.append(self._event_frames(result.changes, origin, cid, undoable))
 
         def send() -> None:  # once the decision is durable: from the store's callback that learns it, or below
             sent.append(True)

@@ -806,6 +806,7 @@ class _WalSync:
         self._flush: Callable[[], object] | None = None
         self._done: Callable[[BaseException | None], None] | None = None
         self._told: Any = None
+        self._starting = False
         self.mode = "thread"
         reasons = []
         for mode in SYNC_WITH:
@@ -840,6 +841,7 @@ class _WalSync:
             operation = self._operation.fdsync(self._fd)
             operation.set_callback(self._completed)
             self._done = done
+            self._starting = True  # caio may read its end at once: `_completed` then tells it after this returns
             try:
                 if self._context.submit(operation) != 1:
                     raise OSError("the kernel did not take the WAL's sync")
@@ -852,6 +854,8 @@ class _WalSync:
                     "store %s: %s refused the WAL's sync (%s); the thread syncs", self._path, self.mode, error
                 )
                 self._stop_kernel_sync()
+            finally:
+                self._starting = False
         self._thread.submit(
             functools.partial(os.fdatasync, self._fd), self._loop, lambda error, _: done(error), started=True
         )
@@ -872,6 +876,12 @@ class _WalSync:
         done, self._done = self._done, None
         if done is None:
             return
+        if self._starting:  # caio's flush read the end at once (a fast disk): told once `start` returned, so the
+            self._loop.call_soon(self._completed_later, done, result)  # store's hooks run while it "waits"
+            return
+        self._completed_later(done, result)
+
+    def _completed_later(self, done: Callable[[BaseException | None], None], result: int) -> None:
         try:
             done(None if result >= 0 else OSError(-result, os.strerror(-result)))
         except Exception:  # raised inside caio's process_events, it would only be printed as unraisable

@@ -13,6 +13,7 @@ import pytest
 from boardweaver import SPECTATOR, Offer, Perspective, PlayerId, Table, canonical_json, state_from_wire, state_to_wire
 from boardweaver.view import project_state
 from boardweaver_games.three_lanes.rules import ThreeLanes
+from boardweaver_server import store as store_module
 from boardweaver_server.games import load_games
 from boardweaver_server.protocol import Commit
 from boardweaver_server.rooms import Rooms, RoomSpec
@@ -297,3 +298,64 @@ def test_the_seat_now_to_act_has_its_offers_made_while_the_disk_syncs_and_its_co
 
     per_decision, movers = asyncio.run(play(disk_slow=False))
     assert per_decision == [[(seat, True)] for seat in movers]  # each commit made its own seat's offers
+
+
+MOVES = 60
+
+
+def test_frames_stay_the_reference_projection_when_the_disk_tells_the_sync_s_end_inside_its_start(
+    tmp_path: Path,
+) -> None:
+    """A fast disk's sync may be read back inside `_WalSync.start` (caio's flush reads its end at once). Each frame,
+    applied to the view before it, and each view the room holds must still be the reference projection of the
+    table (they were not: told durable
+    before the frames were made, the room made and sent them, then the store's hook patched its views again, and
+    a hand's order drifted from the truth until a card was played from the wrong place)."""
+    from boardweaver.patch import apply as apply_patch
+    from boardweaver.wire import state_to_wire
+
+    from tests.server.sync_modes import kernel_may
+    from tests.server.test_store import _read_at_once
+
+    kernel_may("uring")
+
+    class Checking(FakeSocket):
+        def __init__(self, perspective: Perspective, room: Any, wrong: list[str]) -> None:
+            super().__init__(perspective, False)
+            self.room, self.wrong, self.view = room, wrong, None
+
+        def send(self, text: str) -> None:
+            super().send(text)
+            frame = json.loads(text)
+            self.view = frame["view"] if frame["type"] == "snapshot" else apply_patch(self.view, frame["patch"])
+            reference = state_to_wire(project_state(self.room.table.state, self.perspective))
+            if canonical_json(self.view) != canonical_json(reference):
+                self.wrong.append(f"{self.perspective} seq {frame['seq']}")
+
+    async def play() -> tuple[list[str], int]:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(store_module, "SYNC_WITH", ("uring",))
+            store = Store(tmp_path / "rooms.db")
+            await store.open()
+        _read_at_once(store._sync)
+        rooms = Rooms(store, load_games(), "test", bot_delay=0)
+        room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
+        await rooms.start_game(room)
+        wrong: list[str] = []
+        sockets = [Checking(Perspective("seat", PlayerId(seat)), room, wrong) for seat in range(4)]
+        async with room.lock:
+            for socket in sockets:
+                room.attach(socket)
+        for _ in range(MOVES):
+            seat = room.table.state.active_player_ids[0]
+            await room.commit(seat, Commit(room.seq, [PLAY], f"c{room.seq}"), sockets[seat])
+            for socket in sockets:  # the views the room holds, which its next patches start from
+                reference = state_to_wire(project_state(room.table.state, socket.perspective))
+                if canonical_json(room.views.build(socket.perspective)) != canonical_json(reference):
+                    wrong.append(f"held {socket.perspective} seq {room.seq}")
+        await store.close()
+        return wrong, sum(len(socket.frames) for socket in sockets)
+
+    wrong, frames = asyncio.run(play())
+    assert frames == 4 + MOVES * 4
+    assert wrong == []

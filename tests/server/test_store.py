@@ -698,3 +698,47 @@ def test_when_durable_runs_as_the_write_becomes_durable_before_its_writer_resume
     assert order == ["durable a", "durable b", "resumed a", "resumed b"]
     assert all(isinstance(error, Exception) for error in failed) and len(failed) == 2
     assert left == 0
+
+
+def _read_at_once(sync: Any) -> None:
+    """Makes caio's flush read the sync's end at once, as it does when the disk is fast: the flush waits until the
+    kernel finished the sync (its eventfd readable), then processes the completion inside `start`."""
+    flush, context = sync._flush, sync._context
+
+    def flush_and_read() -> None:
+        flush()
+        waited = time.monotonic() + 5
+        while sync._told.poll(0) == [] and time.monotonic() < waited:
+            time.sleep(0.0005)
+        with contextlib.suppress(BlockingIOError):
+            context.poll()
+        context.process_events()
+
+    sync._flush = flush_and_read
+
+
+def test_a_sync_whose_end_is_read_inside_start_is_told_after_the_hooks_ran(tmp_path: Path) -> None:
+    """caio's `flush` may read a fast sync's end at once, inside `_WalSync.start`: the store must still run the
+    group's `while_committing` hooks before it learns the write is durable (a room sends the frames the hook
+    made; told first, it made them itself and the hook would patch its views a second time)."""
+    kernel_may("uring")
+    events: list[str] = []
+
+    async def play() -> list[str]:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ops, "SYNC_WITH", ("uring",))
+            store = make_store(tmp_path / "store.db")
+            await store.open()
+        assert store._sync.mode == "uring"
+        _read_at_once(store._sync)
+        for room in ("a", "b"):
+            await store.write(
+                ops.insert_event(room, event(1)),
+                while_committing=lambda room=room: events.append(f"hook {room}"),
+                when_durable=lambda room=room: events.append(f"durable {room}"),
+            )
+            events.append(f"resumed {room}")
+        await store.close()
+        return events
+
+    assert asyncio.run(play()) == ["hook a", "durable a", "resumed a", "hook b", "durable b", "resumed b"]
