@@ -254,7 +254,7 @@ def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_gam
     invite = str(ada.get_attribute("#invites .invite-link[data-seat='1']", "href"))
 
     ada.click("#invites button.bot-seat[data-bot-seat='1']")
-    ada.wait_for_selector("#board .seat-tag:has-text('bot')")
+    ada.wait_for_selector("#board [data-seat='1'] .seat-name:has-text('Bot 2')")
     ada.wait_for_selector("#invites details[open]", state="detached")  # nobody awaited now
     status = api.call(f"/api/rooms/{room_of(ada)}")
     late = new_page(invite)  # the friend's link, opened too late: it opens no seat any more

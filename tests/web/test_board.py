@@ -74,6 +74,20 @@ def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_th
     assert "robot" in tagged[1]
 
 
+def test_a_bot_s_seat_its_name_already_calls_a_bot_has_no_bot_tag_besides_and_a_named_bot_keeps_it() -> None:
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=5)
+
+    def heads(names: dict[int, str]) -> list[str]:
+        texts = NamedTexts("fr", names, ["claimed", "bot", "bot"])
+        page = Board(game, table.view(0), 0, [], game.catalogs()["fr"], texts, bots={1, 2}).render()
+        return re.findall(r"<header>(.*?)<span class=\"facts\">", page)
+
+    found = heads({2: "Hal"})
+    assert '<span class="seat-name">Robot 2</span>' in found  # not "Robot 2 robot"
+    assert '<span class="seat-name">Hal</span> <span class="seat-tag">robot</span>' in found
+
+
 def test_a_seats_frame_tells_the_session_who_is_away_and_a_later_one_without_it_clears_it() -> None:
     session = Session("room", "seat", 0, MemoryStore(), lambda name, options: OldMaid())
     session.receive({"type": "seats", "seats": ["claimed", "claimed"], "names": [None, "Bob"], "away": [1]})

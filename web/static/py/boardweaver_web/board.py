@@ -160,8 +160,11 @@ class Board(PieceDrawing):
         classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
         facts = self._player_facts(player)
+        bot = player in self.bots and name != self.texts.get("seat.bot-played", seat=player)  # "Bot 2" says it
         tag = (
             "seat.bot"
+            if bot
+            else None
             if player in self.bots
             else "seat.awaited"
             if player in self.awaited
