@@ -30,7 +30,7 @@ from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board
 from boardweaver_web.moves import guess_moves, piece_keys
-from boardweaver_web.panels import render_log, render_result, score_title
+from boardweaver_web.panels import render_log, render_result, score_title, sentence
 from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
@@ -735,7 +735,7 @@ def test_the_end_panel_says_why_the_game_ended_in_the_readers_language(name: str
     assert result is not None and result.reason is not None, "every example game gives end_game a reason"
     for locale in ("en", "fr"):
         catalog = NamedCatalog(game.catalogs()[locale], {})
-        said = html.escape(catalog.render(result.reason))
+        said = html.escape(sentence(catalog.render(result.reason)))  # with its full stop
         for seat in (0, None):
             panel = render_result(table.view(seat), NamedTexts(locale, {}), seat, catalog=catalog)
 
@@ -796,6 +796,20 @@ def test_an_end_without_a_reason_shows_no_reason_line() -> None:
     panel = render_result(table.view(0), Texts("en"), 0, catalog=game.catalogs()["en"])
 
     assert "reason" not in panel and "You lost" in panel
+
+
+def test_an_end_reason_written_as_a_log_line_reads_as_a_sentence_in_the_end_panel() -> None:
+    """Bluff's reason is its log line "Bea has no cards left and wins", without a full stop: the end panel
+    showed it so, while the lines of what just happened above it ended with one (a player's trial)."""
+    game = Bluff({})
+    table = start(game, [0, 1, 2], seed=1)
+    table.end_game([1], {0: 18, 1: 0, 2: 33}, reason=msg("log.won", player=1))
+
+    english = render_result(table.view(0), Texts("en"), 0, catalog=game.catalogs()["en"])
+    french = render_result(table.view(0), Texts("fr"), 0, catalog=game.catalogs()["fr"])
+
+    assert re.search(r'<p class="reason">Player \d has no cards left and wins\.</p>', english)
+    assert re.search(r'<p class="reason">[^<]*\.</p>', french)
 
 
 def test_an_end_by_the_clock_without_a_reason_says_whose_time_ran_out() -> None:

@@ -68,9 +68,12 @@ def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
     """What happened since the seat's last decision (`Session.latest_messages`), one sentence a line, shown where
     the eye is (and read out by a screen reader): the log says it too, further down. "" before any."""
     said = [catalog.render(message) if catalog is not None else message.key for message in lines]
-    return " ".join(
-        f"<span>{escape(text if text.rstrip().endswith(('.', '!', '?', '…')) else f'{text}.')}</span>" for text in said
-    )
+    return " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
+
+
+def sentence(text: str) -> str:
+    """`text` ending as a sentence does: a game's log line ("Bea has no cards left and wins") gets its full stop."""
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else f"{text}."
 
 
 def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
@@ -112,7 +115,7 @@ def render_result(
     said = verdict(table, texts, me, name)
     reason = ""
     if result.reason is not None and catalog is not None:
-        reason = f'<p class="reason">{escape(catalog.render(result.reason))}</p>'
+        reason = f'<p class="reason">{escape(sentence(catalog.render(result.reason)))}</p>'
     elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
         named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
         reason = (
