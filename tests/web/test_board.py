@@ -450,6 +450,30 @@ def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_th
     assert sorted(after) == [f'<span class="seat-mark owner-{seat}" aria-hidden="true"></span>' for seat in (0, 1)]
 
 
+def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None:
+    """Regression (a player's trial): a Hexbloom tile placed on the map read "Violet tile (Hex, row 1, column 1,
+    1 of 1)"; only its stripe's colour said who placed it, which a screen reader (or a colour-blind eye) misses."""
+    from boardweaver import RandomBot
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+    bot = RandomBot("stripes")
+    while sum("by" in piece.public_state for space in table.state.spaces.values() for piece in space.pieces) < 2:
+        seat = table.state.active_player_ids[0]
+        verify_commit(game, table, seat, bot.decide(game, table.view(seat), seat))
+
+    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], NamedTexts("en", {1: "Bea"})).render()
+    french = Board(game, table.view(None), None, [], game.catalogs()["fr"], Texts("fr")).render()
+
+    striped = re.findall(r'class="piece [^"]*owner-(\d)"[^>]*aria-label="([^"]*)"', english)
+    assert sorted(owner for owner, _ in striped) == ["0", "1"]
+    for owner, label in striped:
+        assert label.endswith(" · stripe of Player 1 (you)" if owner == "0" else " · stripe of Bea")
+    assert re.search(r'aria-label="[^"]* · bande : Joueur 1"', french)
+    assert english.count(" · stripe of ") == len(striped)  # a piece without a stripe (a hand's tile) says none
+
+
 def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_seats_language() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)

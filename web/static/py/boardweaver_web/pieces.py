@@ -26,6 +26,7 @@ class PieceDrawing:
     offers: list[Offer]
     catalog: Catalog | None
     texts: Texts
+    me: int | None
     base: Table | None
     show_private: bool
     chosen: set[tuple[str, int]]
@@ -88,8 +89,10 @@ class PieceDrawing:
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
-        if isinstance(owner, int):
+        if isinstance(owner, int):  # the stripe says whose piece it is (who placed a tile): the label says it too
             classes.append(f"owner-{owner}")
+            seat = self.texts.get("seat.you" if owner == self.me else "seat", seat=owner)
+            spoken += f" · {self.texts.get('piece.stripe', seat=seat)}"
         fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
         styles = []
         if look.get("color") or look.get("ink"):
