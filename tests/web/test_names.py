@@ -36,8 +36,8 @@ def test_seats_and_log_lines_speak_of_players_by_name() -> None:
     assert catalog.render(msg("log.take", player=0, source=1)) == "Ada takes a card from Bob."
     assert NamedTexts("fr", names).get("seat.you", seat=1) == "Bob (vous)"
     over = NamedCatalog(Catalog("en", {"log.over": "Game over: player(s) {winners} win."}), names)
-    assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada, Bob win."
-    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada, Player 3 win."  # seat 2 unnamed
+    assert over.render(msg("log.over", winners="0, 1")) == "Game over: Ada and Bob win."
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Ada and Player 3 win."  # seat 2 unnamed
     spied = NamedCatalog(Catalog("en", {"log.spied": "Player {player} looks at player {target}'s hand."}), names)
     assert spied.render(msg("log.spied", player=0, target=1)) == "Ada looks at Bob's hand."  # as the guide's example
 
@@ -83,7 +83,7 @@ def test_log_lines_and_the_outcome_call_a_bot_seat_a_bot() -> None:
     assert english.render(msg("log.take", player=1, source=0)) == "Bot 2 takes a card from player 1."
     assert english.render(msg("log.take", player=0, source=2)) == "Player 1 takes a card from Bot 3."
     assert french.render(msg("log.give", player=0, target=1)) == "Le joueur 1 donne une carte à Robot 2."
-    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Player 1, Bot 3 win."
+    assert over.render(msg("log.over", winners="0, 2")) == "Game over: Player 1 and Bot 3 win."
     assert say_outcome([0, 1, 2], [1], NamedTexts("en", names, seats)) == "Bot 2 won"
     assert say_outcome([0, 1, 2], [2], NamedTexts("fr", names, seats), me=2) == "Vous avez gagné"  # the seat held
 
@@ -385,7 +385,7 @@ def test_a_french_line_with_au_or_du_joueur_by_name_says_a_bob_and_d_ada() -> No
     assert named.render(msg("offer.take", player=0)) == "Prendre une carte à Ada"
     assert named.render(msg("log.hand", player=0)) == "La main d'Ada est vide."
     assert named.render(msg("log.hand", player=1)) == "La main de Bob est vide."
-    assert named.render(msg("log.gave", player=1, winners="0, 1")) == "À Bob de jouer, à Ada, Bob la victoire."
+    assert named.render(msg("log.gave", player=1, winners="0, 1")) == "À Bob de jouer, à Ada et Bob la victoire."
     assert named.render(msg("log.took", player=2, source=1)) == "Le joueur 3 prend une carte à Bob."
 
 
@@ -425,7 +425,7 @@ def test_unnamed_seats_read_player_1_alike_in_seat_labels_log_lines_and_results(
     assert english.render(msg("log.take", player=0, source=1)) == "Player 1 takes a card from player 2."
     assert english.render(msg("log.believe", player=1, claimer=0)) == "Player 2 believes player 1"
     assert english.render(msg("offer.call", player=0)) == "Call bluff on player 1's claim"
-    assert english.render(msg("log.over", winners="0, 2")) == "Game over: players 1, 3 win."
+    assert english.render(msg("log.over", winners="0, 2")) == "Game over: players 1 and 3 win."
     assert english.render(msg("log.won", winner=2)) == "Player 3 wins"  # no word before it: the seat's label
 
 
@@ -445,7 +445,7 @@ def test_unnamed_seats_read_joueur_1_in_french_with_the_article_kept() -> None:
     assert NamedTexts("fr", {}).get("seat.you", seat=0) == "Joueur 1 (vous)"
     assert french.render(msg("log.took", player=0, source=1)) == "Le joueur 1 prend une carte au joueur 2."
     assert french.render(msg("log.believe", player=1, claimer=0)) == "Le joueur 2 croit le joueur 1"
-    assert french.render(msg("log.over", winners="0, 1")) == "Fin de partie : les joueurs 1, 2 gagnent."
+    assert french.render(msg("log.over", winners="0, 1")) == "Fin de partie : les joueurs 1 et 2 gagnent."
 
 
 def test_every_example_games_log_lines_call_an_unnamed_seat_as_its_label_does() -> None:
@@ -484,3 +484,22 @@ def test_a_room_kept_private_says_why_who_sits_where_and_whose_turn_by_name_and_
     assert '<li data-seat="1">Robot 2</li>' in room
     assert "Cette salle n&#x27;admet pas de spectateurs" in room and "Bluff" not in room
     assert "Waiting for Player 2 to join" in waiting
+
+
+def test_seats_listed_in_a_log_line_or_a_verdict_read_as_a_list_with_and_before_the_last() -> None:
+    """Regression (a player's trial): Hexbloom's tied end read "Le plateau est plein : Ada, Robot 2 gagnent ex
+    æquo", and three winners "Ada and Bea and Cy won"."""
+    english = NamedCatalog(Catalog("en", {"log.tied": "Players {winners} win with {count} points each."}), {0: "Ada"})
+    french = NamedCatalog(Catalog("fr", {"log.tied": "Les joueurs {winners} gagnent ex æquo."}), {0: "Ada"}, ["bot"])
+
+    assert (
+        english.render(msg("log.tied", winners="0, 1, 2", count=9))
+        == "Ada, Player 2 and Player 3 win with 9 points each."
+    )
+    assert (
+        NamedCatalog(english, {}).render(msg("log.tied", winners="1, 2", count=9))
+        == "Players 2 and 3 win with 9 points each."
+    )
+    assert french.render(msg("log.tied", winners="0, 1")) == "Ada et Joueur 2 gagnent ex æquo."
+    assert say_outcome([0, 1, 2, 3], [0, 1, 2], Texts("en")) == "Player 1, Player 2 and Player 3 won"
+    assert say_outcome([0, 1, 2], [0, 2], Texts("fr")) == "Joueur 1 et Joueur 3 gagnent"

@@ -24,5 +24,5 @@ def say_outcome(
             return texts.get("result.you-lost")
         return texts.get("result.you-won" if len(winners) == 1 else "result.you-shared")
     named = [name(p) if name is not None else texts.get("seat", seat=p) for p in winners]
-    seats = texts.get("result.and").join(named)
+    seats = texts.listed(named)
     return texts.get("result.won" if len(named) == 1 else "result.won-many", seats=seats)

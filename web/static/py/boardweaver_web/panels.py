@@ -118,9 +118,7 @@ def render_result(
         reason = f'<p class="reason">{escape(sentence(catalog.render(result.reason)))}</p>'
     elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
         named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
-        reason = (
-            f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.get("result.and").join(named)))}</p>'
-        )
+        reason = f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.listed(named)))}</p>'
     outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
     scores = ""
     if result.scores:

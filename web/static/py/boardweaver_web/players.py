@@ -82,15 +82,15 @@ class NamedCatalog(Catalog):
                 continue
             # a seat's label stands where the template has no word before it ("{player} wins")
             labels = [self.label(seat) for seat in seats]
-            args[arg] = ", ".join(
-                label or self.page.get("seat", seat=seat) for seat, label in zip(seats, labels, strict=True)
+            args[arg] = self.page.listed(
+                [label or self.page.get("seat", seat=seat) for seat, label in zip(seats, labels, strict=True)]
             )
             if any(label is not None for label in labels):  # by name (or a bot's): the word before it goes
                 template = re.sub(rf"{_FUSED}\s+\{{{arg}\}}", _preposition(arg, str(args[arg])), template)
                 template = re.sub(rf"{_SEAT_WORD}\s+\{{{arg}\}}", f"{{{arg}}}", template)
             else:  # by number: the page's word for a seat, its number counted from 1
                 number = f"_{arg}_number"
-                args[number] = ", ".join(str(seat_number(seat)) for seat in seats)
+                args[number] = self.page.listed([str(seat_number(seat)) for seat in seats])
                 template = re.sub(rf"{_WORD}\s+\{{{arg}\}}", self._word(number), template)
         try:
             return template.format_map(args)

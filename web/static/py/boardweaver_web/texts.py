@@ -84,6 +84,13 @@ class Texts:
         except (KeyError, IndexError, ValueError):
             return template
 
+    def listed(self, items: list[str]) -> str:
+        """`items` as a sentence lists them: "Ada, Bea and Cy" ("Ada, Bea et Cy"), the last two joined by the
+        language's "and" (`result.and`)."""
+        if len(items) < 2:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self.get("result.and") + items[-1]
+
     def template(self, key: str, count: Any = None) -> str:
         """Returns the unfilled text of `key` (for `count`, if it has plural forms): this language's, else English's."""
         plural = isinstance(count, int) and not isinstance(count, bool)
