@@ -42,3 +42,48 @@ def test_every_client_module_is_shipped_to_the_page() -> None:
     config = (CLIENT.parent / "pyscript.json").read_text()
 
     assert all(f"/static/py/boardweaver_web/{path.name}" in config for path in CLIENT.glob("*.py"))
+
+
+def _module_imports(path: Path) -> tuple[set[str], set[str]]:
+    """The client modules `path` imports when it loads (`from . import x`, `from .x import y`) and the other
+    top-level packages it imports then; imports under `if TYPE_CHECKING:` and inside functions are left out."""
+    local, packages = set(), set()
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for inner in ast.walk(node) if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else ():
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and inner is not node:
+                continue
+            if isinstance(inner, ast.ImportFrom) and inner.level == 1:
+                if inner.module:
+                    local.add(inner.module.split(".")[0])
+                else:
+                    local.update(alias.name for alias in inner.names)
+            elif isinstance(inner, ast.ImportFrom) and inner.level == 0 and inner.module:
+                packages.add(inner.module.split(".")[0])
+            elif isinstance(inner, ast.Import):
+                packages.update(alias.name.split(".")[0] for alias in inner.names)
+    return local, packages
+
+
+def test_the_lobby_page_loads_without_the_sdk() -> None:
+    """The lobby runs without the rules wheel (`boot.run_page("lobby", needs_rules=False)`): no module it loads may
+    import `boardweaver` (the SDK) or a game. (`mine.py` once imported `players.py`, which imports the SDK: the lobby
+    then failed to start wherever no restored snapshot had the SDK already, as for an author's own game.)"""
+    seen: set[str] = set()
+    waiting = ["lobby"]
+    sdk_users: dict[str, list[str]] = {}
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        local, packages = _module_imports(CLIENT / f"{name}.py")
+        waiting += [module for module in local if (CLIENT / f"{module}.py").exists()]
+        found = sorted(packages & {"boardweaver", "boardweaver_games"})
+        if found:
+            sdk_users[name] = found
+
+    assert "mine" in seen and "texts" in seen  # the walk reached the lobby's own lists
+    assert sdk_users == {}

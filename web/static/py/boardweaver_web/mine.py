@@ -14,8 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .outcome import say_outcome
-from .players import plays_bot
-from .texts import Texts
+from .texts import Texts, plays_bot
 
 NAME_KEY = "bw:name"
 GAMES_KEY = "bw:my-games"

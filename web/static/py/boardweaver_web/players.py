@@ -17,7 +17,7 @@ from typing import Any
 
 from boardweaver import Catalog, Message
 
-from .texts import Texts, seat_number
+from .texts import Texts, plays_bot, seat_number
 
 SEAT_ARGS = ("player", "source", "target", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
@@ -154,11 +154,6 @@ class Arrivals:
             if names[seat] != before[seat]
         ]
         return " ".join(said if joined else said[1:])
-
-
-def plays_bot(seats: Sequence[str], seat: int) -> bool:
-    """Whether a bot plays `seat`, by the server's `seats` list (each seat's "open", "claimed" or "bot")."""
-    return 0 <= seat < len(seats) and seats[seat] == "bot"
 
 
 def _seats(arg: str, value: Any) -> list[int] | None:

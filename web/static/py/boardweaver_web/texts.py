@@ -10,6 +10,7 @@ entry with plural forms is chosen by its `count` argument with `ngettext`, by ea
 from __future__ import annotations
 
 import gettext
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -126,3 +127,9 @@ def pick_locale(wanted: str, available: list[str]) -> str:
     if base in available:
         return base
     return "en" if "en" in available or not available else available[0]
+
+
+def plays_bot(seats: Sequence[str], seat: int) -> bool:
+    """Whether a bot plays `seat`, by the server's `seats` list (each seat's "open", "claimed" or "bot"). Here, not
+    in `players.py`, which imports the SDK: the lobby's pages run without it."""
+    return 0 <= seat < len(seats) and seats[seat] == "bot"
