@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .outcome import say_outcome
-from .texts import Texts, plays_bot
+from .texts import Texts, plays_bot, seat_names
 
 NAME_KEY = "bw:name"
 GAMES_KEY = "bw:my-games"
@@ -199,11 +199,6 @@ def seat_label(status: dict[str, Any], seat: int, t: Texts) -> str:
     if seat in names:
         return names[seat]
     return t.get("seat.bot-played" if isinstance(seats, list) and plays_bot(seats, seat) else "seat", seat=seat)
-
-
-def seat_names(names: Any) -> dict[int, str]:
-    """seat -> name from a status's `"names": ["Ada", null]`."""
-    return {s: n for s, n in enumerate(names) if isinstance(n, str) and n} if isinstance(names, list) else {}
 
 
 def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from boardweaver import Catalog, Message
 
-from .texts import Texts, plays_bot, seat_number
+from .texts import Texts, plays_bot, seat_names, seat_number
 
 SEAT_ARGS = ("player", "source", "target", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
@@ -184,9 +184,7 @@ def render_private_room(status: dict[str, Any], texts: Texts, game_title: str, b
     has no live spectator view, `by_game`, else the room keeps spectators out), then the public facts of the
     room's status: who sits where, whose turn it is, each seat called by the status's names and states."""
     seats = [str(state) for state in status.get("seats") or []]
-    names = status.get("names")
-    chosen = {s: n for s, n in enumerate(names) if isinstance(n, str) and n} if isinstance(names, list) else {}
-    named = NamedTexts(texts.locale, chosen, seats)
+    named = NamedTexts(texts.locale, seat_names(status.get("names")), seats)
     active = [seat for seat in status.get("active") or [] if type(seat) is int]
     why = named.get("room.private-game", game=game_title) if by_game else named.get("room.private-room")
     if not status.get("started"):

@@ -15,7 +15,7 @@ from .game_check import GameCheck
 from .panels import render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
 from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
-from .texts import Texts, pick_locale
+from .texts import Texts, pick_locale, seat_names
 
 
 def review_states(data: Any) -> list[dict[str, Any]]:
@@ -35,14 +35,6 @@ def review_states(data: Any) -> list[dict[str, Any]]:
             if inner is not None:
                 states.append(inner)
     return states
-
-
-def seat_names(info: Any) -> dict[int, str]:
-    """The names the seats' players chose, from the room's status (`"names": ["Ada", null]`); seat -> name."""
-    names = info.get("names") if isinstance(info, dict) else None
-    if not isinstance(names, list):
-        return {}
-    return {seat: name for seat, name in enumerate(names) if isinstance(name, str) and name}
 
 
 def seat_states(info: Any) -> list[str]:
@@ -182,7 +174,7 @@ async def main(config: dict[str, Any]) -> None:
         return
     game = boot.game_class(config, str(info["game"]))(dict(info.get("options") or {}))
     spectators = info.get("spectators") != "deny"
-    review = Review(game, states, texts, seat_names(info), spectators, seat_states(info))
+    review = Review(game, states, texts, seat_names(info.get("names")), spectators, seat_states(info))
     elements.set_html("title", html.escape(game.title_in(review.catalog)))
     review.start()
     GameCheck(game, room, texts, states[-1]).start()  # anyone may check the shuffles here, with these rules

@@ -16,6 +16,8 @@ from boardweaver import Action, Draft, Game, GameError, Message, Offer, Table, c
 from boardweaver import patch as patches
 from boardweaver.view import FULL, REFEREE, SPECTATOR, Perspective, perspective_of
 
+from .texts import seat_names
+
 
 class Store(Protocol):
     """Where a session keeps what must survive a reload (the browser's localStorage)."""
@@ -289,7 +291,7 @@ class Session:
         names = frame.get("names")
         if isinstance(names, list):  # in place: the page's texts and catalog hold this very dict
             self.names.clear()
-            self.names.update({seat: name for seat, name in enumerate(names) if isinstance(name, str) and name})
+            self.names.update(seat_names(names))
 
     def connected(self) -> None:
         self.online = True

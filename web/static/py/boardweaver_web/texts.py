@@ -129,6 +129,12 @@ def pick_locale(wanted: str, available: list[str]) -> str:
     return "en" if "en" in available or not available else available[0]
 
 
+def seat_names(names: Any) -> dict[int, str]:
+    """seat -> the name its player chose, from a frame's or a status's `"names": ["Ada", null]`. Here, with
+    `plays_bot`, so that the lobby reads the server's seat lists as the room's pages do."""
+    return {s: n for s, n in enumerate(names) if isinstance(n, str) and n} if isinstance(names, list) else {}
+
+
 def plays_bot(seats: Sequence[str], seat: int) -> bool:
     """Whether a bot plays `seat`, by the server's `seats` list (each seat's "open", "claimed" or "bot"). Here, not
     in `players.py`, which imports the SDK: the lobby's pages run without it."""
