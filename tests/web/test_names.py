@@ -11,7 +11,7 @@ from boardweaver_web.mine import open_rooms, render_my_games, render_open_rooms
 from boardweaver_web.outcome import say_outcome
 from boardweaver_web.players import LIST_ARGS, SEAT_ARGS, Arrivals, NamedCatalog, NamedTexts, render_private_room
 from boardweaver_web.session import MemoryStore, Session
-from boardweaver_web.texts import Texts
+from boardweaver_web.texts import LANGUAGES, Texts
 
 
 def test_a_name_is_kept_trimmed_and_without_control_characters() -> None:
@@ -199,6 +199,26 @@ def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
     text = html.unescape(render_my_games("http://h", kept, {}))
 
     assert "Invite for Player 2" in text and "Invite for Player 3" in text and "{number}" not in text
+
+
+def test_the_lobbys_links_of_a_room_of_bots_call_each_bot_seat_bot_n_in_every_language() -> None:
+    """Regression (a player's trial): the links of a room every seat of which a bot plays read "Player 2 a bot
+    plays it" while the room, the review and my games call that seat "Bot 2"."""
+    links = {
+        locale: html.unescape(
+            mine.render_new_room_links("http://h", "r1", {}, [0, 1], "host", True, False, texts=Texts(locale))
+        )
+        for locale in LANGUAGES
+    }
+
+    assert '<li class="bot-played"><span class="link-name">Bot 1</span></li>' in links["en"]
+    assert '<li class="bot-played"><span class="link-name">Bot 2</span></li>' in links["en"]
+    assert '<span class="link-name">Robot 2</span></li>' in links["fr"]
+    for locale, text in links.items():  # each seat by the name the room gives it, and nothing more
+        said = [Texts(locale).get("seat.bot-played", seat=seat) for seat in (0, 1)]
+        assert [f'<span class="link-name">{name}</span></li>' in text for name in said] == [True, True], locale
+        assert Texts(locale).get("seat", seat=1) not in text, locale
+    assert 'href="http://h/room/r1#role=spectator&view=tv"' in links["en"]  # the way to watch them
 
 
 def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_links_to_send() -> None:

@@ -11,7 +11,6 @@ rooms, the links of a new room). It never draws the games or the form again.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
 from typing import Any
@@ -21,53 +20,6 @@ from .texts import Texts
 
 REFRESH_MS = 20_000  # my games (whose turn) and the open rooms are asked again while the lobby is shown
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
-
-
-def render_links(
-    origin: str,
-    room: str,
-    tokens: dict[int, str],
-    bots: list[int],
-    host_token: str,
-    spectators: bool,
-    referee: bool,
-    mine_seat: int | None = None,
-    texts: Texts | None = None,
-) -> str:
-    """The links of a new room: yours (join as this seat), an invite per other human seat, spectator, referee."""
-    t = texts or Texts("en")
-    rows = []
-    for seat, token in sorted(tokens.items()):
-        url = mine.seat_link(origin, room, seat, token)
-        if seat == mine_seat:
-            rows.append(
-                f'<li class="mine"><span class="link-name">{html.escape(t.get("lobby.yours", seat=seat))}</span> '
-                f'<a class="seat-link join-seat primary" data-seat="{seat}" data-join="{seat}" '
-                f'href="{html.escape(url)}">{html.escape(t.get("lobby.join-seat"))}</a></li>'
-            )
-        else:
-            rows.append(
-                mine.copy_row(
-                    t.get("lobby.invite", seat=seat), "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"', t
-                )
-            )
-    for seat in bots:
-        label, bot = html.escape(t.get("seat", seat=seat)), html.escape(t.get("lobby.bot-seat"))
-        rows.append(f'<li><span class="link-name">{label}</span> {bot}</li>')
-    if spectators:
-        rows.append(
-            mine.copy_row(
-                t.get("lobby.tv"),
-                "spectator-link",
-                f"{origin}/room/{room}#role=spectator&view=tv",
-                f"copy-{room}-tv",
-                texts=t,
-            )
-        )
-    if referee:
-        url = f"{origin}/room/{room}#role=referee&token={host_token}"
-        rows.append(mine.copy_row(t.get("lobby.referee-link"), "referee-link", url, f"copy-{room}-referee", "", t))
-    return f'<h3>{html.escape(t.get("lobby.room", room=room))}</h3><ul class="links">{"".join(rows)}</ul>'
 
 
 GAME_KEY = "bw:lobby-game"  # the game this browser last chose in the form: chosen again on its next visit
@@ -297,7 +249,7 @@ class Lobby:
             return
         elements.set_html(
             "created",
-            render_links(
+            mine.render_new_room_links(
                 tab.origin(), room["room"], tokens, bots, room["host_token"], spectators, referee, mine_seat, self.texts
             ),
         )

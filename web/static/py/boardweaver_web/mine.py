@@ -288,6 +288,55 @@ def render_room_links(
     )
 
 
+def render_new_room_links(
+    origin: str,
+    room: str,
+    tokens: dict[int, str],
+    bots: list[int],
+    host_token: str,
+    spectators: bool,
+    referee: bool,
+    mine_seat: int | None = None,
+    texts: Texts | None = None,
+) -> str:
+    """The links the lobby shows of a room it made without taking you to a seat (every seat a bot's: a game to
+    watch): yours (join as this seat), an invite per other human seat, each bot's seat by its name, spectator,
+    referee."""
+    t = texts or Texts("en")
+    rows = []
+    for seat, token in sorted(tokens.items()):
+        url = seat_link(origin, room, seat, token)
+        if seat == mine_seat:
+            rows.append(
+                f'<li class="mine"><span class="link-name">{html.escape(t.get("lobby.yours", seat=seat))}</span> '
+                f'<a class="seat-link join-seat primary" data-seat="{seat}" data-join="{seat}" '
+                f'href="{html.escape(url)}">{html.escape(t.get("lobby.join-seat"))}</a></li>'
+            )
+        else:
+            rows.append(
+                copy_row(
+                    t.get("lobby.invite", seat=seat), "seat-link", url, f"copy-{room}-{seat}", f'data-seat="{seat}"', t
+                )
+            )
+    for seat in bots:  # "Bot 2", as the room, the review and my games call it: the name says a bot plays it
+        name = html.escape(t.get("seat.bot-played", seat=seat))
+        rows.append(f'<li class="bot-played"><span class="link-name">{name}</span></li>')
+    if spectators:
+        rows.append(
+            copy_row(
+                t.get("lobby.tv"),
+                "spectator-link",
+                f"{origin}/room/{room}#role=spectator&view=tv",
+                f"copy-{room}-tv",
+                texts=t,
+            )
+        )
+    if referee:
+        url = f"{origin}/room/{room}#role=referee&token={host_token}"
+        rows.append(copy_row(t.get("lobby.referee-link"), "referee-link", url, f"copy-{room}-referee", "", t))
+    return f'<h3>{html.escape(t.get("lobby.room", room=room))}</h3><ul class="links">{"".join(rows)}</ul>'
+
+
 def describe_state(
     status: dict[str, Any] | None, texts: Texts | None = None, seat: int | None = None
 ) -> tuple[str, str]:
