@@ -10,6 +10,7 @@ from boardweaver import (
     Intent,
     Message,
     Piece,
+    StateOf,
     Table,
     msg,
     play_game,
@@ -18,7 +19,7 @@ from boardweaver import (
 )
 from boardweaver.doctor import check_game
 from boardweaver_games.bluff import Bluff
-from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, TAKE, hand_id
+from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, RANKS, TAKE, card_order, hand_id
 
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
 
@@ -192,7 +193,8 @@ def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
     assert table.state.active_player_ids == [2]
 
 
-def test_the_taker_receives_the_pile_in_card_order_whatever_order_it_was_played_in() -> None:
+def test_regression_a_taken_pile_is_sorted_into_the_hand_whatever_order_it_was_played_in() -> None:
+    """From a player's trial: the taken cards went to the hand's end, out of the card order it was dealt in."""
     taken = []
     for first, second in (("KS", "2S"), ("2S", "KS")):
         game, table = dealt({0: [first, "QD"], 1: [second, "QC"], 2: ["4C", "QH"]})
@@ -205,7 +207,30 @@ def test_the_taker_receives_the_pile_in_card_order_whatever_order_it_was_played_
         verify_commit(game, table, 2, [TAKE])
 
         taken.append(cards(table, hand_id(2)))
-    assert taken[0] == taken[1] == ["QH", "2S", "4C", "KS"]
+        # the others see a count of backs, nothing of the order
+        for viewer in (0, 1, None):
+            hand = table.view(viewer).state.space(hand_id(2)).pieces
+            assert [(p.public_kind, p.private_kind) for p in hand] == [("back", None)] * 4
+        assert_views_keep_secrets(game, table)
+    assert taken[0] == taken[1] == ["2S", "4C", "QH", "KS"]
+
+
+@pytest.mark.parametrize("seed", range(max(1, GAMES // 20)))
+def test_every_hand_stays_in_card_order_through_bots_games(seed: int) -> None:
+    game = Bluff()
+    unsorted: list[list[str | None]] = []
+
+    def look(table: Table) -> None:
+        for player in table.state.player_ids:
+            hand = cards(table, hand_id(player))
+            if hand != sorted(hand, key=card_order):
+                unsorted.append(hand)
+
+    played = play_game(game, list(range(3 + seed % 4)), seed=seed, bot_seed=seed, each_state=look)
+
+    assert played.table.state.is_over()
+    assert any(entry.key == "log.took-pile" for entry in played.table.state.log)
+    assert unsorted == []
 
 
 def test_emptying_the_hand_wins_once_the_play_is_accepted() -> None:
@@ -292,8 +317,9 @@ def test_regression_the_rank_to_claim_shows_before_any_card_is_picked() -> None:
 
     assert first == ["Pile · next claim: A"] * 3
     # while seat 1 decides whether to believe it, the pile names the claim it answers (not yet the next one)
-    times = "\N{MULTIPLICATION SIGN}"
-    assert answering == [f"Pile · Player 0 claims 1 {times} A", f"Pile · le joueur 0 annonce 1 {times} A"] * 2
+    assert (
+        answering == ["Pile · Player 0 claims 1 card of rank A", "Pile · le joueur 0 annonce 1 carte de valeur A"] * 2
+    )
     assert second == ["Pile · next claim: 2", "Pile · prochaine annonce : 2"] * 2
     assert set(table.state.space(PILE).public_state) == {"rank"}  # the claim's title and placeholders are gone
     catalog = Bluff.catalogs()["en"]
@@ -333,9 +359,41 @@ def test_a_lettered_rank_reads_in_the_seats_language_on_faces_labels_log_and_the
 
 def test_each_hand_is_dealt_in_card_order() -> None:
     """From a player's trial: 17 cards in deal order left a player hunting for its aces."""
-    from boardweaver_games.bluff.rules import card_order
-
     table = start(Bluff({}), [0, 1, 2], seed=11)
     hands = [[piece.private_kind for piece in table.state.space(hand_id(seat)).pieces] for seat in (0, 1, 2)]
 
     assert all(hand == sorted(hand, key=card_order) and len(hand) >= 17 for hand in hands)
+
+
+def test_regression_a_claim_names_its_count_of_cards_and_their_rank_in_every_locale() -> None:
+    """From a player's trial: "claims 3 x 4" read as three fours or four threes."""
+    game, table = dealt({0: ["4S", "4H", "9C", "KD"], 1: ["2S"], 2: ["3C"]})
+    table.set(StateOf.meta(), "rank", RANKS.index("4"))  # the play to come must claim 4s
+    play(game, table, 0, [0, 1, 2])
+
+    offers = game.offers(table.view(1), 1)
+    texts = {
+        locale: [catalog.render(o.label_message) for o in offers if o.label_message is not None]
+        + [
+            catalog.render(game.prompt(table.view(1), 1)),
+            catalog.render(table.state.log[-1]),
+            pile_title(table, locale),
+        ]
+        for locale, catalog in Bluff.catalogs().items()
+    }
+
+    assert sorted(texts) == ["en", "fr"]  # every locale the game ships
+    assert texts["en"] == [
+        "Call bluff on Player 0's claim: 3 cards of rank 4",
+        "Believe Player 0's claim: 3 cards of rank 4",
+        "Player 0 claims 3 cards of rank 4: believe it or call the bluff",
+        "Player 0 plays 3 cards, claiming rank 4",
+        "Pile · Player 0 claims 3 cards of rank 4",
+    ]
+    assert texts["fr"] == [
+        "Accuser le joueur 0 de bluff sur son annonce : 3 cartes de valeur 4",
+        "Croire l'annonce du joueur 0 : 3 cartes de valeur 4",
+        "Le joueur 0 annonce 3 cartes de valeur 4 : croyez-le ou dénoncez le bluff",
+        "Le joueur 0 joue 3 cartes en annonçant la valeur 4",
+        "Pile · le joueur 0 annonce 3 cartes de valeur 4",
+    ]

@@ -14,6 +14,7 @@ seat that empties its hand wins once its last play is accepted or survives the c
 
 from __future__ import annotations
 
+from bisect import bisect
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -235,13 +236,14 @@ class Bluff(Game):
         for index, piece in enumerate(pile):
             if piece.public_kind != BACK:
                 table.set_public_kind(PILE, index, BACK)
-        # The taker sees the cards arrive: taking them in card order, not pile order, tells it nothing of
-        # who played which earlier card. They go after the hand's cards (dealt in card order): a place that
-        # depended on the cards would make the hand's order, and so every later click by position, depend on
-        # them, which the doctor's twin worlds (check 4) cannot tell from a leak.
+        # Each card goes to its place in the hand, kept in card order as dealt (a player's trial hunted for the
+        # taken cards at its end): the hand is a collection its owner alone sees in order, so the places tell
+        # nobody else anything, and taking the cards in card order tells the taker nothing of who played which.
+        hand = table.state.space(hand_id(player_id)).pieces
         for card in sorted((piece.private_kind for piece in pile), key=card_order):
             index = next(i for i, piece in enumerate(pile) if piece.private_kind == card)
-            table.move_piece(PILE, index, hand_id(player_id))
+            place = bisect(hand, card_order(card), key=lambda piece: card_order(piece.private_kind))
+            table.move_piece(PILE, index, hand_id(player_id), place)
         table.log(msg("log.took-pile", player=player_id, count=count))
         follower = table.read(StateOf.meta(), Round).follower
         table.set(StateOf.meta(), "follower", None)
@@ -278,9 +280,9 @@ def _require_rank(table: Table, rank: int) -> None:
 
 
 def _show_claim(table: Table, claimer: int | None, count: int = 0, rank: int = 0) -> None:
-    """Titles the pile with the claim being answered ("Pile · player 1 claims 2 x 7"), or (None) again with the
-    rank the next play must claim: while a seat decides whether to believe it, the pile names that claim, not
-    the next one."""
+    """Titles the pile with the claim being answered ("Pile · Player 1 claims 2 cards of rank 7"), or (None) again
+    with the rank the next play must claim: while a seat decides whether to believe it, the pile names that claim,
+    not the next one."""
     pile = StateOf.space_public(PILE)
     table.set(pile, "title", None if claimer is None else "look.pile-claimed")
     table.set(pile, "claimer", claimer)
