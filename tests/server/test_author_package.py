@@ -76,6 +76,28 @@ def test_boardweaver_check_passes_on_the_generated_game(project: Path) -> None:
     assert done.stdout.rstrip().endswith("PASS")
 
 
+def test_regression_the_generated_texts_pass_the_suites_text_rules_for_installed_games(
+    project: Path, tmp_path: Path
+) -> None:
+    """Regression: the template's "Player {player} plays a {card}." read "plays a 8", and its French rules said
+    "que vous seul voyez"; the checkout's suite refuses both for every installed game. The generated game is
+    installed for a subprocess only: a dist-info naming its entry point, on that process's path."""
+    dist_info = tmp_path / "site" / "tiny_duel-0.1.0.dist-info"
+    dist_info.mkdir(parents=True)
+    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {NAME}\nVersion: 0.1.0\n", encoding="utf-8")
+    (dist_info / "entry_points.txt").write_text(f"[boardweaver.games]\n{NAME} = {TARGET}\n", encoding="utf-8")
+    repo = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/games/test_rules_texts.py"]
+    command += ["-k", "a_before_a_number or gives_a_seat_a_gender"]
+    env = {**_env(project), "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(project)])}
+
+    done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "test_no_english_text_puts_a_before_a_number PASSED" in done.stdout
+    assert f"test_regression_no_french_text_gives_a_seat_a_gender[{NAME}] PASSED" in done.stdout  # installed there
+
+
 def test_new_refuses_an_existing_folder_and_a_bad_name(project: Path) -> None:
     again = subprocess.run([BOARDWEAVER, "new", NAME], cwd=project.parent, capture_output=True, text=True)
     bad = subprocess.run([BOARDWEAVER, "new", "Tiny_Duel"], cwd=project.parent, capture_output=True, text=True)
