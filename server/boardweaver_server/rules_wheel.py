@@ -23,6 +23,7 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 import zipfile
@@ -159,7 +160,8 @@ def package_versions(folders: Mapping[str, Path]) -> dict[str, str]:
 
     A package's distribution is the one whose `boardweaver.games` entry points name it, or the one named
     like it (cheaper than `packages_distributions`, which reads every installed record, and right for
-    editable installs, whose record names no package).
+    editable installs, whose record names no package). Each distribution is named once, as its metadata
+    spells it: `high_card_auction` and `high-card-auction` are one distribution (PEP 503).
     """
     owners: dict[str, set[str]] = {}
     for entry in importlib.metadata.entry_points(group=GROUP):
@@ -167,14 +169,20 @@ def package_versions(folders: Mapping[str, Path]) -> dict[str, str]:
             owners.setdefault(entry.value.partition(".")[0].partition(":")[0], set()).add(entry.dist.name)
     versions = {}
     for name in sorted(folders):
-        found = set()
-        for dist in owners.get(name, set()) | {name, name.replace("_", "-")}:
+        found: dict[str, str] = {}
+        for dist in sorted(owners.get(name, set()) | {name}):
             try:
-                found.add(f"{dist} {importlib.metadata.version(dist)}")
+                metadata = importlib.metadata.metadata(dist)
             except importlib.metadata.PackageNotFoundError:
                 continue
-        versions[name] = ", ".join(sorted(found))
+            found.setdefault(canonical_name(metadata["Name"]), f"{metadata['Name']} {metadata['Version']}")
+        versions[name] = ", ".join(sorted(found.values()))
     return versions
+
+
+def canonical_name(distribution: str) -> str:
+    """Returns a distribution's name as PEP 503 normalises it: `High_Card.Auction` is `high-card-auction`."""
+    return re.sub(r"[-_.]+", "-", distribution).lower()
 
 
 def _payload(folders: Mapping[str, Path]) -> Iterator[tuple[str, bytes]]:

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 from boardweaver_server.rules_wheel import (
     DIST_NAME,
+    GameRules,
     RulesSourceError,
     build_rules_wheel,
+    canonical_name,
     default_sources,
+    package_versions,
     rule_sources,
 )
 
@@ -154,6 +157,31 @@ def test_a_game_in_a_top_level_module_goes_in_as_that_module(tmp_path: Path, mon
     names = zipfile.ZipFile(wheel).namelist()
     assert "solo_rules.py" in names and "boardweaver/game.py" in names
     assert not [n for n in names if n.startswith("boardweaver_games/")]
+
+
+def test_regression_a_dashed_distribution_is_named_once_in_the_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: 'rules changed: ... (high-card-auction 0.1.0, high_card_auction 0.1.0, rules ...)' named the
+    distribution of `boardweaver new high-card-auction` under both spellings of its name."""
+    dist_info = tmp_path / "high_card_auction-0.1.0.dist-info"  # as pip installs it, from pyproject's dashed name
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: high-card-auction\nVersion: 0.1.0\n")
+    (dist_info / "entry_points.txt").write_text(
+        "[boardweaver.games]\nhigh-card-auction = high_card_auction.rules:HighCardAuction\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    versions = package_versions({"high_card_auction": tmp_path / "high_card_auction"})
+
+    assert versions == {"high_card_auction": "high-card-auction 0.1.0"}
+    assert GameRules(versions["high_card_auction"], "1a2b").describe("high-card-auction") == (
+        "high-card-auction (high-card-auction 0.1.0, rules 1a2b)"
+    )
+
+
+def test_canonical_name_normalises_as_pep_503_does() -> None:
+    assert canonical_name("High_Card.Auction") == canonical_name("high--card-auction") == "high-card-auction"
 
 
 def test_a_game_whose_package_cannot_be_found_says_how_to_fix_it(tmp_path: Path) -> None:
