@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Catalog, Game, Offer, Space, Table, msg
+from boardweaver import Catalog, Game, Message, Offer, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
@@ -58,9 +58,11 @@ class Board(PieceDrawing):
 
     # -- texts ---------------------------------------------------------------------------------------
 
-    def say(self, key: str, **args: Any) -> str:
-        """Renders a game message key in the seat's language (the key itself when missing)."""
-        return self.catalog.render(msg(key, **args)) if self.catalog is not None else key
+    def say(self, key: str | Message, **args: Any) -> str:
+        """Renders a game message in the seat's language: a key with `args`, or a `msg(...)` as a look's `title`
+        or `says` may be (the key itself when the game has no catalogue)."""
+        message = key if isinstance(key, Message) else msg(key, **args)
+        return self.catalog.render(message) if self.catalog is not None else message.key
 
     def label(self, offer: Offer) -> str:
         if offer.label_message is not None and self.catalog is not None:
@@ -218,13 +220,13 @@ class Board(PieceDrawing):
         with the space's public state as its placeholders ("Lane {number}")."""
         state = space.public_state
         named = state.get("title")
-        key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")
+        key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")  # a key or a msg()
         if not key:
             return space.space_id
         # a whole number stays one, so a seat in it reads as its player's name ("won by Ada": `NamedCatalog`); a
         # message's wire map (`Table.set` of a `msg(...)`) is rendered in the seat's language
         args = {k: v if type(v) is int else _placeholder(v) for k, v in state.items() if k != "title"}
-        return self.say(str(key), **args)
+        return self.say(key, **args) if isinstance(key, Message) else self.say(str(key), **args)
 
     def _where(self, space: Space) -> str:
         """Names a space for a label: its title, with its owner's seat when it is someone's.

@@ -4,6 +4,8 @@ its notices (`RoomView`, a part of `room.RoomPage`)."""
 from __future__ import annotations
 
 import html
+import sys
+import traceback
 from typing import TYPE_CHECKING, Any
 
 from boardweaver import Catalog, Message, Offer
@@ -46,6 +48,25 @@ class RoomView:
     private: dict[str, Any] | None
 
     def render(self) -> None:
+        """Draws the room; a fault of the game's own code while drawing (a look, a text, its offers) is shown on the
+        page, not left as a page that says "Getting the game ready…" for ever."""
+        try:
+            self.draw_room()
+        except Exception as error:
+            self.show_fault(error)
+
+    def show_fault(self, error: Exception) -> None:
+        """Says on the page that the board could not be drawn, naming the error (its traceback goes to the console
+        for the game's author); before a first board the page's state is "error". A later frame that draws again
+        puts the status back."""
+        traceback.print_exception(error, file=sys.stderr)
+        reason = f"{type(error).__name__}: {error}"
+        elements.set_text("status", self.texts.get("error.board", reason=reason))
+        elements.set_attribute("status", "class", "offline")
+        if not self.drawn:
+            elements.set_attribute("page", "data-state", "error")
+
+    def draw_room(self) -> None:
         session = self.session
         table = session.shown_table()
         if self.gone is not None or self.private is not None:  # drawn by `show_gone`, `show_private`
