@@ -210,3 +210,30 @@ def test_a_link_with_a_wrong_token_says_it_opens_no_seat(server: str, api: Any, 
     wait_state(page, "missing", timeout=60_000)
 
     assert "does not open a seat" in page.inner_text("#board")
+
+
+MAP = "#board .hex-map"
+TILE = ".mine .piece.offer"  # a tile of the seat's hand to pick
+
+
+def test_regression_a_hex_map_is_a_named_group_with_no_serious_violation(server: str, api: Any, page: Any) -> None:
+    """A keyboard player's trial of Hexbloom: the map of hexes had no role nor name of its own. Checked with tiles
+    placed on it (their stripes' shapes) and a tile picked, the map's empty hexes then one roving Tab stop."""
+    room = api.room("hexbloom", seats=2, bots=[1])
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator(TILE).first.click()
+    page.locator(f"{MAP} .space-button").first.click()
+    page.locator("#commands button.intent-confirm").click()  # draws: the bot plays next, then us again
+    page.wait_for_selector(f"{MAP} .owner-1", timeout=20_000)
+    page.locator(TILE).first.click()
+    page.wait_for_selector(f'{MAP}[data-roving="hex"]')
+
+    violations = serious_violations(page)
+    role, name = page.eval_on_selector(MAP, "map => [map.getAttribute('role'), map.getAttribute('aria-label')]")
+    named = page.get_by_role("group", name="Hex map of 19 spaces", exact=True)
+
+    assert violations == [], json.dumps(violations, indent=1)
+    assert (role, name) == ("group", "Hex map of 19 spaces")
+    assert named.count() == 1 and named.locator(".space-button").count() == 17  # the empty hexes are its cells
+    screenshot(page, "hexbloom-map-desktop")

@@ -110,3 +110,35 @@ def test_a_grid_alone_on_the_table_stands_in_its_middle_on_a_wide_screen(server:
     left, right = page.evaluate(CENTRED)
 
     assert left > 50 and abs(left - right) <= 4, (left, right)
+
+
+HEX_MAP = """() => {
+  const box = selector => document.querySelector(selector).getBoundingClientRect();
+  const map = box('#board .hex-map'), table = box('#board .table-area'), mine = box('#board .mine');
+  return {width: map.width, height: map.height, tableWidth: table.width, tableHeight: table.height,
+          mapRight: map.right, mineBottom: mine.bottom, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "seats", "least"),
+    [(1280, 800, 3, 540), (1280, 720, 2, 460), (1280, 800, 4, 540), (1920, 1080, 3, 780), (390, 844, 3, 250)],
+)
+def test_regression_a_hex_map_takes_the_room_its_table_has_and_leaves_the_hand_in_sight(
+    server: str, api: Any, new_page: Any, width: int, height: int, seats: int, least: float
+) -> None:
+    """From a player's trial at 1280 px: Hexbloom's map kept its 381 px, two fifths of a wide table left empty."""
+    room = api.room("hexbloom", seats=seats, bots=list(range(1, seats)))
+    page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": height})
+    wait_state(page, "ready", "over")
+
+    found = page.evaluate(HEX_MAP)
+
+    assert found["width"] >= least, found
+    # it fills the table's width or its height, whichever it meets first (it keeps its shape)
+    filled = max(found["width"] / found["tableWidth"], found["height"] / found["tableHeight"])
+    assert filled >= 0.9 or width < 1200, found
+    assert found["scrollWidth"] <= width and found["mapRight"] <= width, found  # no sideways scrolling
+    if width >= 1200:  # the seat's own hand under the map, both in the window
+        assert found["mineBottom"] <= height, found
+    screenshot(page, f"hexbloom-{width}x{height}-{seats}")

@@ -29,6 +29,7 @@ from boardweaver_games.market_draft.rules import MarketDraft
 from boardweaver_games.old_maid.rules import OldMaid
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_web.board import Board
+from boardweaver_web.faces import OWNER_SHAPES
 from boardweaver_web.moves import guess_moves, piece_keys
 from boardweaver_web.panels import render_log, render_result, score_title, sentence
 from boardweaver_web.players import NamedCatalog, NamedTexts
@@ -447,7 +448,10 @@ def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_th
     after = heads()
 
     assert before == ["", ""]  # no stripe on the board yet: no key either
-    assert sorted(after) == [f'<span class="seat-mark owner-{seat}" aria-hidden="true"></span>' for seat in (0, 1)]
+    assert sorted(after) == [
+        f'<span class="seat-mark owner-{seat}" aria-hidden="true">{shape}</span>'
+        for seat, shape in ((0, "●"), (1, "▲"))
+    ]
 
 
 def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None:
@@ -472,6 +476,45 @@ def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None
         assert label.endswith(" · stripe of Player 1 (you)" if owner == "0" else " · stripe of Bea")
     assert re.search(r'aria-label="[^"]* · bande : Joueur 1"', french)
     assert english.count(" · stripe of ") == len(striped)  # a piece without a stripe (a hand's tile) says none
+
+
+def test_regression_a_seats_stripe_has_a_shape_of_its_own_on_its_pieces_and_beside_its_name() -> None:
+    """From a colour-blind player's trial of Hexbloom: the placed tiles told their placers apart by the stripe's
+    colour alone, so each seat's stripe wears a shape, the same on its tiles and beside its name."""
+    from boardweaver import RandomBot
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1, 2, 3], seed=3)
+    bot = RandomBot("shapes")
+    while len({piece.public_state.get("by") for space in table.state.spaces.values() for piece in space.pieces}) < 5:
+        seat = table.state.active_player_ids[0]
+        verify_commit(game, table, seat, bot.decide(game, table.view(seat), seat))
+
+    page = Board(game, table.view(None), None, [], game.catalogs()["en"], Texts("en")).render()
+
+    tiles = re.findall(r'class="piece [^"]*owner-(\d)".*?<span class="owner-shape" aria-hidden="true">(.)</span>', page)
+    keys = dict(re.findall(r'<span class="seat-mark owner-(\d)" aria-hidden="true">(.)</span>', page))
+    assert sorted(keys) == ["0", "1", "2", "3"] and len(set(keys.values())) == 4  # four seats, four shapes
+    assert {owner for owner, _ in tiles} == {"0", "1", "2", "3"}
+    assert all(shape == keys[owner] for owner, shape in tiles)  # each tile wears its placer's shape
+    assert page.count('class="owner-shape"') == len(tiles)  # none on a piece without a stripe (the bag's tiles)
+
+
+def test_regression_a_hex_map_is_a_group_named_for_a_screen_reader() -> None:
+    """A keyboard player's trial: the hex map had no role or name of its own, its cells read as a bare list."""
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+
+    english = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+    french = Board(game, table.view(None), None, [], game.catalogs()["fr"], Texts("fr")).render()
+
+    assert re.findall(r'<div class="hex-map" role="group" aria-label="([^"]+)"', english) == ["Hex map of 19 spaces"]
+    assert re.findall(r'<div class="hex-map" role="group" aria-label="([^"]+)"', french) == [
+        "Carte hexagonale de 19 cases"
+    ]
 
 
 def test_a_lane_is_titled_by_its_number_and_after_a_flip_by_its_winner_in_the_seats_language() -> None:
@@ -889,10 +932,13 @@ def test_every_seat_of_an_installed_game_has_an_underline_colour_in_the_styleshe
     from pathlib import Path
 
     css = (Path(__file__).resolve().parents[2] / "web" / "static" / "boardweaver.css").read_text()
-    coloured = {int(n) for n in re.findall(r"\.owner-(\d+) \{ border-bottom: 4px solid #[0-9a-f]{6}; \}", css)}
+    coloured = {int(n) for n in re.findall(r"\.owner-(\d+) \{ --owner: #[0-9a-f]{6}; \}", css)}
+    striped = re.search(r":is\(([^)]*)\) \{\s*border-bottom: 4px solid var\(--owner\); \}", css)
     most = max(load_game(name).max_players for name in installed_games())
 
     assert most >= 6 and set(range(most)) <= coloured
+    assert striped is not None and {f".owner-{seat}" for seat in range(most)} <= set(striped[1].split(", "))
+    assert len(set(OWNER_SHAPES[:most])) == most  # and a shape of its own, for who does not tell the colours apart
 
 
 def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colour_is_the_styles() -> None:

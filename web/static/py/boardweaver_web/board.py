@@ -15,7 +15,7 @@ from boardweaver import Catalog, Game, Message, Offer, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
-from .faces import escape
+from .faces import escape, owner_shape
 from .pieces import PieceDrawing
 from .texts import Texts
 
@@ -148,13 +148,16 @@ class Board(PieceDrawing):
             cell = self._space(space, ghosts)
             place = f"left:{100 * (x - left) / width:.3f}%;top:{100 * (y - top) / height:.3f}%"
             cells.append(f'<div class="hex-cell" style="{place}">{cell}</div>')
+        # its natural width, and its shape, by which a wide screen sizes it to the table's room (boardweaver.css)
         style = (
-            f"width:min(100%,{width:.0f}px);aspect-ratio:{width:.0f}/{height:.0f};"
+            f"--map-w:{width:.0f}px;--map-ratio:{width / height:.4f};aspect-ratio:{width:.0f}/{height:.0f};"
             f"--cell-w:{100 * cell_w / width:.3f}%;--cell-h:{100 * cell_h / height:.3f}%;"
             f"--cell:{100 * cell_w / width:.3f}cqw"
         )
         roving = ' data-roving="hex"' if self._map_cells else ""
-        return f'<div class="hex-map" style="{style}"{roving}>{"".join(cells)}</div>'
+        # a group of its own, named, so a screen reader says where its cells lie (it heard a bare list of hexes)
+        name = escape(self.texts.get("space.hex-map", count=len(spaces)))
+        return f'<div class="hex-map" role="group" aria-label="{name}" style="{style}"{roving}>{"".join(cells)}</div>'
 
     def _seat_area(self, player: int, spaces: list[Space], ghosts: dict[str, list[str]]) -> str:
         state = self.table.state
@@ -175,7 +178,8 @@ class Board(PieceDrawing):
             else None
         )
         marked = " away" if tag == "seat.away" else ""
-        mark = f'<span class="seat-mark owner-{player}" aria-hidden="true"></span>' if self.marked else ""
+        shape = owner_shape(player)  # the key to the pieces' stripes: its colour and its shape
+        mark = f'<span class="seat-mark owner-{player}" aria-hidden="true">{shape}</span>' if self.marked else ""
         head = (
             f'<header>{mark}<span class="seat-name">{escape(name)}</span>'
             + (f' <span class="seat-tag{marked}">{escape(self.texts.get(tag))}</span>' if tag else "")

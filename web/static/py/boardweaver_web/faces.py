@@ -15,7 +15,15 @@ escape = lru_cache(maxsize=4096)(html.escape)
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
+# Each seat's shape, worn with its stripe's colour (`.owner-N`) on the pieces it placed and beside its name: a
+# player who does not tell the stripes' colours apart tells the shapes (a colour-blind player's trial of Hexbloom).
+OWNER_SHAPES = ("●", "▲", "■", "◆", "★", "✚", "▼", "✖")
 LARGE_FACE_CHARS = 3  # the most characters of its symbol and text together a fanned card shows large
+
+
+def owner_shape(seat: int) -> str:
+    """The shape that marks `seat`'s pieces and its name, as its stripe's colour does."""
+    return OWNER_SHAPES[seat % len(OWNER_SHAPES)]
 
 
 @cache  # a handful of colours per game, asked for by every piece of every drawing

@@ -10,7 +10,7 @@ from boardweaver import Intent, Message, Offer, Piece, Space
 from boardweaver.colours import CARD_COLOUR
 from boardweaver.wire import piece_to_wire
 
-from .faces import chosen_ink, escape, face_markup
+from .faces import chosen_ink, escape, face_markup, owner_shape
 
 if TYPE_CHECKING:
     from boardweaver import Catalog, Game, Table
@@ -107,6 +107,8 @@ class PieceDrawing:
         face = face_markup(look, self._face_text(look), fanned)
         if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
             face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
+        if isinstance(owner, int):  # the stripe's shape: whose it is without telling colours apart
+            face += f'<span class="owner-shape" aria-hidden="true">{owner_shape(owner)}</span>'
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
