@@ -80,6 +80,8 @@ def test_a_room_of_bots_alone_shows_its_links_in_the_lobby(server: str, new_page
         " return r.top >= 0 && r.top < window.innerHeight - 80; }"
     )
     assert lobby.locator("#created .seat-link").count() == 0 and lobby.locator("#created .spectator-link").count() == 1
+    # each seat as the room calls it (a player's trial: "Player 2  a bot plays it")
+    assert lobby.locator("#created li.bot-played").all_inner_texts() == ["Bot 1", "Bot 2"]
 
 
 def test_the_lobby_works_before_python_its_form_posting_plainly(server: str, api: Any, new_page: Any) -> None:
