@@ -372,11 +372,12 @@ def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
-def test_the_rooms_top_bar_takes_one_row_on_a_phone_with_its_settings_in_a_menu(
+def test_the_rooms_top_bar_takes_two_rows_on_a_phone_with_its_settings_in_a_menu(
     server: str, api: Any, new_page: Any, locale: str
 ) -> None:
     """Regression (a player's trial at 390 px): the bar took ~95 px of the screen in two rows, Sound, Notify and the
-    language on every screen; now one row, those three in a menu its button opens."""
+    language on every screen; those three are a menu its button opens. Its two rows are the way home, the game's
+    whole name and the menu's button, then the turn (which stays in sight: test_top_bar.py)."""
     room = api.room("old-maid", seats=2, bots=[1])
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
     page.goto(seat_url(server, room, 0))
@@ -393,8 +394,8 @@ def test_the_rooms_top_bar_takes_one_row_on_a_phone_with_its_settings_in_a_menu(
     sound = page.evaluate("localStorage.getItem('bw:signal:sound')")
     small = page.evaluate(SMALL_TARGETS)
 
-    assert rows == 1, f"the top bar's parts lie in {rows} rows"
-    assert height <= MIN_TAP_PX + 20, f"the top bar takes {height:.0f} px of a 844 px screen"
+    assert rows == 2, f"the top bar's parts lie in {rows} rows"
+    assert height <= 2 * MIN_TAP_PX + 12, f"the top bar takes {height:.0f} px of a 844 px screen"
     assert hidden == [False, False, False] and shown == [True, True, True]
     assert name == SETTINGS_NAMES[locale]  # the button says what it opens, in the page's language
     assert sound == "on" and small == []
@@ -405,7 +406,7 @@ def test_a_phones_bar_names_the_game_and_offline_keeps_its_menu_in_the_first_row
 ) -> None:
     """Regressions (a player's trial at 390 px): a friend who opened an invite was never told which game it was
     (the bar hid its name, and a phone shows no tab title); offline, the status's sentence pushed the settings'
-    button to a third row, the bar ~130 px high."""
+    button to a third row, the bar ~130 px high. (Now the name has the first row: the status is under the turn.)"""
     room = api.room("old-maid", seats=2, bots=[1])
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     page.goto(seat_url(server, room, 0))
@@ -423,7 +424,7 @@ def test_a_phones_bar_names_the_game_and_offline_keeps_its_menu_in_the_first_row
 
     assert shown == "Old maid", shown
     assert abs(tops[0] - tops[1]) < 12 and tops[2] > tops[1], tops  # the button in the first row, the status under
-    assert height <= MIN_TAP_PX + 60, f"offline, the top bar takes {height:.0f} px of a 844 px screen"
+    assert height <= MIN_TAP_PX + 76, f"offline, the top bar takes {height:.0f} px of a 844 px screen"
 
 
 SETTINGS_NAMES = {"en-US": "Sound, notifications and language", "fr-FR": "Son, notifications et langue"}

@@ -127,21 +127,24 @@ def reveal(element_id: str, selector: str) -> None:
 
 def bring_into_view(selectors: list[str]) -> None:
     """Scrolls the page, at the next frame (once drawn), to the first element matching one of `selectors` (the
-    first selector that matches wins) when it lies out of sight or under a phone's commands bar stuck to the
-    screen's foot, to the middle of the screen: a turn whose pieces to click lie below the fold, on a phone,
-    shows them, and so does a card just picked that the bar covered."""
+    first selector that matches wins) when it lies out of sight, under a phone's commands bar stuck to the
+    screen's foot or under its turn stuck to the screen's top, to the middle of the screen: a turn whose pieces
+    to click lie below the fold, on a phone, shows them, and so does a card just picked that a bar covered."""
 
     def show(_time: Any) -> None:
-        foot = float(js.window.innerHeight)
+        head, foot = 0.0, float(js.window.innerHeight)
         bar = some(js.document.querySelector(".commands:not(:empty)"))
         if bar is not None and str(js.getComputedStyle(bar).position) == "sticky":  # a phone's commands, stuck
             foot = min(foot, float(bar.getBoundingClientRect().top))
+        top_bar = some(js.document.querySelector(".room .topbar"))
+        if top_bar is not None and str(js.getComputedStyle(top_bar).position) == "sticky":  # a phone's turn
+            head = max(head, float(top_bar.getBoundingClientRect().bottom))
         for selector in selectors:
             target = some(js.document.querySelector(selector))
             if target is None:
                 continue
             box = target.getBoundingClientRect()
-            if box.top < 0 or box.bottom > foot:
+            if box.top < head or box.bottom > foot:
                 target.scrollIntoView(
                     js.Object.fromEntries(to_js([["block", "center"], ["behavior", scroll_behavior()]]))
                 )
