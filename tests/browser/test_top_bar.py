@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot, seat_url, wait_state
+from .conftest import SCREENSHOTS, screenshot, seat_url, wait_state
 from .test_mobile import COVERED, LAYOUT_PROBLEMS, PHONE, SHORT
 
 pytestmark = pytest.mark.browser
@@ -85,7 +85,8 @@ def test_the_turn_stays_in_sight_when_a_phone_scrolls_down_to_the_hand(
     page.evaluate("scrollTo({top: document.scrollingElement.scrollHeight, behavior: 'instant'})")
     page.wait_for_timeout(100)
     turn = page.evaluate(TURN)
-    screenshot(page, f"turn-stuck-{screen['width']}")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)  # the screen as the player sees it (a full page's shot moves
+    page.screenshot(path=str(SCREENSHOTS / f"turn-stuck-{screen['width']}.png"))  # what is stuck to its middle)
     covered = page.evaluate(COVERED)
 
     assert turn["scrolled"] > 100, turn  # the page did scroll: the hand lies below the fold
