@@ -565,6 +565,17 @@ def test_a_race_that_declares_its_shows_while_others_decide_passes_and_the_repor
     assert f"note: {declared}" in race.summary()
 
 
+def test_regression_a_hand_dealt_sorted_is_named_sorted_not_unshuffled() -> None:
+    """Regression: a hand dealt sorted from a deck shuffled with table.rng was also reported as lying "in the same
+    order in every game", with the advice to shuffle it with table.rng, which the deal did: the sort is the cause."""
+    kept = check_game(more.SortedHands, games=GAMES)
+    dealt = check_game(bid.SortedRebidHands, games=GAMES)
+
+    assert [v.title for v in kept.violations] == ["hidden pieces of 'secret' spaces lie sorted by their hidden kind"]
+    assert [v.title for v in dealt.violations] == ["hidden pieces of 'hand' spaces lie sorted by their hidden kind"]
+    assert not any("table.rng" in v.detail for v in [*kept.violations, *dealt.violations])
+
+
 def test_a_deck_dealt_in_one_order_in_every_game_is_named() -> None:
     report = check_game(more.FixedSeedDeck, games=GAMES)
 

@@ -326,10 +326,12 @@ class Patterns:
     def findings(self) -> list[tuple[Finding, str]]:
         """Returns each pattern that leaks, with the key of `where` naming a game that shows it."""
         found: list[tuple[Finding, str]] = []
+        kept_sorted: set[str] = set()  # space kinds found sorted by hidden kind, so also in one order every game
         for kind, samples in sorted(self.orders.items()):
             orders = [kinds for _, _, kinds in samples]
             kept = _kept_sorted(orders)
             if kept:
+                kept_sorted.add(kind)
                 found.append(
                     (
                         Finding(
@@ -343,6 +345,7 @@ class Patterns:
                     )
                 )
             elif kept := _kept_sorted(list(self.dealt.get(kind, {}).values())):
+                kept_sorted.add(kind)
                 found.append(  # sorted when dealt, then moved about (a card bid and taken back to the end)
                     (
                         Finding(
@@ -356,7 +359,8 @@ class Patterns:
                         f"dealt {kind}",
                     )
                 )
-        for kind in sorted({*self.dealt, *self.drawn_from}):
+        # a deal sorted by hidden kind is one order in every game too, though shuffled: the sort is what to fix
+        for kind in sorted({*self.dealt, *self.drawn_from} - kept_sorted):
             same = _repeated_deal({**self.dealt.get(kind, {}), **self.drawn_from.get(kind, {})})
             if same is not None:
                 space_id, games = same
