@@ -10,6 +10,7 @@ from boardweaver import Action, Catalog, Draft, Game, Json, start
 from boardweaver.doctor import CHECKS, check_game
 from boardweaver.doctor.catalogs import check_catalogs, check_messages
 from boardweaver.doctor.interference import _change_difference
+from boardweaver.doctor.report import Report
 
 from . import doctor_fixtures as fixtures
 from . import fixtures_bid as bid
@@ -315,6 +316,33 @@ def test_a_game_whose_every_step_is_a_marked_reveal_is_told_checks_2_and_3_had_n
     assert report.checked[2] == report.checked[3] == 0
     notes = [note for note in report.notes if note != NO_PROCESS_NOTE]
     assert [note.split(":")[0] for note in notes] == ["check 2 had nothing to check", "check 3 had nothing to check"]
+
+
+def test_regression_a_check_that_ran_on_nothing_does_not_read_ok() -> None:
+    """Regression: when check 3 stopped every game, the summary read "5. determinism ... 0 checked  ok" and
+    "8. the game ends under bots ... 0 checked  ok"."""
+    stopped = check_game(bid.UnmarkedLastSeal, games=GAMES)
+    endless = check_game(more.DeclaredEndless, games=2, max_decisions=50)
+
+    lines = stopped.summary().splitlines()
+    assert stopped.games_played == GAMES and stopped.games_finished == stopped.games_stopped == 0
+    assert [line.split("checked")[-1] for line in lines if line.startswith(("  5. ", "  8. "))] == [
+        "  not run: every game stopped at a violation before its end"
+    ] * 2
+    assert lines[-1] == "FAIL: 1 distinct violation(s); checks 5, 8 not run"
+    assert stopped.unchecked() == [5, 8]
+    assert endless.ok and endless.unchecked() == [], endless.details()
+    assert "0 checked  not run: the game declares itself endless" in endless.summary()
+
+
+def test_a_run_with_a_check_that_ran_on_nothing_fails_without_a_violation() -> None:
+    checked = {1: 40, 2: 10, 3: 12, 4: 90, 5: 0, 6: 20, 7: 2, 8: 2}
+    report = Report("fixture", games_played=2, games_finished=2, checked=checked)
+
+    lines = report.summary().splitlines()
+
+    assert not report.ok and report.unchecked() == [5]
+    assert lines[5].endswith("0 checked  not run: no game came to it") and lines[-1] == "FAIL: check 5 not run"
 
 
 def test_a_public_mark_only_one_of_two_hidden_kinds_carries_is_found_over_many_games() -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Any
 
 import pytest
+from boardweaver.doctor import cli
 from boardweaver.doctor.cli import load_game, main
+from boardweaver.doctor.report import Report
 
 from .draft_game import MarketDraft
 
@@ -28,6 +31,20 @@ def test_a_broken_game_exits_one_and_prints_each_violation_as_wire_json(capsys: 
     violations = json.loads(out.strip().splitlines()[-1])
     assert {v["check"] for v in violations} == {1}
     assert all({"game", "seed", "seat", "decisions", "steps"} <= set(v) for v in violations)
+
+
+def test_a_run_whose_check_ran_on_nothing_exits_one_without_a_violation(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreplayed(*args: Any, **kwargs: Any) -> Report:  # every check ran but check 5, and nothing was found
+        checked = {1: 40, 2: 10, 3: 12, 4: 90, 5: 0, 6: 20, 7: 2, 8: 2}
+        return Report("fixture", games_played=2, games_finished=2, checked=checked)
+
+    monkeypatch.setattr(cli, "check_game", unreplayed)
+
+    code = main(["tests.sdk.draft_game:MarketDraft", "--games", "2"])
+
+    assert code == 1 and capsys.readouterr().out.rstrip().endswith("FAIL: check 5 not run")
 
 
 def test_an_unknown_game_exits_two(capsys: pytest.CaptureFixture[str]) -> None:

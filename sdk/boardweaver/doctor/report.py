@@ -99,6 +99,8 @@ class Report:
     games_finished: int = 0
     games_stopped: int = 0
     checked: dict[int, int] = field(default_factory=lambda: {check: 0 for check in CHECKS if check})
+    # checks the game gives nothing to check, and why (no Choice step, no catalogs, declared endless)
+    nothing_to_check: dict[int, str] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)  # what sampled decisions showed the other seats (`disclosures`)
@@ -106,24 +108,43 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return not self.violations
+        """No violation, and every check ran on something unless the game gives it nothing to check."""
+        return not self.violations and not self.unchecked()
 
     def by_check(self, check: int) -> list[Violation]:
         return [v for v in self.violations if v.check == check]
 
+    def not_run(self) -> dict[int, str]:
+        """Returns each check that checked nothing and found nothing, with why."""
+        reached = self.games_finished + self.games_stopped  # games a violation did not stop
+        why = "every game stopped at a violation before its end" if not reached else "no game came to it"
+        return {
+            check: self.nothing_to_check.get(check, why)
+            for check, count in self.checked.items()
+            if not count and not self.by_check(check)
+        }
+
+    def unchecked(self) -> list[int]:
+        """Returns the checks that checked nothing though the game gave them something to check."""
+        return [check for check in self.not_run() if check not in self.nothing_to_check]
+
     def summary(self) -> str:
-        """Returns a one-screen summary: totals, steps checked per check, violations per check."""
+        """Returns a one-screen summary: totals, steps checked per check, violations per check or why it did not
+        run, the notes and the inventory of what decisions showed."""
         lines = [
             f"boardweaver check {self.game}: {self.games_played} games played "
             f"({self.games_finished} to the end, {self.games_stopped} stopped at the decision cap) "
             f"in {self.seconds:.1f}s"
         ]
+        not_run = self.not_run()
         for check, name in CHECKS.items():
             found = self.by_check(check)
             if check == 0 and not found:
                 continue
             count = self.checked.get(check, 0)
             status = "ok" if not found else f"{len(found)} violation(s), {sum(v.count for v in found)} hits"
+            if check in not_run:
+                status = f"not run: {not_run[check]}"
             lines.append(f"  {check}. {name:<68} {count:>9} checked  {status}")
         lines.extend(f"  note: {note}" for note in self.notes)
         if self.shown:
@@ -133,7 +154,11 @@ class Report:
                 "is a leak only its rules can tell):"
             )
             lines.extend(f"    {line}" for line in self.shown)
-        lines.append("PASS" if self.ok else f"FAIL: {len(self.violations)} distinct violation(s)")
+        failures = [f"{len(self.violations)} distinct violation(s)"] if self.violations else []
+        unchecked = self.unchecked()
+        if unchecked:
+            failures.append(f"check{'s' if len(unchecked) > 1 else ''} {', '.join(map(str, unchecked))} not run")
+        lines.append(f"FAIL: {'; '.join(failures)}" if failures else "PASS")
         return "\n".join(lines)
 
     def details(self) -> str:

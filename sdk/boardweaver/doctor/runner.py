@@ -188,11 +188,30 @@ def check_game(
         7: report.games_played,
         8: report.games_finished + ended,
     }
+    reached = report.games_finished + report.games_stopped > 0  # a game no violation stopped
+    report.nothing_to_check = _nothing_to_check(game, counters, reached, bool(catalogs))
     report.shown = disclosures.lines()
     report.violations = [_violation(game, run, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
     report.seconds = time.perf_counter() - began
     return report
+
+
+def _nothing_to_check(game: Game, counters: Counters, reached: bool, has_catalogs: bool) -> dict[int, str]:
+    """Returns the checks the game itself gives nothing to check, with why (the notes say more).
+
+    A Choice or an unmarked step missing from games that a violation all stopped says nothing of the game.
+    """
+    why = {}
+    if reached and not counters.choices:
+        why[2] = "no Choice step was taken"
+    if reached and not counters.commutes:
+        why[3] = "every step taken was marked .revealing()"
+    if not has_catalogs:
+        why[6] = "the game has no message catalogs"
+    if game.is_endless():
+        why[8] = "the game declares itself endless"
+    return why
 
 
 def _keep(found: dict[tuple[int, str], Candidate], candidate: Candidate) -> None:
