@@ -538,8 +538,8 @@ def test_the_inventory_names_the_piece_played_before_a_decisions_last_step_where
     from boardweaver.doctor.disclosures import Disclosures
 
     roles = Disclosures()
-    other = ("a reveal", "'target'", "other", "hand", "back")
-    own = ("a reveal", "'target'", "own", "hand", "back")
+    other = ("a reveal", "'target'", "other", "hand", "back", "hand")
+    own = ("a reveal", "'target'", "own", "hand", "back", "hand")
     roles.decisions.update({other: 3, own: 5})
     roles.played = {other: {"priest", "baron"}, own: {"baron", "king", "priest", "prince"}}
     roles.played_before = {"'target'": {"baron", "king", "priest", "prince"}}
@@ -565,8 +565,29 @@ def test_the_inventory_follows_a_piece_and_does_not_blame_the_place_a_like_piece
     # a turn puts a hand's tile face up on the board and draws a tile of the bag into the hand, face down: the
     # tile shown came from the hand, though the bag holds one of its colour fewer and the hand as many as before
     draws = [line for line in report.shown if line.startswith("'draw' (a reveal)")]
-    assert draws and all("of 'hand' spaces" in line for line in draws), report.shown
-    assert not any("of 'bag' spaces" in line for line in report.shown), report.shown
+    assert draws and all("from 'hand' spaces where they lay" in line for line in draws), report.shown
+    assert not any("'bag' spaces" in line for line in report.shown), report.shown
+
+
+def test_regression_the_inventory_names_where_a_bid_is_shown_and_the_hand_it_lay_in() -> None:
+    """Regression: "'lock' (a reveal) shows ... the acting seat's own hidden 'back' pieces of 'hand' spaces" named
+    the hand the bid was chosen from, though the bid turned up among the bids; a piece shown where it lay is named
+    as before."""
+    from boardweaver.doctor.disclosures import Disclosures
+
+    report = check_game(bid.SealedBid, games=GAMES)
+    peeks = Disclosures()
+    peeks.decisions.update({("a reveal", "'peek'", "other", "hand", "back", "hand"): 2})
+
+    bids = (
+        "'seal' (a reveal) shows every other seat and the spectators the acting seat's own hidden 'back' pieces in "
+        "'shown' spaces, from 'hand' spaces where they lay when the decision began ("
+    )
+    assert any(line.startswith(bids) for line in report.shown), report.shown
+    assert peeks.lines() == [
+        "'peek' (a reveal) shows every other seat and the spectators another seat's hidden 'back' pieces of 'hand' "
+        "spaces (2 decisions)"
+    ]
 
 
 def test_a_bid_shown_to_seats_still_bidding_is_named_and_an_undo_allowed_after_a_show_is_noted() -> None:

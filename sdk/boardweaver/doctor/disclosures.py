@@ -7,9 +7,9 @@ pieces while both decide at once (a sealed bid laid face up while the others sti
 allowed to undo that showed a hidden piece is noted (the server refuses that undo). For the rest the doctor lists, for a
 sample of decisions, which hidden pieces each decision brought into the sight of the seats that did not take
 it and of the spectators, whose they were (the acting seat's own, another seat's, the table's), the spaces they
-lay in, and how the decision ended (a Confirm, a marked reveal, a random draw). The author reads it against the
-rules: "'lock' (a Confirm) shows ... the acting seat's own hidden 'back' pieces of 'hand' spaces" is a leak in a
-sealed-bid game.
+are shown in and those they lay in when the decision began, and how the decision ended (a Confirm, a marked reveal,
+a random draw). The author reads it against the rules: "'lock' (a Confirm) shows ... the acting seat's own hidden
+'back' pieces in 'bid' spaces, from 'hand' spaces ..." is a leak in a sealed-bid game.
 
 A piece is followed by identity (the table moves and changes piece objects in place), so a tile placed face
 up from a hand is told from one drawn from the bag into that hand; a piece the decision made anew is matched
@@ -33,7 +33,8 @@ ROLES = 8  # at most this many kinds played before a decision's last step are na
 SAMPLE_CAP = 40  # decisions noted at most per game (about its first 200: the fog-chess games end before)
 
 Where = tuple[str, str, str]  # whose ("own", "other", "table"), the space kind, the public kind it shows
-Key = tuple[str, str, str, str, str]  # how the decision ended, its name, whose, the space kind, the public kind
+Shown = tuple[str, str, str, str]  # where a piece lay hidden before a decision, and the space kind it is shown in
+Key = tuple[str, str, str, str, str, str]  # how the decision ended, its name, and where a piece lay and is shown
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Sight:
     visible: Counter[str]
     hidden: Counter[tuple[str, Where]]  # (kind, where) -> pieces
     pieces: dict[int, tuple[Piece, Where, str]]  # id of a hidden piece -> it (kept alive), where it lies, its kind
+    visible_in: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, space kind) -> pieces in sight
 
 
 def decision_name(action: Action) -> str:
@@ -68,8 +70,10 @@ def sight_of(state: TableState, observer: PlayerId | None, acting: PlayerId) -> 
             kind = piece.private_kind
             if kind is None or kind == piece.public_kind:
                 sight.visible[piece.public_kind] += 1
+                sight.visible_in[(piece.public_kind, general(space.kind))] += 1
             elif sees_piece(perspective, space, piece):
                 sight.visible[kind] += 1
+                sight.visible_in[(kind, general(space.kind))] += 1
             else:
                 owner = piece_owner(space, piece)
                 whose = "table" if owner is None else "own" if owner == acting else "other"
@@ -79,10 +83,11 @@ def sight_of(state: TableState, observer: PlayerId | None, acting: PlayerId) -> 
     return sight
 
 
-def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: PlayerId | None) -> set[Where]:
-    """Returns where the pieces that came into the observer's sight lay hidden before the decision."""
+def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: PlayerId | None) -> set[Shown]:
+    """Returns where the pieces that came into the observer's sight lay hidden before the decision, each with the
+    kind of space it is shown in (a bid locked in from the hand is shown among the bids)."""
     perspective = observer_perspective(observer)
-    places: set[Where] = set()
+    places: set[Shown] = set()
     matched: Counter[str] = Counter()
     for space in state.spaces.values():
         for piece in space.pieces:
@@ -91,14 +96,19 @@ def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: P
                 continue
             face_up = piece.private_kind is None or piece.private_kind == piece.public_kind  # (a card turned up)
             if face_up or sees_piece(perspective, space, piece):
-                places.add(known[1])
+                places.add((*known[1], general(space.kind)))
                 matched[known[2] if piece.private_kind is None else piece.private_kind] += 1
     for kind, count in after.visible.items():  # pieces made anew (a copy turned up): matched by their kind
         if count - before.visible[kind] - matched[kind] <= 0:
             continue
         held = [where for (hidden_kind, where) in before.hidden if hidden_kind == kind]
         fewer = [where for where in held if before.hidden[(kind, where)] > after.hidden[(kind, where)]]
-        places.update(fewer or held[:1])
+        into = sorted(
+            space_kind
+            for (seen, space_kind), n in after.visible_in.items()
+            if seen == kind and n > before.visible_in[(seen, space_kind)]
+        )
+        places.update((*where, into[0] if into else where[1]) for where in fewer or held[:1])
     return places
 
 
@@ -141,8 +151,8 @@ class Disclosures:
         if played is not None:
             self.played_before.setdefault(name, set()).add(played)
         for observer, places in self.shown(before, state, acting).items():
-            for whose, space_kind, back in places:
-                shown.setdefault((how, name, whose, space_kind, back), set()).add(observer)
+            for place in places:
+                shown.setdefault((how, name, *place), set()).add(observer)
         for key, observers in shown.items():
             self.decisions[key] += 1
             if played is not None:
@@ -156,10 +166,10 @@ class Disclosures:
 
     def shown(
         self, before: dict[PlayerId | None, Sight], state: TableState, acting: PlayerId
-    ) -> dict[PlayerId | None, set[Where]]:
+    ) -> dict[PlayerId | None, set[Shown]]:
         """Returns, for each observer noted `before` a decision, where the hidden pieces the decision brought into
-        its sight lay (none: left out)."""
-        shown: dict[PlayerId | None, set[Where]] = {}
+        its sight lay and are shown (none: left out)."""
+        shown: dict[PlayerId | None, set[Shown]] = {}
         for observer, sight in before.items():
             places = _came_into_sight(sight, sight_of(state, observer, acting), state, observer)
             if places:
@@ -178,7 +188,7 @@ class Disclosures:
             for kind, count in sorted(self.setup_shown.items())
         ]
         for key, count in order:
-            how, name, owner, space_kind, back = key
+            how, name, owner, space_kind, back, shown_in = key
             if key not in self.partial:
                 to = "every other seat and the spectators"
             elif key in self.pairs and key not in self.spectators:
@@ -189,9 +199,13 @@ class Disclosures:
             kinds, every = self.played.get(key, set()), self.played_before.get(name, set())
             # named where they tell (some kinds played there never show it) and are roles, not a deck's many cards
             after = _after(kinds) if kinds != every and len(every) <= ROLES else ""
+            # where they are shown first: the bid turned up among the bids, not in the hand it was chosen from
+            moved = (
+                f", from {space_kind!r} spaces where they lay when the decision began" if shown_in != space_kind else ""
+            )
             lines.append(
-                f"{name}{after} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces of {space_kind!r} spaces "
-                f"({times})"
+                f"{name}{after} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces "
+                f"{'in' if moved else 'of'} {shown_in!r} spaces{moved} ({times})"
             )
         return lines
 

@@ -235,7 +235,7 @@ class Explorer:
         name = decision_name(decision.steps[-1])
         still = set(table.state.active_player_ids)
         for observer in deciding:
-            own = sorted(kind for whose, kind, _ in shown.get(observer, ()) if whose == "own")
+            own = sorted(kind for whose, kind, *_ in shown.get(observer, ()) if whose == "own")
             if own and observer in still:
                 self._hit(
                     Finding(
@@ -253,7 +253,7 @@ class Explorer:
                 return True
         if undoable and shown:  # no leak: the server refuses this undo (`verify_commit`), which the report notes
             shown_to, places = min(shown.items(), key=lambda item: (item[0] is None, item[0] or 0))
-            _, kind, _ = min(places)
+            _, kind, *_ = min(places)
             who = "the spectators" if shown_to is None else f"seat {shown_to}"
             self.disclosures.refused_undos.setdefault(name, f"hidden {kind!r} pieces to {who}")
         return False
