@@ -150,9 +150,11 @@ def test_a_game_named_with_serve_game_from_pythonpath_plays_to_its_end_in_the_ta
 LOOK = '        return {"text": str(value), "color": "#f4ecd8"} if value else super().piece_look(kind)\n'
 
 
-def _game_with_look(folder: Path, name: str, look: str, texts: str = "") -> Path:
-    """A game made by `boardweaver new` whose cards' look is `look` (the body of `piece_look` once `value` is
-    known), with `texts` added to its English catalogue."""
+@contextlib.contextmanager
+def _seat_of_game_with_look(folder: Path, name: str, look: str, new_page: Any, texts: str = "") -> Iterator[Any]:
+    """Seat 0's page in a two-seat room of a game made by `boardweaver new` whose cards' look is `look` (the body
+    of `piece_look` once `value` is known), with `texts` added to its English catalogue; served with `--game`."""
+    _need_browser()
     project = _new_game(name, folder)
     module = name.replace("-", "_")
     rules = project / module / "rules.py"
@@ -162,21 +164,19 @@ def _game_with_look(folder: Path, name: str, look: str, texts: str = "") -> Path
     if texts:
         catalogue = project / module / "locales" / "en.po"
         catalogue.write_text(catalogue.read_text() + texts)
-    return project
+    served = folder / "served"
+    served.mkdir()
+    game = f"{name}={module}.rules:{''.join(part.title() for part in name.split('-'))}"
+    with _serve(served, ["--game", game, "--only", name], {"PYTHONPATH": str(project)}) as base:
+        room = Api(base).room(name, seats=2, bots=[])
+        yield new_page(seat_url(base, room, 0))
 
 
 def test_a_fault_in_the_games_look_is_said_on_the_page_not_left_loading(tmp_path: Path, new_page: Any) -> None:
     """A game whose piece look raises: the room says the board could not be drawn, naming the error, with the
     page's state "error" (it stayed on "Getting the game ready…" for ever: an author's trial)."""
-    _need_browser()
     look = '        raise RuntimeError(f"no look for {kind}")\n'
-    project = _game_with_look(tmp_path, "broken-look", look)
-    served = tmp_path / "served"
-    served.mkdir()
-    game = "broken-look=broken_look.rules:BrokenLook"
-    with _serve(served, ["--game", game, "--only", "broken-look"], {"PYTHONPATH": str(project)}) as base:
-        room = Api(base).room("broken-look", seats=2, bots=[])
-        page = new_page(seat_url(base, room, 0))
+    with _seat_of_game_with_look(tmp_path, "broken-look", look, new_page) as page:
         assert wait_state(page, "error") == "error"
         said = page.inner_text("#status")
         assert "The board could not be drawn" in said
@@ -186,17 +186,10 @@ def test_a_fault_in_the_games_look_is_said_on_the_page_not_left_loading(tmp_path
 def test_a_look_titled_with_a_message_draws_its_text(tmp_path: Path, new_page: Any) -> None:
     """A piece look's `title` may be `msg(key, **args)`, as `says` may: the tab renders it in the seat's language
     (it raised AttributeError in `escape`, and the board was never drawn)."""
-    _need_browser()
     titled = '{"text": str(value), "title": msg("look.card", value=value)}'
     look = f"        return {titled} if value else super().piece_look(kind)\n"
     texts = '\nmsgid "look.card"\nmsgstr "Card of value {value}"\n'
-    project = _game_with_look(tmp_path, "titled-look", look, texts)
-    served = tmp_path / "served"
-    served.mkdir()
-    game = "titled-look=titled_look.rules:TitledLook"
-    with _serve(served, ["--game", game, "--only", "titled-look"], {"PYTHONPATH": str(project)}) as base:
-        room = Api(base).room("titled-look", seats=2, bots=[])
-        page = new_page(seat_url(base, room, 0))
+    with _seat_of_game_with_look(tmp_path, "titled-look", look, new_page, texts) as page:
         wait_state(page, "ready")
         spoken = page.locator("#board .mine .offer").evaluate_all("(ps) => ps.map(p => p.getAttribute('aria-label'))")
         assert len(spoken) == 3
