@@ -195,7 +195,9 @@ class Game(metaclass=_GameType):
         SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
         tooltip), "mark" (true: a seat that sees a piece of this public kind by its hidden face, such as a
         Hanabi card the other seats see whole, also sees this kind's text in the piece's corner: what everyone
-        knows of it, "R?"). The default shows the kind itself. The doctor requires every "says" and "title" key in each
+        knows of it, "R?"), "corner" (a short sign drawn small in the piece's top-left corner, at the top of a hex
+        map's tile: a cue besides "color" for a player who does not tell colours apart, such as Hexbloom's "✿" on
+        a rose tile). The default shows the kind itself. The doctor requires every "says" and "title" key in each
         catalog (a message's, and those of the messages among its arguments).
         """
         found = self.look.get("pieces", {}).get(kind)

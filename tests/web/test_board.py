@@ -501,6 +501,41 @@ def test_regression_a_seats_stripe_has_a_shape_of_its_own_on_its_pieces_and_besi
     assert page.count('class="owner-shape"') == len(tiles)  # none on a piece without a stripe (the bag's tiles)
 
 
+def test_regression_each_hexbloom_colour_wears_a_sign_of_its_own_on_the_map_and_in_a_hand() -> None:
+    """From a colour-blind player's trial of Hexbloom: a rose tile looked like a violet one (a gold like a teal, to
+    some), and a tile's colour is what scores its bloom; each colour now wears a sign (a look's "corner") besides
+    its hue, never a seat's shape, and a face-down tile wears none, the same for every colour."""
+    from boardweaver import RandomBot
+    from boardweaver_games.hexbloom.rules import COLOURS, Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1, 2, 3], seed=3)
+    bot = RandomBot("signs")
+    while not set(COLOURS) <= {piece.public_kind for space in table.state.spaces.values() for piece in space.pieces}:
+        seat = table.state.active_player_ids[0]
+        verify_commit(game, table, seat, bot.decide(game, table.view(seat), seat))
+
+    def tiles(seat: int | None) -> list[tuple[str, str, str]]:
+        """Each piece drawn for `seat`: what its label calls it, where it lies, and the signs on its face."""
+        page = Board(game, table.view(seat), seat, [], game.catalogs()["en"], Texts("en")).render()
+        pieces = re.findall(r'<div class="piece [^"]*"[^>]*aria-label="([^"(]*) \(([^"]*)">(.*?)</div>', page)
+        return [
+            (name, place, "".join(re.findall(r'<span class="corner"[^>]*>([^<]*)</span>', face)))
+            for name, place, face in pieces
+        ]
+
+    placed, mine = tiles(None), tiles(0)
+
+    signs = {name: {sign for shown, _, sign in placed if shown == name} for name, _, _ in placed}
+    assert signs.pop("A face-down tile") == {""}  # the bag's and the hands' backs: no sign, whatever they hide
+    assert sorted(signs) == ["Gold tile", "Rose tile", "Teal tile", "Violet tile"]
+    assert all(len(found) == 1 for found in signs.values())  # each colour wears one sign, on every tile of it
+    marks = {name: found.pop() for name, found in signs.items()}
+    assert len(set(marks.values())) == 4 and not set(marks.values()) & set(OWNER_SHAPES)  # four, none a seat's
+    hand = [(name, sign) for name, place, sign in mine if place.startswith("Player 1 (you): Hand")]
+    assert len(hand) == 2 and all(sign == marks[name] for name, sign in hand)  # the seat's own tiles wear theirs
+
+
 def test_regression_a_hex_map_is_a_group_named_for_a_screen_reader() -> None:
     """A keyboard player's trial: the hex map had no role or name of its own, its cells read as a bare list."""
     from boardweaver_games.hexbloom.rules import Hexbloom

@@ -80,11 +80,13 @@ class Hexbloom(Game):
             "hand": {"area": "seat", "layout": "row", "title": "look.hand"},
         },
         "pieces": {
+            # a back is the same for every colour (the bag's secret); each colour has a sign besides its hue, for a
+            # player who does not tell rose from violet: a flower, a sun, a wave, a moon
             TILE: {"symbol": "⬢", "color": "#8a8a8a", "title": "look.tile"},
-            "rose": {"symbol": "⬢", "color": "#e0567a", "title": "look.rose"},
-            "gold": {"symbol": "⬢", "color": "#e2b33c", "title": "look.gold"},
-            "teal": {"symbol": "⬢", "color": "#2aa198", "title": "look.teal"},
-            "violet": {"symbol": "⬢", "color": "#8e5ad6", "title": "look.violet"},
+            "rose": {"symbol": "⬢", "corner": "✿", "color": "#e0567a", "title": "look.rose"},
+            "gold": {"symbol": "⬢", "corner": "☀\ufe0e", "color": "#e2b33c", "title": "look.gold"},
+            "teal": {"symbol": "⬢", "corner": "≋", "color": "#2aa198", "title": "look.teal"},
+            "violet": {"symbol": "⬢", "corner": "☾", "color": "#8e5ad6", "title": "look.violet"},
         },
     }
 

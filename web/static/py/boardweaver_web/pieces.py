@@ -105,6 +105,9 @@ class PieceDrawing:
         style = f' style="{";".join(styles)}"' if styles else ""
         label = f' title="{escape(tip)}" aria-label="{escape(spoken)}"'
         face = face_markup(look, self._face_text(look), fanned)
+        corner = look.get("corner")
+        if isinstance(corner, str) and corner.strip():  # a cue beside the colour (Hexbloom's ✿ on a rose tile)
+            face += f'<span class="corner" aria-hidden="true">{escape(corner)}</span>'
         if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
             face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
         if isinstance(owner, int):  # the stripe's shape: whose it is without telling colours apart
@@ -196,10 +199,10 @@ class PieceDrawing:
         )
 
     def _piece_name(self, look: dict[str, str], kind: str) -> str:
-        """What a piece is, in words: its look's title, else the text and symbol on it, else its kind."""
+        """What a piece is, in words: its look's title, else the text, symbol and corner on it, else its kind."""
         if look.get("title"):
             return self.say(look["title"])
-        shown = " ".join(part for part in (self._face_text(look), look.get("symbol")) if part)
+        shown = " ".join(part for part in (self._face_text(look), look.get("symbol"), look.get("corner")) if part)
         return shown or kind
 
     def _face_text(self, look: dict[str, Any]) -> str | None:
