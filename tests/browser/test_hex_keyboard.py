@@ -25,7 +25,7 @@ def test_a_hex_map_is_one_tab_stop_and_the_arrows_move_between_its_cells(server:
     keys.tab_to(f"() => document.activeElement.matches('{TILE}')")
     page.keyboard.press("Enter")  # a tile picked: every empty hex is offered
     page.wait_for_selector(HEX)
-    page.wait_for_function(f"document.activeElement.matches('{TILE}')")  # the other tile, its switch
+    page.wait_for_function("document.activeElement.matches('.mine .piece.chosen')")  # on the tile picked, still
     page.keyboard.press("Shift+Tab")  # the map lies just before the hand: one press
     entered = page.evaluate(FOCUSED_HEX)
     stops = page.locator(f'{HEX}[tabindex="0"]').count()

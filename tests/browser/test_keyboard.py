@@ -251,6 +251,33 @@ def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: An
     assert page.evaluate(f"document.activeElement.matches('{MARKET_CARD}')")  # the focus stays in the market
 
 
+def test_regression_the_focus_stays_on_the_card_enter_picked_not_on_its_neighbour(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a keyboard trial): Market draft's card picked with Enter was offered no more, and the focus fell
+    to its neighbour, whose focus ring made it look picked; the picked card's label never said so."""
+    room = api.room("market-draft", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => document.activeElement.matches('{MARKET_CARD}')")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # stage it: a Choice, drawn at once
+    page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    focused = page.evaluate("document.activeElement.dataset.key")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    ticked = page.locator("#board [data-space=market] .piece.chosen .chosen-mark").count()
+
+    page.keyboard.press("ArrowRight")  # the arrows still go on to the other cards
+    moved = page.evaluate(f"document.activeElement.matches('{MARKET_CARD}') && document.activeElement.dataset.key")
+    page.keyboard.press("Tab")  # out of the market: on to the command that takes it
+    command = page.evaluate("document.activeElement.dataset.command || ''")
+
+    assert focused == "market/1" and label.endswith(" · picked") and ticked == 1
+    assert moved == "market/2" and command == "take"
+    screenshot(page, "market-picked-by-keyboard")
+
+
 def test_escape_closes_a_phones_settings_menu_and_leaves_the_card_just_picked(
     server: str, api: Any, new_page: Any
 ) -> None:

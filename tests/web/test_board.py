@@ -810,6 +810,41 @@ def test_the_offered_cards_of_a_grid_are_one_tab_stop_moved_through_by_the_scree
     assert re.findall(r'tabindex="(-?\d)"', market) == ["0"] + ["-1"] * 11  # twelve cards, one Tab stop
 
 
+def test_regression_a_card_picked_by_keyboard_keeps_the_tab_stop_is_marked_and_says_it_is_picked() -> None:
+    """Regression (a keyboard trial): Market draft's card picked with Enter was offered no more, so the focus fell to
+    its neighbour, which looked picked; the picked card wore a thin ring alone and its label never said it."""
+    game = MarketDraft({})
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("market", 7))
+
+    english = game.catalogs()["en"]
+    html = Board(game, draft.view, 0, draft.offers(), english, Texts("en"), chosen={("market", 7)}).render()
+
+    market = html[html.index('data-space="market"') :]
+    market = market[: market.index("</div></div>")]
+    cards = re.findall(r'<(button|div) [^>]*data-key="market/(\d+)"([^>]*)>', market)
+    picked = next(attributes for _, index, attributes in cards if index == "7")
+    assert [tag for tag, index, _ in cards if index == "7"] == ["div"]  # not offered: no second pick to click
+    assert re.findall(r'tabindex="(-?\d)"', market) == ["-1"] * 7 + ["0"] + ["-1"] * 4  # it keeps the Tab stop
+    assert re.search(r'aria-label="[^"]* · picked"', picked)
+    assert market.count('class="chosen-mark"') == 1  # a tick on it, not its colour alone
+
+
+def test_a_picked_card_alone_in_its_space_takes_no_tab_stop_and_the_focus_moves_on() -> None:
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("hand-0", 3))  # staged: the lanes are offered, no card of the hand
+
+    html = Board(game, draft.view, 0, draft.offers(), None, Texts("en"), chosen={("hand-0", 3)}).render()
+
+    hand = html[html.index('data-space="hand-0"') :]
+    hand = hand[: hand.index("</div></div>")]
+    assert "tabindex" not in hand and 'role="group"' in hand  # the focus goes on to a lane, as before
+    assert " · picked" in hand
+
+
 def test_hexbloom_logs_each_tile_at_the_row_and_column_the_board_names_its_hex() -> None:
     """Regression: the log said "at (1, -1)" (axial coordinates) where the board names "row 2, column 4"."""
     from boardweaver_games.hexbloom.rules import row_column

@@ -340,12 +340,16 @@ class Board(PieceDrawing):
         return f' tabindex="{0 if space_id == self._map_cells[0] else -1}"'
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
-        """The index of a hand's one Tab stop when its cards are a roving group (a fan or row with two or more
-        offered cards): the staged card, else the first offered; None for any other space."""
+        """The index of a hand's one Tab stop when its cards are a roving group (a fan, row or grid with two or more
+        offered cards, or one beside the card the draft picked): the staged card, else the first offered; None for
+        any other space.
+
+        A picked card offered no more (Market draft's staged card) stays in the group, focusable: the focus stays on
+        it after Enter picked it, rather than falling to a neighbour that then looks picked (a keyboard trial)."""
         offered = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.piece_offers]
-        if layout not in ROVING_LAYOUTS or len(offered) < 2:
+        staged = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.chosen]
+        if layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2:
             return None
-        staged = [index for index in offered if (space.space_id, index) in self.chosen]
         self._tab_stops[space.space_id] = (staged or offered)[0]
         return self._tab_stops[space.space_id]
 

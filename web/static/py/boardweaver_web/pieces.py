@@ -62,16 +62,17 @@ class PieceDrawing:
             attributes = f' data-key="{escape(space.space_id)}/{index}"'
             if self._is_drafted(space, index, piece):
                 classes.append("drafted")
-            if (space.space_id, index) in self.chosen:
+            chosen = (space.space_id, index) in self.chosen
+            if chosen:
                 classes.append("chosen")
             offer = self.piece_offers.get((space.space_id, index))
             if offer is not None:
                 classes.append(f"offer intent-{self.offers[offer].intent.value}")
                 classes += self._target(space, look, self.offers[offer])
                 attributes += f' data-offer="{offer}"'
-                stop = self._tab_stops.get(space.space_id)
-                if stop is not None:
-                    attributes += f' tabindex="{0 if stop == index else -1}"'
+            stop = self._tab_stops.get(space.space_id)
+            if stop is not None and (offer is not None or chosen):  # a picked card stays in its roving group
+                attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
         spoken = self.texts.get(
             "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
@@ -86,6 +87,9 @@ class PieceDrawing:
         known = self._known(piece, shown_kind)
         if known is not None:
             spoken += f" · {self.texts.get('piece.known', what=known)}"
+        picked = not ghost and (space.space_id, index) in self.chosen
+        if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
+            spoken += f" · {self.texts.get('piece.picked')}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
@@ -110,6 +114,8 @@ class PieceDrawing:
             face += f'<span class="corner" aria-hidden="true">{escape(corner)}</span>'
         if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
             face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
+        if picked and self.game.space_look(space.kind).get("layout") == "grid":  # no lift on a grid: a tick says it
+            face += '<span class="chosen-mark" aria-hidden="true">✓</span>'
         if isinstance(owner, int):  # the stripe's shape: whose it is without telling colours apart
             face += f'<span class="owner-shape" aria-hidden="true">{owner_shape(owner)}</span>'
         if offer_number is not None:
