@@ -481,6 +481,55 @@ def test_a_grid_fills_the_tables_width_on_a_phone_with_square_cells(server: str,
     assert min(w for w, _ in cells) >= MIN_TAP_PX - 0.5, cells
 
 
+# Each offered card of a grid on the table: its box, its rings' reach (the box-shadows' spread), the contrast between
+# its face and the ring that touches its edge, and its space's box: (cards, space)
+OFFERED_CARDS = """() => {
+  const luminance = rgb => {
+    const [r, g, b] = rgb.match(/[\\d.]+/g).slice(0, 3).map(v => v / 255)
+      .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const space = document.querySelector('.table-area .layout-grid'), box = space.getBoundingClientRect();
+  return [[...space.querySelectorAll('.piece.offer')].map(card => {
+    const style = getComputedStyle(card), b = card.getBoundingClientRect();
+    const rings = style.boxShadow.split(/,(?![^(]*\\))/).map(shadow => [shadow.match(/rgba?\\([^)]*\\)/)[0],
+      ...(shadow.replace(/rgba?\\([^)]*\\)/, '').match(/-?[\\d.]+px/g) || []).map(parseFloat)])
+      .filter(([, x, y, blur, spread]) => !blur && spread > 0).sort((p, q) => p[4] - q[4]);
+    return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, width: b.width, height: b.height,
+      reach: Math.max(0, ...rings.map(r => r[4])), edge: contrast(rings[0][0], style.backgroundColor)};
+  }), {left: box.left, right: box.right, top: box.top, bottom: box.bottom}];
+}"""
+
+
+def test_market_cards_on_a_phone_are_a_fingers_size_apart_inside_their_panel_ringed_on_every_colour(
+    server: str, api: Any, phone: Any
+) -> None:
+    """Regression (a player's trial at 390 px): Market draft's cards were 45 px beside the deck, under a finger's
+    48; their "can take" rings overlapped their neighbours' and the first column's crossed the market's panel; a
+    yellow sun card's yellow ring barely showed."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+
+    cards, space = phone.evaluate(OFFERED_CARDS)
+    problems = phone.evaluate(LAYOUT_PROBLEMS)
+    screenshot(phone, "market-draft-phone")
+
+    assert len(cards) == 12 and problems == [], problems
+    assert min(min(c["width"], c["height"]) for c in cards) >= 48, [(c["width"], c["height"]) for c in cards]
+    rows = sorted({round(c["top"]) for c in cards})
+    for row in rows:
+        line = sorted((c for c in cards if round(c["top"]) == row), key=lambda c: c["left"])
+        assert all(b["left"] - a["right"] >= a["reach"] + b["reach"] for a, b in pairwise(line)), "rings overlap"
+    assert all(
+        c["left"] - c["reach"] >= space["left"] and c["right"] + c["reach"] <= space["right"] for c in cards
+    ), ("a ring crosses the market's panel", space)
+    assert all(c["bottom"] + c["reach"] <= space["bottom"] for c in cards), "a ring crosses the panel's foot"
+    assert min(c["edge"] for c in cards) >= 3, "a ring reads badly against its card (WCAG 1.4.11: 3:1)"
+
+
 def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): Old maid's "Play again with the same players" lay below the screen's foot."""
     room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])  # a board taller than the screen
