@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot, wait_state
+from .conftest import screenshot, seat_url, wait_state
 from .test_accessibility import played_to_the_end
+from .test_end_panel import E7, E8, MATE_IN_ONE
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +87,48 @@ def test_a_review_link_with_a_bad_step_or_sight_opens_the_last_step_of_the_whole
         assert shown == (last, "all", last, "all") and fragment == f"#step={last}&show=all"
 
 
-def test_a_phone_keeps_the_review_step_controls_in_sight_over_a_long_board_and_they_cover_nothing_at_the_end(
+def test_the_review_links_back_to_the_players_own_seat_and_a_keyboard_comes_back_to_play_again(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A trial's player found the review a dead end (only the brand link left it) and, back in the room by the
+    browser's Back, took 7 Tabs to reach "Play again"."""
+    room = api.room("fog-chess", seats=2, bots=[1], options={"fen": MATE_IN_ONE})
+    token = room["tokens"][0]
+    white = new_page(seat_url(server, room, 0))
+    white.wait_for_function("document.title.includes('Your turn')", timeout=90_000)
+    white.locator(f'#board [data-key="board-0/{E7}"]').click()
+    white.locator(f'#board [data-key="board-0/{E8}"]').click()
+    wait_state(white, "over", timeout=30_000)
+
+    white.locator('#review-link a[href^="/game/"]').focus()
+    with white.expect_navigation():
+        white.keyboard.press("Enter")  # "Review the game", in the same tab
+    wait_state(white, "ready")
+    back = white.locator("#back-to-room")
+    way_back = (back.is_visible(), back.get_attribute("href"), back.inner_text())
+    shared = white.url  # what the player may share: the stranger's review below
+    stranger = new_page(shared)
+    wait_state(stranger, "ready")
+    back.focus()
+    with white.expect_navigation():
+        white.keyboard.press("Enter")
+    wait_state(white, "over", timeout=30_000)
+    by_keyboard = white.evaluate("document.activeElement.matches('#review-link button.rematch')")
+    white.locator('#review-link a[href^="/game/"]').click()
+    wait_state(white, "ready")
+    with white.expect_navigation():
+        white.locator("#back-to-room").click()
+    wait_state(white, "over", timeout=30_000)
+    by_pointer = white.evaluate("document.activeElement === document.body")
+
+    assert way_back == (True, f"/room/{room['room']}#seat=0&token={token}", "Back to the room")
+    assert token not in shared and "token" not in shared  # the review's address holds no seat's link
+    assert stranger.locator("#back-to-room").is_hidden()  # another browser's review: no way into our seat
+    assert by_keyboard  # one Enter plays again
+    assert by_pointer  # a pointer's player: the focus stays where the page starts
+
+
+def test_a_phone_keeps_the_review_steps_and_their_number_in_sight_on_an_opaque_bar_covering_nothing_at_the_end(
     server: str, api: Any, new_page: Any
 ) -> None:
     room = api.room("bluff", seats=3, bots=[0, 1, 2])  # three hands: a board taller than a phone's screen
@@ -107,6 +149,10 @@ def test_a_phone_keeps_the_review_step_controls_in_sight_over_a_long_board_and_t
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     at_end = boxes()
     last_line = page.locator("#log li").last.bounding_box()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    step = page.locator("#step").bounding_box()  # which step is shown, seen while reading the log at the foot
+    bar = page.locator(".timeline-bar > .steps").bounding_box()
+    bar_colour = page.eval_on_selector(".timeline-bar > .steps", "e => getComputedStyle(e).backgroundColor")
 
     assert tall
     for shown in (at_top, midway, at_end):
@@ -115,3 +161,8 @@ def test_a_phone_keeps_the_review_step_controls_in_sight_over_a_long_board_and_t
         assert all(box["width"] >= 44 for box in shown)
     assert stepped == "1"
     assert last_line is not None and last_line["y"] + last_line["height"] <= min(box["y"] for box in at_end)
+    # the bar hides what scrolls under it (a trial read the page's text through it), and carries the step's number
+    assert bar_colour.startswith("rgb(")  # not rgba(): opaque
+    assert step is not None and bar is not None
+    assert bar["y"] <= step["y"] and step["y"] + step["height"] <= PHONE["height"] and step["height"] > 0
+    assert page.inner_text("#step") == "Step 1 of " + page.get_attribute("#timeline", "max")

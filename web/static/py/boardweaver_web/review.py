@@ -9,7 +9,7 @@ from typing import Any
 
 from boardweaver import FULL, SPECTATOR, Catalog, Game, Table, state_from_wire
 
-from . import boot, elements, focus, network, tab
+from . import boot, elements, focus, network, storage, tab, way_back
 from .board import Board
 from .game_check import GameCheck
 from .panels import render_log, render_result, score_title
@@ -154,9 +154,22 @@ class Review:
         tab.replace_hash(address(self.step, self.seen))
 
 
+def show_way_back(room: str) -> None:
+    """Links back to the room this tab (or browser) holds a link of, and notes whether the review is left by the
+    keyboard: the room then focuses its "Play again"."""
+    kept = storage.TabStore()
+    link = way_back.room_link(room, kept, storage.BrowserStore())
+    if link is not None:
+        elements.set_attribute("back-to-room", "href", link)
+        elements.set_hidden("back-to-room", False)
+    elements.on_window("keydown", lambda _e: way_back.note_input(kept, room, True))
+    elements.on_window("pointerdown", lambda _e: way_back.note_input(kept, room, False))
+
+
 async def main(config: dict[str, Any]) -> None:
     texts = Texts(tab.language())
     room = tab.location_path().rstrip("/").split("/")[-1]
+    show_way_back(room)
     status, info = await network.fetch_json(f"/api/rooms/{room}")
     if status != 200 or not isinstance(info, dict):
         elements.set_text("status", texts.get("room.missing" if status == 404 else "review.error"))

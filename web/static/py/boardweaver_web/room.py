@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 
 from boardweaver import Action, Catalog, Game, Offer
 
-from . import boot, dom, elements, focus, network, storage, tab
+from . import boot, dom, elements, focus, network, storage, tab, way_back
 from .chat_panel import ChatPanel
 from .moves import guess_moves, marks_from, piece_keys
 from .players import Arrivals, NamedTexts, render_private_room
@@ -80,10 +80,16 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.private: dict[str, Any] | None = None
         self.opened = False  # the room was private to us and opened at the game's end: say so once drawn
         self.chat = ChatPanel(self.session, self.texts, self.send)  # the room's chat: its lines and field
+        self.back_by_keyboard = False  # this tab came from the game's review, left by the keyboard (way_back)
 
     # -- start ---------------------------------------------------------------------------------------
 
     def start(self) -> None:
+        kept = storage.TabStore()  # this tab's own link, for its review's "Back to the room"
+        fragment = way_back.room_fragment(self.session.role, self.session.seat, self.token)
+        way_back.keep_room(kept, self.session.room, fragment)
+        self.back_by_keyboard = way_back.came_back_by_keyboard(kept, self.session.room)
+        self.keyboard = self.back_by_keyboard
         elements.on("board", "click", self.on_click)
         focus.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         elements.on("commands", "click", self.on_click)

@@ -36,6 +36,7 @@ class RoomView:
     catalog: NamedCatalog | None
     shown: list[Offer]
     keyboard: bool
+    back_by_keyboard: bool
     focused_key: str | None
     last_moves: dict[str, int]
     clock_at: float
@@ -118,6 +119,10 @@ class RoomView:
             elements.set_text("game-name", title)  # the top bar names the game being played
             self.keep_title(title)
         self.render_status()
+        if self.back_by_keyboard and self.snapshot_seen:  # back from the review by the keyboard, once
+            self.back_by_keyboard = False
+            if session.over:  # its next key plays again, not seven Tabs from the page's top
+                focus.focus_first(["#review-link button.rematch", "#result .end-panel"])
         self.render_invites()
         self.signal_turn(game)
         elements.set_attribute("page", "data-state", self.page_state())

@@ -1,5 +1,5 @@
-"""What the browser keeps for the page: localStorage, a cookie, Cache Storage (the offline shell, our bytecode)
-and the service worker that answers from it."""
+"""What the browser keeps for the page: localStorage, sessionStorage, a cookie, Cache Storage (the offline shell, our
+bytecode) and the service worker that answers from it."""
 
 from __future__ import annotations
 
@@ -35,6 +35,20 @@ class BrowserStore:
 
     def delete(self, key: str) -> None:
         storage_delete(key)
+
+
+class TabStore:
+    """A key-value store in the tab's sessionStorage: what this tab alone keeps (the room it came from)."""
+
+    def get(self, key: str) -> str | None:
+        value = some(js.sessionStorage.getItem(key))
+        return value if isinstance(value, str) else None
+
+    def set(self, key: str, value: str) -> None:
+        js.sessionStorage.setItem(key, value)
+
+    def delete(self, key: str) -> None:
+        js.sessionStorage.removeItem(key)
 
 
 def cookie(name: str) -> str | None:

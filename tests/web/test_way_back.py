@@ -1,0 +1,85 @@
+"""The review's way back to its room: this tab's own link, else this browser's seat, never anyone else's."""
+
+from __future__ import annotations
+
+from boardweaver_web import mine
+from boardweaver_web.way_back import came_back_by_keyboard, keep_room, note_input, room_fragment, room_link
+
+
+class MemoryStore:
+    """A key-value store in a dict, as the tab's sessionStorage or the browser's localStorage."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+
+    def get(self, key: str) -> str | None:
+        return self.values.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+    def delete(self, key: str) -> None:
+        self.values.pop(key, None)
+
+
+def test_the_review_links_back_to_the_room_by_the_seat_this_tab_played() -> None:
+    tab, browser = MemoryStore(), MemoryStore()
+    mine.keep_game(browser, "r1", 1, "other-tabs-token")  # the same browser's other seat, in another tab
+    keep_room(tab, "r1", room_fragment("seat", 0, "t0"))
+
+    link = room_link("r1", tab, browser)
+
+    assert link == "/room/r1#seat=0&token=t0"
+
+
+def test_a_review_opened_in_a_new_tab_links_back_by_the_browsers_newest_seat_there() -> None:
+    tab, browser = MemoryStore(), MemoryStore()
+    mine.keep_game(browser, "r2", 0, "elsewhere")
+    mine.keep_game(browser, "r1", 1, "t1")
+
+    link = room_link("r1", tab, browser)
+
+    assert link == "/room/r1#seat=1&token=t1"
+
+
+def test_a_review_this_browser_never_played_has_no_way_back() -> None:
+    tab, browser = MemoryStore(), MemoryStore()
+    mine.keep_game(browser, "r2", 0, "t0")
+    keep_room(tab, "r2", room_fragment("seat", 0, "t0"))
+
+    assert room_link("r1", tab, browser) is None
+
+
+def test_a_spectators_way_back_opens_the_room_as_a_spectator_again() -> None:
+    tab = MemoryStore()
+    keep_room(tab, "r1", room_fragment("spectator", None, None))
+
+    assert room_link("r1", tab, MemoryStore()) == "/room/r1#role=spectator"
+
+
+def test_a_kept_fragment_gives_back_only_the_seat_token_and_role() -> None:
+    tab = MemoryStore()
+    keep_room(tab, "r1", "seat=0&token=t0&host=h&invite-1=i1")  # a host's first link: its host token and invites
+
+    assert room_link("r1", tab, MemoryStore()) == "/room/r1#seat=0&token=t0"
+
+
+def test_the_room_hears_once_that_its_review_was_left_by_the_keyboard() -> None:
+    tab = MemoryStore()
+    note_input(tab, "r1", keyboard=True)
+
+    first, again = came_back_by_keyboard(tab, "r1"), came_back_by_keyboard(tab, "r1")
+
+    assert (first, again) == (True, False)
+
+
+def test_a_review_left_by_a_pointer_or_another_rooms_review_moves_no_focus() -> None:
+    tab = MemoryStore()
+    note_input(tab, "r1", keyboard=True)
+    note_input(tab, "r1", keyboard=False)
+    pointer = came_back_by_keyboard(tab, "r1")
+    note_input(tab, "r2", keyboard=True)
+
+    other = came_back_by_keyboard(tab, "r1")
+
+    assert (pointer, other) == (False, False)
