@@ -62,3 +62,34 @@ def test_a_move_queued_offline_is_taken_back_and_never_sent(server: str, api: An
     assert reopened and "taken back" in notice
     assert api.call(f"/api/rooms/{room['room']}")["seq"] == 0  # nothing was sent
     assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))  # the pick before it stays
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_the_offline_status_names_no_drafting_and_keeps_a_laptops_top_bar_on_one_line(
+    server: str, api: Any, new_page: Any, locale: str
+) -> None:
+    """Regression (a player's trial, Memory match at 1280 px): offline, the bar said "Offline: keep drafting, your
+    moves are kept..." in a game with no drafting, and that sentence wrapped the bar to two lines, pushing the board
+    down. The status says offline alone; what happens to a move is said by the turn and the notice once one waits."""
+    room = api.room("memory-match", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800}, locale=locale)
+    wait_state(page, "ready")
+    bar = "document.querySelector('.topbar').getBoundingClientRect().height"
+    online = page.evaluate(bar)
+
+    page.context.set_offline(True)
+    wait_state(page, "offline", timeout=10_000)
+    offline = page.evaluate(bar)
+    status = page.inner_text("#status")
+    page.locator("#board [data-offer]").first.click()  # a flip waits to be sent: the turn's line says so
+    page.wait_for_function(
+        "document.getElementById('turn').textContent.includes('offline')"
+        " || document.getElementById('turn').textContent.includes('hors ligne')"
+    )
+    waiting = page.evaluate(bar)
+    notice = page.inner_text("#notice")
+    page.context.set_offline(False)
+
+    assert status == {"en-US": "Offline", "fr-FR": "Hors ligne"}[locale]
+    assert online < 40 and offline == online and waiting == online, (online, offline, waiting)
+    assert "connection" in notice or "connexion" in notice  # the longer word on a waiting move stays
