@@ -1,5 +1,6 @@
 """The room's panels beside the board, as HTML: the seats' clocks, the log, what happened since the seat's last
-decision, and the end panel (the verdict, why the game ended, the scores)."""
+decision, the end panel (the verdict, why the game ended, the scores), and the game's rules with the room's
+options."""
 
 from __future__ import annotations
 
@@ -141,3 +142,36 @@ def render_result(
         f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
         f'<p class="winners verdict">{escape(said)}</p>{reason}{scores}</section>'
     )
+
+
+def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
+    """The game's one-line description and rules (its catalog's `description` and `rules`, paragraphs split on blank
+    lines) and this room's options; `description` is the game class's own, for a catalog that has none."""
+    text = catalog.texts.get("rules", "") if catalog is not None else ""
+    lead = catalog.texts.get("description", description) if catalog is not None else description
+    paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
+    parts = [f'<p class="game-description">{escape(lead)}</p>'] if lead else []
+    parts += [f"<p>{escape(part)}</p>" for part in paragraphs]
+    said = catalog.texts if catalog is not None else {}
+    items = []
+    for name, value in sorted(options.items()):
+        label = f"<span>{escape(said.get(f'option.{name}.label', name))}</span>"
+        if isinstance(value, bool):
+            shown = "✓" if value else "✗"
+        elif f"option.{name}.{value}" in said:  # the catalog's words, which read alone in a menu: "The person..."
+            shown = continued(said[f"option.{name}.{value}"])
+        else:
+            shown = str(value) if value != "" else "-"  # the value itself (a FEN, a number): as it is
+        items.append(f"<li>{texts.get('rules.option', name=label, value=escape(shown))}</li>")
+    if items:
+        title = escape(texts.get("rules.options"))
+        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
+    return "".join(parts)
+
+
+def continued(text: str) -> str:
+    """Returns `text` as it reads after a colon: its first letter small ("La personne" -> "la personne"), unless
+    its first word is an abbreviation ("FEN")."""
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text

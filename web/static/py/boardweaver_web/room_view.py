@@ -8,12 +8,21 @@ import sys
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from boardweaver import Catalog, Message, Offer
+from boardweaver import Message, Offer
 
 from . import dom, elements, focus, tab
 from .board import Board
 from .moves import last_click, picked
-from .panels import clock_left, clock_text, render_clocks, render_happened, render_log, render_result, score_title
+from .panels import (
+    clock_left,
+    clock_text,
+    render_clocks,
+    render_happened,
+    render_log,
+    render_result,
+    render_rules,
+    score_title,
+)
 from .players import NamedCatalog
 from .roving import nearest_offer
 from .texts import Texts, pick_locale
@@ -288,26 +297,3 @@ def render_ended(texts: Texts) -> str:
         f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
         f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
     )
-
-
-def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts, description: str = "") -> str:
-    """The game's one-line description and rules (its catalog's `description` and `rules`, paragraphs split on blank
-    lines) and this room's options; `description` is the game class's own, for a catalog that has none."""
-    text = catalog.texts.get("rules", "") if catalog is not None else ""
-    lead = catalog.texts.get("description", description) if catalog is not None else description
-    paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
-    parts = [f'<p class="game-description">{html.escape(lead)}</p>'] if lead else []
-    parts += [f"<p>{html.escape(part)}</p>" for part in paragraphs]
-    said = catalog.texts if catalog is not None else {}
-    items = []
-    for name, value in sorted(options.items()):
-        label = said.get(f"option.{name}.label", name)
-        if isinstance(value, bool):
-            shown = "✓" if value else "✗"
-        else:
-            shown = said.get(f"option.{name}.{value}", str(value)) if value != "" else "-"
-        items.append(f"<li><span>{html.escape(label)}</span>: {html.escape(shown)}</li>")
-    if items:
-        title = html.escape(texts.get("rules.options"))
-        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
-    return "".join(parts)
