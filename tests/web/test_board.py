@@ -454,6 +454,34 @@ def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_th
     ]
 
 
+def test_regression_memory_matchs_seat_marks_stay_after_the_flips_are_turned_back() -> None:
+    """Regression (a player's trial): Memory match's seat marks showed only while a flipped card (its flipper's
+    stripe) lay on the table and vanished at "turn back", though in hidden mode they tell whose flip is whose."""
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    game = MemoryMatch({"mode": "hidden"})
+    table = start(game, [0, 1], seed=3)
+    key = [
+        f'<span class="seat-mark owner-{seat}" aria-hidden="true">{shape}</span>'
+        for seat, shape in ((1, "▲"), (0, "●"))
+    ]
+
+    def heads() -> list[str]:
+        page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+        return re.findall(r"<header>(.*?)<span class=\"seat-name\">", page)
+
+    at_start = heads()
+    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
+    second = next(i for i, face in enumerate(faces) if face != faces[0])
+    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
+    verify_commit(game, table, 0, [Action.piece_click("grid", second)])
+    flipped = heads()
+    verify_commit(game, table, 0, [Action.command("turn-back")])
+    turned_back = heads()
+
+    assert at_start == flipped == turned_back == key  # the other seat's header, then the seat's own
+
+
 def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None:
     """Regression (a player's trial): a Hexbloom tile placed on the map read "Violet tile (Hex, row 1, column 1,
     1 of 1)"; only its stripe's colour said who placed it, which a screen reader (or a colour-blind eye) misses."""

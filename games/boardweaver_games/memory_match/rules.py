@@ -70,6 +70,7 @@ class MemoryMatch(Game):
     option_defaults: ClassVar[dict[str, Json]] = {"mode": "public"}
     option_choices: ClassVar[dict[str, tuple[Json, ...]]] = {"mode": MODES}
     look: ClassVar[dict[str, Any]] = {
+        "stripes": True,  # a flip wears its flipper's stripe until turned back: the seats' key stays all game long
         "spaces": {"grid": {"area": "table", "layout": "grid", "columns": COLUMNS, "title": "space.grid"}},
         "pieces": {
             BACK: {"symbol": "❔", "color": "#5b5f97", "title": "piece.back"},

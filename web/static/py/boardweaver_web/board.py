@@ -96,7 +96,9 @@ class Board(PieceDrawing):
             else:
                 middle.append(space)
         others = [p for p in state.player_ids if p != self.me]
-        self.marked = _owner_marked(state.spaces.values())  # each seat's header then shows its stripe: the key
+        # each seat's header then shows its stripe: the key; a game whose stripes come and go (Memory match's flips)
+        # says `"stripes": true` in its look, and the key stays all game long
+        self.marked = self.game.look.get("stripes") is True or _owner_marked(state.spaces.values())
         parts = ['<div class="others">']
         parts += [self._seat_area(p, seats[p], ghosts) for p in others]
         parts.append("</div>")
