@@ -101,6 +101,46 @@ def test_the_game_ends_when_every_seat_holds_seven_cards() -> None:
     }
 
 
+def test_regression_the_end_adds_up_each_score_so_the_set_bonus_is_seen() -> None:
+    """Regression (a player's trial): a seat's cards added up to 49 and the end's table showed 54; the +5 of its set
+    of the four suits was said nowhere. Each score's parts are logged before the reason, which names the bonus."""
+    game = MarketDraft()
+    table = position([])
+    table.state.space(hand_id(0)).pieces = [Piece(f"sun-{n}") for n in range(1, PICKS + 1)]
+    table.state.space(hand_id(1)).pieces = [
+        Piece(k) for k in ("sun-8", "moon-8", "star-8", "sun-7", "moon-7", "star-7")
+    ]
+    table.state.space(MARKET).pieces[0] = Piece("leaf-8")
+    table.state.active_player_ids = [1]
+
+    verify_commit(game, table, 1, [Action.piece_click(MARKET, 0), Action.command("take")])
+
+    assert table.state.result is not None and table.state.result.scores == {0: 28, 1: 53 + 5}
+    said = {lang: [catalog.render(line) for line in table.state.log[-4:]] for lang, catalog in game.catalogs().items()}
+    assert said["en"] == [
+        "Player 1 completes a set of the four suits: +5.",
+        "Player 0 scores 28, the sum of the numbers: no full set of the four suits.",
+        "Player 1 scores 58: 53 from the numbers + 5 for 1 set of the four suits.",
+        "Everyone has taken 7 cards: Player 1 wins with 58 points (the numbers, plus 5 for each full set of the four"
+        " suits).",
+    ]
+    assert said["fr"][2] == "Le joueur 1 marque 58 : 53 par les nombres + 5 pour 1 série des quatre couleurs."
+
+
+def test_taking_the_card_that_completes_a_second_set_says_so_once() -> None:
+    game = MarketDraft()
+    table = position(["sun-1"])
+    table.state.space(hand_id(0)).pieces = [Piece(k) for k in ("sun-2", "moon-2", "star-2", "leaf-2", "sun-3")]
+    table.state.space(hand_id(0)).pieces += [Piece(k) for k in ("moon-3", "star-3")]
+    table.state.space(MARKET).pieces[0] = Piece("leaf-3")
+    table.state.space(MARKET).pieces[1] = Piece("leaf-4")
+
+    verify_commit(game, table, 0, [Action.piece_click(MARKET, 0), Action.command("take")])
+    completed = [line for line in table.state.log if line.key == "log.set"]
+
+    assert completed == [Message("log.set", {"player": 0, "bonus": 5})]
+
+
 def test_seeded_bot_games_end_without_error() -> None:
     game = MarketDraft()
 

@@ -46,11 +46,26 @@ def card_name(kind: str) -> str:
     return kind if card is None else f"{SUITS[card[0]]}{card[1]}"
 
 
-def score_hand(kinds: list[str]) -> int:
-    """Returns a hand's score: its numbers, plus SET_BONUS per full set of the four suits."""
+def score_parts(kinds: list[str]) -> tuple[int, int]:
+    """Returns a hand's two parts of its score: the sum of its numbers and its count of full sets of the four suits."""
     cards = [card for card in map(parse_card, kinds) if card is not None]
     sets = min(sum(1 for suit, _ in cards if suit == wanted) for wanted in SUITS)
-    return sum(number for _, number in cards) + SET_BONUS * sets
+    return sum(number for _, number in cards), sets
+
+
+def score_hand(kinds: list[str]) -> int:
+    """Returns a hand's score: its numbers, plus SET_BONUS per full set of the four suits."""
+    numbers, sets = score_parts(kinds)
+    return numbers + SET_BONUS * sets
+
+
+def score_line(player: int, kinds: list[str]) -> Message:
+    """Returns the log line that adds up a hand's score: its numbers, and its sets' bonus when it has one."""
+    numbers, sets = score_parts(kinds)
+    if not sets:
+        return msg("log.scored-numbers", player=player, score=numbers)
+    score = numbers + SET_BONUS * sets
+    return msg("log.scored", player=player, numbers=numbers, bonus=SET_BONUS * sets, count=sets, score=score)
 
 
 @dataclass
@@ -139,6 +154,8 @@ class MarketDraft(Game):
         table.move_piece(MARKET, staged, hand_id(player_id))
         table.log(msg("log.took", player=player_id, card=card_name(kind)))
         hand = [piece.public_kind for piece in table.state.space(hand_id(player_id)).pieces]
+        if score_parts(hand)[1] > score_parts(hand[:-1])[1]:  # the score jumps by the bonus: say why
+            table.log(msg("log.set", player=player_id, bonus=SET_BONUS))
         table.set(StateOf.player_public(player_id), "score", score_hand(hand))
         self.refill(table, staged)
         self.pass_turn(table, player_id)
@@ -161,14 +178,16 @@ class MarketDraft(Game):
         drafted = all(len(hand) >= PICKS for hand in hands.values())
         if drafted or not table.state.space(MARKET).pieces:
             scores = {p: score_hand(hand) for p, hand in hands.items()}
+            for p in players:  # each score's parts, so the end's table adds up (a trial's 49 in cards showed 54)
+                table.log(score_line(p, hands[p]))
             top = max(scores.values())
             winners = [p for p in players if scores[p] == top]
             # why it ended (everyone has taken PICKS cards, or the market ran out), then who wins with what score
             why, facts = ("log.all-drafted", {"picks": PICKS}) if drafted else ("log.market-empty", {})
             reason = (
-                msg(why, winner=winners[0], count=top, **facts)
+                msg(why, winner=winners[0], count=top, bonus=SET_BONUS, **facts)
                 if len(winners) == 1
-                else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, **facts)
+                else msg(f"{why}-tied", winners=", ".join(str(p) for p in winners), count=top, bonus=SET_BONUS, **facts)
             )
             table.end_game(winners=winners, scores=scores, reason=reason)
             return
