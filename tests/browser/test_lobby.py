@@ -290,3 +290,25 @@ def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_th
     )
     assert outlines == ["market-draft"]  # the chosen game's card says it is the one chosen
     assert skip == "skip" and after_skip == "game"
+
+
+CARD_HEIGHTS = "() => Object.fromEntries([...document.querySelectorAll('.game-card')].map(card => [card.dataset.game,"
+CARD_HEIGHTS += " Math.round(card.getBoundingClientRect().height)]))"
+
+
+def test_opening_a_games_rules_leaves_the_other_cards_of_its_row_their_height(server: str, new_page: Any) -> None:
+    """Regression (a player's trial at 1280 px): opening Memory match's Rules stretched Market draft's, Old maid's
+    and Three lanes' cards, in its row, into tall empty boxes. The rules grow their own row of the grid only."""
+    page = new_page(server + "/", viewport={"width": 1280, "height": 800})
+    page.wait_for_selector('.game-rules[data-rules="memory-match"] summary')
+    closed = page.evaluate(CARD_HEIGHTS)
+
+    page.click('.game-rules[data-rules="memory-match"] summary')
+    opened = page.evaluate(CARD_HEIGHTS)
+    rules = page.evaluate(
+        """() => document.querySelector('.game-rules[data-rules="memory-match"]').getBoundingClientRect().height"""
+    )
+    screenshot(page, "lobby-rules-open")
+
+    assert rules > 100, rules  # the rules did open, long
+    assert opened == closed, (closed, opened)
