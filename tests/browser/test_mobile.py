@@ -523,9 +523,10 @@ def test_market_cards_on_a_phone_are_a_fingers_size_apart_inside_their_panel_rin
     for row in rows:
         line = sorted((c for c in cards if round(c["top"]) == row), key=lambda c: c["left"])
         assert all(b["left"] - a["right"] >= a["reach"] + b["reach"] for a, b in pairwise(line)), "rings overlap"
-    assert all(
-        c["left"] - c["reach"] >= space["left"] and c["right"] + c["reach"] <= space["right"] for c in cards
-    ), ("a ring crosses the market's panel", space)
+    assert all(c["left"] - c["reach"] >= space["left"] and c["right"] + c["reach"] <= space["right"] for c in cards), (
+        "a ring crosses the market's panel",
+        space,
+    )
     assert all(c["bottom"] + c["reach"] <= space["bottom"] for c in cards), "a ring crosses the panel's foot"
     assert min(c["edge"] for c in cards) >= 3, "a ring reads badly against its card (WCAG 1.4.11: 3:1)"
 
