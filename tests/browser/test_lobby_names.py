@@ -297,3 +297,38 @@ def test_an_invite_is_handed_to_the_systems_share_sheet_where_the_browser_has_on
 
     assert plain_shows == has_sheet  # shown only where there is a sheet
     assert phone.evaluate("window.__shared.url") == invite
+
+
+# Where the board starts, and the passing notice's box against the top bar's and the turn line's.
+PAGE_TOP = """() => {
+  const box = s => { const b = document.querySelector(s).getBoundingClientRect(); return [b.top, b.bottom]; };
+  return {body: box('.room-body'), notice: box('#notice'), bar: box('.topbar'), turn: box('#turn'),
+    live: document.getElementById('notice').getAttribute('role')};
+}"""
+
+
+@pytest.mark.parametrize("screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["1280", "390"])
+def test_a_passing_notice_moves_nothing_and_covers_neither_the_top_bar_nor_the_turn(
+    server: str, new_page: Any, screen: dict[str, int]
+) -> None:
+    """Regression (a player's trial): "Link copied.", "Player 2 is Béa." and the rematch's news pushed the whole page
+    down ~48 px each time they came (and up again when they went). They are drawn over the page's top, under the
+    top bar, in the same live region."""
+    ada = lobby_as(new_page, server, "Ada", viewport=screen, permissions=["clipboard-read", "clipboard-write"])
+    ada.select_option("#game", "market-draft")
+    ada.select_option("#seats-market-draft", "2")
+    ada.click("#create")
+    ada.wait_for_url("**/room/**")
+    wait_state(ada, "ready")
+    ada.wait_for_selector("#invites .invite-link[data-seat='1']")
+    ada.wait_for_timeout(500)
+    before = ada.evaluate(PAGE_TOP)
+
+    ada.locator("#invites li:has(.invite-link[data-seat='1']) button.copy").click()
+    ada.wait_for_selector("#notice:has-text('Link copied')")
+    said = ada.evaluate(PAGE_TOP)
+    screenshot(ada, f"passing-notice-{screen['width']}")
+
+    assert said["body"] == before["body"], (before, said)  # the board did not move
+    assert said["notice"][0] >= said["bar"][1] and said["notice"][0] >= said["turn"][1], said
+    assert said["live"] == "status"

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
 REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
-PASSING_NOTICES = ("notice.server-error", "notice.step-refused")  # over once read; the others last while true
+# over once read (the rematch's button says it too); the others last while true
+PASSING_NOTICES = ("notice.server-error", "notice.step-refused", "rematch.ready")
 FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
 
 
@@ -266,8 +267,7 @@ class RoomView:
             if notice.key in PASSING_NOTICES:
                 self.say_passing(said, REFUSAL_SHOWN_MS)
             else:
-                self.notices_said += 1  # a lasting notice outlives any passing one said before
-                elements.set_text("notice", said)
+                self.say_lasting(said)
             session.notices.clear()
         if session.over:
             elements.set_html(
@@ -277,8 +277,17 @@ class RoomView:
                 + f'<a class="lobby-link" href="/">{html.escape(texts.get("button.lobby"))}</a>',
             )
 
+    def say_lasting(self, said: str) -> None:
+        """Says something in the notice, under the top bar, until something else is said ("Offline: your move will
+        be sent..."); it outlives any passing notice said before."""
+        self.notices_said += 1
+        elements.set_attribute("notice", "class", "")
+        elements.set_text("notice", said)
+
     def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:
-        """Says something in the notice for a few seconds ("Link copied.", "Bob has joined.")."""
+        """Says something in the notice for a few seconds ("Link copied.", "Bob has joined."), drawn over the page
+        (`.passing`): nothing moves when it comes and goes."""
+        elements.set_attribute("notice", "class", "passing")
         elements.set_text("notice", said)
         self.notices_said += 1
         count = self.notices_said

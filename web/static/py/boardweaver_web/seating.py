@@ -104,7 +104,7 @@ class SeatKeeping:
         status, data = await network.fetch_json(url, "POST", {"seat": seat}, auth)
         if status != 200:
             reason = data.get("error") if isinstance(data, dict) else status
-            elements.set_text("notice", self.texts.get("room.bot-failed", reason=reason))
+            self.say_lasting(self.texts.get("room.bot-failed", reason=reason))
 
     async def copy(self, copy_id: str) -> None:
         copied = await elements.copy_text(copy_id)
@@ -115,7 +115,7 @@ class SeatKeeping:
         status, data = await network.fetch_json(url, "PUT", {"name": name}, {"Authorization": f"Bearer {token}"})
         if status != 200:
             reason = data.get("error") if isinstance(data, dict) else status
-            elements.set_text("notice", self.texts.get("name.failed", reason=reason))
+            self.say_lasting(self.texts.get("name.failed", reason=reason))
 
     def on_rematch_click(self, event: Any) -> None:
         if elements.target_data(event, "rematch") is not None:
@@ -141,7 +141,7 @@ class SeatKeeping:
         status, data = await network.fetch_json(url, "POST", {"seat": seat}, {"Authorization": f"Bearer {token}"})
         if status != 200 or not isinstance(data, dict) or "token" not in data:
             reason = data.get("error") if isinstance(data, dict) else status
-            elements.set_text("notice", self.texts.get("rematch.failed", reason=reason))
+            self.say_lasting(self.texts.get("rematch.failed", reason=reason))
             return
         new, new_token = str(data["room"]), str(data["token"])
         moved = data["seat"] if type(data.get("seat")) is int else seat

@@ -73,7 +73,7 @@ class TurnSignal:
         storage.storage_set("bw:signal:notify", "on" if granted else "off")
         if not granted:
             elements.element("notify").checked = False
-            elements.set_text("notice", self.texts.get("signal.notify-denied"))
+            self.say_lasting(self.texts.get("signal.notify-denied"))
 
     def signal_turn(self, game: Game) -> None:
         """Says "your turn" when it comes: the tab's title, a beep if the player wants it, a notification
