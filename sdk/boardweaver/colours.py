@@ -5,6 +5,10 @@ from __future__ import annotations
 
 CARD_COLOUR = "#f4ecd8"  # a piece without a look colour (web/static/boardweaver.css's --card)
 MIN_CONTRAST = 4.5  # WCAG AA for a look's own ink on its piece
+# Seat 0 to 7's colour, as the tab draws a seat's stripe and the mark beside its name (web/static/boardweaver.css's
+# `.owner-N`): a look that colours a piece by its seat (Memory match's kept pairs) takes these, so that the piece,
+# the stripe and the seat's header agree
+SEAT_COLOURS = ("#e05a5a", "#5a9be0", "#e0c35a", "#a05ae0", "#4fc7b0", "#e0904a", "#e07ab8", "#c8c8c8")
 
 
 def luminance(colour: str) -> float | None:

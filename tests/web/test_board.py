@@ -1039,6 +1039,23 @@ def test_every_seat_of_an_installed_game_has_an_underline_colour_in_the_styleshe
     assert len(set(OWNER_SHAPES[:most])) == most  # and a shape of its own, for who does not tell the colours apart
 
 
+def test_regression_the_sdks_seat_colours_are_the_stylesheets_and_memory_match_colours_by_them() -> None:
+    """`boardweaver.colours.SEAT_COLOURS` is each `.owner-N` colour, and Memory match's kept pairs and flipped cards
+    wear their seat's (a trial: seat 3's cards were green beside a gold stripe and mark, seat 4's gold by violet)."""
+    from pathlib import Path
+
+    from boardweaver.colours import SEAT_COLOURS
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    css = (Path(__file__).resolve().parents[2] / "web" / "static" / "boardweaver.css").read_text()
+    stylesheet = dict(re.findall(r"\.owner-(\d+) \{ --owner: (#[0-9a-f]{6}); \}", css))
+    assert {int(seat): colour for seat, colour in stylesheet.items()} == dict(enumerate(SEAT_COLOURS))
+    game = MemoryMatch()
+    for seat in range(game.max_players):
+        assert game.piece_look(f"flipped-{seat}")["color"] == SEAT_COLOURS[seat]
+        assert game.piece_look(f"kept-{seat}-cat")["color"] == SEAT_COLOURS[seat]
+
+
 def test_a_look_ink_colours_a_pieces_text_only_where_it_reads_and_the_card_colour_is_the_styles() -> None:
     from pathlib import Path
 

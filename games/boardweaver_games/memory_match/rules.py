@@ -27,6 +27,7 @@ from boardweaver import (
     Table,
     msg,
 )
+from boardweaver.colours import SEAT_COLOURS  # a kept pair, its stripe and its keeper's mark agree
 
 GRID = "grid"
 BACK = "back"
@@ -43,7 +44,6 @@ SYMBOLS = {
     "fish": "🐟",
     "bird": "🐦",
 }
-SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3bb273", "#edae49")
 FLIPPED_PREFIX = "flipped-"
 TURN_BACK = Action.command("turn-back")
 
