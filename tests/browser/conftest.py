@@ -232,3 +232,8 @@ def rebuilt_views(frames: list[str]) -> list[dict[str, Any]]:
             continue
         views.append(view)
     return views
+
+
+def face_text(piece: Any) -> str:
+    """A piece's text as its face shows it: without the tick a picked piece wears on a grid (`.chosen-mark`)."""
+    return str(piece.inner_text()).replace("✓", "").strip()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import seat_url, wait_state
+from .conftest import face_text, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_draft_survives_offline_reload_and_commits_on_reconnect(server: str, api
     page.context.set_offline(True)
     wait_state(page, "offline", timeout=10_000)
     page.locator(MARKET).nth(4).click()  # drafting goes on without the server
-    staged = page.locator(f"{MARKET} >> nth=4").inner_text().replace("✓", "").strip()  # its face, not its tick
+    staged = face_text(page.locator(f"{MARKET} >> nth=4"))
     assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))
 
     page.reload()

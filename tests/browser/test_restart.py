@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.test_draining import Single
 
-from .conftest import CHROMIUM, Api, seat_url, wait_state
+from .conftest import CHROMIUM, Api, face_text, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def test_a_draining_server_closes_with_1012_and_the_tab_reconnects_with_its_draf
     try:
         wait_state(page, "ready")
         page.locator(MARKET).nth(4).click()  # a Choice step, drafted in the tab only
-        staged = page.locator(f"{MARKET} >> nth=4").inner_text()
+        staged = face_text(page.locator(f"{MARKET} >> nth=4"))
         first.proc.send_signal(signal.SIGTERM)
         stopped = first.proc.wait(30)
         drained = first.log()

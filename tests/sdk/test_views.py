@@ -476,4 +476,6 @@ def test_the_ops_of_a_part_derived_from_its_steps_are_the_diffs_ops(name: str) -
             steps = bots[seat].decide(game, table.view(seat), seat)
             views.patches(verify_commit(game, table, seat, steps, views=views).changes)
 
-    assert views.known > 20
+    # Bluff's takes put each card at its place in the hand (not on top) and its plays retitle the pile, so fewer of
+    # its parts are derived from the steps alone than draw-discard's draws and discards
+    assert views.known > (5 if name == "bluff" else 20)
