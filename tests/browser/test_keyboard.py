@@ -230,16 +230,22 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
 MARKET_CARD = "#board [data-space=market] [data-roving=grid] > [data-offer]"
 
 
-def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: Any, new_page: Any) -> None:
+def _pick_the_second_market_card_by_keyboard(server: str, api: Any, new_page: Any) -> tuple[Any, str]:
+    """Opens a Market draft seat, tabs into the market, arrows to its second card and stages it with Enter (a
+    Choice, drawn at once); returns the page and the key of the card the focus was on when Enter was pressed."""
     room = api.room("market-draft", seats=2, bots=[])
     page = new_page(seat_url(server, room, 0))
     wait_state(page, "ready")
-    keys = Keyboard(page)
-    keys.tab_to(f"() => document.activeElement.matches('{MARKET_CARD}')")
+    Keyboard(page).tab_to(f"() => document.activeElement.matches('{MARKET_CARD}')")
     page.keyboard.press("ArrowRight")
     picked = page.evaluate("document.activeElement.dataset.key")
-    page.keyboard.press("Enter")  # stage it: a Choice, drawn at once
+    page.keyboard.press("Enter")
     page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    return page, str(picked)
+
+
+def test_escape_puts_back_the_card_just_picked_as_undo_does(server: str, api: Any, new_page: Any) -> None:
+    page, picked = _pick_the_second_market_card_by_keyboard(server, api, new_page)
     staged = page.get_attribute("#board [data-space=market] .piece.chosen", "data-key")
     undo_shown = page.locator("#commands button.undo").count()
 
@@ -256,14 +262,7 @@ def test_regression_the_focus_stays_on_the_card_enter_picked_not_on_its_neighbou
 ) -> None:
     """Regression (a keyboard trial): Market draft's card picked with Enter was offered no more, and the focus fell
     to its neighbour, whose focus ring made it look picked; the picked card's label never said so."""
-    room = api.room("market-draft", seats=2, bots=[])
-    page = new_page(seat_url(server, room, 0))
-    wait_state(page, "ready")
-    keys = Keyboard(page)
-    keys.tab_to(f"() => document.activeElement.matches('{MARKET_CARD}')")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("Enter")  # stage it: a Choice, drawn at once
-    page.wait_for_selector("#board [data-space=market] .piece.chosen", timeout=10_000)
+    page, _ = _pick_the_second_market_card_by_keyboard(server, api, new_page)
     focused = page.evaluate("document.activeElement.dataset.key")
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
     ticked = page.locator("#board [data-space=market] .piece.chosen .chosen-mark").count()
