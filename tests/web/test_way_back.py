@@ -3,23 +3,8 @@
 from __future__ import annotations
 
 from boardweaver_web import mine
+from boardweaver_web.session import MemoryStore
 from boardweaver_web.way_back import came_back_by_keyboard, keep_room, note_input, room_fragment, room_link
-
-
-class MemoryStore:
-    """A key-value store in a dict, as the tab's sessionStorage or the browser's localStorage."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, str] = {}
-
-    def get(self, key: str) -> str | None:
-        return self.values.get(key)
-
-    def set(self, key: str, value: str) -> None:
-        self.values[key] = value
-
-    def delete(self, key: str) -> None:
-        self.values.pop(key, None)
 
 
 def test_the_review_links_back_to_the_room_by_the_seat_this_tab_played() -> None:

@@ -232,7 +232,7 @@ class Board(PieceDrawing):
         # a whole number stays one, so a seat in it reads as its player's name ("won by Ada": `NamedCatalog`); a
         # message's wire map (`Table.set` of a `msg(...)`) is rendered in the seat's language
         args = {k: v if type(v) is int else _placeholder(v) for k, v in state.items() if k != "title"}
-        return self.say(key, **args) if isinstance(key, Message) else self.say(str(key), **args)
+        return self.say(key if isinstance(key, Message) else str(key), **args)  # a msg() keeps its own arguments
 
     def _where(self, space: Space) -> str:
         """Names a space for a label: its title, with its owner's seat when it is someone's.

@@ -56,14 +56,15 @@ class PieceDrawing:
         if mover is not None:
             classes.append(f"last-move last-move-{mover}")
         attributes = ""
+        picked = False  # the draft's pick (never a ghost)
         if ghost:
             classes.append("pending")
         else:
             attributes = f' data-key="{escape(space.space_id)}/{index}"'
             if self._is_drafted(space, index, piece):
                 classes.append("drafted")
-            chosen = (space.space_id, index) in self.chosen
-            if chosen:
+            picked = (space.space_id, index) in self.chosen
+            if picked:
                 classes.append("chosen")
             offer = self.piece_offers.get((space.space_id, index))
             if offer is not None:
@@ -71,7 +72,7 @@ class PieceDrawing:
                 classes += self._target(space, look, self.offers[offer])
                 attributes += f' data-offer="{offer}"'
             stop = self._tab_stops.get(space.space_id)
-            if stop is not None and (offer is not None or chosen):  # a picked card stays in its roving group
+            if stop is not None and (offer is not None or picked):  # a picked card stays in its roving group
                 attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
         spoken = self.texts.get(
@@ -87,7 +88,6 @@ class PieceDrawing:
         known = self._known(piece, shown_kind)
         if known is not None:
             spoken += f" · {self.texts.get('piece.known', what=known)}"
-        picked = not ghost and (space.space_id, index) in self.chosen
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
             spoken += f" · {self.texts.get('piece.picked')}"
         if mover is not None:
