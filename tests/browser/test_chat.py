@@ -72,10 +72,54 @@ def test_two_seats_chat_a_reload_keeps_it_and_a_line_is_text_not_markup(server: 
     wait_line(bob, "<b>x</b>")
 
     assert focused == "chat-text" and emptied == ""  # Enter sent it; the field keeps the focus, emptied
-    assert lines(ada) == [["Ada", "hello Bob"], ["Player 2", "<b>x</b>"]]
+    assert lines(ada) == [["Ada:", "hello Bob"], ["Player 2:", "<b>x</b>"]]
     assert lines(bob) == lines(ada)  # the reloaded tab has the conversation from its snapshot
     assert bold == 0 and set(weight) == {"400"}  # drawn as text: no <b> element, nothing bold
     assert said == "Player 2: <b>x</b>"  # the live region says the others' new line, not the history
+
+
+LINE_LAYOUT = """() => [...document.querySelectorAll('#chat-lines .chat-line')].map(line => {
+  const who = line.querySelector('.chat-who'), text = line.querySelector('.chat-text');
+  const name = who.getBoundingClientRect(), rows = [...text.getClientRects()];
+  return {said: line.textContent, whoTop: name.top, whoLeft: name.left, whoRight: name.right,
+          firstTop: rows[0].top, firstLeft: rows[0].left, rows: rows.length,
+          nextLeft: rows.length > 1 ? rows[1].left : null,
+          whoStyle: [getComputedStyle(who).fontWeight, getComputedStyle(who).color],
+          textStyle: [getComputedStyle(text).fontWeight, getComputedStyle(text).color]};
+})"""
+
+
+def test_regression_each_line_reads_name_and_message_on_one_line_its_wrap_under_the_message(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial: at 1280 px the chat put the sender's name on its own line above each of their own
+    messages (the board's `.mine` seat rule, a wrapping flex row, also matched our chat lines)."""
+    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    api.call(f"/api/rooms/{room['room']}/seats/0/name", {"name": "Ada"}, token=room["tokens"][0], method="PUT")
+    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (ada, bob):
+        wait_state(page, "ready", "over")
+    long = "a rather long message to see how a line wraps when the name stands on the same line as its text"
+    for page, text in ((ada, "hello"), (bob, "hi Ada"), (ada, long)):
+        say(page, text)
+        wait_line(ada, text)
+
+    for width in (1280, 390):
+        ada.set_viewport_size({"width": width, "height": 860})
+        drawn = ada.evaluate(LINE_LAYOUT)
+        spoken = ada.locator("#chat-lines").aria_snapshot()
+
+        for line in drawn:  # the message starts on the name's line, just after it
+            assert abs(line["firstTop"] - line["whoTop"]) < 2, (width, line)
+            assert 0 <= line["firstLeft"] - line["whoRight"] < 12, (width, line)
+            assert line["whoStyle"][0] == "700" and line["textStyle"][0] == "400", line  # the name in bold
+            assert line["whoStyle"][1] != line["textStyle"][1], line  # and in a colour of its own
+        wrapped = drawn[2]
+        assert wrapped["rows"] >= 2 and wrapped["nextLeft"] > wrapped["whoLeft"] + 4, (width, wrapped)  # hangs
+        assert drawn[0]["whoStyle"][1] != drawn[1]["whoStyle"][1]  # our own name in another colour than theirs
+        assert [line["said"] for line in drawn] == ["Ada: hello", "Player 2: hi Ada", f"Ada: {long}"]  # its colon
+        assert f'listitem: "Ada: {long}"' in spoken and 'listitem: "Player 2: hi Ada"' in spoken, spoken
+    screenshot(ada, "chat-lines-phone")
 
 
 def test_a_spectator_reads_the_chat_with_no_field_and_a_note_why(server: str, api: Any, new_page: Any) -> None:
@@ -117,12 +161,15 @@ def test_the_chat_speaks_french_to_a_french_browser(server: str, api: Any, new_p
     say(page, "x" * 501)
     refused = page.inner_text("#chat-note")
     kept = page.input_value("#chat-text")
+    say(page, "bonjour")
+    wait_line(page, "bonjour")
 
     assert page.inner_text("#chat-title") == "Discussion"
     assert page.inner_text("#chat-send") == "Envoyer"
     assert page.inner_text("label[for=chat-text]") == "Message à la table"
     assert refused == "Trop long : un message tient en 500 caractères au plus, celui-ci en a 501."
     assert kept == "x" * 501  # refused before sending: the text stays to be shortened
+    assert 'listitem: "Joueur 1 : bonjour"' in page.locator("#chat-lines").aria_snapshot()  # French's colon
 
 
 def test_the_chat_fits_a_phone_without_covering_the_board_and_its_controls_are_big_enough(

@@ -1,7 +1,8 @@
 """The room's chat as the tab holds it: the lines the server sent, the lines sent and not yet heard back, what
 a line may hold, and the lines as HTML (plain Python: `chat_panel.py` puts it on the page).
 
-A line is drawn as text: its speaker's name and its words go through `html.escape`, never as markup.
+A line is drawn as text: its speaker's name and its words go through `html.escape`, never as markup. It reads as
+one sentence, "Ada: hello", on the screen and to a screen reader alike: the colon is text, not the stylesheet's.
 """
 
 from __future__ import annotations
@@ -88,26 +89,27 @@ class ChatLog:
         return fresh
 
 
-def render_lines(lines: list[Line], name: Callable[[int], str], me: int | None, pending: list[str]) -> str:
-    """The lines as list items, oldest first: the speaker (`name(seat)`) and the words, both escaped; our own lines
-    marked `mine`; then the lines still on their way (`pending`), marked `sending`."""
+def render_lines(lines: list[Line], who: Callable[[int], str], me: int | None, pending: list[str]) -> str:
+    """The lines as list items, oldest first: the speaker as a line starts with it (`who(seat)`, "Ada:") and the
+    words, both escaped and inline; our own lines marked `own`; then the lines still on their way (`pending`),
+    marked `sending`."""
     items = []
     for line in lines:
-        mine = " mine" if line.seat == me else ""
+        own = " own" if line.seat == me else ""  # not "mine": the board's own seat area is `.mine`
         items.append(
-            f'<li class="chat-line{mine}" data-n="{line.number}">'
-            f'<span class="chat-who">{html.escape(name(line.seat))}</span>'
+            f'<li class="chat-line{own}" data-n="{line.number}">'
+            f'<span class="chat-who">{html.escape(who(line.seat))}</span>'
             f' <span class="chat-text">{html.escape(line.text)}</span></li>'
         )
     if me is not None:
         for text in pending:
             items.append(
-                f'<li class="chat-line mine sending"><span class="chat-who">{html.escape(name(me))}</span>'
+                f'<li class="chat-line own sending"><span class="chat-who">{html.escape(who(me))}</span>'
                 f' <span class="chat-text">{html.escape(text)}</span></li>'
             )
     return "".join(items)
 
 
-def spoken(lines: list[Line], name: Callable[[int], str], me: int | None) -> str:
-    """What the live region says of new lines: the others' ("Ada: hello."), not our own, one after another."""
-    return " ".join(f"{name(line.seat)}: {line.text}" for line in lines if line.seat != me)
+def spoken(lines: list[Line], who: Callable[[int], str], me: int | None) -> str:
+    """What the live region says of new lines: the others' ("Ada: hello"), not our own, one after another."""
+    return " ".join(f"{who(line.seat)} {line.text}" for line in lines if line.seat != me)

@@ -83,7 +83,7 @@ class ChatPanel:
         elif others:
             self.unread += len(others)
             self.render_unread()
-        said = spoken(fresh, self.name, self.me)
+        said = spoken(fresh, self.who, self.me)
         if said:
             elements.set_text("chat-said", said)
 
@@ -133,13 +133,14 @@ class ChatPanel:
 
     # -- drawing -------------------------------------------------------------------------------------
 
-    def name(self, seat: int) -> str:
-        return self.texts.get("seat", seat=seat)
+    def who(self, seat: int) -> str:
+        """The speaker as a line starts with it, "Ada:" ("Ada :" in French)."""
+        return self.texts.get("chat.who", name=self.texts.get("seat", seat=seat))
 
     def render(self) -> None:
         me = self.me
         pending = list(self.log.pending.values())
-        elements.draw("chat-lines", render_lines(self.log.ordered(), self.name, me, pending))
+        elements.draw("chat-lines", render_lines(self.log.ordered(), self.who, me, pending))
         elements.set_hidden("chat-form", me is None)
         elements.set_text("chat-readonly", "" if me is not None else self.texts.get("chat.readonly"))
         self.render_unread()
