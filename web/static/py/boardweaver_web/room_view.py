@@ -35,6 +35,8 @@ NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under
 REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
 # over once read (the rematch's button says it too); the others last while true
 PASSING_NOTICES = ("notice.server-error", "notice.step-refused", "rematch.ready")
+# lasting notices that say again what the status and the turn's line say: a phone draws them not (status-line)
+RESTATING_NOTICES = ("notice.queued", "notice.connection-lost")
 FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
 
 
@@ -73,7 +75,7 @@ class RoomView:
         traceback.print_exception(error, file=sys.stderr)
         reason = f"{type(error).__name__}: {error}"
         elements.set_text("status", self.texts.get("error.board", reason=reason))
-        elements.set_attribute("status", "class", "offline")
+        elements.set_attribute("status", "class", "offline fault")
         if not self.drawn:
             elements.set_attribute("page", "data-state", "error")
 
@@ -267,7 +269,7 @@ class RoomView:
             if notice.key in PASSING_NOTICES:
                 self.say_passing(said, REFUSAL_SHOWN_MS)
             else:
-                self.say_lasting(said)
+                self.say_lasting(said, restates=notice.key in RESTATING_NOTICES)
             session.notices.clear()
         if session.over:
             elements.set_html(
@@ -277,11 +279,12 @@ class RoomView:
                 + f'<a class="lobby-link" href="/">{html.escape(texts.get("button.lobby"))}</a>',
             )
 
-    def say_lasting(self, said: str) -> None:
+    def say_lasting(self, said: str, restates: bool = False) -> None:
         """Says something in the notice, under the top bar, until something else is said ("Offline: your move will
-        be sent..."); it outlives any passing notice said before."""
+        be sent..."); it outlives any passing notice said before. One that `restates` what the status and the turn
+        say is still said to a screen reader, but a phone does not draw it above its board."""
         self.notices_said += 1
-        elements.set_attribute("notice", "class", "")
+        elements.set_attribute("notice", "class", "restates" if restates else "")
         elements.set_text("notice", said)
 
     def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:
