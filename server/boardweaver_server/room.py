@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -109,6 +110,7 @@ class Room:
         self.away_seconds = AWAY_SECONDS
         self._presence: asyncio.TimerHandle | None = None
         self.chat = RoomChat()  # the recent chat lines (`chat.py`): kept apart from the table and its log
+        self.last_move_at = 0.0  # when the server took the room's latest event (time.time()); 0: none known
 
     # -- reading -------------------------------------------------------------------------------------
 
@@ -221,6 +223,8 @@ class Room:
             "referee": self.has_referee,
             "seed_commitment": self.record.seed_commitment,
             "result": None if result is None else result_to_wire(result),
+            # when the game last moved, in wall-clock ms, for a player's list of their games; None before a move
+            "last_move_at": round(self.last_move_at * 1000) if self.last_move_at else None,
         }
         if self.is_over:
             status["seed"] = self.record.seed
@@ -495,6 +499,7 @@ class Room:
             self.table.rng_counter,
             _pick_counter(self.table),
             self._clock_times(),
+            time.time(),
         )
         writes = [ops.insert_event(self.room_id, event)]
         self.since_snapshot += 1
@@ -557,6 +562,7 @@ class Room:
         self.record.over = self.table.state.is_over()
         self._remember(seat, cid)
         self.last_result = result
+        self.last_move_at = event.taken_at
         self.last_moves.note(seat, result.changes, acting)
         self.changed.set()
         self._clock_wake.set()
@@ -627,6 +633,7 @@ class Room:
                 self.last_moves.follow(event.kind, event.seat, acting, self.last_result)
                 self.seq = event.seq
                 self.commit_ids[(event.seat, event.commit_id)] = event.seq
+                self.last_move_at = event.taken_at or self.last_move_at
                 if self.clock is not None and event.clock:
                     self.clock.restore(event.clock)
         except Exception:
@@ -675,6 +682,7 @@ class Room:
                 self.table.rng_counter,
                 _pick_counter(self.table),
                 self._clock_times(),
+                time.time(),
             )
             try:
                 await self.store.write(ops.insert_event(self.room_id, event))
@@ -692,6 +700,7 @@ class Room:
                 raise ProtocolError("server/store", "the undo could not be stored; send it again", cid) from None
             self._remember(seat, cid)
             self.last_result = None
+            self.last_move_at = event.taken_at
             self.last_moves.forget(seat)
             _ack(origin, cid, self.seq)
             self.resync_all()  # an undo removes log lines: every socket starts again from a snapshot
@@ -779,6 +788,7 @@ class Room:
             self.table.rng_counter,
             _pick_counter(self.table),
             self._clock_times(),
+            time.time(),
         )
         writes = [ops.insert_event(self.room_id, event)]
         if self.table.state.is_over():
@@ -795,6 +805,7 @@ class Room:
             raise ProtocolError("server/store", "the flag fall could not be stored", None) from None
         self.record.over = self.table.state.is_over()
         self.last_result = None
+        self.last_move_at = event.taken_at
         self._broadcast(changes, None, "")
         self.changed.set()
 

@@ -691,7 +691,7 @@ class Rooms:
         A `frozen` room is a finished one whose rules changed since: it opens from the snapshot stored at its end
         alone (no rule code runs), or not at all (None) when it has none (it ended before final snapshots).
         """
-        snapshot, events, commits, (times, flagged), chat = log
+        snapshot, events, commits, (times, flagged), chat, taken_at = log
         if frozen and (snapshot is None or events):
             return None
         try:
@@ -714,6 +714,7 @@ class Rooms:
         if record.clock is not None:
             room.use_clock(TimeControl.from_json(record.clock), times or None, flagged)
         room.chat = RoomChat(chat)
+        room.last_move_at = taken_at
         return room
 
     # -- leaving memory ------------------------------------------------------------------------------
@@ -891,13 +892,14 @@ class Rooms:
 
 def _read_logs(conn: Any, records: list[RoomRecord]) -> dict[str, Any]:
     """Returns room id -> (latest snapshot, events after it, recent commit ids, (latest clock, flagged seats),
-    recent chat lines) of `records`."""
+    recent chat lines, when the latest event was taken) of `records`."""
     logs = {}
     for record in records:
         snapshot = ops.latest_snapshot(conn, record.room_id)
         events = ops.events_after(conn, record.room_id, snapshot.seq if snapshot else 0)
         commits = ops.recent_commit_ids(conn, record.room_id)
         flagged = ops.flagged_seats(conn, record.room_id) if record.clock is not None else []
-        clock = (ops.latest_clock(conn, record.room_id), flagged)
-        logs[record.room_id] = (snapshot, events, commits, clock, recent_chat_lines(conn, record.room_id))
+        times, taken_at = ops.latest_event(conn, record.room_id)
+        chat = recent_chat_lines(conn, record.room_id)
+        logs[record.room_id] = (snapshot, events, commits, (times, flagged), chat, taken_at)
     return logs

@@ -47,10 +47,11 @@ START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store threa
 CHECKPOINT_WRITES = 1000
 # how the WAL may be synced, in the order tried (tests narrow it); the store's thread where none of them works
 SYNC_WITH: tuple[str, ...] = ("uring", "aio")
-SCHEMA_VERSION = 5  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
+SCHEMA_VERSION = 6  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
-# version 3: the rules a room was created with, and when it finished; version 5: the seats invited, not joined yet)
+# version 3: the rules a room was created with, and when it finished; version 5: the seats invited, not joined yet;
+# version 6: when the server took each event)
 ADDED_COLUMNS = {
     "rooms": [
         ("visibility", "TEXT NOT NULL DEFAULT 'public'"),
@@ -62,7 +63,7 @@ ADDED_COLUMNS = {
         ("finished", "REAL NOT NULL DEFAULT 0"),
         ("invited", "TEXT NOT NULL DEFAULT '[]'"),
     ],
-    "events": [("clock", "TEXT NOT NULL DEFAULT ''")],
+    "events": [("clock", "TEXT NOT NULL DEFAULT ''"), ("taken_at", "REAL NOT NULL DEFAULT 0")],
     "snapshots": [("marks", "TEXT NOT NULL DEFAULT '[]'")],
 }
 
@@ -85,7 +86,7 @@ CREATE TABLE IF NOT EXISTS events (
     room TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL,
     steps TEXT NOT NULL, picks TEXT NOT NULL, commit_id TEXT NOT NULL, ended_by TEXT NOT NULL,
     rng_counter INTEGER NOT NULL, pick_counter INTEGER NOT NULL, clock TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (room, seq)
+    taken_at REAL NOT NULL DEFAULT 0, PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     room TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL,
@@ -151,6 +152,7 @@ class EventRecord:
     rng_counter: int
     pick_counter: int
     clock: str = ""  # the seats' remaining times after it, in a room with clocks (`clock.Clock.stored`)
+    taken_at: float = 0.0  # when the server took it (time.time()); 0 for an event stored before schema version 6
 
     def to_public(self) -> dict[str, Any]:
         return {
@@ -1159,7 +1161,7 @@ def insert_event(room_id: str, event: EventRecord) -> Op:
 def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) -> None:
     conn.execute(
         "INSERT INTO events (room, seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter,"
-        " pick_counter, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        " pick_counter, clock, taken_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             room_id,
             event.seq,
@@ -1172,6 +1174,7 @@ def _insert_event(conn: sqlite3.Connection, room_id: str, event: EventRecord) ->
             event.rng_counter,
             event.pick_counter,
             event.clock,
+            event.taken_at,
         ),
     )
 
@@ -1289,12 +1292,13 @@ def latest_snapshot(conn: sqlite3.Connection, room_id: str) -> Snapshot | None:
 def events_after(conn: sqlite3.Connection, room_id: str, seq: int = 0) -> list[EventRecord]:
     """Returns the room's events with a seq above `seq`, in order."""
     rows = conn.execute(
-        "SELECT seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter, pick_counter, clock"
+        "SELECT seq, kind, seat, steps, picks, commit_id, ended_by, rng_counter, pick_counter, clock, taken_at"
         " FROM events WHERE room = ? AND seq > ? ORDER BY seq",
         (room_id, seq),
     )
     return [
-        EventRecord(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8], r[9]) for r in rows
+        EventRecord(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8], r[9], r[10])
+        for r in rows
     ]
 
 
@@ -1304,10 +1308,13 @@ def flagged_seats(conn: sqlite3.Connection, room_id: str) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
-def latest_clock(conn: sqlite3.Connection, room_id: str) -> str:
-    """Returns the seats' remaining times stored with the room's latest event ("" for none)."""
-    row = conn.execute("SELECT clock FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1", (room_id,)).fetchone()
-    return "" if row is None else str(row[0])
+def latest_event(conn: sqlite3.Connection, room_id: str) -> tuple[str, float]:
+    """Returns the seats' remaining times stored with the room's latest event ("" for none) and when the server took
+    it (0: no event, or one stored before schema version 6)."""
+    row = conn.execute(
+        "SELECT clock, taken_at FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1", (room_id,)
+    ).fetchone()
+    return ("", 0.0) if row is None else (str(row[0]), float(row[1]))
 
 
 def recent_commit_ids(conn: sqlite3.Connection, room_id: str, limit: int = 256) -> list[tuple[int, str, int]]:

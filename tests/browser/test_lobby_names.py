@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from .conftest import screenshot, wait_state
+from .conftest import screenshot, seat_url, wait_state
 from .driver import take_one
 from .test_accessibility import AXE, serious_violations
 
@@ -157,7 +158,6 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-others')  # the room's status came
     assert row.locator(".kept-state").inner_text() in {"Your turn", "playing"}  # by the bot's speed
     assert row.locator(".kept-others").inner_text() == "with Bot 2, Bot 3"
-    assert row.locator(".kept-when").inner_text().count(":") == 1  # opened today: the hour alone
     assert row.locator(".kept-seat").inner_text() == "Quick"  # the name this player chose, not "Player 1"
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
     listed.wait_for()
@@ -213,6 +213,72 @@ def test_regression_a_returning_player_finds_my_games_above_the_form_each_game_w
             beside = [b["y"] < first["y"] + first["height"] and first["y"] < b["y"] + b["height"] for b in boxes]
             assert all(beside), f"{row.inner_text()!r} at {width} px: its buttons on more than one line"
     screenshot(page, "lobby-my-games-first")
+
+
+MOVE_TIME = "ms => new Date(ms).toLocaleString(document.documentElement.lang, {hour: '2-digit', minute: '2-digit'})"
+
+
+def flip_a_card(server: str, api: Any, new_page: Any, room: dict[str, Any]) -> int:
+    """Seat 0 flips a card (its turn goes on); returns when the server took that move, as the room's status says."""
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#board [data-offer]").first.click()
+    page.wait_for_function("() => document.querySelector('#log li') !== null")
+    moved: int = api.call(f"/api/rooms/{room['room']}")["last_move_at"]
+    page.close()
+    return moved
+
+
+def test_regression_my_games_say_when_each_game_last_moved_your_turn_first_then_the_latest_move(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """A player's trial: My games said when this browser last opened each room, and listed them so; a player wants
+    to see when the game itself last moved, and the games waiting for them first."""
+    yours, older, newer = (api.room("memory-match", 2, bots=[]) for _ in range(3))
+    older_move = flip_a_card(server, api, new_page, older)  # Bea sits at seat 1 of these two: seat 0 to play
+    newer_move = flip_a_card(server, api, new_page, newer)
+    kept = [  # the room moved longest ago opened last, the one waiting for Bea (nobody moved yet) first
+        {"room": older["room"], "seat": 1, "token": older["tokens"][1], "game": "memory-match", "at": 3.0},
+        {"room": newer["room"], "seat": 1, "token": newer["tokens"][1], "game": "memory-match", "at": 2.0},
+        {"room": yours["room"], "seat": 0, "token": yours["tokens"][0], "game": "memory-match", "at": 1.0},
+    ]
+    page = lobby_as(new_page, server, "Bea")
+    page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
+
+    said = {}
+    for language in ("en", "fr"):
+        if language == "fr":
+            with page.expect_navigation():
+                page.select_option("#lang", "fr")
+        else:
+            page.reload()
+        wait_state(page, "ready")
+        page.wait_for_selector(f'#my-games .my-game[data-room="{older["room"]}"] .kept-when')  # the statuses came
+        rows = page.locator("#my-games .my-game")
+        order = [row.get_attribute("data-room") for row in rows.all()]
+        when = {row.get_attribute("data-room"): row.locator(".kept-when") for row in rows.all()}
+        said[language] = {
+            "order": order,
+            "older": when[older["room"]].inner_text(),
+            "newer": when[newer["room"]].inner_text(),
+            "yours": when[yours["room"]].count(),
+            "moments": [page.evaluate(MOVE_TIME, moved) for moved in (older_move, newer_move)],
+            "stamp": page.evaluate(
+                "room => document.querySelector(`.my-game[data-room='${room}'] time`)?.getAttribute('datetime')",
+                newer["room"],
+            ),
+        }
+        screenshot(page, f"lobby-my-games-moved-{language}")
+
+    english, french = said["en"], said["fr"]
+    assert english["order"] == [yours["room"], newer["room"], older["room"]]  # your turn, then the latest move
+    assert french["order"] == english["order"]
+    assert english["older"] == f"last move: {english['moments'][0]}"  # the game's time, not Bea's visit
+    assert english["newer"] == f"last move: {english['moments'][1]}"
+    assert french["older"] == f"dernier coup\u00a0: {french['moments'][0]}"
+    assert english["yours"] == 0  # nobody moved there yet: no time to say
+    stamp = datetime.fromtimestamp(newer_move / 1000, UTC).isoformat(timespec="seconds")
+    assert english["stamp"] == stamp
 
 
 def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_starts(

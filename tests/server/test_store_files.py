@@ -218,7 +218,7 @@ def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(t
         snapshot_columns = {row[1] for row in conn.execute("PRAGMA table_info(snapshots)")}
     finally:
         conn.close()
-    assert user_version(db) == SCHEMA_VERSION == 5
+    assert user_version(db) == SCHEMA_VERSION == 6
     assert "marks" in snapshot_columns  # schema 4: each seat's last move stored with a snapshot
     assert room.invited == []  # schema 5: the seats invited, not joined yet (a room of before: none)
     assert (room.room_id, room.visibility, room.invite_hash, room.replaced, room.clock) == (
@@ -229,3 +229,4 @@ def test_a_version_1_store_gets_the_new_columns_and_keeps_its_rooms_and_events(t
         None,
     )
     assert (stored.commit_id, stored.rng_counter, stored.clock) == ("c1", 3, "")
+    assert stored.taken_at == 0.0  # schema 6: when the server took it (an event of before: unknown)

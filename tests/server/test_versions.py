@@ -223,6 +223,6 @@ def test_a_version_2_store_opens_and_its_live_rooms_adopt_the_rules_they_run_wit
 
     with sqlite3.connect(db) as conn:
         [record] = ops.load_rooms(conn)
-    assert user_version(db) == SCHEMA_VERSION == 5
+    assert user_version(db) == SCHEMA_VERSION == 6
     assert status.status_code == 200
     assert record.rules_fingerprint == game_rules(TEST_GAMES["secret-draw"]).fingerprint

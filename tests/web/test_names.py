@@ -109,6 +109,12 @@ PLAYING = {
 }
 
 
+def by_room(page: str) -> dict[str, str]:
+    """My games' rows by their room, in the order drawn."""
+    rows = page.split("</li>")[:-1]
+    return {row.split('data-room="')[1].split('"')[0]: row for row in rows}
+
+
 def test_regression_the_host_told_joined_player_2_learns_the_name_that_follows() -> None:
     """Regression: a friend who opened an invite and then gave a name was "Joined: Player 2." to the host, never
     named."""
@@ -235,7 +241,7 @@ def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens(
     over = {**PLAYING, "over": True, "active": [], "result": {"winners": [1], "scores": {}}}
 
     page = render_my_games("http://h", kept, {"done": over, "live": PLAYING})
-    done, live = page.split('<li class="my-game your-turn" data-room="live"')
+    done, live = by_room(page)["done"], by_room(page)["live"]
 
     assert '<a class="review primary" href="/game/done">Review the game</a>' in done
     assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">Open</a>' in done  # not "Rejoin"
@@ -257,8 +263,8 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
         return {**PLAYING, "over": True, "active": [], "result": {"winners": winners, "scores": {}}}
 
     statuses = {
-        "mine": PLAYING,
-        "theirs": PLAYING,
+        "mine": {**PLAYING, "last_move_at": 100_000},
+        "theirs": {**PLAYING, "last_move_at": 50_000},
         "won": ended([0]),
         "lost": ended([0]),
         "tie": ended([0, 1, 2]),
@@ -266,11 +272,12 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
         "waiting": {**PLAYING, "started": False, "active": []},
     }
     page = html.unescape(render_my_games("http://h", kept, statuses, when=lambda at: f"at {at:g}"))
-    rows = dict(zip([e["room"] for e in kept], page.split("</li>")[:-1], strict=True))
+    rows = by_room(page)
 
     assert 'class="my-game your-turn"' in rows["mine"] and ">Your turn<" in rows["mine"]
-    assert "with Ada, Bot 3<" in rows["mine"] and ">at 100<" in rows["mine"]
-    assert ">playing<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"] and ">at 50<" in rows["theirs"]
+    assert "with Ada, Bot 3<" in rows["mine"] and ">last move: <time datetime=" in rows["mine"]
+    assert ">at 100</time>" in rows["mine"] and ">at 50</time>" in rows["theirs"]  # the game's last move
+    assert ">playing<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"]
     assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
     assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
     assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
@@ -287,6 +294,37 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     assert '<span class="kept-seat">Ada</span>' in named  # the name this seat's player chose
     assert "Invite" not in named  # a finished game has nobody left to invite
     assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
+
+
+def test_regression_my_games_say_when_the_game_last_moved_not_the_visit_your_turn_first_then_the_latest_move() -> None:
+    """A player's trial: each game showed when this browser last opened it, and the list went by that too; a
+    player wants to see when the game last moved, the games waiting for them first."""
+    kept = [  # as kept: the latest visit first
+        {"room": "visited", "seat": 0, "token": "a", "at": 9_000.0},
+        {"room": "moved", "seat": 0, "token": "b", "at": 1_000.0},
+        {"room": "yours", "seat": 1, "token": "c", "at": 500.0},
+        {"room": "unmoved", "seat": 0, "token": "d", "at": 2_000.0},
+        {"room": "gone", "seat": 0, "token": "e", "at": 8_000.0},
+    ]
+    statuses = {
+        "visited": {**PLAYING, "last_move_at": 3_000_000},
+        "moved": {**PLAYING, "last_move_at": 7_000_000},
+        "yours": {**PLAYING, "last_move_at": 1_500_000},
+        "unmoved": {**PLAYING, "started": False, "active": [], "last_move_at": None},
+        "gone": None,
+    }
+
+    english = html.unescape(render_my_games("http://h", kept, statuses, when=lambda at: f"{at:g} s"))
+    french = html.unescape(render_my_games("http://h", kept, statuses, Texts("fr"), when=lambda at: f"{at:g} s"))
+    rows = by_room(english)
+
+    assert list(rows) == ["yours", "moved", "visited", "unmoved", "gone"]
+    said = '<span class="kept-when">last move: <time datetime="1970-01-01T00:50:00+00:00">3000 s</time></span>'
+    assert said in rows["visited"]
+    assert ">7000 s</time>" in rows["moved"] and ">1500 s</time>" in rows["yours"]
+    assert "kept-when" not in rows["unmoved"] and "kept-when" not in rows["gone"]  # no move: no time to say
+    assert "9000" not in english  # never the visit's time
+    assert ">dernier coup\u00a0: <time" in french
 
 
 def test_a_kept_games_buttons_are_one_group_after_what_it_is_so_they_wrap_together() -> None:

@@ -11,6 +11,7 @@ import json
 import time
 import unicodedata
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from .outcome import say_outcome
@@ -108,18 +109,18 @@ def render_my_games(
     when: Callable[[float], str] | None = None,
     titles: dict[str, str] | None = None,
 ) -> str:
-    """The rooms this browser holds a seat in, newest first: the game, who else plays, how it stands for this
-    seat (your turn, or the outcome) and when it was last opened; rejoin in one click (a finished room is
+    """The rooms this browser holds a seat in, in `ordered_games`' order: the game, who else plays, how it stands
+    for this seat (your turn, or the outcome) and when the game last moved; rejoin in one click (a finished room is
     reviewed too), the invites kept, forget.
 
     `statuses` holds each room's status as the server answered it (None: the room expired; absent: not asked
-    yet); `when` says a kept entry's time (seconds since the epoch) in the reader's language; `titles` names
-    each game in the reader's language (else the title kept when the seat was taken)."""
+    yet); `when` says a time (seconds since the epoch) in the reader's language; `titles` names each game in the
+    reader's language (else the title kept when the seat was taken)."""
     t = texts or Texts("en")
     if not kept:
         return f'<li class="empty">{html.escape(t.get("lobby.mine-empty"))}</li>'
     rows = []
-    for entry in kept:
+    for entry in ordered_games(kept, statuses):
         room, seat = str(entry["room"]), int(entry["seat"])
         named = (titles or {}).get(str(entry.get("game")))
         title = html.escape(str(named or entry.get("title") or entry.get("game") or t.get("lobby.game")))
@@ -159,10 +160,10 @@ def render_my_games(
         )
         rejoin = "rejoin" if review else "rejoin primary"
         forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
-        at = entry.get("at")
+        moved = last_move(status)
         date = ""
-        if when is not None and isinstance(at, int | float) and at > 0:
-            date = f'<span class="kept-when">{html.escape(when(float(at)))}</span> '
+        if when is not None and moved is not None:  # the game's own time, not this browser's last visit
+            date = f'<span class="kept-when">{said_time(t.get("lobby.last-move", when=TIME), moved, when)}</span> '
         with_whom = f'<span class="kept-others">{others}</span> ' if others else ""
         # what the game is and how it stands, then its buttons together (they wrap as one, never one by one)
         rows.append(
@@ -176,6 +177,39 @@ def render_my_games(
             f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button></span>{extra}</li>'
         )
     return "".join(rows)
+
+
+TIME = "\x00"  # where a text's {when} goes, once the text around it is escaped (`said_time`)
+
+
+def said_time(text: str, seconds: float, when: Callable[[float], str]) -> str:
+    """`text` escaped, its `TIME` the moment `seconds` as the reader's language says it, in a `<time>` element."""
+    stamp = datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
+    moment = f'<time datetime="{stamp}">{html.escape(when(seconds))}</time>'
+    return html.escape(text).replace(TIME, moment)
+
+
+def last_move(status: dict[str, Any] | None) -> float | None:
+    """When the room's game last moved (seconds since the epoch), as its status says; None before its first move
+    (or from a server that does not say)."""
+    at = status.get("last_move_at") if status else None
+    return at / 1000 if type(at) is int and at > 0 else None
+
+
+def ordered_games(kept: list[dict[str, Any]], statuses: dict[str, dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The kept rooms as "My games" lists them: those where it is the seat's turn first, then the game that moved
+    last first (a room without a move, or whose status has not come yet, by when this browser last opened it);
+    expired rooms last."""
+
+    def rank(entry: dict[str, Any]) -> tuple[int, float]:
+        room, status = str(entry["room"]), statuses.get(str(entry["room"]))
+        opened = entry.get("at")
+        latest = last_move(status) or (float(opened) if isinstance(opened, int | float) else 0.0)
+        if status is None:
+            return (2 if room in statuses else 1), -latest
+        return (0 if describe_state(status, seat=int(entry["seat"]))[1] == "your-turn" else 1), -latest
+
+    return sorted(kept, key=rank)
 
 
 def said_scores(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
