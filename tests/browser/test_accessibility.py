@@ -237,3 +237,31 @@ def test_regression_a_hex_map_is_a_named_group_with_no_serious_violation(server:
     assert (role, name) == ("group", "Hex map of 19 spaces")
     assert named.count() == 1 and named.locator(".space-button").count() == 17  # the empty hexes are its cells
     screenshot(page, "hexbloom-map-desktop")
+
+
+def heading_order(page: Any) -> list[Any]:
+    """Runs axe's heading-order rule alone (a moderate issue, which `serious_violations` lets pass); returns the
+    headings it finds out of order."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => await axe.run(document, {runOnly: ['heading-order']})")
+    return [node["target"] for violation in found["violations"] for node in violation["nodes"]]
+
+
+def test_regression_the_end_panels_heading_follows_the_pages_title(server: str, api: Any, page: Any) -> None:
+    """axe's heading-order on `#end-title` in every end panel: an h3 right under the page's h1."""
+    room = api.room("old-maid", seats=2, bots=[0, 1])  # bots only: it plays itself to the end
+    played_to_the_end(api, room)
+    page.goto(f"{server}/room/{room['room']}#role=spectator")
+    wait_state(page, "over")
+    page.wait_for_selector("#result #end-title")
+    in_room = heading_order(page)
+    levels = page.eval_on_selector_all("h1, h2, h3, h4", "els => els.map(e => e.tagName + '#' + e.id)")
+    page.goto(f"{server}/game/{room['room']}")
+    wait_state(page, "ready")
+    page.wait_for_selector("#result #end-title")
+
+    in_review = heading_order(page)
+
+    assert in_room == [] and in_review == [], (in_room, in_review, levels)
+    assert levels[:2] == ["H1#", "H2#end-title"]

@@ -139,7 +139,7 @@ def render_result(
         )
     return (
         f'<section class="end-panel outcome-{outcome}" aria-labelledby="end-title" tabindex="-1">'
-        f'<h3 id="end-title">{escape(texts.get("result.over"))}</h3>'
+        f'<h2 id="end-title">{escape(texts.get("result.over"))}</h2>'  # the page's first section under its h1
         f'<p class="winners verdict">{escape(said)}</p>{reason}{scores}</section>'
     )
 

@@ -306,6 +306,6 @@ def render_ended(texts: Texts) -> str:
     """The end panel of a room the host ended before the game's own end: no winner, no scores."""
     return (
         f'<section class="end-panel outcome-draw" aria-labelledby="end-title">'
-        f'<h3 id="end-title">{html.escape(texts.get("result.over"))}</h3>'
+        f'<h2 id="end-title">{html.escape(texts.get("result.over"))}</h2>'
         f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
     )
