@@ -1131,11 +1131,39 @@ def test_every_card_an_open_draft_picked_and_may_put_back_is_marked_chosen() -> 
         draft.take(Action.piece_click(hand.space_id, index))
     offers = draft.offers()
 
-    assert picked(draft.steps, offers) == {(hand.space_id, 0), (hand.space_id, 3)}
+    assert picked(draft.steps, draft.taken_offers, offers) == {(hand.space_id, 0), (hand.space_id, 3)}
     assert last_click(draft.steps) == {(hand.space_id, 3)}
     draft.take(Action.piece_click(hand.space_id, 0))  # put back
-    assert picked(draft.steps, draft.offers()) == {(hand.space_id, 3)}
-    assert picked([*draft.steps, Action.space_click(hand.space_id)], draft.offers()) == set()
+    assert picked(draft.steps, draft.taken_offers, draft.offers()) == {(hand.space_id, 3)}
+    steps, taken = [*draft.steps, Action.space_click(hand.space_id)], [*draft.taken_offers, offers[0]]
+    assert picked(steps, taken, draft.offers()) == set()
+
+
+@pytest.mark.parametrize("game_name", ["fog-chess", "market-draft"])
+def test_regression_a_switch_to_another_piece_marks_that_piece_alone_as_chosen(game_name: str) -> None:
+    """Regression (a player's trial of fog chess): after "Pick up the piece on f1 instead" both e1 and f1 stayed
+    green and ticked, e1's label "... · picked": a switch is a Cancel, and every piece clicked once that a Cancel
+    was offered on counted as picked."""
+    from boardweaver_web.moves import last_click, picked
+
+    game = load_game(game_name)({})
+    table = start(game, [0, 1], seed=5)
+    draft = Draft(game, table.view(0), 0)
+    first, second = [offer.action for offer in draft.offers() if offer.action.type == "piece"][:2]
+    draft.take(first)
+    draft.take(second)  # a switch: offered as a Cancel
+
+    def chosen() -> set[tuple[str, int]]:
+        return last_click(draft.steps) | picked(draft.steps, draft.taken_offers, draft.offers())
+
+    assert draft.taken_offers[-1].intent is Intent.CANCEL
+    assert chosen() == {(second.space_id, second.index)}
+    draft.take(first)  # and back to the first
+    assert chosen() == {(first.space_id, first.index)}
+    draft.undo()  # Escape, or "Undo my last pick": the second again, alone
+    assert chosen() == {(second.space_id, second.index)}
+    draft.undo()
+    assert chosen() == {(first.space_id, first.index)}
 
 
 def test_only_the_pieces_a_draft_put_in_a_space_are_marked_drafted_not_those_that_moved_up_a_place() -> None:

@@ -60,25 +60,33 @@ def last_click(steps: list[Action]) -> set[tuple[str, int]]:
     return {clicked} if clicked is not None and times % 2 == 1 else set()
 
 
-def picked(steps: list[Action], offers: list[Offer]) -> set[tuple[str, int]]:
+def picked(steps: list[Action], taken: list[Offer], offers: list[Offer]) -> set[tuple[str, int]]:
     """The pieces an open draft picked and may still put back, to mark them all as chosen (every card of a Bluff
-    play raised, not its last one alone): clicked an odd number of times since the draft's last click on a space,
-    and offered now as a Cancel (another click puts it back)."""
-    clicks: dict[tuple[str, int], int] = {}
-    for action in steps:
+    play raised, not its last one alone): picked since the draft's last click on a space, not put back by a click
+    again, and offered now as a Cancel (another click puts it back). `taken` is the offer each step was taken from.
+
+    A Cancel click on a piece not picked is a switch (fog chess's "Pick up the piece on d2 instead", Market draft's
+    other card): it picks that piece in place of the others, which a trial saw stay marked beside it."""
+    held: dict[tuple[str, int], None] = {}  # in the order picked
+    for action, offer in zip(steps, taken, strict=True):
         if action.type == "space":
-            clicks.clear()
+            held.clear()
         elif action.type == "piece" and action.space_id is not None and action.index is not None:
             key = (action.space_id, action.index)
-            clicks[key] = clicks.get(key, 0) + 1
-    if not clicks:
+            if key in held:
+                del held[key]  # put back
+            elif offer.intent is Intent.CANCEL:
+                held = {key: None}  # a switch: this piece instead
+            else:
+                held[key] = None
+    if not held:
         return set()
     cancels = {
         (offer.action.space_id, offer.action.index)
         for offer in offers
         if offer.intent is Intent.CANCEL and offer.action.type == "piece"
     }
-    return {key for key, times in clicks.items() if times % 2 == 1 and key in cancels}
+    return {key for key in held if key in cancels}
 
 
 def marks_from(last_moves: Any) -> dict[str, int]:

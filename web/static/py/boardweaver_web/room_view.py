@@ -97,7 +97,8 @@ class RoomView:
         base = session.base_table() if session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
         steps = session.draft.steps if session.draft is not None else []
-        board.chosen = last_click(steps) | picked(steps, self.shown)
+        taken = session.draft.taken_offers if session.draft is not None else []  # a switch picks anew: its Cancel
+        board.chosen = last_click(steps) | picked(steps, taken, self.shown)
         board.over = session.over
         board.awaited = session.awaited()
         board.away = list(session.away)
