@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from .errors import RuleError
 from .locales import find_catalogs
-from .messages import Catalog, Message
+from .messages import Catalog, Message, msg
 from .model import Json, PlayerId, Space
 from .offers import Action, Offer
 from .rng import Rng
@@ -183,6 +183,21 @@ class Game(metaclass=_GameType):
         The default ends the game: the flagged seat loses and every other seat wins.
         """
         table.end_game(winners=[p.player_id for p in table.state.players if p.player_id != player_id])
+
+    def resign(self, table: Table, player_id: int) -> None:
+        """Decides a resignation: the player of seat `player_id` gives up (full state; the server and replay call
+        it, at any time while the game runs, whether or not the seat is to act).
+
+        The default ends the game: the resigning seat loses and every other seat wins, and the log and the end
+        panel say who resigned (the platform's own message `boardweaver.resigned`, in every game's catalogs).
+        A game of three or more that should play on overrides it (take the seat out of the active players and
+        its pieces out of play); one whose secrets should be seen at the end shows them here too, as at its
+        other ends.
+        """
+        table.end_game(
+            winners=[p.player_id for p in table.state.players if p.player_id != player_id],
+            reason=msg("boardweaver.resigned", player=player_id),
+        )
 
     def piece_look(self, kind: str) -> dict[str, Any]:
         """Returns how the client draws a piece of public kind `kind`.

@@ -20,18 +20,31 @@ from typing import Any
 
 from .messages import Catalog
 
+PLATFORM = "boardweaver"  # the SDK's own package: its `locales/` hold the platform's messages (`boardweaver.resigned`)
+
 
 def find_catalogs(cls: type) -> dict[str, Catalog]:
-    """Returns `cls`'s catalogs by locale: its bases' first, each key overridden by a more derived class."""
+    """Returns `cls`'s catalogs by locale: its bases' first, each key overridden by a more derived class.
+
+    Under them lie the platform's own messages (the SDK's `locales/`, such as the default resignation's log line),
+    in each language the game has (in English where the platform has not that language); a game with no
+    catalogs gets none, and the platform adds no language the game lacks.
+    """
     merged: dict[str, Catalog] = {}
     seen: set[str] = set()
     for klass in reversed(cls.__mro__):
         module = klass.__module__
-        if module in seen or module == "builtins":
+        if module in seen or module == "builtins" or module.partition(".")[0] == PLATFORM:
             continue
         seen.add(module)
         for locale, catalog in _catalogs(module).items():
             merged[locale] = _over(merged[locale], catalog) if locale in merged else catalog
+    if merged:
+        platform = _catalogs(f"{PLATFORM}.game")
+        for locale, catalog in merged.items():
+            base = platform.get(locale) or platform.get("en")
+            if base is not None:
+                merged[locale] = _over(Catalog(locale, base.texts, base.plurals), catalog)
     return {locale: merged[locale] for locale in sorted(merged)}
 
 

@@ -34,7 +34,7 @@ class LoggedEvent(Protocol):
     @property
     def seq(self) -> int: ...
     @property
-    def kind(self) -> str: ...  # "commit", "undo" or "flag"
+    def kind(self) -> str: ...  # "commit", "undo", "flag" or "resign"
     @property
     def seat(self) -> int: ...
     @property
@@ -104,12 +104,27 @@ def apply_flag(game: Game, table: Table, seat: int, name: str = "") -> list[Chan
     A game whose `flag_fall` raises gets the platform's default (the flagged seat loses), the same on the
     server and in every replay.
     """
+    return _seat_out(game, table, seat, "flag_fall", name)
+
+
+def apply_resign(game: Game, table: Table, seat: int, name: str = "") -> list[Change]:
+    """Lets the game decide `seat`'s resignation on the full table (`Game.resign`); returns the changes.
+
+    A game whose `resign` raises gets the platform's default (the resigning seat loses), the same on the
+    server and in every replay.
+    """
+    return _seat_out(game, table, seat, "resign", name)
+
+
+def _seat_out(game: Game, table: Table, seat: int, method: str, name: str) -> list[Change]:
+    """Applies `Game.<method>(table, seat)` (a flag fall or a resignation); the default where the game's raises.
+    A seat that is out acts no more in a game that plays on; nothing of it can be undone."""
     try:
-        game.flag_fall(table, seat)
+        getattr(game, method)(table, seat)
     except Exception as error:
-        logger.error("game bug in %s: flag_fall for seat %s raised %s: %s", name, seat, type(error).__name__, error)
+        logger.error("game bug in %s: %s for seat %s raised %s: %s", name, method, seat, type(error).__name__, error)
         revert_all(table.state, table.take_changes())
-        Game.flag_fall(game, table, seat)
+        getattr(Game, method)(game, table, seat)
     if not table.state.is_over():
         table.set_active_players([p for p in table.state.active_player_ids if p != seat])
     table.undo_allowed = False
@@ -132,8 +147,8 @@ def apply_event(
         # room stored by an older server still loads
         revert_all(table.state, last.changes)
         return None
-    if event.kind == "flag":
-        apply_flag(game, table, event.seat)
+    if event.kind in ("flag", "resign"):
+        (apply_flag if event.kind == "flag" else apply_resign)(game, table, event.seat)
         if check_picks and (table.rng_counter, _pick_counter(table)) != (event.rng_counter, event.pick_counter):
             raise ReplayError(f"seq {event.seq}: rng counters differ from the recorded ones")
         return None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardweaver import FULL, CommitResult, Game, Table, start, state_from_wire
-from boardweaver.replay import ReplayError, apply_event, apply_flag, check_log, state_digest
+from boardweaver.replay import ReplayError, apply_event, apply_flag, apply_resign, check_log, state_digest
 
 from .marks import LastMoves
 from .rules_wheel import GameRules, game_rules
@@ -18,6 +18,7 @@ __all__ = [  # the SDK's replay of one event, re-exported for the server's modul
     "RulesChangedError",
     "apply_event",
     "apply_flag",
+    "apply_resign",
     "check_rules",
     "replay",
     "state_digest",

@@ -39,7 +39,7 @@ from .clock import Clock, TimeControl
 from .encoding import encode, encode_plain
 from .marks import LastMoves
 from .protocol import Commit, ProtocolError
-from .replay import apply_event, apply_flag
+from .replay import apply_event, apply_flag, apply_resign
 from .settings import AWAY_SECONDS
 from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
 from .tokens import token_matches
@@ -770,21 +770,48 @@ class Room:
 
     async def _flag(self, seat: int) -> None:
         """Logs `seat`'s flag fall as an event and lets the game decide it (`Game.flag_fall`)."""
-        assert self.clock is not None
+        await self._seat_out(seat, "flag", f"flag/{seat}", None)
+
+    async def resign(self, seat: int, cid: str, origin: Listener | None) -> None:
+        """Logs `seat`'s resignation as an event and lets the game decide it (`Game.resign`: by default the game
+        ends, the seat losing); raises ProtocolError when the game is not running."""
+        async with self.lock:
+            if self.fenced:
+                raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid)
+            seen = self.commit_ids.get((seat, cid))
+            if seen is not None:
+                _ack(origin, cid, seen)
+                return
+            if self.draining:
+                raise ProtocolError(RESTARTING, "the server is restarting; reconnect and send it again", cid)
+            if not self.is_started:
+                raise ProtocolError("room/not-started", "the game has not started yet", cid)
+            if self.clock is not None:
+                await self._settle_clock()
+            if self.is_over:
+                raise ProtocolError("step/game-over", "the game is over", cid)
+            await self._seat_out(seat, "resign", cid, origin)
+            self._remember(seat, cid)
+
+    async def _seat_out(self, seat: int, kind: str, cid: str, origin: Listener | None) -> None:
+        """Logs a flag fall or a resignation (`kind`) of `seat` and lets the game decide it; the caller holds the
+        lock. Every socket gets its event frame, `origin`'s with the ack of `cid`."""
         clock_before = self._clock_state()
         rng_before = self.table.rng.counter
-        changes = apply_flag(self.game, self.table, seat, self.record.game)
-        self.clock.flag(seat)
-        self.clock.run(() if self.table.state.is_over() else self.table.state.active_player_ids)
+        changes = (apply_flag if kind == "flag" else apply_resign)(self.game, self.table, seat, self.record.game)
+        if self.clock is not None:
+            if kind == "flag":
+                self.clock.flag(seat)
+            self.clock.run(() if self.table.state.is_over() else self.table.state.active_player_ids)
         self.seq += 1
         event = EventRecord(
             self.seq,
-            "flag",
+            kind,
             seat,
             [],
             [],
-            f"flag/{seat}",
-            "flag",
+            cid,
+            kind,
             self.table.rng_counter,
             _pick_counter(self.table),
             self._clock_times(),
@@ -794,20 +821,26 @@ class Room:
         if self.table.state.is_over():
             writes.append(ops.update_room(self.room_id, over=True))
             writes.append(self.snapshot_write(self.last_moves.now_stored()))
+        what = "flag fall" if kind == "flag" else "resignation"
         try:
             await self.store.write(*writes)
-        except Exception:
-            logger.exception("room %s: storing the flag fall at seq %s failed", self.room_id, self.seq)
+        except Exception as error:
+            logger.exception("room %s: storing the %s at seq %s failed", self.room_id, what, self.seq)
             revert_all(self.table.state, changes)
             self.table.rng.counter = rng_before
             self.seq -= 1
             self._restore_clock(clock_before)
-            raise ProtocolError("server/store", "the flag fall could not be stored", None) from None
+            if isinstance(error, SeqConflict) and self.on_fenced is not None:
+                self.fenced = True
+                self.on_fenced()
+                raise ProtocolError("room/moved", "this room moved to another server; reconnect", cid) from None
+            raise ProtocolError("server/store", f"the {what} could not be stored", cid if origin else None) from None
         self.record.over = self.table.state.is_over()
         self.last_result = None
         self.last_move_at = event.taken_at
-        self._broadcast(changes, None, "")
+        self._broadcast(changes, origin, cid)
         self.changed.set()
+        self._clock_wake.set()
 
     def _clock_state(self) -> tuple[dict[int, float], list[int], float, list[int]] | None:
         clock = self.clock

@@ -29,7 +29,7 @@ MAX_HELLO = 4096
 HELLO_REFUSED = "prove a seat or role first"  # the close reason of a socket whose hello proves no role
 # ... and of a spectator's or referee's socket while the room admits none (`Room.spectators`, `Room.has_referee`)
 WATCHERS_WAIT = "no live spectators in this room: it opens once the game is over"
-FRAME_TYPES = ("commit", "undo", "resync", "ping", "chat")
+FRAME_TYPES = ("commit", "undo", "resign", "resync", "ping", "chat")
 PONG = canonical_json({"type": "pong"})
 
 
@@ -318,13 +318,15 @@ async def _handle(room: Room, socket: RoomSocket, frame: dict[str, Any]) -> None
             socket.send(room.snapshot_frame(perspective, socket.wants_offers))
     elif kind == "ping":
         socket.send(PONG)
-    elif kind in ("commit", "undo"):
+    elif kind in ("commit", "undo", "resign"):
         if perspective.kind != "seat" or perspective.seat is None:
             raise ProtocolError("role/not-a-seat", f"only a seat may send {kind!r}")
         if kind == "commit":
             await room.commit(perspective.seat, parse_commit(frame), socket)
-        else:
+        elif kind == "undo":
             await room.undo(perspective.seat, parse_commit_id(frame), socket)
+        else:
+            await room.resign(perspective.seat, parse_commit_id(frame), socket)
     elif kind == "chat":  # seats only: a referee sees hidden parts and must not pass them on
         if perspective.kind != "seat" or perspective.seat is None:
             raise ProtocolError("role/not-a-seat", "only a seat may send 'chat'; spectators and referees read")

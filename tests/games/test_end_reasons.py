@@ -62,6 +62,32 @@ def test_a_fog_chess_flag_fall_ends_with_the_flagged_sides_reason() -> None:
     assert assert_ended_with_a_reason(game, table).key == "log.white-flagged"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_resignation_ends_every_game_with_the_seat_losing_and_says_who(name: str) -> None:
+    cls = load(name)
+    game = cls(VARIANTS.get(name, [{}])[0])
+    seats = list(range(max(2, cls.min_players)))
+    table = start(game, seats, seed=1)
+
+    game.resign(table, 1)
+
+    assert table.state.result is not None and table.state.result.winners == [s for s in seats if s != 1]
+    reason = assert_ended_with_a_reason(game, table)
+    assert reason.key == ("log.black-resigned" if name == "fog-chess" else "boardweaver.resigned")
+    assert reason.args["player"] == 1
+
+
+def test_a_fog_chess_resignation_lifts_the_fog() -> None:
+    game = load("fog-chess")()
+    table = start(game, [0, 1], seed=1)
+
+    game.resign(table, 0)
+
+    board = table.view(1).state.space("board-1").pieces  # Black's own board: White's pieces were fog at the start
+    assert "fog" not in {piece.private_kind for piece in board}
+    assert sum(1 for piece in board if (piece.private_kind or "").startswith("w")) == 16
+
+
 @pytest.mark.parametrize(("leader", "key"), [(1, "log.tiles-out"), (None, "log.tiles-out-tied")])
 def test_hexbloom_ended_with_tiles_left_on_the_board_says_nobody_holds_a_tile(leader: int | None, key: str) -> None:
     """Unreached with the real bag (it holds more tiles than the board has hexes), but a rule all the same."""

@@ -51,4 +51,40 @@ def test_a_game_in_a_top_level_module_reads_the_locales_beside_it(
 
     catalogs = find_catalogs(importlib.import_module("solo_game").Solo)
 
-    assert {locale: c.texts for locale, c in catalogs.items()} == {"fr": {"offer.go": "Allez"}}
+    assert {locale: c.texts for locale, c in catalogs.items()} == {
+        "fr": {"offer.go": "Allez", "boardweaver.resigned": "Le joueur {player} a abandonné la partie."}
+    }
+
+
+def _solo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, catalogs: dict[str, dict[str, str]]) -> type:
+    (tmp_path / "locales").mkdir()
+    for locale, texts in catalogs.items():
+        entries = "".join(f'\nmsgid "{key}"\nmsgstr "{text}"\n' for key, text in texts.items())
+        (tmp_path / "locales" / f"{locale}.po").write_text(PO.format(key="x", text="x") + entries, encoding="utf-8")
+    (tmp_path / "platform_texts_game.py").write_text(
+        "from boardweaver import Game\n\nclass Solo(Game):\n    name = 'solo'\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return importlib.import_module("platform_texts_game").Solo
+
+
+def test_the_platforms_messages_lie_under_each_language_of_the_game_and_the_game_may_say_them_its_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solo = _solo(tmp_path, monkeypatch, {"en": {"boardweaver.resigned": "Player {player} gives up."}, "de": {"a": "b"}})
+
+    catalogs = find_catalogs(solo)
+
+    assert sorted(catalogs) == ["de", "en"]  # no French added: the game has none
+    assert catalogs["en"].texts["boardweaver.resigned"] == "Player {player} gives up."
+    assert catalogs["de"].texts["boardweaver.resigned"] == "Player {player} resigned."  # English, the platform's
+    assert find_catalogs(ThreeLanes)["fr"].texts["boardweaver.resigned"] == "Le joueur {player} a abandonné la partie."
+
+
+def test_a_game_without_catalogs_gets_none_from_the_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bare_game.py").write_text(
+        "from boardweaver import Game\n\nclass Bare(Game):\n    name = 'bare'\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    assert find_catalogs(importlib.import_module("bare_game").Bare) == {}

@@ -16,7 +16,8 @@ from boardweaver.messages import Catalog
 from boardweaver_server.rules_wheel import build_rules_wheel, compile_catalog, installed_targets
 
 GAMES = Path(__file__).resolve().parents[2] / "games" / "boardweaver_games"
-CATALOGS = sorted(GAMES.glob("*/locales/*.po"))
+PLATFORM = Path(__file__).resolve().parents[2] / "sdk" / "boardweaver" / "locales"  # the platform's own messages
+CATALOGS = sorted(GAMES.glob("*/locales/*.po")) + sorted(PLATFORM.glob("*.po"))
 
 
 def test_there_are_game_catalogs_to_compare() -> None:
@@ -61,8 +62,8 @@ def test_a_locale_with_a_mo_is_read_from_it(tmp_path: Path, monkeypatch: pytest.
 
     catalogs = find_catalogs(mo_game.MoGame)
 
-    assert catalogs["en"].texts == {"offer.go": "Go (compiled)"}  # the .mo wins over the .po beside it
-    assert catalogs["fr"].texts == {"offer.go": "Allez"}  # a .po alone is read as it is
+    assert catalogs["en"].texts["offer.go"] == "Go (compiled)"  # the .mo wins over the .po beside it
+    assert catalogs["fr"].texts["offer.go"] == "Allez"  # a .po alone is read as it is
 
 
 def test_the_rules_wheel_holds_compiled_catalogs_that_read_as_the_sources(tmp_path: Path) -> None:

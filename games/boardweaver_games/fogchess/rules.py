@@ -421,6 +421,14 @@ class FogChess(Game):
         if isinstance(data, dict):
             self.lift_fog(table, Position.from_json(data))
 
+    def resign(self, table: Table, player_id: int) -> None:
+        """The side that resigns loses; the fog lifts, as at every end."""
+        side = COLOR_NAMES[color_of_seat(player_id)]
+        table.end_game(winners=[1 - player_id], reason=msg(f"log.{side}-resigned", player=player_id))
+        data = table.get(StateOf.space_private(TRUTH), "position")
+        if isinstance(data, dict):
+            self.lift_fog(table, Position.from_json(data))
+
     def lift_fog(self, table: Table, pos: Position) -> None:
         """Once the game is over each side's board shows the whole true position: how it was won is no secret."""
         for seat in (0, 1):
