@@ -244,6 +244,42 @@ def test_emptying_the_hand_wins_once_the_play_is_accepted() -> None:
     assert table.state.log[-1].key == "log.won"
 
 
+def test_regression_a_believed_last_play_turns_face_up_at_the_end_for_everyone() -> None:
+    """From a player's trial: Dan won playing 2♦ claimed as a 6, Eve believed it, and the pile stayed face down."""
+    game, table = dealt({0: ["2D"], 1: ["2S", "6C"], 2: ["3S"]})
+    table.set(StateOf.meta(), "rank", RANKS.index("6"))
+    play(game, table, 0, [0])  # 2♦ as a 6: a lie, the hand's last card
+    offers = {o.action: o for o in game.offers(table.view(1), 1)}
+
+    result = verify_commit(game, table, 1, [ACCEPT])
+
+    assert offers[ACCEPT].reveals  # believing it ends the game and shows the play: a reveal, marked
+    assert result.ended_by == "reveal"
+    assert table.state.result is not None and table.state.result.winners == [0]
+    for viewer in (0, 1, 2, None):
+        assert [p.public_kind for p in table.view(viewer).state.space(PILE).pieces] == ["2D"]
+        assert pile_title(table.view(viewer), "en") == "Pile · Player 0 claims 1 card of rank 6"  # the claim it answers
+    english, french = (Bluff.catalogs()[locale] for locale in ("en", "fr"))
+    assert [english.render(m) for m in table.state.log[-3:]] == [
+        "Player 1 believes Player 0",
+        "Player 0's last play turns face up: 2♦, claimed as rank 6",
+        "Player 0 has no cards left and wins",
+    ]
+    assert french.render(table.state.log[-2]) == "Le dernier coup du joueur 0 est retourné : 2♦, annoncé comme 6"
+    assert_views_keep_secrets(game, table)
+
+
+def test_a_believed_play_that_leaves_cards_in_hand_shows_nothing() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [2])  # 7♣ as an ace: three cards left
+
+    offers = {o.action: o for o in game.offers(table.view(1), 1)}
+    verify_commit(game, table, 1, [ACCEPT])
+
+    assert not offers[ACCEPT].reveals
+    assert [p.public_kind for p in table.view(None).state.space(PILE).pieces] == ["back"]
+
+
 def test_emptying_the_hand_wins_when_the_challenge_fails() -> None:
     game, table = dealt({0: ["AS"], 1: ["2S"], 2: ["3S"]})
     play(game, table, 0, [0])

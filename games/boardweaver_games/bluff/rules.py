@@ -9,7 +9,8 @@ on the pile's title, so a seat reads it before it picks its cards. The next seat
 then plays, or it challenges (a revealing Confirm) and the last play turns face up on the pile for all to
 see. The seat that was wrong (the player if the claim was false, else the challenger) then takes the
 whole pile into its hand (a revealing Confirm: it learns the cards), and the challenger plays next. A
-seat that empties its hand wins once its last play is accepted or survives the challenge.
+seat that empties its hand wins once its last play is accepted or survives the challenge; a believed last play
+turns face up at the end for every seat (believing it is then a reveal), as a challenged one does.
 """
 
 from __future__ import annotations
@@ -132,9 +133,12 @@ class Bluff(Game):
                 "count": claim.get("count", 0),
                 "rank": rank_word(RANKS[claim.get("rank", 0)]),
             }
+            accept = Offer(ACCEPT, Intent.CONFIRM).label(msg("offer.accept", **about))
+            # believing a play that empties the claimer's hand ends the game, and the end shows that play: a reveal
+            last = not table.state.space(hand_id(claim.get("player", 0))).pieces
             return [
                 Offer(CHALLENGE, Intent.CONFIRM).label(msg("offer.challenge", **about)).revealing(),
-                Offer(ACCEPT, Intent.CONFIRM).label(msg("offer.accept", **about)),
+                accept.revealing() if last else accept,
             ]
         selected = table.read(StateOf.player_private(player_id), Selection).selected
         offers = []
@@ -201,23 +205,24 @@ class Bluff(Game):
         table.set_active_players([_next_seat(table, player_id)])
 
     def _accept(self, table: Table, player_id: int) -> None:
-        claimer = _claim(table)["player"]
-        _show_claim(table, None)
+        claim = _claim(table)
+        claimer = claim["player"]
         table.log(msg("log.accepted", player=player_id, claimer=claimer))
+        if table.state.space(hand_id(claimer)).pieces:
+            _show_claim(table, None)
+        else:  # the winning play, believed: at the end every seat sees what it really was, under its claim's title
+            shown = _turn_up_last_play(table, claim)
+            rank = rank_word(RANKS[claim["rank"]])
+            table.log(msg("log.last-play", player=claimer, cards=shown, rank=rank))
         self._next_turn(table, claimer, player_id)
 
     def _challenge(self, table: Table, player_id: int) -> None:
         claim = _claim(table)
         _show_claim(table, None)
         pile = table.state.space(PILE).pieces
-        first = len(pile) - claim["count"]
-        played = [piece.private_kind for piece in pile[first:]]
-        if any(card is None for card in played):
-            raise IllegalStepError("a challenge needs the full state: the pile is hidden")
-        for index, card in enumerate(played, start=first):
-            table.set_public_kind(PILE, index, card or BACK)
+        played = [piece.private_kind for piece in pile[len(pile) - claim["count"] :]]
+        shown = _turn_up_last_play(table, claim)
         truthful = all(card is not None and rank_of(card) == RANKS[claim["rank"]] for card in played)
-        shown = cards_faces([card for card in sorted(played, key=card_order) if card is not None])
         table.log(msg("log.challenged", player=player_id, claimer=claim["player"], cards=shown))
         loser = player_id if truthful else claim["player"]
         table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=len(pile)))
@@ -271,6 +276,18 @@ def _claim(table: Table) -> dict[str, int]:
     if table.state.meta_data.get("phase") != ANSWERING or not claim:
         raise IllegalStepError("there is no claim to answer")
     return claim
+
+
+def _turn_up_last_play(table: Table, claim: dict[str, int]) -> Message | str:
+    """Turns the claim's cards, the pile's last, face up for every seat; returns their faces in card order."""
+    pile = table.state.space(PILE).pieces
+    first = len(pile) - claim["count"]
+    played = [piece.private_kind for piece in pile[first:]]
+    if any(card is None for card in played):
+        raise IllegalStepError("turning the last play up needs the full state: the pile is hidden")
+    for index, card in enumerate(played, start=first):
+        table.set_public_kind(PILE, index, card or BACK)
+    return cards_faces([card for card in sorted(played, key=card_order) if card is not None])
 
 
 def _require_rank(table: Table, rank: int) -> None:
