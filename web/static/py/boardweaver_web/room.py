@@ -15,6 +15,7 @@ from . import boot, dom, elements, focus, network, storage, tab, way_back
 from .chat_panel import ChatPanel
 from .moves import guess_moves, marks_from, piece_keys
 from .players import Arrivals, NamedTexts, render_private_room
+from .resign import ResignControl
 from .room_view import RoomView
 from .roving import roving_step
 from .seating import SeatKeeping
@@ -81,6 +82,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.opened = False  # the room was private to us and opened at the game's end: say so once drawn
         self.chat = ChatPanel(self.session, self.texts, self.send)  # the room's chat: its lines and field
         self.back_by_keyboard = False  # this tab came from the game's review, left by the keyboard (way_back)
+        self.resign = ResignControl()  # the seat's "Resign…" button and its confirmation
 
     # -- start ---------------------------------------------------------------------------------------
 
@@ -97,6 +99,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         for where in ("review-link", "ask-name"):  # the name form, by its button or Enter in its field
             elements.on(where, "submit", self.on_name_submit)
         elements.on("invites", "click", self.on_invites_click)
+        elements.on("resign", "click", self.on_resign_click)
         elements.on_window("offline", lambda _e: self.go_offline())
         elements.on_window("online", lambda _e: self.connect())
         elements.on_window("keydown", self.on_key)
@@ -135,6 +138,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
 
     def on_message(self, text: str) -> None:
         frame = json.loads(text)
+        self.resign.answered(frame)
         if self.chat.receive(frame):  # a chat line, or the refusal of ours: the board has nothing to do
             return
         self.snapshot_seen = self.snapshot_seen or frame.get("type") == "snapshot"
@@ -209,6 +213,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
 
     def on_close(self) -> None:
         code = self.socket.close_code if self.socket is not None else None
+        self.resign.lost()
         if self.reloading:  # the page reloads with the server's rules: "rules changed" stays the last word
             self.session.disconnected()
             self.socket = None
@@ -315,6 +320,29 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         draft = self.session.draft
         undoable = draft is not None and draft.can_take_back()
         self.undoable_commit = str(frame.get("commitId")) if undoable else None
+
+    def render(self) -> None:
+        super().render()
+        self.draw_resign()
+
+    def draw_resign(self) -> None:
+        """Draws the seat's "Resign…" control while its game runs (nothing otherwise)."""
+        session = self.session
+        shown = self.resign.shown(session.role, session.started, session.over) and session.game is not None
+        online = self.socket is not None and self.socket.is_open()
+        elements.draw("resign", self.resign.render(self.texts, online) if shown else "")
+
+    def on_resign_click(self, event: Any) -> None:
+        """"Resign…" asks first (focus on "Keep playing"); "Resign" sends the frame; "Keep playing" goes back."""
+        what = elements.target_data(event, "resign")
+        frame = self.resign.click(what, self.socket is not None and self.socket.is_open())
+        if frame is not None:
+            self.send(frame)
+        self.draw_resign()
+        if what == "ask":
+            focus.focus_first(["#resign .resign-no"])
+        elif what == "no":
+            focus.focus_first(["#resign .resign-button"])
 
     def send(self, frame: dict[str, Any]) -> bool:
         """Sends a frame on the room's socket; False when it is not open (nothing was sent)."""

@@ -349,8 +349,11 @@ class Session:
         elif lines:  # another seat's: added after it (the last few lines)
             self.latest = (self.latest + list(lines))[-LATEST_LINES:]
         self._save_base()
-        if "ack" in frame:  # our own commit, durable and applied
-            return self._on_ack({"commitId": frame["ack"], "seq": self.seq})
+        if "ack" in frame and self.in_flight is not None and frame["ack"] == self.in_flight["commitId"]:
+            return self._on_ack({"commitId": frame["ack"], "seq": self.seq})  # our own commit, durable and applied
+        if "ack" in frame:  # our resignation (not a draft's commit): the draft starts again on the new view
+            self._fresh_draft()
+            return []
         if self.in_flight is not None:
             return []  # another seat's decision, before ours was applied: the server refuses ours as stale
         steps = self.draft.steps if self.draft is not None else []

@@ -1,0 +1,69 @@
+"""Resigning in the tab: "Resign…" asks first, "Keep playing" changes nothing, "Resign" ends the game for both seats,
+whose end panels say who resigned; by the keyboard, in English and in French."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_seat_resigns_out_of_turn_after_a_question_and_both_panels_say_so(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("fog-chess", seats=2, bots=[])
+    white, black = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (white, black):
+        wait_state(page, "ready")
+    spectator_like = black.locator("#resign .resign-button")
+    spectator_like.wait_for(timeout=10_000)  # black is not to act: a resignation needs no turn
+
+    spectator_like.focus()
+    black.keyboard.press("Enter")  # "Resign…" asks first; the safe answer holds the focus
+    asked = black.locator("#resign").inner_text()
+    focused_first = black.evaluate("document.activeElement.dataset.resign")
+    black.keyboard.press("Enter")  # "Keep playing": nothing sent, the button again, focused
+    kept = black.evaluate("document.activeElement.dataset.resign")
+    still_running = black.get_attribute("#page", "data-state")
+    black.locator("#resign .resign-button").click()
+    screenshot(black, "resign-asked")
+    black.locator("#resign .resign-yes").click()
+    for page in (white, black):
+        wait_state(page, "over", timeout=30_000)
+    screenshot(black, "resign-over")
+
+    assert "Resign this game?" in asked and focused_first == "no"
+    assert kept == "ask" and still_running == "ready"
+    assert black.locator("#result .verdict").inner_text() == "You lost"
+    assert white.locator("#result .verdict").inner_text() == "You won"
+    for page in (white, black):
+        assert page.locator("#result .reason").inner_text() == "Player 2 (Black) resigned: White wins."
+        assert page.locator("#resign").inner_text() == ""  # no "Resign…" once the game is over
+    assert "fog" not in (black.get_attribute('#board [data-key="board-1/0"]', "class") or "")  # the fog lifted
+
+
+def test_a_resignation_in_a_french_card_game_says_who_resigned_and_a_spectator_has_no_button(
+    server: str, api: Any, new_page: Any
+) -> None:
+    room = api.room("old-maid", seats=3, bots=[2])
+    first = new_page(seat_url(server, room, 0), locale="fr-FR")
+    second = new_page(seat_url(server, room, 1), locale="fr-FR")
+    for page in (first, second):
+        wait_state(page, "ready")
+    watcher = new_page(f"{server}/room/{room['room']}#role=spectator", locale="fr-FR")
+    wait_state(watcher, "ready")
+
+    second.locator("#resign .resign-button").click()
+    labels = [second.locator(f"#resign .resign-{which}").inner_text() for which in ("no", "yes")]
+    second.locator("#resign .resign-yes").click()
+    for page in (first, second, watcher):
+        wait_state(page, "over", timeout=30_000)
+
+    assert labels == ["Continuer à jouer", "Abandonner"]
+    assert watcher.locator("#resign .resign-button").count() == 0
+    assert second.locator("#result .verdict").inner_text() == "Vous avez perdu"
+    assert first.locator("#result .reason").inner_text() == "Le joueur 2 a abandonné la partie."
