@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot, seat_url, wait_state
+from .conftest import SCREENSHOTS, screenshot, seat_url, wait_state
 from .test_mobile import PHONE
 
 pytestmark = pytest.mark.browser
@@ -69,3 +69,57 @@ def test_a_phones_status_lines_above_the_board_stay_two_when_offline_with_a_move
     assert offline["board"] <= online["board"] + LINE_PX, (online, offline)  # the board moved a line at most
     assert shown == OFFLINE[locale]  # nothing the player needs is lost
     assert ("connection" in said[0] or "connexion" in said[0]) and said[1] == "status"  # still said aloud
+
+
+# The passing notice's box against the screen, the top bar's and the turn's (the part of them on the screen), and
+# the command buttons' boxes; how far the page is scrolled.
+NOTICE_PLACE = """() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left,
+    right: r.right}; };
+  const notice = document.getElementById('notice');
+  return {notice: box(notice), bar: box(document.querySelector('.topbar')), turn: box(document.getElementById('turn')),
+    buttons: [...document.querySelectorAll('#commands button')].map(box), scrolled: scrollY, height: innerHeight,
+    role: notice.role, text: notice.textContent};
+}"""
+
+
+@pytest.mark.parametrize("screen", [PHONE, {"width": 1280, "height": 600}], ids=["390", "1280"])
+def test_a_passing_notice_is_in_sight_on_a_scrolled_page_under_the_bar_and_off_the_commands(
+    server: str, api: Any, new_page: Any, screen: dict[str, int]
+) -> None:
+    """Regression (a player's trial at 390 px): a passing notice ("Link copied.", "Joined: Bob.") was drawn at the
+    page's top and scrolled with it: a player scrolled down to their hand never saw it. It stays on the screen, under
+    what is in sight of the top bar (a phone's stuck turn), and covers none of the commands."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    phone = screen["width"] < 500
+    page = new_page(
+        viewport=screen, is_mobile=phone, has_touch=phone, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page.goto(seat_url(server, room, 0) + f"&host={room['host_token']}")  # the room's maker: its links to copy
+    wait_state(page, "ready")
+    page.wait_for_selector("#invites button.copy", state="attached")
+    page.locator(MARKET).first.click()  # a card picked: Take and Undo in the commands
+    page.locator("#commands [data-command=take]").wait_for()
+    page.evaluate("document.getElementById('rules').open = true")  # the page goes on below the board
+    page.evaluate("scrollTo({top: document.scrollingElement.scrollHeight, behavior: 'instant'})")
+    page.wait_for_timeout(200)
+
+    page.evaluate("document.querySelector('#invites button.copy').click()")  # as a tap would, the page kept still
+    page.wait_for_selector("#notice:has-text('Link copied')")
+    placed = page.evaluate(NOTICE_PLACE)
+    page.screenshot(path=str(SCREENSHOTS / f"passing-notice-scrolled-{screen['width']}.png"))
+
+    notice = placed["notice"]
+    assert placed["scrolled"] > 100, placed  # the page's top, where the notice was drawn, is off the screen
+    assert 0 <= notice["top"] and notice["bottom"] <= placed["height"], placed
+    assert notice["top"] >= max(placed["bar"]["bottom"], placed["turn"]["bottom"], 0) - 0.5, placed
+    covered = [
+        b
+        for b in placed["buttons"]
+        if b["left"] < notice["right"]
+        and b["right"] > notice["left"]
+        and b["top"] < notice["bottom"]
+        and b["bottom"] > notice["top"]
+    ]
+    assert placed["buttons"] and covered == [], placed
+    assert placed["role"] == "status"
