@@ -1,18 +1,21 @@
-"""The room's panels as HTML: here the game's rules with the room's options (`render_rules`)."""
+"""The room's panels as HTML: here the game's rules with the room's options (`render_rules`), and those options in
+the line a player sees on joining (`render_chosen_options`)."""
 
 from __future__ import annotations
 
 import re
 
+from boardweaver_games.bluff.rules import Bluff
 from boardweaver_games.fogchess.rules import FogChess
 from boardweaver_games.memory_match.rules import MemoryMatch
-from boardweaver_web.panels import render_rules
+from boardweaver_games.three_lanes.rules import ThreeLanes
+from boardweaver_web.panels import render_chosen_options, render_rules
 from boardweaver_web.texts import Texts
 
 
-def options_said(markup: str) -> list[str]:
+def options_said(markup: str, where: str = "room-options") -> list[str]:
     """The room's options as a reader reads them: each item's text, its markup gone."""
-    items = re.findall(r"<li>(.*?)</li>", markup.split('class="room-options"')[1])
+    items = re.findall(r"<li>(.*?)</li>", markup.split(f'class="{where}"')[1])
     return [re.sub(r"<[^>]+>", "", item) for item in items]
 
 
@@ -37,3 +40,21 @@ def test_a_room_option_the_catalog_does_not_name_is_shown_as_it_is() -> None:
     said = options_said(render_rules(game.catalogs()["fr"], dict(game.options), Texts("fr")))
 
     assert any(item.endswith(f" : {fen}") for item in said), said
+
+
+def test_the_line_a_joining_player_sees_says_every_option_of_the_room_by_the_games_labels() -> None:
+    """A player's trial: a room said its options (Memory match's hidden mode) nowhere but in its Rules, closed."""
+    lanes = ThreeLanes({"hidden_hand": True})
+
+    english = render_chosen_options(lanes.catalogs()["en"], dict(lanes.options), Texts("en"))
+    french = render_chosen_options(lanes.catalogs()["fr"], dict(lanes.options), Texts("fr"))
+    memory = MemoryMatch({"mode": "hidden"})
+    hidden = render_chosen_options(memory.catalogs()["en"], dict(memory.options), Texts("en"))
+    rules = render_rules(lanes.catalogs()["en"], dict(lanes.options), Texts("en"))
+
+    assert english.startswith('<ul class="chosen-options" aria-label="This room&#x27;s options">')
+    assert options_said(english, "chosen-options") == ["Hidden hands: on", "Keep played cards: off"]  # the default too
+    assert options_said(french, "chosen-options") == ["Mains cachées : oui", "Garder les cartes jouées : non"]
+    assert options_said(hidden, "chosen-options") == ["Who sees a flip: only the flipper (hidden)"]
+    assert options_said(rules) == options_said(english, "chosen-options")  # the Rules say them the same way
+    assert render_chosen_options(Bluff().catalogs()["en"], dict(Bluff().options), Texts("en")) == ""  # none

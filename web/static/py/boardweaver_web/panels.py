@@ -152,21 +152,38 @@ def render_rules(catalog: Catalog | None, options: dict[str, Any], texts: Texts,
     paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()] or [texts.get("rules.none")]
     parts = [f'<p class="game-description">{escape(lead)}</p>'] if lead else []
     parts += [f"<p>{escape(part)}</p>" for part in paragraphs]
+    items = "".join(f"<li>{item}</li>" for item in options_said(catalog, options, texts))
+    if items:
+        title = escape(texts.get("rules.options"))
+        parts.append(f'<h4>{title}</h4><ul class="room-options">{items}</ul>')
+    return "".join(parts)
+
+
+def render_chosen_options(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> str:
+    """Every option the room was created with, in a line a player sees on joining (the Rules say them too), as
+    `render_rules` says them ("Who sees a flip: only the flipper (hidden)"); "" for a game without options."""
+    items = "".join(f"<li>{item}</li>" for item in options_said(catalog, options, texts))
+    if not items:
+        return ""
+    return f'<ul class="chosen-options" aria-label="{escape(texts.get("rules.options"))}">{items}</ul>'
+
+
+def options_said(catalog: Catalog | None, options: dict[str, Any], texts: Texts) -> list[str]:
+    """Each option as HTML, by the labels of the game's catalog and in its language: "Who sees a flip: only the
+    flipper (hidden)", "Hidden hands: off"; a value the catalog does not name (a FEN, a number) as it is."""
     said = catalog.texts if catalog is not None else {}
     items = []
     for name, value in sorted(options.items()):
-        label = f"<span>{escape(said.get(f'option.{name}.label', name))}</span>"
-        if isinstance(value, bool):
-            shown = "✓" if value else "✗"
+        label = f'<span class="option-name">{escape(said.get(f"option.{name}.label", name))}</span>'
+        if isinstance(value, bool):  # words, not ✓ and ✗, which a screen reader names as symbols
+            shown = texts.get("option.on" if value else "option.off")
         elif f"option.{name}.{value}" in said:  # the catalog's words, which read alone in a menu: "The person..."
             shown = continued(said[f"option.{name}.{value}"])
         else:
             shown = str(value) if value != "" else "-"  # the value itself (a FEN, a number): as it is
-        items.append(f"<li>{texts.get('rules.option', name=label, value=escape(shown))}</li>")
-    if items:
-        title = escape(texts.get("rules.options"))
-        parts.append(f'<h4>{title}</h4><ul class="room-options">{"".join(items)}</ul>')
-    return "".join(parts)
+        value_html = f'<span class="option-value">{escape(shown)}</span>'
+        items.append(texts.get("rules.option", name=label, value=value_html))
+    return items
 
 
 def continued(text: str) -> str:

@@ -16,6 +16,7 @@ from .moves import last_click, picked
 from .panels import (
     clock_left,
     clock_text,
+    render_chosen_options,
     render_clocks,
     render_happened,
     render_log,
@@ -128,6 +129,7 @@ class RoomView:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
             elements.set_html("rules-text", described)
+            elements.set_html("options-line", render_chosen_options(self.catalog, dict(game.options), self.texts))
             title = game.title_in(self.catalog)
             elements.set_text("game-name", title)  # the top bar names the game being played
             self.keep_title(title)
