@@ -409,8 +409,22 @@ def form_spec(form: dict[str, list[str]], games: dict[str, Any]) -> tuple[RoomSp
         }
         if cls.has_live_spectator_view:  # else the form shows the boxes off, with why (`render_no_live_view`)
             data.update(spectators="allow" if "spectators" in one else "deny", referee="referee" in one)
+        clock = form_clock(one.get("clock", ""))
+        if clock is not None:
+            data["clock"] = clock
     player = one.get("name", "").strip()
     return RoomSpec.from_json(data), (players.check_name(player) if player else None)
+
+
+def form_clock(text: str) -> dict[str, int] | None:
+    """The time control the form's Clock field chose ("300+3": 300 s each, 3 s added a decision), None for no
+    clock; raises RoomError on another text (the server's own checks of a time control follow)."""
+    if not text:
+        return None
+    found = re.fullmatch(r"([0-9]{1,6})\+([0-9]{1,4})", text)
+    if found is None:
+        raise RoomError(400, f"expected a clock as minutes' seconds + increment, such as '300+3', got {text[:20]!r}")
+    return {"initial": int(found.group(1)), "increment": int(found.group(2))}
 
 
 def form_options(one: dict[str, str], game: str, defaults: dict[str, Any]) -> dict[str, Any]:

@@ -312,3 +312,20 @@ def test_opening_a_games_rules_leaves_the_other_cards_of_its_row_their_height(se
 
     assert rules > 100, rules  # the rules did open, long
     assert opened == closed, (closed, opened)
+
+
+def test_a_room_made_with_a_clock_in_the_lobby_shows_each_seats_time(server: str, new_page: Any) -> None:
+    lobby = new_page(server + "/")
+    wait_state(lobby, "ready")
+    lobby.locator('#games [data-game="market-draft"]').click()
+    lobby.select_option("#seats-market-draft", "2")
+    lobby.check("#bot-market-draft-1")
+    lobby.select_option("#clock", "300+3")
+    lobby.click("#create")
+    lobby.wait_for_url("**/room/**")
+    wait_state(lobby, "ready")
+    lobby.wait_for_selector("#commands .clock", timeout=10_000)
+
+    clocks = lobby.locator("#commands .clock").all_inner_texts()
+    assert len(clocks) == 2 and all(":" in text for text in clocks)
+    assert any(text.strip().endswith(("5:00", "4:59", "4:58", "5:03", "5:02", "5:01")) for text in clocks)

@@ -301,3 +301,20 @@ def test_a_path_nothing_serves_is_a_page_in_words_with_the_way_to_the_lobby(clie
     assert "Il n&#x27;y a pas de page à cette adresse." in french.text and '<a href="/">' in french.text
     assert english.status_code == 404 and "There is no page at this address." in english.text
     assert api.status_code == 404 and api.text == "Not Found"  # the API's clients get the plain status
+
+
+def test_the_form_s_clock_gives_the_room_a_time_control_and_a_bad_one_creates_nothing(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "fr"}).text
+    form = {"game": "fog-chess", "seats:fog-chess": "2", "start": "create", "name": "Ada", "clock": "300+3"}
+    before = client.get("/api/rooms").json()
+
+    clocked = room_made(client, form)
+    unclocked = room_made(client, {**form, "clock": ""})
+    bad = client.post("/lobby/rooms", data={**form, "clock": "5 minutes"}, follow_redirects=False)
+
+    assert '<option value="" data-text="lobby.clock-none" selected>sans pendule</option>' in page
+    assert '<option value="300+3">5 min + 3 s</option>' in page
+    assert clocked["clock"]["initial"] == 300_000 and clocked["clock"]["increment"] == 3_000
+    assert unclocked.get("clock") is None
+    assert bad.status_code == 400 and "clock" in bad.text
+    assert len(client.get("/api/rooms").json()) == len(before) + 2

@@ -221,6 +221,9 @@ class Lobby:
         body = {"game": game["name"], "seats": seats, "bots": bots, "options": self.read_options()}
         if live:  # a game without a live view takes its default: no spectator, no referee while it is played
             body.update(spectators="allow" if spectators else "deny", referee=referee)
+        clock = clock_choice(elements.input_value("clock"))
+        if clock is not None:
+            body["clock"] = clock
         status, room = await network.fetch_json("/api/rooms", "POST", body)
         if status != 201 or not isinstance(room, dict):
             elements.set_text("created", self.texts.get("lobby.create-failed", status=status, reason=error_text(room)))
@@ -255,6 +258,12 @@ class Lobby:
         )
         elements.set_attribute("page", "data-state", "created")
         focus.reveal("created", "a.join-seat, a.seat-link")  # below the form: bring the room and your seat to the eye
+
+
+def clock_choice(value: str) -> dict[str, int] | None:
+    """The form's Clock choice ("300+3") as the API's time control, None for "no clock" (or a value it never offers)."""
+    found = re.fullmatch(r"([0-9]{1,6})\+([0-9]{1,4})", value or "")
+    return None if found is None else {"initial": int(found.group(1)), "increment": int(found.group(2))}
 
 
 def error_text(data: Any) -> str:
