@@ -19,7 +19,7 @@ from boardweaver import (
 )
 from boardweaver.doctor import check_game
 from boardweaver_games.bluff import Bluff
-from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, RANKS, TAKE, card_order, hand_id
+from boardweaver_games.bluff.rules import ACCEPT, CHALLENGE, PILE, PLAY, RANKS, card_order, hand_id
 
 from .secrecy import assert_catalogs_complete, assert_views_keep_secrets, play_checked
 
@@ -118,14 +118,15 @@ def test_the_next_seat_may_challenge_with_a_revealing_confirm_or_accept() -> Non
     game, table = dealt(HANDS)
     play(game, table, 0, [0])
 
-    offers = {o.action: o for o in game.offers(table.view(1), 1)}
+    offered = game.offers(table.view(1), 1)
+    offers = {o.action: o for o in offered}
 
-    assert set(offers) == {CHALLENGE, ACCEPT}
+    assert [o.action for o in offered] == [ACCEPT, CHALLENGE]  # believing first: the turn's first control
     assert offers[CHALLENGE].reveals and offers[CHALLENGE].intent is Intent.CONFIRM
     assert not offers[ACCEPT].reveals and offers[ACCEPT].intent is Intent.CONFIRM
 
 
-def test_a_challenge_turns_the_last_play_face_up_for_everyone_and_nothing_else() -> None:
+def test_a_challenge_names_the_last_plays_cards_to_everyone_and_only_the_loser_holds_them() -> None:
     game, table = dealt(HANDS)
     play(game, table, 0, [2])  # 7C as an ace
     verify_commit(game, table, 1, [ACCEPT])
@@ -134,10 +135,11 @@ def test_a_challenge_turns_the_last_play_face_up_for_everyone_and_nothing_else()
     result = verify_commit(game, table, 2, [CHALLENGE])
 
     assert result.ended_by == "reveal"
-    for viewer in (0, 1, 2, None):
-        pile = table.view(viewer).state.space(PILE).pieces
-        assert sorted(p.public_kind for p in pile) == ["2H", "2S", "back"]
-        assert all(p.private_kind is None for p in pile if p.public_kind == "back")
+    for viewer in (0, 1, None):  # the called cards face up in the hand that took them, the rest face down
+        hand = table.view(viewer).state.space(hand_id(2)).pieces
+        assert [(p.public_kind, p.private_kind) for p in hand] == [("2H", None), ("2S", None)] + [("back", None)] * 4
+    assert sorted(cards(table.view(2), hand_id(2))) == ["2H", "2S", "3C", "5S", "7C", "QH"]  # the loser sees them
+    assert table.view(None).state.space(PILE).pieces == []
     logged = table.state.log[-2]
     assert logged.key == "log.challenged" and {k: logged.args[k] for k in ("player", "claimer")} == {
         "player": 2,
@@ -147,28 +149,42 @@ def test_a_challenge_turns_the_last_play_face_up_for_everyone_and_nothing_else()
     assert_views_keep_secrets(game, table)
 
 
-def test_a_challenge_on_a_true_claim_makes_the_challenger_take_the_pile() -> None:
+def test_regression_the_loser_of_a_call_takes_the_pile_at_once() -> None:
+    """From a player's trial: after every call the loser had to press a "Take the pile" button, a step of its own."""
     game, table = dealt(HANDS)
-    play(game, table, 0, [0, 1])
+    play(game, table, 0, [0, 1])  # two aces, the truth
 
-    verify_commit(game, table, 1, [CHALLENGE])
-    offers = game.offers(table.view(1), 1)
-    result = verify_commit(game, table, 1, [TAKE])
+    result = verify_commit(game, table, 1, [CHALLENGE])
 
-    assert [(o.action, o.intent, o.reveals) for o in offers] == [(TAKE, Intent.CONFIRM, True)]
     assert result.ended_by == "reveal"
     assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "9D", "AS", "AH"])
-    assert all(p.public_kind == "back" for p in table.state.space(hand_id(1)).pieces)
+    assert sorted(p.public_kind for p in table.state.space(hand_id(1)).pieces) == ["AH", "AS", "back", "back", "back"]
     assert cards(table, hand_id(0)) == ["7C", "KD"]
     assert cards(table, PILE) == []
     english = game.catalogs()["en"]
-    assert [(m.key, english.render(m)) for m in table.state.log[-3:]] == [
+    assert [(m.key, english.render(m)) for m in table.state.log[-2:]] == [
         ("log.challenged", "Player 1 calls bluff on Player 0: the cards were A♥ A♠"),
-        ("log.claim-true", "The claim was true: Player 1 must take the pile (2 cards)"),
-        ("log.took-pile", "Player 1 takes the pile into their hand (2 cards)"),
+        ("log.claim-true", "The claim was true: Player 1 takes the pile into their hand (2 cards)"),
     ]
-    assert table.state.active_player_ids == [1]
+    assert table.state.active_player_ids == [1]  # the challenger plays next
     assert table.state.meta_data == {"phase": "play", "rank": 1}
+    assert {o.intent for o in game.offers(table.view(1), 1)} == {Intent.CHOICE}  # its cards to pick: nothing to take
+
+
+def test_the_called_cards_stay_face_up_in_the_takers_hand_until_the_next_play() -> None:
+    game, table = dealt(HANDS)
+    play(game, table, 0, [2])  # 7♣ as an ace: a lie
+    verify_commit(game, table, 1, [CHALLENGE])  # seat 0 takes the pile, 7♣ face up in its hand
+    shown = sorted(p.public_kind for p in table.view(2).state.space(hand_id(0)).pieces)
+
+    play(game, table, 1, [0])
+
+    assert shown == ["7C", "back", "back", "back"]
+    for viewer in (1, 2, None):
+        hand = table.view(viewer).state.space(hand_id(0)).pieces
+        assert [(p.public_kind, p.private_kind) for p in hand] == [("back", None)] * 4
+    assert sorted(cards(table, hand_id(0))) == sorted(["AS", "AH", "7C", "KD"])
+    assert_views_keep_secrets(game, table)
 
 
 def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
@@ -178,17 +194,13 @@ def test_a_challenge_on_a_false_claim_makes_the_player_take_the_pile() -> None:
     play(game, table, 1, [2])  # claims a 2 with the 9D: a lie
 
     verify_commit(game, table, 2, [CHALLENGE])
-    active = list(table.state.active_player_ids)
-    verify_commit(game, table, 1, [TAKE])
 
-    assert active == [1]
     assert sorted(cards(table, hand_id(1))) == sorted(["2S", "2H", "AS", "9D"])
     assert cards(table, PILE) == []
-    assert [(m.key, m.args) for m in table.state.log[-2:]] == [
-        ("log.claim-false", {"player": 1, "count": 2}),
-        ("log.took-pile", {"player": 1, "count": 2}),
-    ]
-    challenged = table.state.log[-3]
+    assert [(m.key, m.args) for m in table.state.log[-1:]] == [("log.claim-false", {"player": 1, "count": 2})]
+    french = game.catalogs()["fr"]
+    assert french.render(table.state.log[-1]) == "L'annonce était fausse : le joueur 1 ramasse la pile (2 cartes)"
+    challenged = table.state.log[-2]
     assert challenged.key == "log.challenged" and game.catalogs()["en"].render(challenged.args["cards"]) == "9♦"
     assert table.state.active_player_ids == [2]
 
@@ -202,15 +214,14 @@ def test_regression_a_taken_pile_is_sorted_into_the_hand_whatever_order_it_was_p
             play(game, table, seat, [0])
             verify_commit(game, table, seat + 1, [ACCEPT])
         play(game, table, 2, [0])  # 4C as a 3: a lie, caught by seat 0
-        verify_commit(game, table, 0, [CHALLENGE])
 
-        verify_commit(game, table, 2, [TAKE])
+        verify_commit(game, table, 0, [CHALLENGE])  # seat 2 takes the pile at once
 
         taken.append(cards(table, hand_id(2)))
-        # the others see a count of backs, nothing of the order
+        # the others see the called 4♣ and a count of backs, nothing of the order
         for viewer in (0, 1, None):
             hand = table.view(viewer).state.space(hand_id(2)).pieces
-            assert [(p.public_kind, p.private_kind) for p in hand] == [("back", None)] * 4
+            assert [(p.public_kind, p.private_kind) for p in hand] == [("4C", None)] + [("back", None)] * 3
         assert_views_keep_secrets(game, table)
     assert taken[0] == taken[1] == ["2S", "4C", "QH", "KS"]
 
@@ -229,7 +240,7 @@ def test_every_hand_stays_in_card_order_through_bots_games(seed: int) -> None:
     played = play_game(game, list(range(3 + seed % 4)), seed=seed, bot_seed=seed, each_state=look)
 
     assert played.table.state.is_over()
-    assert any(entry.key == "log.took-pile" for entry in played.table.state.log)
+    assert any(entry.key in ("log.claim-true", "log.claim-false") for entry in played.table.state.log)
     assert unsorted == []
 
 
@@ -288,6 +299,9 @@ def test_emptying_the_hand_wins_when_the_challenge_fails() -> None:
 
     assert table.state.result is not None
     assert table.state.result.winners == [0]
+    assert [p.public_kind for p in table.view(None).state.space(PILE).pieces] == ["AS"]  # the winning play, face up
+    assert pile_title(table.view(None), "en") == "Pile · Player 0 claims 1 card of rank A"
+    assert [m.key for m in table.state.log[-2:]] == ["log.challenged", "log.won"]  # nobody takes the pile
 
 
 def test_a_caught_last_play_takes_the_pile_and_the_game_goes_on() -> None:
@@ -295,7 +309,6 @@ def test_a_caught_last_play_takes_the_pile_and_the_game_goes_on() -> None:
     play(game, table, 0, [0])
 
     verify_commit(game, table, 1, [CHALLENGE])
-    verify_commit(game, table, 0, [TAKE])
 
     assert not table.state.is_over()
     assert cards(table, hand_id(0)) == ["KS"]
@@ -420,15 +433,15 @@ def test_regression_a_claim_names_its_count_of_cards_and_their_rank_in_every_loc
 
     assert sorted(texts) == ["en", "fr"]  # every locale the game ships
     assert texts["en"] == [
-        "Call bluff on Player 0's claim: 3 cards of rank 4",
         "Believe Player 0's claim: 3 cards of rank 4",
+        "Call bluff on Player 0's claim: 3 cards of rank 4",
         "Player 0 claims 3 cards of rank 4: believe it or call the bluff",
         "Player 0 plays 3 cards, claiming rank 4",
         "Pile · Player 0 claims 3 cards of rank 4",
     ]
     assert texts["fr"] == [
-        "Accuser le joueur 0 de bluff sur son annonce : 3 cartes de valeur 4",
         "Croire l'annonce du joueur 0 : 3 cartes de valeur 4",
+        "Accuser le joueur 0 de bluff sur son annonce : 3 cartes de valeur 4",
         "Le joueur 0 annonce 3 cartes de valeur 4 : croyez-le ou dénoncez le bluff",
         "Le joueur 0 joue 3 cartes en annonçant la valeur 4",
         "Pile · le joueur 0 annonce 3 cartes de valeur 4",

@@ -464,17 +464,22 @@ def test_the_ops_of_a_part_derived_from_its_steps_are_the_diffs_ops(name: str) -
             views.patches(table.take_changes())
     else:
         game = load_games()[name]({})
-        table = start(game, [0, 1, 2, 3], seed=f"ops-{name}")
-        views = DiffChecked(table)
-        for perspective in [*(Perspective("seat", PlayerId(p)) for p in range(4)), SPECTATOR]:
-            views.snapshot(perspective)
-        bots = {p: RandomBot(f"ops/{p}") for p in range(4)}
-        for _ in range(150):
-            if table.state.is_over():
+        known, decisions = 0, 0
+        for number in range(10):  # games until 300 decisions: a game of Bluff may end after 30
+            table = start(game, [0, 1, 2, 3], seed=f"ops-{name}-{number}" if number else f"ops-{name}")
+            views = DiffChecked(table)
+            for perspective in [*(Perspective("seat", PlayerId(p)) for p in range(4)), SPECTATOR]:
+                views.snapshot(perspective)
+            bots = {p: RandomBot(f"ops/{number}/{p}" if number else f"ops/{p}") for p in range(4)}
+            while decisions < 300 and not table.state.is_over():
+                seat = table.state.active_player_ids[0]
+                steps = bots[seat].decide(game, table.view(seat), seat)
+                views.patches(verify_commit(game, table, seat, steps, views=views).changes)
+                decisions += 1
+            known += views.known
+            if decisions >= 300:
                 break
-            seat = table.state.active_player_ids[0]
-            steps = bots[seat].decide(game, table.view(seat), seat)
-            views.patches(verify_commit(game, table, seat, steps, views=views).changes)
+        views.known = known
 
     # Bluff's takes put each card at its place in the hand (not on top) and its plays retitle the pile, so fewer of
     # its parts are derived from the steps alone than draw-discard's draws and discards

@@ -5,10 +5,11 @@ of its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), c
 the required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the
 ownerless pile, a collection: their faces are visible to nobody and their positions are never shown,
 while the claim (seat, rank, count) is public meta data. The rank the next play must claim is public too,
-on the pile's title, so a seat reads it before it picks its cards. The next seat answers: it accepts (Confirm) and
-then plays, or it challenges (a revealing Confirm) and the last play turns face up on the pile for all to
-see. The seat that was wrong (the player if the claim was false, else the challenger) then takes the
-whole pile into its hand (a revealing Confirm: it learns the cards), and the challenger plays next. A
+on the pile's title, so a seat reads it before it picks its cards. The next seat answers: it believes the claim (Confirm) and
+then plays, or it calls the bluff (a revealing Confirm): the last play turns face up for all to see (the log
+names its cards), and in the same step the seat that was wrong (the player if the claim was false, else the
+challenger) takes the whole pile into its hand; the challenger plays next. The called cards lie face up in that
+hand until the next play turns them down (everyone saw them taken); the rest of the pile it alone sees. A
 seat that empties its hand wins once its last play is accepted or survives the challenge; a believed last play
 turns face up at the end for every seat (believing it is then a reveal), as a challenged one does.
 """
@@ -29,10 +30,8 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 PLAY = Action.command("play")
 ACCEPT = Action.command("accept")
 CHALLENGE = Action.command("challenge")
-TAKE = Action.command("take")
 PLAYING = "play"
 ANSWERING = "answer"
-TAKING = "take"
 
 
 @dataclass
@@ -44,12 +43,11 @@ class Selection:
 
 @dataclass
 class Round:
-    """The public round: phase, the rank the next play must claim, the last claim, who plays after a take."""
+    """The public round: phase, the rank the next play must claim, the last claim."""
 
     phase: str = PLAYING
     rank: int = 0
     claim: dict[str, int] | None = None
-    follower: int | None = None
 
 
 def hand_id(seat: int) -> str:
@@ -123,9 +121,6 @@ class Bluff(Game):
 
     def offers(self, table: Table, player_id: int) -> list[Offer]:
         state = table.read(StateOf.meta(), Round)
-        if state.phase == TAKING:
-            count = len(table.state.space(PILE).pieces)
-            return [Offer(TAKE, Intent.CONFIRM).label(msg("offer.take", count=count)).revealing()]
         if state.phase == ANSWERING:
             claim = state.claim or {}
             about = {
@@ -136,9 +131,11 @@ class Bluff(Game):
             accept = Offer(ACCEPT, Intent.CONFIRM).label(msg("offer.accept", **about))
             # believing a play that empties the claimer's hand ends the game, and the end shows that play: a reveal
             last = not table.state.space(hand_id(claim.get("player", 0))).pieces
+            # believing first: the common answer, which a reflex Enter on the turn's first control takes (the tab
+            # draws a second Confirm command apart from the first)
             return [
-                Offer(CHALLENGE, Intent.CONFIRM).label(msg("offer.challenge", **about)).revealing(),
                 accept.revealing() if last else accept,
+                Offer(CHALLENGE, Intent.CONFIRM).label(msg("offer.challenge", **about)).revealing(),
             ]
         selected = table.read(StateOf.player_private(player_id), Selection).selected
         offers = []
@@ -157,8 +154,6 @@ class Bluff(Game):
 
     def prompt(self, table: Table, player_id: int) -> Message | None:
         state = table.read(StateOf.meta(), Round)
-        if state.phase == TAKING:
-            return msg("prompt.take")
         if state.phase == ANSWERING:
             claim = state.claim or {}
             claimed = rank_word(RANKS[claim.get("rank", 0)])
@@ -178,10 +173,8 @@ class Bluff(Game):
             self._accept(table, player_id)
         elif action == CHALLENGE:
             self._challenge(table, player_id)
-        elif action == TAKE:
-            self._take(table, player_id)
         else:
-            expected = "a card of your hand, play, accept, challenge or take"
+            expected = "a card of your hand, play, accept or challenge"
             raise IllegalStepError(f"expected {expected}, got {action.describe()}")
 
     def _toggle(self, table: Table, player_id: int, index: int) -> None:
@@ -194,6 +187,7 @@ class Bluff(Game):
         if not 1 <= len(selected) <= MAX_PLAY:
             raise IllegalStepError(f"a play takes 1 to {MAX_PLAY} cards, got {len(selected)}")
         round_ = table.read(StateOf.meta(), Round)
+        _turn_down_called_cards(table)
         for index in sorted(selected, reverse=True):
             table.move_piece(hand_id(player_id), index, PILE)
         table.set(StateOf.player_private(player_id), "selected", None)
@@ -217,30 +211,26 @@ class Bluff(Game):
         self._next_turn(table, claimer, player_id)
 
     def _challenge(self, table: Table, player_id: int) -> None:
+        """Turns the claim's cards up; the seat that was wrong takes the whole pile at once and the challenger
+        plays next, unless the claim was true and emptied the claimer's hand, which wins with the cards face up."""
         claim = _claim(table)
-        _show_claim(table, None)
+        claimer = claim["player"]
         pile = table.state.space(PILE).pieces
         played = [piece.private_kind for piece in pile[len(pile) - claim["count"] :]]
         shown = _turn_up_last_play(table, claim)
         truthful = all(card is not None and rank_of(card) == RANKS[claim["rank"]] for card in played)
-        table.log(msg("log.challenged", player=player_id, claimer=claim["player"], cards=shown))
-        loser = player_id if truthful else claim["player"]
-        table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=len(pile)))
-        if truthful and not table.state.space(hand_id(claim["player"])).pieces:
-            self._next_turn(table, claim["player"], player_id)
-            return
-        table.set(StateOf.meta(), "claim", None)
-        table.set(StateOf.meta(), "phase", TAKING)
-        table.set(StateOf.meta(), "follower", player_id)
-        table.set_active_players([loser])
+        table.log(msg("log.challenged", player=player_id, claimer=claimer, cards=shown))
+        held_last = truthful and not table.state.space(hand_id(claimer)).pieces  # it wins, face up under its claim
+        if not held_last:
+            _show_claim(table, None)
+            loser = player_id if truthful else claimer
+            table.log(msg("log.claim-true" if truthful else "log.claim-false", player=loser, count=len(pile)))
+            self._take_pile(table, loser)
+        self._next_turn(table, claimer, player_id)
 
-    def _take(self, table: Table, player_id: int) -> None:
-        """Moves the whole pile, the revealed cards turned back down, into the loser's hand."""
+    def _take_pile(self, table: Table, player_id: int) -> None:
+        """Moves the whole pile into the loser's hand; the called cards keep their faces up (see `_turn_down`)."""
         pile = table.state.space(PILE).pieces
-        count = len(pile)
-        for index, piece in enumerate(pile):
-            if piece.public_kind != BACK:
-                table.set_public_kind(PILE, index, BACK)
         # Each card goes to its place in the hand, kept in card order as dealt (a player's trial hunted for the
         # taken cards at its end): the hand is a collection its owner alone sees in order, so the places tell
         # nobody else anything, and taking the cards in card order tells the taker nothing of who played which.
@@ -249,11 +239,6 @@ class Bluff(Game):
             index = next(i for i, piece in enumerate(pile) if piece.private_kind == card)
             place = bisect(hand, card_order(card), key=lambda piece: card_order(piece.private_kind))
             table.move_piece(PILE, index, hand_id(player_id), place)
-        table.log(msg("log.took-pile", player=player_id, count=count))
-        follower = table.read(StateOf.meta(), Round).follower
-        table.set(StateOf.meta(), "follower", None)
-        table.set(StateOf.meta(), "phase", PLAYING)
-        table.set_active_players([player_id if follower is None else follower])
 
     def _next_turn(self, table: Table, claimer: int, player_id: int) -> None:
         """Ends the game if the claimer's hand is empty, else gives `player_id` the next play."""
@@ -288,6 +273,16 @@ def _turn_up_last_play(table: Table, claim: dict[str, int]) -> Message | str:
     for index, card in enumerate(played, start=first):
         table.set_public_kind(PILE, index, card or BACK)
     return cards_faces([card for card in sorted(played, key=card_order) if card is not None])
+
+
+def _turn_down_called_cards(table: Table) -> None:
+    """Turns the last call's cards, face up in the hand that took them since the call, face down again: every seat
+    saw them taken, but from this play on nobody but their holder tells them from the rest of the hand."""
+    for player in table.state.player_ids:
+        hand = hand_id(int(player))
+        for index, piece in enumerate(table.state.space(hand).pieces):
+            if piece.public_kind != BACK:
+                table.set_public_kind(hand, index, BACK)
 
 
 def _require_rank(table: Table, rank: int) -> None:

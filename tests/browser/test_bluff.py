@@ -1,0 +1,57 @@
+"""Bluff at a seat's page: answering a claim, and what a call leads to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import screenshot, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+ACCEPT, CHALLENGE = '#commands button[data-command="accept"]', '#commands button[data-command="challenge"]'
+# a control's look: its background and the inset ring a second Confirm wears
+LOOK = """(selector) => { const s = getComputedStyle(document.querySelector(selector));
+  return [s.backgroundColor, s.boxShadow]; }"""
+FOCUSED_COMMAND = "() => document.activeElement.matches('#commands button') && document.activeElement.dataset.command"
+
+
+def play_one_card(page: Any) -> None:
+    """Plays the seat's first card as whatever rank is asked."""
+    page.locator("#board .mine .piece.offer").first.click()
+    page.locator('#commands button[data-command="play"]').click()
+
+
+def test_regression_believing_comes_first_and_the_loser_of_a_call_takes_the_pile_at_once(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """From a player's trial: "Call bluff" came first, in the same green as "Believe" (a reflex Enter called the
+    bluff), and after every call the pile waited for a "Take the pile" button of its own."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    play_one_card(page)
+    page.wait_for_selector(ACCEPT, timeout=30_000)  # the bots answered and played: our turn to answer a claim
+    order = page.eval_on_selector_all("#commands button", "els => els.map(e => e.dataset.command)")
+    believe, call = page.evaluate(LOOK, ACCEPT), page.evaluate(LOOK, CHALLENGE)
+    page.locator("#board").focus()
+    for _ in range(40):  # the keyboard's way from the board: the first command it reaches
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED_COMMAND):
+            break
+    first_by_tab = page.evaluate(FOCUSED_COMMAND)
+    screenshot(page, "bluff-answer")
+
+    page.locator(CHALLENGE).click()
+    wait_state(page, "ready")
+    page.wait_for_selector("#board .mine .piece.offer", timeout=30_000)  # the challenger plays next, at once
+    verdict = page.locator("#log li").filter(has_text="The claim was").last.inner_text()
+
+    assert order == ["accept", "challenge"]
+    assert first_by_tab == "accept"
+    assert believe[0] == "rgb(31, 110, 62)" and believe[1] == "none"  # the filled green
+    assert call[0] == "rgba(0, 0, 0, 0)" and "inset" in call[1]  # outlined: another look
+    assert "takes the pile into their hand" in verdict  # taken with the call, in its line
+    assert page.locator('#commands button[data-command="take"]').count() == 0
+    assert page.inner_text("#turn").startswith("Your turn: Choose 1 to 4 cards")
