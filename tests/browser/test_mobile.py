@@ -350,6 +350,7 @@ def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any,
     wait_state(phone, "ready", "over")
 
     play_until_over([phone], timeout=90)
+    phone.wait_for_timeout(400)  # the last pair's slide into the discards (fanned: its two cards fly as one)
 
     assert "Game over" in phone.inner_text("#result")
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
@@ -692,3 +693,44 @@ def test_a_card_picked_under_a_phones_commands_bar_is_brought_above_it(server: s
         arg=key,
         timeout=5_000,
     )
+
+
+# Old maid's discarded cards, each card's box in the order drawn, and a hand's card as the stylesheet sizes it
+# (--card-w x --card-h: a fan's card, the seat's own grown to 4rem where few fit).
+OLD_MAID_CARDS = """() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, width: r.width,
+    height: r.height}; };
+  const probe = document.createElement('div');
+  probe.style.cssText = 'position: absolute; width: var(--card-w); height: var(--card-h)';
+  document.body.append(probe);
+  const card = box(probe);
+  probe.remove();
+  const count = document.querySelector('#board [data-space=discard] .space-title .count');
+  return {discard: [...document.querySelectorAll('#board [data-space=discard] .piece')].map(box), card,
+    count: count && count.textContent};
+}"""
+
+
+def test_old_maids_discarded_pairs_are_as_big_as_hand_cards_on_a_phone(server: str, api: Any, phone: Any) -> None:
+    """Regression (a player's trial at 390 px): the discarded pairs were a grid of eight columns whose cards shrank
+    to 37 px squares, too small to read; they fan as a hand does, each card a hand card's size, every card's corner
+    (its rank) in sight, and the space's title counts them."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready", "over")
+    deadline = time.monotonic() + 60
+    while phone.locator("#board [data-space=discard] .piece").count() < 6 and time.monotonic() < deadline:
+        if not take_one(phone):  # a few takes, till a few pairs lie there (a deal may pair none)
+            phone.wait_for_timeout(100)
+    phone.wait_for_timeout(400)  # the moves' animations
+
+    cards = phone.evaluate(OLD_MAID_CARDS)
+    screenshot(phone, "old-maid-discards-phone")
+
+    discard, card = cards["discard"], cards["card"]
+    assert len(discard) >= 6 and card["width"] >= 47, cards  # 3rem x 4.2rem
+    assert all(c["width"] >= card["width"] - 0.5 and c["height"] >= card["height"] - 0.5 for c in discard), cards
+    strips = [b["left"] - a["left"] for a, b in pairwise(discard) if abs(a["top"] - b["top"]) < 8]
+    assert min(strips) >= MIN_STRIP_PX, strips  # each card's corner, its rank, shows
+    assert cards["count"] == str(len(discard))
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []

@@ -59,7 +59,7 @@ class OldMaid(Game):
     look: ClassVar[dict[str, Any]] = {
         "spaces": {
             "hand": {"area": "seat", "layout": "fan", "title": "look.hand"},
-            "discard": {"area": "table", "layout": "grid", "columns": 8, "title": "look.discard"},
+            "discard": {"area": "table", "layout": "fan", "title": "look.discard"},
         },
         "pieces": {
             BACK: {"back": True, "color": "#7a3b3b", "title": "look.back"},
