@@ -343,16 +343,19 @@ class Board(PieceDrawing):
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
         """The index of a hand's one Tab stop when its cards are a roving group (a fan, row or grid with two or more
-        offered cards, or one beside the card the draft picked): the staged card, else the first offered; None for
-        any other space.
+        offered cards, or one beside the card the draft picked; on a seat's page, a board whose cells are named,
+        always: a screen reader's player reads it while the other side thinks): the staged card, else the first
+        offered, else the first cell; None for any other space.
 
         A picked card offered no more (Market draft's staged card) stays in the group, focusable: the focus stays on
         it after Enter picked it, rather than falling to a neighbour that then looks picked (a keyboard trial)."""
         offered = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.piece_offers]
         staged = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.chosen]
-        if layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2:
+        # a seat's board, read cell by cell (not the review's: its arrows step through the game)
+        named = self.me is not None and len(space.pieces) > 1 and self._cell_name(space, 0) is not None
+        if not named and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
             return None
-        self._tab_stops[space.space_id] = (staged or offered)[0]
+        self._tab_stops[space.space_id] = (staged or offered or [0])[0]
         return self._tab_stops[space.space_id]
 
 

@@ -57,6 +57,7 @@ class PieceDrawing:
             classes.append(f"last-move last-move-{mover}")
         attributes = ""
         picked = False  # the draft's pick (never a ghost)
+        cell = None if ghost else self._cell_name(space, index)  # a chess square's name: "e4"
         if ghost:
             classes.append("pending")
         else:
@@ -72,12 +73,16 @@ class PieceDrawing:
                 classes += self._target(space, look, self.offers[offer])
                 attributes += f' data-offer="{offer}"'
             stop = self._tab_stops.get(space.space_id)
-            if stop is not None and (offer is not None or picked):  # a picked card stays in its roving group
+            # a picked card stays in its roving group; a board's every cell is in it, to be read by keyboard
+            if stop is not None and (offer is not None or picked or cell is not None):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
-        spoken = self.texts.get(
-            "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
-        )
+        if cell is not None:  # a chess square says its name ("e4, White pawn"), not its place among 64
+            spoken = self.texts.get("piece.cell", cell=cell, what=what, space=self._where(space))
+        else:
+            spoken = self.texts.get(
+                "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
+            )
         tip = what
         offer_number = None if ghost else self.piece_offers.get((space.space_id, index))
         if offer_number is not None:
@@ -153,6 +158,17 @@ class PieceDrawing:
             return ""
         row, column = divmod(index, int(look["columns"]))
         return "light" if (row + column) % 2 == 0 else "dark"
+
+    def _cell_name(self, space: Space, index: int) -> str | None:
+        """The name of a grid's cell as its look's `coordinates` name its column and row ("e4" on a chess board),
+        else None (a grid without them, any other space). A grid turned for its seat keeps its cells' names."""
+        look = self.game.space_look(space.kind)
+        names = look.get("coordinates")
+        if look.get("layout") != "grid" or not look.get("columns") or not isinstance(names, dict):
+            return None
+        row, column = divmod(index, int(look["columns"]))
+        columns, rows = str(names.get("columns", "")), str(names.get("rows", ""))
+        return columns[column] + rows[row] if column < len(columns) and row < len(rows) else None
 
     def _coordinates(self, look: dict[str, Any]) -> str:
         """A grid's coordinates, drawn over its bottom row and first column (not inside the cells' buttons).
