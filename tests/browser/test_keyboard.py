@@ -93,6 +93,7 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
     take_back = first.locator("#commands button.take-back")
     checked: list[str] = []
     waiting: list[str] = []
+    board_rings: list[bool] = []  # whether the board, holding the focus while we wait, showed its ring
     deadline = time.monotonic() + 150
 
     while not all(page.get_attribute("#page", "data-state") == "over" for page in (first, second)):
@@ -114,12 +115,16 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
                 and first.evaluate(FOCUS) == "nothing"
             ):
                 waiting.append(first.evaluate(WHERE))  # nothing is ours to click: where our focus waits
+                if waiting[-1] == "board":
+                    board_rings.append(bool(first.evaluate(RING)))
             if not take_one(second):
                 first.wait_for_timeout(50)
 
     assert "Game over" in first.inner_text("#result") and first.locator("#result table.scores tr").count() == 3
     # regression: while nothing was ours to click, and at the end, the focus fell to the page's body
     assert waiting and "body" not in waiting and "board" in waiting, waiting
+    # regression (a trial): the board holding the focus after each move showed no ring: the focus seemed lost
+    assert board_rings and all(board_rings), board_rings
     first.wait_for_function(f"({WHERE})() === 'end-panel'", timeout=5000)
     assert keys.presses >= 10 and all(keys.rings), keys.rings  # every focused control showed its focus ring
     assert len(checked) == 2 and "can no longer be taken back" in checked[0] and "undo/" not in checked[0]
