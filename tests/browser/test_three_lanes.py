@@ -62,3 +62,34 @@ def test_two_seats_play_three_lanes_to_the_end(server: str, api: Any, new_page: 
     review.click("#last")
     assert "Game over" in review.inner_text("#result")
     assert len(requests_log.urls) > 20 and requests_log.foreign() == []  # every request: 127.0.0.1
+
+
+PLAN_TITLE = "[...document.querySelectorAll('.others .kind-plan .space-title')].map(t => t.textContent).join()"
+LOG = "[...document.querySelectorAll('#log li')].map(li => li.textContent)"
+
+
+def test_regression_a_plan_taken_back_leaves_the_other_seats_log_as_it_read_it(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """From a player's trial: Eve read "Dan locks in 2 cards", and the line vanished, unsaid, when Dan took his plan
+    back. Now the lock is on Dan's plan, for Eve to see, and goes from there with the take-back."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    first, second = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+    before = second.evaluate(LOG)
+    for _ in range(2):  # two cards planned, then locked in
+        first.locator("#board .mine .piece.offer").first.click()
+        first.locator("#board .space.offer").first.click()
+    first.locator("#commands button.intent-confirm").click()
+    second.wait_for_function(f"({PLAN_TITLE}).includes('locked in')")
+    locked = second.evaluate(LOG)
+    screenshot(second, "three-lanes-other-locked")
+
+    first.locator("#commands button.take-back").click()
+    second.wait_for_function(f"!({PLAN_TITLE}).includes('locked in')")
+    first.wait_for_selector("#board .mine .piece.offer")
+
+    assert before == locked == second.evaluate(LOG) == ["Round 1 begins."]
+    assert first.locator("#board .mine .kind-hand .piece").count() == 5  # the plan went back to the hand
+    assert "locked in" not in first.inner_text("#board")

@@ -165,13 +165,13 @@ def test_counted_texts_take_the_plural_of_their_language() -> None:
 
     offers = [bluff[lang].render(msg("offer.play", count=n, rank="K")) for lang in ("en", "fr") for n in (0, 1, 2)]
 
-    assert [lanes["en"].render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
-        "Player 0 locks in 1 card.",
-        "Player 0 locks in 2 cards.",
+    assert [lanes["en"].render(msg("log.cards-out", winner=0, count=n)) for n in (1, 2)] == [
+        "Every card is played: Player 0 wins with 1 lane.",
+        "Every card is played: Player 0 wins with 2 lanes.",
     ]
-    assert [lanes["fr"].render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
-        "Le joueur 0 valide 1 carte.",
-        "Le joueur 0 valide 2 cartes.",
+    assert [lanes["fr"].render(msg("log.cards-out", winner=0, count=n)) for n in (1, 2)] == [
+        "Toutes les cartes sont jouées : le joueur 0 gagne avec 1 voie.",
+        "Toutes les cartes sont jouées : le joueur 0 gagne avec 2 voies.",
     ]
     assert offers == [
         "Play 0 cards as K",

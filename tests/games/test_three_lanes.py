@@ -14,6 +14,7 @@ from boardweaver import (
     play_game,
     start,
     state_to_wire,
+    undo_commit,
     verify_commit,
 )
 from boardweaver.doctor import check_game
@@ -118,6 +119,48 @@ def test_a_confirm_that_is_not_the_last_removes_the_seat_from_the_active_players
     assert result.ended_by == "confirm" and not result.revealed
     assert table.state.active_player_ids == [1, 2]
     assert result.undoable
+
+
+def test_regression_a_plan_taken_back_leaves_the_log_as_the_others_read_it() -> None:
+    """From a player's trial: "Dan locks in 2 cards" vanished from the other seat's log when Dan took his plan back,
+    an undo reverting the decision's log line with it, unsaid. The lock now shows on the plan's title, which the
+    take-back visibly clears, and writes no line the take-back would remove."""
+    game = ThreeLanes()
+    table = dealt(game, {0: [3, 9, 4], 1: [5, 1, 2]})
+    log = list(table.state.log)
+
+    result = verify_commit(game, table, 0, plan(game, table, 0, [(0, "lane-0"), (1, "lane-1")]))
+    locked = {viewer: title_of(table.view(viewer), plan_id(0)) for viewer in (0, 1, None)}
+    logged = list(table.state.log)
+    undo_commit(table, result)
+
+    assert result.undoable
+    assert logged == log  # nothing said that the take-back would unsay
+    assert locked == {0: "Plan · locked in", 1: "Plan · locked in", None: "Plan · locked in"}
+    assert {viewer: title_of(table.view(viewer), plan_id(0)) for viewer in (0, 1, None)} == dict.fromkeys(
+        (0, 1, None), "Plan"
+    )
+    assert table.state.active_player_ids == [0, 1] and len(table.state.space(hand_id(0)).pieces) == 3
+
+
+def test_a_locked_plan_reads_so_in_french_and_its_title_goes_with_the_round() -> None:
+    game = ThreeLanes()
+    table = dealt(game, {0: [3, 9], 1: [5, 1]})
+    verify_commit(game, table, 0, plan(game, table, 0, [(0, "lane-0")]))
+    french = title_of(table.view(1), plan_id(0), "fr")
+
+    verify_commit(game, table, 1, plan(game, table, 1, [(0, "lane-0")]))  # the last lock: every plan flips
+
+    assert french == "Plan · validé"
+    assert [title_of(table.view(None), plan_id(p)) for p in (0, 1)] == ["Plan", "Plan"]
+
+
+def title_of(table: Table, space_id: str, locale: str = "en") -> str:
+    """Returns a space's title as the tab draws it: its look's key (or its public `title`), filled from its state."""
+    space = table.state.space(space_id)
+    key = space.public_state.get("title") or ThreeLanes.look["spaces"][space.kind]["title"]
+    args = {k: v for k, v in space.public_state.items() if k != "title"}
+    return ThreeLanes.catalogs()[locale].render(Message(str(key), args))
 
 
 def test_the_last_confirm_is_revealing_and_resolves_every_plan() -> None:

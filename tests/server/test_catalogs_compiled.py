@@ -43,9 +43,9 @@ def test_a_compiled_plural_entry_is_chosen_by_count() -> None:
 
     french = Catalog.from_mo("fr", compile_catalog(po, "fr"))
 
-    assert [french.render(msg("log.planned", player=0, count=n)) for n in (1, 2)] == [
-        "Le joueur 0 valide 1 carte.",
-        "Le joueur 0 valide 2 cartes.",
+    assert [french.render(msg("log.cards-out", winner=0, count=n)) for n in (1, 2)] == [
+        "Toutes les cartes sont jouées : le joueur 0 gagne avec 1 voie.",
+        "Toutes les cartes sont jouées : le joueur 0 gagne avec 2 voies.",
     ]
 
 

@@ -1,8 +1,11 @@
 """Three lanes: every seat plans cards onto three lanes in secret; the plans resolve together.
 
 A round: each seat stages a card of its hand (Choice), then clicks a lane (Choice) to put it face down
-into its own plan, at most one card per lane; its Confirm takes it out of the active players. The last
-seat's Confirm reads every hidden plan, so it is a reveal: it turns every planned card face up, moves it
+into its own plan, at most one card per lane; its Confirm locks the plan in (the plan's title says so to every
+seat) and takes it out of the active players. Until the round resolves, that seat may take the decision back
+(`allow_undo`): the platform's undo reverts the decision's changes, log lines included, and tells nobody, so the
+lock writes no log line (a line the others read would vanish unsaid); what it shows, the plan's title, the undo
+visibly takes back. The last seat's Confirm reads every hidden plan, so it is a reveal: it turns every planned card face up, moves it
 to its lane, and the highest card played into each lane this round wins that lane (a point); the lane's
 title names that winner until the next flip (its public `winner` and `title`).
 The game ends when no seat holds a card, or after five rounds when players keep their cards.
@@ -190,9 +193,10 @@ class ThreeLanes(Game):
         table.set(StateOf.player_private(player_id), "staged", None)
 
     def confirm(self, table: Table, player_id: int) -> None:
+        """Locks the seat's plan in; the last seat's lock resolves every plan."""
         waiting = [p for p in table.state.active_player_ids if p != player_id]
-        table.log(msg("log.planned", player=player_id, count=len(table.state.space(plan_id(player_id)).pieces)))
         if waiting:
+            table.set(StateOf.space_public(plan_id(player_id)), "title", "look.plan-locked")  # "Plan · locked in"
             table.set_active_players(waiting)
             table.allow_undo()
         else:
@@ -209,6 +213,7 @@ class ThreeLanes(Game):
         flipped: list[tuple[int, int, int]] = []  # (lane number, value, player) of every planned card
         for player in players:
             plan = plan_id(player)
+            table.set(StateOf.space_public(plan), "title", None)  # its lock is over with the round
             for index in range(len(table.state.space(plan).pieces)):
                 face = table.state.piece(plan, index).private_kind
                 if face is None:
