@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "serve":
         return _serve(options)
     if options.command == "new":
-        return _new(options.name, options.dir)
+        return _new(options.name, options.dir, options.template)
     if options.command == "backup":
         return _backup(options.folder, options.store or os.environ.get("BOARDWEAVER_STORE") or options.db)
     return _replay(options.events, options.game)
@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Returns the command line's parser (`serve`, `new`, `check`, `replay`, `backup`)."""
+    from boardweaver.scaffold import TEMPLATES
+
     from .settings import BUSY_POLL_SECONDS
 
     parser = argparse.ArgumentParser(prog="boardweaver", description=__doc__)
@@ -123,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", help="write a new game package (rules, catalogs, tests, pyproject) in a folder")
     new.add_argument("name", help="the game's name: lower-case letters, digits and dashes, e.g. goofspiel")
     new.add_argument("--dir", type=Path, default=Path("."), help="where to create the NAME folder (default: here)")
+    new.add_argument(
+        "--template",
+        choices=TEMPLATES,
+        default=TEMPLATES[0],
+        help="the game to start from: cards (hands and a hidden deck, the default) or board (a grid board per seat "
+        "hiding a scout's square)",
+    )
     commands.add_parser("check", help="check games with the doctor (arguments go to the doctor)")
     replay = commands.add_parser("replay", help="re-run a finished game from its published seed and log")
     replay.add_argument("--events", required=True, type=Path, help="the JSON body of GET /api/rooms/{id}/events")
@@ -314,11 +323,11 @@ def _redis_ownership(url: str) -> Any:
     return Ownership(RedisBackend(url), int(lease) if lease else LEASE_MS)
 
 
-def _new(name: str, folder: Path) -> int:
+def _new(name: str, folder: Path, template: str) -> int:
     from boardweaver.scaffold import ScaffoldError, write_game
 
     try:
-        project = write_game(name, folder)
+        project = write_game(name, folder, template)
     except ScaffoldError as error:
         print(f"boardweaver new: {error}", file=sys.stderr)
         return 2

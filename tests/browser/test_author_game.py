@@ -32,8 +32,9 @@ def _need_browser() -> None:
         pytest.skip("web/dist is not built (scripts/install)")
 
 
-def _new_game(name: str, folder: Path) -> Path:
-    done = subprocess.run([BIN / "boardweaver", "new", name], cwd=folder, capture_output=True, text=True, timeout=60)
+def _new_game(name: str, folder: Path, *options: str) -> Path:
+    command: list[str | Path] = [BIN / "boardweaver", "new", name, *options]
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return folder / name
 
@@ -145,6 +146,49 @@ def test_a_game_named_with_serve_game_from_pythonpath_plays_to_its_end_in_the_ta
         config = json.loads(urllib.request.urlopen(base + "/api/client-config", timeout=5).read())
         assert config["games"] == {"path-duel": "path_duel.rules:PathDuel"}
         _play_in_two_browsers(base, "path-duel", new_page, "serve-game")
+
+
+def _labels(page: Any, selector: str) -> list[str]:
+    return [str(label) for label in page.locator(selector).evaluate_all("els => els.map(e => e.ariaLabel || '')")]
+
+
+def test_a_board_game_made_by_boardweaver_new_template_board_plays_to_its_end_in_the_tab(
+    tmp_path: Path, new_page: Any
+) -> None:
+    """`boardweaver new --template board`: each seat sees its scout on its own field and fog on the other, whose 25
+    squares it may ping; a move leaves the other seat's fog as it was; played to its end at 1280 px and, in
+    French, at 390 px (an author's trial: `new` wrote only a card game, nothing for a grid board)."""
+    _need_browser()
+    project = _new_game("scout-duel", tmp_path, "--template", "board")
+    served = tmp_path / "served"
+    served.mkdir()
+    game = ["--game", "scout-duel=scout_duel.rules:ScoutDuel", "--only", "scout-duel"]
+    with _serve(served, game, {"PYTHONPATH": str(project)}) as base:
+        room = Api(base).room("scout-duel", seats=2, bots=[])
+        first = new_page(seat_url(base, room, 0))
+        phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "fr-FR"}
+        second = new_page(seat_url(base, room, 1), **phone)
+        wait_state(first, "ready")
+        wait_state(second, "ready")
+        mine, theirs = '#board .mine [data-key^="field-0/"]', '#board .others [data-key^="field-1/"]'
+        seen_by_second = '#board .others [data-key^="field-0/"]'
+        own, pings = _labels(first, mine), _labels(first, f"{theirs}.offer")
+        fog = _labels(second, seen_by_second)
+
+        first.locator(f"{mine}.offer").first.click()
+        second.wait_for_selector("#board .mine .offer")
+
+        assert len(own) == 25 and sum("Scout" in label for label in own) == 1
+        assert len(pings) == 25 and all(label.startswith("Ping ") for label in pings)  # any square of the other field
+        assert all("Brouillard" in label for label in fog) and len(fog) == 25
+        after = _labels(second, seen_by_second)  # the move shows the other seat nothing, not even where it was
+        assert len(after) == 25 and all("Brouillard" in label for label in after)
+        assert second.locator(f"{seen_by_second}.last-move").count() == 0
+        assert sum("Scout" in label for label in _labels(first, mine)) == 1 and _labels(first, mine) != own
+        assert "Le joueur 1 déplace son éclaireur." in second.inner_text("body")
+        screenshot(second, "author-board-game")
+        play_until_over([first, second])
+        assert "Game over" in first.inner_text("#result") and "Partie terminée" in second.inner_text("#result")
 
 
 LOOK = '        return {"text": str(value), "color": "#f4ecd8"} if value else super().piece_look(kind)\n'

@@ -1,4 +1,5 @@
-"""`boardweaver new NAME`: the package it writes, its names, and the names and folders it refuses.
+"""`boardweaver new NAME [--template cards|board]`: the package each template writes, its names, and the names,
+templates and folders it refuses.
 
 That the written package passes its own tests and `boardweaver check` as generated, from a shell, is in
 tests/server/test_author_package.py (this file also runs inside Pyodide, which has no subprocesses).
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from boardweaver import Catalog
-from boardweaver.scaffold import ScaffoldError, names_for, write_game
+from boardweaver.scaffold import TEMPLATES, ScaffoldError, names_for, write_game
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,19 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_game("high-card", tmp_path_factory.mktemp("authors"))
 
 
-def test_new_writes_a_package_registered_as_an_entry_point(project: Path) -> None:
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_game("high-card", tmp_path_factory.mktemp("authors"), template="board")
+
+
+@pytest.fixture(params=TEMPLATES)
+def each(request: pytest.FixtureRequest) -> Path:
+    """The project each template writes for the game high-card."""
+    return Path(request.getfixturevalue("board" if request.param == "board" else "project"))
+
+
+def test_new_writes_a_package_registered_as_an_entry_point(each: Path) -> None:
+    project = each
     meta = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
 
     assert meta["project"]["entry-points"]["boardweaver.games"] == {"high-card": "high_card.rules:HighCard"}
@@ -45,18 +58,31 @@ def test_the_generated_game_uses_a_hand_a_hidden_deck_and_a_reveal(project: Path
     assert "Piece(BACK).hiding(" in rules and "play.revealing()" in rules
 
 
-def test_every_player_fact_the_generated_game_keeps_is_named_for_the_board(project: Path) -> None:
+def test_the_board_template_hides_each_scout_in_a_grid_its_seat_owns_and_pings_by_a_reveal(board: Path) -> None:
+    rules = (board / "high_card" / "rules.py").read_text(encoding="utf-8")
+
+    assert '"layout": "grid"' in rules and '"coordinates": {"columns": COLUMNS, "rows": ROWS}' in rules
+    assert "Piece(FOG).hiding(SCOUT if cell == scout else EMPTY)" in rules and ".owned_by(player)" in rules
+    assert "ping.revealing()" in rules and "table.set_private_kind(" in rules
+
+
+@pytest.mark.parametrize(("template", "facts"), [("cards", {"score"}), ("board", {"turns", "ping"})])
+def test_every_player_fact_the_generated_game_keeps_is_named_for_the_board(
+    template: str, facts: set[str], tmp_path: Path
+) -> None:
+    project = write_game("high-card", tmp_path, template)
     catalogs = {
         po.stem: Catalog.from_po(po.stem, po.read_text(encoding="utf-8"))
         for po in (project / "high_card" / "locales").glob("*.po")
     }
     rules = (project / "high_card" / "rules.py").read_text(encoding="utf-8")
 
-    facts = set(re.findall(r'StateOf\.player_public\([a-z_]+\), "([a-z_]+)"', rules))
+    kept = set(re.findall(r'StateOf\.player_public\([a-z_]+\), "([a-z_]+)"', rules))
 
-    assert facts == {"score"}  # the board shows a player's public state only where `look.<key>` names it
+    assert kept == facts  # the board shows a player's public state only where `look.<key>` names it
     assert sorted(catalogs) == ["en", "fr"]
     assert all(catalog.has(f"look.{fact}") for catalog in catalogs.values() for fact in facts)
+    assert all(catalog.texts["title"] == "High card" for catalog in catalogs.values())  # the French one to translate
 
 
 def test_names_for_derives_package_class_and_title() -> None:
@@ -73,6 +99,13 @@ def test_names_for_derives_package_class_and_title() -> None:
 def test_a_name_that_cannot_name_a_package_is_refused(name: str, tmp_path: Path) -> None:
     with pytest.raises(ScaffoldError):
         write_game(name, tmp_path)
+
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_template_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ScaffoldError, match=r"expected a template among cards, board, got 'dice'"):
+        write_game("goofspiel", tmp_path, "dice")
 
     assert list(tmp_path.iterdir()) == []
 

@@ -28,6 +28,7 @@ from tests.server.conftest import LiveServer, SeatClient, create_room, make_app
 
 BOARDWEAVER = Path(sys.executable).parent / "boardweaver"
 NAME, TARGET = "tiny-duel", "tiny_duel.rules:TinyDuel"
+BOARD_NAME, BOARD_TARGET = "tiny-scout", "tiny_scout.rules:TinyScout"
 
 
 def _env(project: Path) -> dict[str, str]:
@@ -42,14 +43,32 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _new(folder: Path, name: str, *options: str) -> Path:
+    """`boardweaver new NAME [options]`, run from a shell in `folder`."""
+    done = subprocess.run([BOARDWEAVER, "new", name, *options], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "pip install -e ." in done.stdout and f"boardweaver serve --only {name}" in done.stdout
+    return folder / name
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`boardweaver new tiny-duel`, run from a shell in an empty folder."""
-    folder = tmp_path_factory.mktemp("author")
-    done = subprocess.run([BOARDWEAVER, "new", NAME], cwd=folder, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "pip install -e ." in done.stdout and f"boardweaver serve --only {NAME}" in done.stdout
-    return folder / NAME
+    """`boardweaver new tiny-duel`, run from a shell in an empty folder: the default template, cards."""
+    return _new(tmp_path_factory.mktemp("author"), NAME)
+
+
+@pytest.fixture(scope="module")
+def board_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`boardweaver new tiny-scout --template board`: a grid board per seat hiding a scout's square."""
+    return _new(tmp_path_factory.mktemp("author"), BOARD_NAME, "--template", "board")
+
+
+@pytest.fixture(params=["cards", "board"])
+def generated(request: pytest.FixtureRequest) -> tuple[Path, str, str]:
+    """Each template's project, with its game's name and `module:Class`."""
+    if request.param == "board":
+        return request.getfixturevalue("board_project"), BOARD_NAME, BOARD_TARGET
+    return request.getfixturevalue("project"), NAME, TARGET
 
 
 @pytest.fixture
@@ -58,18 +77,21 @@ def on_path(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return project
 
 
-def test_the_generated_tests_pass_as_generated(project: Path) -> None:
+def test_the_generated_tests_pass_as_generated(generated: tuple[Path, str, str]) -> None:
+    project, name, _ = generated
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
 
     done = subprocess.run(command, cwd=project, env=_env(project), capture_output=True, text=True, timeout=300)
 
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "4 passed" in done.stdout
+    assert {NAME: "4 passed", BOARD_NAME: "5 passed"}[name] in done.stdout
 
 
-def test_boardweaver_check_passes_on_the_generated_game(project: Path) -> None:
+def test_boardweaver_check_passes_on_the_generated_game(generated: tuple[Path, str, str]) -> None:
+    project, _, target = generated
+
     done = subprocess.run(
-        [BOARDWEAVER, "check", TARGET, "--games", "60"], cwd=project, capture_output=True, text=True, timeout=300
+        [BOARDWEAVER, "check", target, "--games", "60"], cwd=project, capture_output=True, text=True, timeout=300
     )  # no PYTHONPATH: `module:Class` imports from the current folder, as `python -m` would
 
     assert done.returncode == 0, done.stdout + done.stderr
@@ -77,15 +99,16 @@ def test_boardweaver_check_passes_on_the_generated_game(project: Path) -> None:
 
 
 def test_regression_the_generated_texts_pass_the_suites_text_rules_for_installed_games(
-    project: Path, tmp_path: Path
+    generated: tuple[Path, str, str], tmp_path: Path
 ) -> None:
     """Regression: the template's "Player {player} plays a {card}." read "plays a 8", and its French rules said
     "que vous seul voyez"; the checkout's suite refuses both for every installed game. The generated game is
     installed for a subprocess only: a dist-info naming its entry point, on that process's path."""
-    dist_info = tmp_path / "site" / "tiny_duel-0.1.0.dist-info"
+    project, name, target = generated
+    dist_info = tmp_path / "site" / f"{name.replace('-', '_')}-0.1.0.dist-info"
     dist_info.mkdir(parents=True)
-    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {NAME}\nVersion: 0.1.0\n", encoding="utf-8")
-    (dist_info / "entry_points.txt").write_text(f"[boardweaver.games]\n{NAME} = {TARGET}\n", encoding="utf-8")
+    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n", encoding="utf-8")
+    (dist_info / "entry_points.txt").write_text(f"[boardweaver.games]\n{name} = {target}\n", encoding="utf-8")
     repo = Path(__file__).resolve().parents[2]
     command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/games/test_rules_texts.py"]
     command += ["-k", "a_before_a_number or gives_a_seat_a_gender"]
@@ -95,15 +118,19 @@ def test_regression_the_generated_texts_pass_the_suites_text_rules_for_installed
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "test_no_english_text_puts_a_before_a_number PASSED" in done.stdout
-    assert f"test_regression_no_french_text_gives_a_seat_a_gender[{NAME}] PASSED" in done.stdout  # installed there
+    assert f"test_regression_no_french_text_gives_a_seat_a_gender[{name}] PASSED" in done.stdout  # installed there
 
 
-def test_new_refuses_an_existing_folder_and_a_bad_name(project: Path) -> None:
+def test_new_refuses_an_existing_folder_a_bad_name_and_an_unknown_template(project: Path) -> None:
     again = subprocess.run([BOARDWEAVER, "new", NAME], cwd=project.parent, capture_output=True, text=True)
     bad = subprocess.run([BOARDWEAVER, "new", "Tiny_Duel"], cwd=project.parent, capture_output=True, text=True)
+    dice: list[str | Path] = [BOARDWEAVER, "new", "tiny-dice", "--template", "dice"]
+    unknown = subprocess.run(dice, cwd=project.parent, capture_output=True, text=True)
 
     assert again.returncode == 2 and "already exists" in again.stderr
     assert bad.returncode == 2 and "lower-case letters" in bad.stderr
+    assert unknown.returncode == 2 and "invalid choice: 'dice'" in unknown.stderr and "'board'" in unknown.stderr
+    assert not (project.parent / "tiny-dice").exists()
 
 
 def test_the_rules_wheel_carries_the_served_games_package_and_its_version(on_path: Path, tmp_path: Path) -> None:
@@ -257,6 +284,8 @@ def test_the_templates_and_the_testing_helpers_ship_in_the_boardweaver_wheel(tmp
     [wheel] = tmp_path.glob("boardweaver-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"boardweaver/testing.py", "boardweaver/installed.py", "boardweaver/locales.py"} <= names
-    assert "boardweaver/scaffold/template/__package__/rules.py.tmpl" in names
-    assert "boardweaver/scaffold/template/__package__/locales/fr.po.tmpl" in names
+    for template in ("cards", "board"):
+        assert f"boardweaver/scaffold/template/{template}/__package__/rules.py.tmpl" in names
+        assert f"boardweaver/scaffold/template/{template}/__package__/locales/fr.po.tmpl" in names
+    assert "boardweaver/scaffold/template/shared/pyproject.toml.tmpl" in names
     assert "boardweaver_games/registry.py" not in names  # one registry: the entry points

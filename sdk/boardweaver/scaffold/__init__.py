@@ -1,8 +1,10 @@
 """`boardweaver new NAME`: writes a new game package, ready to install, check, test and play in the tab.
 
-The package holds a small complete game (a hand per seat, a hidden deck, a revealing play), its catalogs
-in two languages, tests built on `boardweaver.testing`, a README and a pyproject that registers the game
-as a `boardweaver.games` entry point. The templates are this package's `template/*.tmpl` files.
+The package holds a small complete game, its catalogs in two languages, tests built on `boardweaver.testing`,
+a README and a pyproject that registers the game as a `boardweaver.games` entry point. The game is one of
+`TEMPLATES`: "cards" (a hand per seat, a hidden deck, a revealing play) or "board" (a grid board per seat
+hiding a scout's position, a secret move, a revealing ping). The templates are this package's
+`template/<name>/*.tmpl` files, with the files every game shares in `template/shared/`.
 """
 
 from __future__ import annotations
@@ -13,15 +15,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ScaffoldError", "names_for", "write_game"]
+__all__ = ["TEMPLATES", "ScaffoldError", "names_for", "write_game"]
 
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _SUFFIX = ".tmpl"
 _PACKAGE_DIR = "__package__"
+_SHARED = "shared"
+TEMPLATES = ("cards", "board")  # the first is the default
 
 
 class ScaffoldError(ValueError):
-    """A game name that cannot name a package, or a folder that is already there."""
+    """A game name that cannot name a package, a template not in `TEMPLATES`, or a folder that is already there."""
 
 
 def names_for(name: str) -> dict[str, str]:
@@ -43,13 +47,16 @@ def names_for(name: str) -> dict[str, str]:
     }
 
 
-def write_game(name: str, folder: Path = Path(".")) -> Path:
-    """Writes the project folder `folder/NAME` and returns it; refuses to touch an existing one."""
+def write_game(name: str, folder: Path = Path("."), template: str = TEMPLATES[0]) -> Path:
+    """Writes the project folder `folder/NAME` with `template`'s game and returns it; refuses an existing one."""
     names = names_for(name)
+    if template not in TEMPLATES:
+        raise ScaffoldError(f"expected a template among {', '.join(TEMPLATES)}, got {template!r}")
     project = Path(folder) / name
     if project.exists():
         raise ScaffoldError(f"{str(project)!r} already exists; choose another name or folder (--dir)")
-    files = dict(_templates(importlib.resources.files(__name__).joinpath("template"), ""))
+    templates = importlib.resources.files(__name__).joinpath("template")
+    files = dict(_templates(templates.joinpath(_SHARED), "") + _templates(templates.joinpath(template), ""))
     project.mkdir(parents=True)
     for relative, text in sorted(files.items()):
         target = project / relative.replace(_PACKAGE_DIR, names["package"])
