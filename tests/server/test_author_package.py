@@ -263,7 +263,7 @@ def test_a_game_class_in_main_finds_the_catalogs_beside_its_script(tmp_path: Pat
 
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True)
 
-    assert done.stdout.strip() == "{'offer.go': 'Go'}"
+    assert done.stdout.strip() == "{'boardweaver.resigned': 'Player {player} resigned.', 'offer.go': 'Go'}"
 
 
 def test_a_game_in_main_is_served_but_not_sent_to_the_tab(caplog: pytest.LogCaptureFixture) -> None:
@@ -284,6 +284,7 @@ def test_the_templates_and_the_testing_helpers_ship_in_the_boardweaver_wheel(tmp
     [wheel] = tmp_path.glob("boardweaver-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"boardweaver/testing.py", "boardweaver/installed.py", "boardweaver/locales.py"} <= names
+    assert {"boardweaver/locales/en.po", "boardweaver/locales/fr.po"} <= names  # the platform's own messages
     for template in ("cards", "board"):
         assert f"boardweaver/scaffold/template/{template}/__package__/rules.py.tmpl" in names
         assert f"boardweaver/scaffold/template/{template}/__package__/locales/fr.po.tmpl" in names
