@@ -49,10 +49,13 @@ class SeatKeeping:
         elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
             label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
             self.name_asked_in = "ask-name" if tab.is_narrow() else "review-link"  # a phone: above the board
+            # the label on its own line over a field as tall as a button, the button beside it: at every width, a
+            # field to type in, not a tiny box after the words (a trial at 1280 px)
             elements.set_html(
                 self.name_asked_in,
-                f'<form class="name-form"><label>{label} <input id="room-name" type="text" maxlength="{mine.MAX_NAME}"'
-                f' autocomplete="nickname"></label> <button type="submit" data-save-name="1">{button}</button></form>',
+                f'<form class="name-form"><label for="room-name">{label}</label>'
+                f'<input id="room-name" type="text" maxlength="{mine.MAX_NAME}" autocomplete="nickname">'
+                f'<button type="submit" data-save-name="1">{button}</button></form>',
             )
 
     def keep_title(self, title: str) -> None:
