@@ -7,6 +7,8 @@ import html
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from boardweaver import Game, Table
+
 from . import elements, mine, network, storage, tab
 
 if TYPE_CHECKING:
@@ -157,8 +159,28 @@ class SeatKeeping:
             return ""
         key = "rematch.move" if self.session.rematch else "rematch.offer"
         label = html.escape(self.texts.get(key))
-        seats = html.escape(self.texts.get("rematch.seats"))  # why the seats (and colours, who starts) change
+        game, table = self.session.game, self.session.shown_table()
+        coloured = game is not None and table is not None and has_seat_colours(game, table)
+        # what moving one seat on changes: the seat, and its colour where the game gives seats colours
+        seats = html.escape(self.texts.get("rematch.seats-colours" if coloured else "rematch.seats"))
         return (
             f'<button type="button" class="rematch primary" data-rematch="1" aria-describedby="rematch-seats">'
             f'{label}</button><span id="rematch-seats" class="rematch-seats">{seats}</span>'
         )
+
+
+def has_seat_colours(game: Game, table: Table) -> bool:
+    """Tells whether the game gives each seat a colour that moving one seat on changes: the stripes the board draws in
+    each seat's colour (a look's `"stripes"`, a piece with an owner or a public `by`, as `board.Board` marks them), or
+    seats that play sides of their own, holding spaces of kinds the others do not (fog chess's white and black
+    boards). Old maid and Bluff have neither: their rematch changes the seats alone."""
+    if game.look.get("stripes") is True:
+        return True
+    spaces = list(table.state.spaces.values())
+    for space in spaces:
+        for piece in space.pieces:
+            owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
+            if isinstance(owner, int):
+                return True
+    sides = {tuple(sorted(s.kind for s in spaces if s.owner == player)) for player in table.state.player_ids}
+    return len(sides) > 1
