@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from .conftest import SCREENSHOTS, screenshot, seat_url, wait_state
-from .test_mobile import PHONE
+from .test_mobile import PHONE, TOP_BAR_ROWS
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +123,64 @@ def test_a_passing_notice_is_in_sight_on_a_scrolled_page_under_the_bar_and_off_t
     ]
     assert placed["buttons"] and covered == [], placed
     assert placed["role"] == "status"
+
+
+# The top bar: its height, the rows its parts lie in, the lines of the turn's text, the turn itself.
+TOP_BAR = """() => {
+  const bar = document.querySelector('.topbar'), turn = document.getElementById('turn');
+  const range = document.createRange();
+  range.selectNodeContents(turn);
+  const tops = new Set([...range.getClientRects()].filter(r => r.width > 1).map(r => Math.round(r.top)));
+  return {height: bar.getBoundingClientRect().height, lines: tops.size, turn: turn.textContent,
+    rows: (%rows)()};
+}""".replace("%rows", TOP_BAR_ROWS)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("fog-chess", 2), ("market-draft", 2), ("hexbloom", 2), ("bluff", 3)])
+def test_a_laptops_top_bar_keeps_one_line_in_french_when_a_piece_is_picked(
+    server: str, api: Any, new_page: Any, game: str, seats: int
+) -> None:
+    """Regression (a player's trial, fog chess in French at 1280 px): picking a piece made the turn's line "À vous :
+    Choisissez où va la pièce de a2", which wrapped the bar to two lines and pushed the board down (Market draft's,
+    Hexbloom's and Bluff's second prompts did the same). Below 1440 px the bar's Sound and Notify are each a sign
+    beside its box, their words the label's and the tooltip's: the turn's line has the room."""
+    room = api.room(game, seats=seats, bots=list(range(1, seats)))
+    page = new_page(viewport={"width": 1280, "height": 800}, locale="fr-FR")
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    before = page.evaluate(TOP_BAR)
+
+    page.locator("#board .offer.intent-choice").first.click()
+    page.wait_for_function("(said) => document.getElementById('turn').textContent !== said", arg=before["turn"])
+    after = page.evaluate(TOP_BAR)
+    screenshot(page, f"top-bar-picked-fr-{game}")
+    sound = page.get_by_role("checkbox", name="Son à mon tour")
+
+    assert after["rows"] == 1 and after["lines"] == 1, after
+    assert after["height"] == before["height"], (before, after)  # the board did not move down
+    assert sound.is_visible() and page.get_attribute("#sound-toggle", "title") == "Son à mon tour"
+    assert page.get_by_role("checkbox", name="Me prévenir à mon tour").is_visible()
+
+
+def test_the_french_turn_with_a_piece_picked_reads_whole_on_a_phone(server: str, api: Any, new_page: Any) -> None:
+    """The phone's bar keeps the turn's words whole (on two lines if it must) and its toggles' words in its menu."""
+    room = api.room("fog-chess", seats=2, bots=[1])
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    page.locator("#board .offer.intent-choice").first.click()
+    page.wait_for_function("document.getElementById('turn').textContent.includes('Choisissez où va')")
+    turn = page.evaluate(
+        """() => { const turn = document.getElementById('turn'), box = turn.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + 20, box.top + box.height / 2);
+        return {left: box.left, right: box.right, whole: turn.scrollWidth <= turn.clientWidth + 1
+          && turn.scrollHeight <= turn.clientHeight + 1, font: parseFloat(getComputedStyle(turn).fontSize),
+          on_top: hit !== null && turn.contains(hit)}; }"""
+    )
+    page.locator(".topbar .settings-button").click()
+    words = page.inner_text("#signals")
+
+    assert turn["whole"] and turn["on_top"] and turn["font"] >= 14, turn
+    assert 0 <= turn["left"] and turn["right"] <= PHONE["width"], turn
+    assert "Son à mon tour" in words and "Me prévenir à mon tour" in words

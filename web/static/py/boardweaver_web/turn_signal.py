@@ -38,6 +38,8 @@ class TurnSignal:
         labels["skip"] = "skip.board"
         for element_id, key in labels.items():
             elements.set_text(element_id, texts.get(key))
+        for element_id, key in (("sound-toggle", "signal.sound"), ("notify-toggle", "signal.notify")):
+            elements.set_attribute(element_id, "title", texts.get(key))  # a laptop's bar shows their signs alone
         elements.set_attribute("board", "aria-label", texts.get("board"))
         elements.element("sound").checked = storage.storage_get("bw:signal:sound") == "on"
         wanted = storage.storage_get("bw:signal:notify") == "on" and tab.notification_permission() == "granted"
