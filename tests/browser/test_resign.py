@@ -67,3 +67,19 @@ def test_a_resignation_in_a_french_card_game_says_who_resigned_and_a_spectator_h
     assert watcher.locator("#resign .resign-button").count() == 0
     assert second.locator("#result .verdict").inner_text() == "Vous avez perdu"
     assert first.locator("#result .reason").inner_text() == "Le joueur 2 a abandonné la partie."
+
+
+def test_on_a_phone_resign_waits_at_the_pages_foot_under_the_chat(server: str, api: Any, new_page: Any) -> None:
+    room = api.room("fog-chess", seats=2, bots=[1])
+    phone = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    wait_state(phone, "ready")
+    phone.locator("#resign .resign-button").wait_for(state="attached", timeout=10_000)
+
+    resign = phone.locator("#resign .resign-button").bounding_box()
+    chat = phone.locator("#chat").bounding_box()
+    rules = phone.locator("#rules").bounding_box()
+    board = phone.locator("#board").bounding_box()
+
+    assert resign is not None and chat is not None and rules is not None and board is not None
+    assert resign["y"] >= chat["y"] + chat["height"] and rules["y"] - (board["y"] + board["height"]) < 16
+    assert resign["height"] >= 44  # a thumb's size
