@@ -195,6 +195,45 @@ def test_up_and_down_move_to_the_card_above_and_below_in_a_wrapped_hand(server: 
     assert walked == [second[0], third[0], third[0], second[0], second[1], first[1], first[1], first[0]], walked
 
 
+# Each card of the seat's hand as drawn: its key, whether it has the focus, whether its tick is drawn and seen (no
+# card drawn after it covers the tick's centre), the colour of its focus ring (its outline), and its box shadow
+HAND_LOOKS = """() => { const cards = [...document.querySelectorAll('.mine .layout-fan .piece')];
+  return cards.map((e, i) => {
+  const tick = e.querySelector('.chosen-mark'), box = tick && tick.getBoundingClientRect();
+  const x = box && box.left + box.width / 2, y = box && box.top + box.height / 2;
+  const seen = !!box && box.width > 8 && !cards.slice(i + 1).some(o => { const r = o.getBoundingClientRect();
+    return x > r.left && x < r.right && y > r.top && y < r.bottom; });
+  const s = getComputedStyle(e);
+  return {key: e.dataset.key, focused: e === document.activeElement, picked: e.classList.contains('chosen'),
+          tick: seen, outline: s.outlineStyle === 'none' ? '' : s.outlineColor, shadow: s.boxShadow}; }); }"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_regression_a_picked_card_and_the_focused_card_look_different_in_a_hand(
+    server: str, api: Any, new_page: Any, width: int
+) -> None:
+    """Regression (a player's trial of Bluff): two cards picked and the focused third all wore a white ring (the
+    picked ones lifted a few pixels): which was picked could not be told at a glance. A picked card is ringed green
+    and ticked (not by colour alone); the focus ring is white, and a focused card wears no tick."""
+    room = api.room("bluff", seats=3, bots=[1, 2])  # the bots wait for seat 0's first decision: no redraw
+    page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": 844})
+    wait_state(page, "ready")
+    Keyboard(page).tab_to(f"() => Boolean(({FOCUSED_CARD})())")
+    for key in ("Home", "Enter", "ArrowRight", "Enter", "ArrowRight"):  # two picked, the focus on the third
+        page.keyboard.press(key)
+    page.wait_for_timeout(200)  # the lift's transition
+    looks = page.evaluate(HAND_LOOKS)
+    screenshot(page, f"bluff-picked-and-focused-{width}")
+
+    picked = [card for card in looks if card["picked"]]
+    focused = next(card for card in looks if card["focused"])
+    assert [card["key"] for card in picked] == ["hand-0/0", "hand-0/1"] and focused["key"] == "hand-0/2"
+    assert all(card["tick"] for card in picked) and not focused["tick"], looks[:3]  # a tick, seen, on picked alone
+    green = "rgb(125, 255, 155)"  # --confirm
+    assert all(green in card["shadow"] and "rgb(255, 255, 255)" not in card["shadow"] for card in picked), picked
+    assert focused["outline"] == "rgb(255, 255, 255)" and green not in focused["shadow"], focused
+
+
 GRID = "#board [data-roving=grid] > [data-offer]"
 FOCUSED_SQUARE = f"() => document.activeElement.matches('{GRID}') && document.activeElement.dataset.key"  # else false
 

@@ -119,7 +119,7 @@ class PieceDrawing:
             face += f'<span class="corner" aria-hidden="true">{escape(corner)}</span>'
         if known is not None:  # what every seat knows of a face this seat sees (a Hanabi hint), in a corner
             face += f'<span class="known" aria-hidden="true">{escape(known)}</span>'
-        if picked and self.game.space_look(space.kind).get("layout") == "grid":  # no lift on a grid: a tick says it
+        if picked:  # a tick says it, not a colour alone (on a grid no lift either); the label says "picked"
             face += '<span class="chosen-mark" aria-hidden="true">✓</span>'
         if isinstance(owner, int):  # the stripe's shape: whose it is without telling colours apart
             face += f'<span class="owner-shape" aria-hidden="true">{owner_shape(owner)}</span>'
