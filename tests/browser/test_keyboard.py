@@ -195,6 +195,39 @@ def test_up_and_down_move_to_the_card_above_and_below_in_a_wrapped_hand(server: 
     assert walked == [second[0], third[0], third[0], second[0], second[1], first[1], first[1], first[0]], walked
 
 
+LANE = "() => document.activeElement.matches('#board .space-button') && document.activeElement.dataset.for"
+
+
+def test_regression_the_lanes_to_plan_a_card_on_are_one_tab_stop_and_the_arrows_move_between_them(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial of Three lanes): each lane was a Tab stop of its own and the arrows did nothing
+    there, unlike a hand's cards."""
+    room = api.room("three-lanes", seats=2, bots=[])  # nobody else moves: no redraw under the keys
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    Keyboard(page).tab_to(f"() => Boolean(({FOCUSED_CARD})())")
+    page.keyboard.press("Enter")  # a card picked: the lanes to plan it on
+    page.wait_for_function(f"Boolean(({LANE})())", timeout=10_000)
+    entered = page.evaluate(LANE)
+    stops = page.locator('#board .space-button[tabindex="0"]').count()
+    walked = []
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft", "Home", "End"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(LANE))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Tab")
+    left = page.evaluate(LANE)
+    page.keyboard.press("Shift+Tab")  # back to the lanes: on the lane left there
+    back = page.evaluate(LANE)
+
+    assert entered == "lane-0" and stops == 1
+    assert walked == ["lane-1", "lane-2", "lane-2", "lane-1", "lane-0", "lane-2"], walked
+    assert left is False and back == "lane-1"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-space="lane-1"] .piece.pending', timeout=10_000)  # planned there
+
+
 # Each card of the seat's hand as drawn: its key, whether it has the focus, whether its tick is drawn and seen (no
 # card drawn after it covers the tick's centre), the colour of its focus ring (its outline), and its box shadow
 HAND_LOOKS = """() => { const cards = [...document.querySelectorAll('.mine .layout-fan .piece')];

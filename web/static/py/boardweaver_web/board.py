@@ -46,6 +46,7 @@ class Board(PieceDrawing):
     _named: dict[str, str] = field(default_factory=dict)  # space id -> its name for labels, this drawing's
     _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
     _map_cells: list[str] = field(default_factory=list)  # a roving hex map's offered cells; the first is its Tab stop
+    _lanes: list[str] = field(default_factory=list)  # the table's other offered spaces, when a roving group
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
 
     def __post_init__(self) -> None:
@@ -104,7 +105,10 @@ class Board(PieceDrawing):
         parts.append("</div>")
         if middle or side:  # a game whose spaces all lie in the seats' areas has no empty table between them
             hexes = [space for space in middle if _axial(space) is not None]
-            parts.append('<div class="middle"><div class="table-area">')
+            # two or more spaces to click side by side (Three lanes' lanes) are one Tab stop, the arrows between them
+            lanes = [s.space_id for s in middle if _axial(s) is None and s.space_id in self.space_offers]
+            self._lanes = lanes if len(lanes) >= 2 else []
+            parts.append(f'<div class="middle"><div class="table-area"{_roving("grid") if self._lanes else ""}>')
             if hexes:
                 parts.append(self._hex_map(hexes, ghosts))
             parts += [self._space(space, ghosts) for space in middle if _axial(space) is None]
@@ -335,11 +339,12 @@ class Board(PieceDrawing):
         )
 
     def _map_tabindex(self, space_id: str) -> str:
-        """The `tabindex` of an offered cell's button in a roving hex map (the map's first offered cell is its Tab
-        stop until the focus moves), else nothing."""
-        if space_id not in self._map_cells:
-            return ""
-        return f' tabindex="{0 if space_id == self._map_cells[0] else -1}"'
+        """The `tabindex` of an offered space's button in a roving hex map or a roving row of the table's spaces (the
+        group's first is its Tab stop until the focus moves), else nothing."""
+        for group in (self._map_cells, self._lanes):
+            if space_id in group:
+                return f' tabindex="{0 if space_id == group[0] else -1}"'
+        return ""
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
         """The index of a hand's one Tab stop when its cards are a roving group (a fan, row or grid with two or more
