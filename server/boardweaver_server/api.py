@@ -312,7 +312,7 @@ async def rematch_room(request: Request) -> Response:
     # the seat's own token only: the host's would mint it a token for another player's seat (a takeover)
     if seat is not None and not token_matches(token, room.record.seat_hashes.get(seat, [])):
         raise RoomError(403, "this seat's own token required")
-    new = await players.rematch(rooms, room)
+    new = await players.rematch(rooms, room, by=seat)
     if seat is None or seat in room.record.bots:
         return _json({"room": new.room_id})
     moved = players.next_seat(room.record.players, seat)

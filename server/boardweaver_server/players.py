@@ -60,9 +60,10 @@ def next_seat(players: list[int], seat: int) -> int:
     return players[(players.index(seat) + 1) % len(players)]
 
 
-async def rematch(rooms: Rooms, room: Room) -> Room:
+async def rematch(rooms: Rooms, room: Room, by: int | None = None) -> Room:
     """Returns the finished room's rematch, creating it the first time: same game, options, seats and bots,
-    every player (and bot, and name) moved one seat on (`next_seat`).
+    every player (and bot, and name) moved one seat on (`next_seat`). The first room is told who asked: the seat
+    `by`, or (None) the host.
 
     The rematch is private (unlisted; its human seats go only to the first room's seat holders, through
     `rematch_seat`), keeps the players' names, and the first room's host token hosts it.
@@ -99,7 +100,8 @@ async def rematch(rooms: Rooms, room: Room) -> Room:
         )
         new.record.names.update(names)
         record.rematch = new.room_id
-        room.broadcast({"type": "rematch", "room": room.room_id, "rematch": new.room_id})
+        told = {"type": "rematch", "room": room.room_id, "rematch": new.room_id}
+        room.broadcast(told if by is None else {**told, "seat": by})  # the others' notice names who asked
         return new
 
 

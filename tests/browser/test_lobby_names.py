@@ -85,7 +85,8 @@ def test_invite_join_play_and_rematch_with_names_in_two_contexts(server: str, ne
     ada.click("button.rematch")
     ada.wait_for_url(lambda url: "/room/" in url and first not in url)
     bob.wait_for_selector("button.rematch:has-text('The rematch is ready')")
-    bob.wait_for_selector("#notice:has-text('Another player asked for a rematch')")  # said, not only relabelled
+    # said, by name, not only relabelled (a player's trial read "Another player asked for a rematch")
+    bob.wait_for_selector("#notice:has-text('Ada <i> asked for a rematch: it is ready.')")
     bob.click("button.rematch")
     bob.wait_for_url(lambda url: first not in url)
     wait_state(ada, "ready")

@@ -117,7 +117,7 @@ def test_a_rematch_needs_the_end_and_reseats_the_same_players_in_a_private_room(
     assert early.status_code == 409
     assert moved.status_code == 200
     new = moved.json()["room"]
-    assert told == {"type": "rematch", "room": room["room"], "rematch": new}
+    assert told == {"type": "rematch", "room": room["room"], "rematch": new, "seat": 0}  # who asked, to be named
     assert again.json()["room"] == new and again.json()["token"] != moved.json()["token"]
     assert stranger.status_code == 403
     assert host_takes.status_code == 403 and "token" not in host_takes.json()  # no takeover through a rematch

@@ -158,7 +158,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.session.notices.append(Notice("room.private-opened"))
         asked = self.asked_rematch
         if frame.get("type") == "rematch" and self.session.role == "seat" and not self.session.rematch and not asked:
-            self.session.notices.append(Notice("rematch.ready"))  # another seat asked: said, not only relabelled
+            # another seat asked: said, by its name, not only relabelled
+            self.session.notices.append(Notice("rematch.ready", {"name": self.rematch_asker(frame)}))
         clock = self.session.clock
         awaited = self.session.awaited()
         before = self.session.base_table()

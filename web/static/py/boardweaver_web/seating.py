@@ -153,6 +153,11 @@ class SeatKeeping:
         mine.keep_game(storage.BrowserStore(), new, moved, new_token, game=self.session.game_name)
         tab.go(mine.seat_link(tab.origin(), new, moved, new_token))
 
+    def rematch_asker(self, frame: dict[str, Any]) -> str:
+        """Who asked for the rematch a frame tells of, as the page calls them ("Ada", "Player 2"), else the host."""
+        seat = frame.get("seat")
+        return self.texts.get("seat", seat=seat) if type(seat) is int else self.texts.get("rematch.host")
+
     def render_rematch(self) -> str:
         """The end's offer to play again (or, once a seat asked, to move to the rematch): seats only."""
         if self.session.role != "seat" or not self.token:
