@@ -1185,3 +1185,38 @@ def test_only_the_pieces_a_draft_put_in_a_space_are_marked_drafted_not_those_tha
     drafted = re.findall(r'class="piece [^"]*\bdrafted\b[^"]*" data-key="([^"/]*)/', html)
 
     assert drafted == [PILE, PILE]  # the two cards played; none of the hand's
+
+
+class TwoFields(Game):
+    """A Battleship's shape: each seat's own 5 x 5 field in its area, both drawn as grids."""
+
+    name = "two-fields"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {"spaces": {"field": {"area": "seat", "layout": "grid", "columns": 5}}}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        for player in players:
+            cells = [Piece("fog").hiding("empty") for _ in range(25)]
+            table.add_space(Space(f"field-{player}", "field").owned_by(player).with_pieces(cells))
+        table.set_active_players([players[0]])
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        return []
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        raise NotImplementedError
+
+
+def test_two_grids_on_the_board_share_the_windows_height_and_one_grid_keeps_it_whole() -> None:
+    """A board-template author's trial: each of two 5 x 5 fields was sized to fill a laptop's height, so the player
+    scrolled between the field they ping and their own."""
+    game = TwoFields()
+    table = start(game, [0, 1], seed=1)
+
+    page = Board(game, table.view(0), 0, [], None, Texts("en")).render()
+    chess = load_game("fog-chess")()
+    one = Board(chess, start(chess, [0, 1], seed=1).view(0), 0, [], None, Texts("en")).render()
+
+    assert page.count('style="--columns:5;--rows:5;--grids:2;--all-rows:10"') == 2
+    assert "--grids" not in one and 'style="--columns:8;--rows:8"' in one

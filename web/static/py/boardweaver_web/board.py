@@ -48,6 +48,7 @@ class Board(PieceDrawing):
     _map_cells: list[str] = field(default_factory=list)  # a roving hex map's offered cells; the first is its Tab stop
     _lanes: list[str] = field(default_factory=list)  # the table's other offered spaces, when a roving group
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
+    _grids: tuple[int, int] = (1, 0)  # the grids drawn and all their rows: a wide screen fits them all, not each
 
     def __post_init__(self) -> None:
         for number, offer in enumerate(self.offers):
@@ -96,6 +97,10 @@ class Board(PieceDrawing):
                 side.append(space)
             else:
                 middle.append(space)
+        drawn = [space for spaces in seats.values() for space in spaces] + middle + side
+        rows = [_grid_rows(space, self.game.space_look(space.kind)) for space in drawn]
+        rows = [count for count in rows if count]
+        self._grids = (len(rows), sum(rows))
         others = [p for p in state.player_ids if p != self.me]
         # each seat's header then shows its stripe: the key; a game whose stripes come and go (Memory match's flips)
         # says `"stripes": true` in its look, and the key stays all game long
@@ -287,7 +292,11 @@ class Board(PieceDrawing):
         style = ""
         if layout == "grid" and look.get("columns"):
             columns = max(1, int(look["columns"]))  # and its rows: a wide screen sizes the cells to fit them
-            style = f' style="--columns:{columns};--rows:{max(1, -(-len(space.pieces) // columns))}"'
+            rows = max(1, -(-len(space.pieces) // columns))
+            grids, all_rows = self._grids
+            # two grids or more (a field of one's own above the other's): the window's height is shared among them
+            shared = f";--grids:{grids};--all-rows:{all_rows}" if grids > 1 else ""
+            style = f' style="--columns:{columns};--rows:{rows}{shared}"'
         elif layout == "fan":
             style = f' style="--n:{max(1, count)}"'
         order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
@@ -400,3 +409,11 @@ def _owner_marked(spaces: Iterable[Space]) -> bool:
             if isinstance(owner, int):
                 return True
     return False
+
+
+def _grid_rows(space: Space, look: dict[str, Any]) -> int:
+    """How many rows `space` takes when its look lays it out as a grid of `columns`; 0 for any other layout."""
+    if look.get("layout") != "grid" or not look.get("columns"):
+        return 0
+    columns = max(1, int(look["columns"]))
+    return max(1, -(-len(space.pieces) // columns))
