@@ -407,3 +407,33 @@ class NestedWord(CataloguedWell):
         Texts.apply_action(self, table, player_id, action)
         if action.name == "take":
             table.log(msg("log.gold", player=player_id, kind=msg("bonus.gold")))
+
+
+GILDED = "gilded"  # a card's public kind the rules make, but only in a hand of more cards than a game deals
+
+
+class RareFace(CataloguedWell):
+    """Correct: the look draws a "gilded" card, which the rules make only for a fourth card in a hand, and no game
+    deals one: a kind the bots never see but the source names, so a note (a rare kind), not a dead look entry."""
+
+    name = "fixture-rare-face"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": CataloguedWell.look["spaces"],
+        "pieces": {**CataloguedWell.look["pieces"], GILDED: {"color": "#d4af37"}},
+    }
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        hand = table.state.space(hand_id(player_id)).pieces
+        if len(hand) > 3:
+            table.set_public_kind(hand_id(player_id), len(hand) - 1, GILDED)
+
+
+class MisspeltFace(CataloguedWell):
+    """Check 6: the look draws a "gliided" card that nothing in the rules makes (a typo)."""
+
+    name = "fixture-misspelt-face"
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": CataloguedWell.look["spaces"],
+        "pieces": {**CataloguedWell.look["pieces"], "gliided": {"color": "#d4af37"}},
+    }

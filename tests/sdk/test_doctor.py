@@ -140,6 +140,17 @@ def test_the_catalog_check_reads_the_source_and_every_language() -> None:
     ]
 
 
+def test_regression_a_look_kind_the_rules_name_but_no_game_made_is_a_note_not_a_violation() -> None:
+    """A trial author's fox was caught in none of 30 games: its look's "caught" failed the run as a typo would."""
+    rare = check_game(more.RareFace, games=3)
+    misspelt = check_game(more.MisspeltFace, games=3)
+
+    assert rare.ok, rare.details()
+    assert any(note.startswith("look['pieces'] has an entry for 'gilded'") for note in rare.notes), rare.notes
+    assert [v.title for v in misspelt.violations] == ["look names a piece kind never seen: 'gliided'"]
+    assert "names it nowhere outside the look" in misspelt.violations[0].detail
+
+
 def test_a_message_given_as_an_argument_is_checked_in_every_catalog_too() -> None:
     report = check_game(more.NestedWord, games=3)
 

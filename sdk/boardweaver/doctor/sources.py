@@ -4,7 +4,8 @@ Bots reach only the messages of the options and paths they play; the source name
 reads the source of the game's classes (its own and its bases', not the SDK's), the other top-level
 code of their modules, and the modules of the same package those import, and finds every
 `msg("literal", ...)` call (a literal, a conditional between literals, or a local name bound to them).
-`look` titles and faces (`says`) are message keys too, and a `look` entry for a kind no space or piece ever has is dead.
+`look` titles and faces (`says`) are message keys too, and a `look` entry for a kind no space or piece ever has is dead,
+unless the source names that kind outside the `look` (`named_kinds`): then it may only be rare.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -166,3 +168,50 @@ def unused_look(game: Game, space_kinds: set[str], piece_kinds: set[str]) -> lis
     unused = [("spaces", kind) for kind in sorted(dict(look.get("spaces", {}))) if kind not in space_kinds]
     unused += [("pieces", kind) for kind in sorted(dict(look.get("pieces", {}))) if kind not in piece_kinds]
     return unused
+
+
+def _texts(node: ast.AST) -> Iterator[str | re.Pattern[str]]:
+    """Yields the text literals under `node` outside a `look = ...` assignment, an f-string or a sum with a literal
+    part as a pattern ("dug-" + kind, f"dug-{kind}": any text in place of the rest)."""
+    if isinstance(node, ast.Assign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if any(isinstance(target, ast.Name) and target.id == "look" for target in targets):
+            return
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+        return
+    if isinstance(node, ast.JoinedStr | ast.BinOp):
+        parts = _pattern_parts(node)
+        if parts is not None and sum(len(part) for part in parts if part is not None) >= 2:
+            yield re.compile("".join(".*" if part is None else re.escape(part) for part in parts))
+    for child in ast.iter_child_nodes(node):
+        yield from _texts(child)
+
+
+def _pattern_parts(node: ast.expr) -> list[str | None] | None:
+    """Returns an f-string's or a sum's parts: literal texts, None for what is computed; None if no literal."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None for v in node.values]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _pattern_parts(node.left), _pattern_parts(node.right)
+        if left is None and right is None:
+            return None
+        return (left or [None]) + (right or [None])
+    return None
+
+
+def named_kinds(game_class: type[Game], kinds: list[str]) -> set[str]:
+    """Returns those of `kinds` the game's source names outside its `look`: a literal, or a literal part."""
+    wanted = set(kinds)
+    named: set[str] = set()
+    for tree in _sources(game_class):
+        for text in _texts(tree):
+            if isinstance(text, str):
+                named |= wanted & {text}
+            else:
+                named |= {kind for kind in wanted if text.fullmatch(kind)}
+            if named == wanted:
+                return named
+    return named
