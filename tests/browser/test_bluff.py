@@ -47,6 +47,7 @@ def test_regression_believing_comes_first_and_the_loser_of_a_call_takes_the_pile
     wait_state(page, "ready")
     page.wait_for_selector("#board .mine .piece.offer", timeout=30_000)  # the challenger plays next, at once
     verdict = page.locator("#log li").filter(has_text="The claim was").last.inner_text()
+    screenshot(page, "bluff-after-call")  # the called cards face up in the hand that took them
 
     assert order == ["accept", "challenge"]
     assert first_by_tab == "accept"

@@ -1,15 +1,15 @@
 """Bluff: cards go face down onto the pile with a public claim; the truth stays where no seat sees it.
 
-The whole deck is dealt to the hands, collections each seat owns. On its turn a seat selects one to four
-of its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), claiming they are all of
-the required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the
-ownerless pile, a collection: their faces are visible to nobody and their positions are never shown,
-while the claim (seat, rank, count) is public meta data. The rank the next play must claim is public too,
-on the pile's title, so a seat reads it before it picks its cards. The next seat answers: it believes the claim (Confirm) and
-then plays, or it calls the bluff (a revealing Confirm): the last play turns face up for all to see (the log
-names its cards), and in the same step the seat that was wrong (the player if the claim was false, else the
-challenger) takes the whole pile into its hand; the challenger plays next. The called cards lie face up in that
-hand until the next play turns them down (everyone saw them taken); the rest of the pile it alone sees. A
+The whole deck is dealt to the hands, collections each seat owns. On its turn a seat selects one to four of
+its cards (Choice steps; deselecting is a Cancel) and plays them (Confirm), claiming they are all of the
+required rank; the required rank then moves on (A, 2, ..., K, A, ...). The played cards move to the ownerless
+pile, a collection: their faces are visible to nobody and their positions are never shown, while the claim
+(seat, rank, count) is public meta data. The rank the next play must claim is public too, on the pile's title,
+so a seat reads it before it picks its cards. The next seat answers: it believes the claim (Confirm) and then
+plays, or it calls the bluff (a revealing Confirm): the last play turns face up for all to see (the log names
+its cards), and in the same step the seat that was wrong (the player if the claim was false, else the
+challenger) takes the whole pile into its hand; the challenger plays next. The called cards lie face up in
+that hand until the next play turns them down (everyone saw them taken); the rest of the pile it alone sees. A
 seat that empties its hand wins once its last play is accepted or survives the challenge; a believed last play
 turns face up at the end for every seat (believing it is then a reveal), as a challenged one does.
 """

@@ -5,9 +5,9 @@ into its own plan, at most one card per lane; its Confirm locks the plan in (the
 seat) and takes it out of the active players. Until the round resolves, that seat may take the decision back
 (`allow_undo`): the platform's undo reverts the decision's changes, log lines included, and tells nobody, so the
 lock writes no log line (a line the others read would vanish unsaid); what it shows, the plan's title, the undo
-visibly takes back. The last seat's Confirm reads every hidden plan, so it is a reveal: it turns every planned card face up, moves it
-to its lane, and the highest card played into each lane this round wins that lane (a point); the lane's
-title names that winner until the next flip (its public `winner` and `title`).
+visibly takes back. The last seat's Confirm reads every hidden plan, so it is a reveal: it turns every
+planned card face up, moves it to its lane, and the highest card played into each lane this round wins that
+lane (a point); the lane's title names that winner until the next flip (its public `winner` and `title`).
 The game ends when no seat holds a card, or after five rounds when players keep their cards.
 
 Options: `hidden_hand` (the hand is face down: the other seats do not see which card leaves it) and
