@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import ClassVar
 
@@ -437,6 +438,11 @@ def test_the_log_leak_names_the_observer_and_the_swap() -> None:
     assert violation.extra["observer"] == violation.seat
     assert violation.extra["pieces"]["space"] == "deck"
     assert len(violation.decisions) >= 1
+    # what the other world was, in words: the author read only the replay's JSON before
+    i, j = violation.extra["pieces"]["indices"]
+    made = "right after setup" if violation.extra["swap_before_decision"] == 0 else "after decision "
+    assert f". The other world, made {made}" in violation.detail
+    assert f": the pieces at deck[{i}] and deck[{j}] swap what they hide ('card-" in violation.detail
 
 
 def test_the_log_leak_names_the_line_and_its_arguments_in_both_worlds() -> None:
@@ -610,9 +616,9 @@ def test_a_bid_shown_to_seats_still_bidding_is_named_and_an_undo_allowed_after_a
     assert [v.title for v in shown.violations] == [v.title for v in revealed.violations] == [early]
     assert "was still to decide" in shown.violations[0].detail and ".revealing()" in shown.violations[0].detail
     # no leak since the server refuses that undo (`verify_commit`): the report tells the author the undo is dead
-    refused = "a click on 'hand-#' calls table.allow_undo() yet showed hidden 'hand' pieces to seat"
+    refused = re.escape("a click on 'hand-#' calls table.allow_undo() yet showed hidden 'hand' pieces to ")
     assert undone.ok, undone.details()
-    assert any(note.startswith(refused) for note in undone.notes), undone.notes
+    assert any(re.match(refused + r"(seat \d|the spectators)", note) for note in undone.notes), undone.notes
     assert "the server refuses that undo" in undone.summary()
 
 

@@ -59,12 +59,14 @@ def test_a_hand_nobody_owns_drawn_in_the_area_of_the_seat_its_state_names_is_no_
 
 def test_face_down_pieces_each_with_a_public_state_of_its_own_are_still_given_other_kinds() -> None:
     """Keeping to the marks must not leave a piece whose public state is its own alone (a numbered slot) untwinned:
-    the kinds held under its public kind stand in for its look's."""
+    the kinds held under its public kind stand in for its look's, to swap with and to take from outside the table
+    (a tile another setup dealt, `known`)."""
     table = Table.new([0, 1], seed=1)
     slots = [Piece("back").hiding(f"tile-{n}").with_state({"slot": n}) for n in range(6)]
     table.add_space(Space("row", "row").with_pieces(slots))
 
-    twins = [make_twin(table, PlayerId(0), Rng(n, "twin"), 0) for n in range(40)]
+    twins = [make_twin(table, PlayerId(0), Rng(n, "twin"), 0, known={"back": {"tile-9"}}) for n in range(40)]
 
     changed = {twin.kind for twin in twins if twin is not None}
     assert changed == {"piece", "pieces"}, changed
+    assert all(twin.swap["piece"]["private_kind"] == "tile-9" for twin in twins if twin and twin.kind == "piece")

@@ -19,7 +19,7 @@ from ..views import OUT, Dirty
 from ..wire import canonical_bytes, state_to_wire
 from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name
 from .instance import fresh_game
-from .interference import Twin, advance, general, make_twin, sees_any, take_steps, watch
+from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
@@ -92,8 +92,10 @@ class Explorer:
         self.sampled = Rng(f"{seed}", "doctor-shown")  # decisions whose disclosures are noted: the bots play as without
         self.noted = 0
         self.bot = Rng(f"{seed}", "doctor-bot")
+        self.twinning = Rng(f"{seed}", "doctor-twins")  # what twins change: the bots play as without them
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
+        self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
@@ -133,6 +135,8 @@ class Explorer:
         checked = check_setup(self.game, run.players, run.seed, table, bounds, Rng(f"{run.seed}", "doctor-setup"))
         run.compared += checked.compared
         self.disclosures.setup_shown.update(checked.turned_up)
+        for key, kinds in checked.known.items():
+            self.known.setdefault(key, set()).update(kinds)
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
 
@@ -338,7 +342,7 @@ class Explorer:
         observer = self.inner.choice(observers)
         try:
             take_steps(self.game, world, decision.seat, decision.steps[:after], decision.picks[:after])
-            twin = make_twin(world, observer, self.inner, index, fresh_game(self.game))
+            twin = make_twin(world, observer, self.inner, index, fresh_game(self.game), self.known)
             if twin is None:
                 return
             acting = sees_any(twin, world, decision.seat)
@@ -349,7 +353,8 @@ class Explorer:
             return  # the twin may be a world the game never makes: no verdict
         if isinstance(outcome, Finding):
             extra: dict[str, object] = {"observer": observer, "swap_inside_decision": index, "after_steps": after}
-            self._hit(outcome, observer, extra={**extra, **twin.swap})
+            made = f"inside decision {index + 1}, after its first " + ("step" if after == 1 else f"{after} steps")
+            self._hit(_told(outcome, twin, made), observer, extra={**extra, **twin.swap})
         elif outcome:
             self.run.compared += 1
 
@@ -394,10 +399,10 @@ class Explorer:
         chance = 100 if index == 0 else TWIN_CHANCE
         observers: list[PlayerId | None] = [*table.state.player_ids, None]  # None: the room's spectators
         for observer in observers:
-            if len(self.twins) >= MAX_TWINS or observer in self.twins or self.bot.below(100) >= chance:
+            if len(self.twins) >= MAX_TWINS or observer in self.twins or self.twinning.below(100) >= chance:
                 continue
             try:
-                twin = make_twin(table, observer, self.bot, index, fresh_game(self.game))
+                twin = make_twin(table, observer, self.twinning, index, fresh_game(self.game), self.known)
             except Exception:
                 twin = None
             if twin is not None:
@@ -418,7 +423,8 @@ class Explorer:
             outcome = False  # the twin may be a world the game never makes: no verdict
         if isinstance(outcome, Finding):
             extra: dict[str, object] = {"observer": twin.observer, "swap_before_decision": twin.start, **twin.swap}
-            self._hit(outcome, twin.observer, extra=extra)
+            made = "right after setup" if twin.start == 0 else f"after decision {twin.start}"
+            self._hit(_told(outcome, twin, made), twin.observer, extra=extra)
             del self.twins[twin.observer]
         elif outcome:
             self.run.compared += 1
@@ -451,6 +457,11 @@ class Explorer:
         for used in (message, *message.nested()):  # a message given as an argument is checked like any other
             key = (used.key, tuple(sorted(used.args)))
             self.run.messages.setdefault(key, index)
+
+
+def _told(finding: Finding, twin: Twin, made: str) -> Finding:
+    """Returns `finding` with what the other world was, in words, added to its detail."""
+    return Finding(finding.check, finding.title, f"{finding.detail}. {tell(twin, made)}")
 
 
 def _faces(table: Table, observer: PlayerId, left: set[str]) -> dict[str, set[str]]:

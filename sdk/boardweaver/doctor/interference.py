@@ -10,11 +10,12 @@ spaces `o` cannot see whose shapes match. Both worlds then take the same decisio
 texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`: a changed piece
 becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
 state map's decision reveals or draws, or a seat that sees it acts (its choices may show its secrets). Twins also
-change a single hidden piece or state value, and swap hidden pieces that do not look alike, so a lone face-down bid is
-covered too; a piece is only given a kind that a piece of its public look holds (`kinds_under_looks`; of its
-public kind where that look is its own alone), since a public mark may tell part of it (a hint's "?1"). A piece
-shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a changed piece is a reveal for `o`
-that ends the window.
+change a single state value, swap hidden pieces that do not look alike, and give a hidden piece a kind from outside
+the table (one another setup of the game deals under its look: a card this deal left out), so a lone face-down bid is
+covered too; no twin holds more pieces of a kind than the table does (rules may count on one fox). A piece is only
+given a kind that a piece of its public look holds (`kinds_under_looks`; of its public kind where that look is its
+own alone), since a public mark may tell part of it (a hint's "?1"). A piece shown to `o` (`Table.show`) is one it
+sees: no twin changes it, and showing it a changed piece is a reveal for `o` that ends the window.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class Twin:
     exposed: bool = False
     left: bool = False  # a changed piece left the table
     probed: bool = False
+    told: str = ""  # what the other world changed, in words (`tell`)
 
     @property
     def on_pieces(self) -> bool:
@@ -143,8 +145,9 @@ def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...]
     return [(path, data)] if path and data is not None else []
 
 
-def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str] | None:
-    """Returns a copy of a state map with one leaf changed to another value of its type, and the leaf's path."""
+def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str, Any, Any] | None:
+    """Returns a copy of a state map with one leaf changed to another value of its type, the leaf's path, and its
+    value before and after."""
     leaves = [(path, value) for path, value in _leaves(data) if not isinstance(value, dict)]
     if not leaves:
         return None
@@ -157,15 +160,25 @@ def _changed(data: dict[str, Any], rng: Rng) -> tuple[dict[str, Any], str] | Non
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = changed
-    return copied, ".".join(str(key) for key in path)
+    return copied, ".".join(str(key) for key in path), value, changed
 
 
-def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, game: Game | None = None) -> Twin | None:
+def make_twin(
+    table: Table,
+    observer: PlayerId | None,
+    rng: Rng,
+    start: int,
+    game: Game | None = None,
+    known: dict[str, set[str]] | None = None,
+) -> Twin | None:
     """Returns a twin world for `observer` differing in parts it cannot see, or None if there are none.
 
     The twin swaps the private parts of two pieces the observer cannot see (look-alikes of one space, or
-    any two), or changes one hidden piece's private kind, or swaps or changes the private states of
-    players or spaces the observer cannot see.
+    any two), or gives one hidden piece a kind from outside the table, or swaps or changes the private states of
+    players or spaces the observer cannot see. No twin holds more pieces of a kind than the table does (no second
+    fox, no second ace of spades): a piece is given only a kind no piece on the table has, one that `known` (the
+    kinds held under each look in this game and in other setups of it, which this call adds to) saw under its look,
+    such as a card this setup left undealt; on a table whose hidden pieces all hide one kind, a made-up kind.
     """
     perspective = observer_perspective(observer)
     options: list[tuple[str, Any]] = []
@@ -184,16 +197,24 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
             options.extend(("pieces", (space.space_id, indices[a], indices[b])) for a, b in pairs)
     if hidden:
         under = kinds_under_looks(table.state)
+        held = under
+        if known is not None:
+            for key, kinds in under.items():
+                known.setdefault(key, set()).update(kinds)
+            held = known
+        present = {kind for space in table.state.spaces.values() for p in space.pieces for kind in _kinds_of(p)}
         everywhere = {kind for kinds in under.values() for kind in kinds}
         for _ in range(4):
             space_id, index = rng.choice(hidden)
             piece = table.state.space(space_id).pieces[index]
             if piece.private_kind is not None:
-                allowed = _kinds_for(piece, under)
-                value = other_value(piece.private_kind, sorted(allowed), rng)
-                # another kind of its look; a made-up one only on a table of one kind (as a lone gem's "empty" pits)
-                if value in allowed or everywhere == {piece.private_kind}:
-                    options.append(("piece", (space_id, index, value)))
+                # a kind from outside the table, held under its look before (an undealt card); a made-up one only
+                # on a table of one hidden kind (as a lone gem's "empty" pits)
+                outside = sorted(_kinds_for(piece, held) - present)
+                if outside:
+                    options.append(("piece", (space_id, index, rng.choice(outside))))
+                elif everywhere == {piece.private_kind}:
+                    options.append(("piece", (space_id, index, other_value(piece.private_kind, [], rng))))
             other_space, other = rng.choice(hidden)
             swapped = table.state.space(other_space).pieces[other]
             if _private_of(swapped) != _private_of(piece) and _may_swap(piece, swapped, under):
@@ -228,6 +249,10 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
         else:
             first_id, i, second_id, j = chosen
         a, b = world.state.space(first_id).pieces[i], world.state.space(second_id).pieces[j]
+        twin.told = (
+            f"the pieces at {first_id}[{i}] and {second_id}[{j}] swap what they hide "
+            f"({_hidden_words(a)} and {_hidden_words(b)})"
+        )
         a.private_kind, b.private_kind = b.private_kind, a.private_kind
         a.private_state, b.private_state = b.private_state, a.private_state
         if first_id == second_id:
@@ -241,6 +266,7 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
     elif kind == "piece":
         space_id, index, value = chosen
         piece = world.state.space(space_id).pieces[index]
+        twin.told = f"the piece at {space_id}[{index}] hides {value!r} instead of {piece.private_kind!r}"
         piece.private_kind = value
         twin.kind = "piece"
         twin.swap = {"piece": {"space": space_id, "index": index, "private_kind": value}}
@@ -249,26 +275,46 @@ def make_twin(table: Table, observer: PlayerId | None, rng: Rng, start: int, gam
         first, second = (world.state.player(p) for p in chosen)
         first.private_state, second.private_state = second.private_state, first.private_state
         twin.swap = {"player_private_states": list(chosen)}
+        twin.told = f"seat {chosen[0]} and seat {chosen[1]} swap their private states"
         twin.owners = set(chosen)
     elif kind == "spaces":
         first_space, second_space = (world.state.space(s) for s in chosen)
         first_space.private_state, second_space.private_state = (second_space.private_state, first_space.private_state)
         twin.swap = {"space_private_states": list(chosen)}
+        twin.told = f"spaces {chosen[0]!r} and {chosen[1]!r} swap their private states"
         twin.owners = {first_space.owner, second_space.owner}
     else:
         holder: Player | Space = world.state.player(chosen) if kind == "player" else world.state.space(chosen)
         changed = _changed(holder.private_state, rng)
         if changed is None:
             return None
-        holder.private_state, path = changed
+        holder.private_state, path, before, after = changed
+        values = f"{after!r} instead of {before!r}"
         if isinstance(holder, Player):
-            twin.swap = {"player_private_state": {"player": chosen, "key": path}}
+            twin.swap = {"player_private_state": {"player": chosen, "key": path, "value": after}}
+            twin.told = f"seat {chosen}'s private state holds {values} at {path!r}"
             twin.owners = {holder.player_id}
         else:
-            twin.swap = {"space_private_state": {"space": chosen, "key": path}}
+            twin.swap = {"space_private_state": {"space": chosen, "key": path, "value": after}}
+            twin.told = f"space {chosen!r}'s private state holds {values} at {path!r}"
             twin.owners = {holder.owner}
         twin.kind = "players" if kind == "player" else "spaces"
     return twin
+
+
+def _kinds_of(piece: Piece) -> tuple[str, ...]:
+    return (piece.public_kind,) if piece.private_kind is None else (piece.public_kind, piece.private_kind)
+
+
+def _hidden_words(piece: Piece) -> str:
+    """Names what a piece hides: its private kind, and its private state if it has one."""
+    words = repr(piece.private_kind) if piece.private_kind is not None else "no hidden kind"
+    return f"{words} with hidden state {canonical_json(piece.private_state)}" if piece.private_state else words
+
+
+def tell(twin: Twin, made: str) -> str:
+    """Says what the other world of `twin` was: when it was made (`made`) and what it changed."""
+    return f"The other world, made {made}: {twin.told}."
 
 
 def take_steps(

@@ -27,15 +27,15 @@ class Violation:
     Replay: `start(game, players, seed)`, commit each of `decisions` with `verify_commit(..., picks=...)`,
     then draft `steps` for `seat`. `extra["picks"]` holds the platform's hidden-click picks of `steps`.
     Check 4: `extra` names the `observer` and the change made before decision `swap_before_decision`
-    (`pieces`: two pieces swap their private parts; `piece`: one takes another private kind;
-    `player_private_states` / `space_private_states`: two swap; `player_private_state` /
-    `space_private_state`: one leaf changes); commit `decisions` in the true world and in the changed one,
-    and compare what the observer is sent after the last. A twin made inside the last decision names it
-    `swap_inside_decision` instead, with `after_steps`: the change is made after that many of its steps,
-    and the rest of its steps are taken in both worlds. A copy setup wrote of a secret it made names
-    `setup_draw` instead (and `where`): set the game up from `seed` again with that draw of `table.rng`
-    returning another value in its range (`doctor.setups.DrawnRng`). `command` runs the doctor so that it
-    finds the violation again.
+    (`pieces`: two pieces swap their private parts; `piece`: one takes another private kind, one from outside
+    the table; `player_private_states` / `space_private_states`: two swap; `player_private_state` /
+    `space_private_state`: the leaf `key` holds `value`); commit `decisions` in the true world and in the changed
+    one, and compare what the observer is sent after the last (`detail` says the change in words). A twin made
+    inside the last decision names it `swap_inside_decision` instead, with `after_steps`: the change is made after
+    that many of its steps, and the rest of its steps are taken in both worlds. A copy setup wrote of a secret it
+    made names `setup_draw` instead (and `where`): set the game up from `seed` again with that draw of `table.rng`
+    returning another value in its range (`doctor.setups.DrawnRng`). `command` runs the doctor so that it finds the
+    violation again.
     """
 
     check: int

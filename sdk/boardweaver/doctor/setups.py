@@ -25,7 +25,7 @@ from ..rng import Rng
 from ..table import Table
 from ..wire import state_to_wire
 from .instance import fresh_game
-from .interference import first_difference, general
+from .interference import first_difference, general, kinds_under_looks
 from .stepper import Finding, observer_name, observer_perspective
 
 SETUP_TRIALS = 6  # changed draws tried per explored game
@@ -98,6 +98,9 @@ class SetupCheck:
     finding: Finding | None = None
     observer: PlayerId | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    # the hidden kinds the setups held under each look (`kinds_under_looks`): a twin may give a piece one that
+    # another setup deals and this one does not (a card left undealt)
+    known: dict[str, set[str]] = field(default_factory=dict)
 
 
 def check_setup(
@@ -122,6 +125,8 @@ def check_setup(
             other = start(fresh_game(game), players, seed, changed)
         except Exception:
             continue
+        for key, kinds in kinds_under_looks(other.state).items():
+            result.known.setdefault(key, set()).update(kinds)
         if changed.bounds != bounds or split(state_to_wire(other.state))[0] == hidden:
             continue  # setup took another path, or the draw moved no secret
         for observer in observers:
