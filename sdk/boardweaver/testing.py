@@ -20,15 +20,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .bots import PlayedGame, play_game
+from .decision import verify_commit
 from .game import Game
 from .model import PlayerId, TableState
+from .offers import Action
 from .patch import apply as apply_patch
 from .table import Table
-from .view import SPECTATOR, Perspective, sees_piece
+from .view import FULL, SPECTATOR, Perspective, sees_piece
 from .wire import canonical_json, state_from_wire, state_to_wire
 
 __all__ = [
     "DoctorFailedError",
+    "assert_choices_alike",
     "assert_doctor_passes",
     "assert_no_hidden_kinds",
     "hidden_kinds",
@@ -153,6 +156,34 @@ def assert_no_hidden_kinds(
             raise ValueError(f"frame {number} is at seq {seq}, but `states` holds seqs 0..{len(fulls) - 1}")
         where = f"frame {number} ({frame.get('type')!r}, seq {seq}) to {_who(seat)}"
         _assert_none_named(frame, hidden_kinds(fulls[seq], seat), where)
+
+
+def assert_choices_alike(
+    game: Game, table: Table, seat: int, one: Sequence[Action], other: Sequence[Action], observer: int | None
+) -> None:
+    """Asserts that `observer` (a seat; None: the spectators) is shown and reads the same whether `seat` commits the
+    steps `one` or the steps `other` from the full `table` (each on a copy of it): its view, the log, whose turn it is.
+
+    The doctor moves a click only to a piece alike in every part (`games/README.md` §8): use this for two choices
+    that must not tell which was made though their pieces differ, such as a fox's two moves to fog cells.
+    """
+    if not table.perspective.is_full():
+        raise ValueError("assert_choices_alike needs the full table (the rules decide on the full state)")
+    seen = []
+    for steps in (one, other):
+        copied = Table(table.state.copy(), FULL, table.seed, table.rng_counter, _pick_counter(table))
+        verify_commit(game, copied, seat, list(steps))
+        view = state_to_wire(copied.view(_perspective(observer)).state)
+        seen.append(json.loads(canonical_json({"view": view, "log": [m.to_wire() for m in copied.state.log]})))
+    if seen[0] != seen[1]:
+        from .doctor.interference import first_difference
+
+        where = first_difference(seen[0], seen[1])
+        raise AssertionError(f"{_who(observer)} reads another value at {where} after seat {seat}'s other choice")
+
+
+def _pick_counter(table: Table) -> int:
+    return table.pick_rng.counter if table.pick_rng is not None else 0
 
 
 def assert_doctor_passes(game: Game | type[Game], games: int = 100, **options: Any) -> Any:

@@ -1,5 +1,5 @@
-"""A hidden-movement game for the doctor's tests (a trial author's Fox in the fog, made small), correct in one step
-and in two.
+"""A hidden-movement game for the doctor's tests (a trial author's Fox in the fog, made small), correct, and the ways
+the fox's move tells where it went.
 
 A 4x4 board is one ordered space owned by the fox's seat (seat 0): every cell without the hound is a fog piece that
 hides "empty" or, where the fox is, "fox"; only the fox sees which. The fox moves one step (a Confirm click on the
@@ -7,7 +7,9 @@ cell) by handing the hidden kind "fox" on; the hound (seat 1, in the open) steps
 since it reads what the cell hides: onto the fox, the fox is caught. The fox wins when it is still free after a few
 rounds, and the end shows its cell.
 
-Its rules count on one fox (the hound's step reads "the" fox's cell): no twin may hold a second.
+Its rules count on one fox (the hound's step reads "the" fox's cell): no twin may hold a second. The leaks are
+secrets the fox's own click makes: no twin made before the move sees them, since both worlds take the same click and
+put the fox on the same cell.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ TEXTS = {
     "offer.to": "To {cell}",
     "offer.go": "Go",
     "log.fox-moved": "The fox moved",
+    "log.fox-moved-to": "The fox moved to {cell}",
     "log.hound-moved": "The hound moved to {cell}",
     "log.caught": "The hound caught the fox",
     "look.caught": "Caught",
@@ -119,6 +122,25 @@ class Fox(Game):
         table.set_active_players([FOX])
 
 
+class LoggedFox(Fox):
+    """Check 4: the fox's move logs the cell it moved to (a number: no hidden text is copied)."""
+
+    name = "fixture-logged-fox"
+
+    def tell(self, table: Table, to: int) -> None:
+        table.log(msg("log.fox-moved-to", cell=to))
+
+
+class RowFox(Fox):
+    """Check 4: the fox's move keeps the row it moved to in the board's public state."""
+
+    name = "fixture-row-fox"
+
+    def tell(self, table: Table, to: int) -> None:
+        super().tell(table, to)
+        table.set(StateOf.space_public(BOARD), "row", to // SIZE)
+
+
 class PlannedFox(Fox):
     """Correct, in two steps: a Choice click keeps the cell in the fox's private state, "go" (a Confirm) moves there."""
 
@@ -138,3 +160,22 @@ class PlannedFox(Fox):
             self.move_fox(table, int(plan))
         else:
             super().apply_action(table, player_id, action)
+
+
+class PlannedLoggedFox(PlannedFox):
+    """Check 4, inside a decision: "go" logs the cell the decision's own Choice kept in private state."""
+
+    name = "fixture-planned-logged-fox"
+
+    def tell(self, table: Table, to: int) -> None:
+        table.log(msg("log.fox-moved-to", cell=to))
+
+
+class PlannedRowFox(PlannedFox):
+    """Check 4, inside a decision: "go" writes the row of the cell the Choice planned into public state."""
+
+    name = "fixture-planned-row-fox"
+
+    def tell(self, table: Table, to: int) -> None:
+        super().tell(table, to)
+        table.set(StateOf.space_public(BOARD), "row", to // SIZE)

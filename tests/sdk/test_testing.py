@@ -8,6 +8,7 @@ import pytest
 from boardweaver import Action, Game, Intent, Offer, Piece, Space, Table, canonical_json, msg, start, state_to_wire
 from boardweaver.testing import (
     DoctorFailedError,
+    assert_choices_alike,
     assert_doctor_passes,
     assert_no_hidden_kinds,
     hidden_kinds,
@@ -15,6 +16,8 @@ from boardweaver.testing import (
     seat_table,
 )
 from boardweaver_games.three_lanes.rules import ThreeLanes
+
+from . import fixtures_fox as fox
 
 
 class LeakyLog(Game):
@@ -153,3 +156,16 @@ def test_assert_doctor_passes_returns_the_report_or_raises_with_its_text() -> No
     with pytest.raises(DoctorFailedError, match="FAIL") as failed:
         assert_doctor_passes(LeakyLog, games=3)
     assert "leaky-log" in str(failed.value)
+
+
+def test_assert_choices_alike_tells_a_fox_whose_log_names_the_cell_it_moved_to() -> None:
+    """Two moves of the fox to fog cells the hound cannot tell apart: the correct fox's hound reads the same after
+    either, the leaky one's log names the cell (what the doctor checks only for cells alike in every part)."""
+    moves = [Action.piece_click(fox.BOARD, cell) for cell in (4, 6)]  # the fox starts on cell 1 (seed 1)
+    table = start(fox.Fox({}), [0, 1], seed=1)
+    leaky = start(fox.LoggedFox({}), [0, 1], seed=1)
+
+    assert_choices_alike(fox.Fox({}), table, fox.FOX, moves[:1], moves[1:], observer=fox.HOUND)
+    assert_choices_alike(fox.Fox({}), table, fox.FOX, moves[:1], moves[1:], observer=None)
+    with pytest.raises(AssertionError, match=r"seat 1 reads another value at \.log\[0\]\.args\.cell"):
+        assert_choices_alike(fox.LoggedFox({}), leaky, fox.FOX, moves[:1], moves[1:], observer=fox.HOUND)

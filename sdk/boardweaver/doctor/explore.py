@@ -20,6 +20,7 @@ from ..wire import canonical_bytes, state_to_wire
 from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
+from .lookalikes import Before, check_lookalike_click
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
@@ -32,6 +33,7 @@ TWIN_CHANCE = 20  # percent: chance to start a twin world for a seat at a decisi
 MAX_TWINS = 2  # twin worlds live at once
 TWIN_SPAN = 24  # decisions a twin world lives at most (then another may start): bounds the cost
 INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or more between two of its steps
+LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click moved to a look-alike piece
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -94,6 +96,7 @@ class Explorer:
         self.bot = Rng(f"{seed}", "doctor-bot")
         self.twinning = Rng(f"{seed}", "doctor-twins")  # what twins change: the bots play as without them
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
+        self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
@@ -165,6 +168,10 @@ class Explorer:
             pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
             before = (table.state.copy(), table.rng_counter, pick_counter)
 
+        alike = None  # the world before it, to take it again with a click on a look-alike piece
+        if self.interference and self.lookalike.below(100) < LOOKALIKE_CHANCE:
+            alike = Before.of(table)
+
         def on_step() -> None:
             for twin in watching:
                 watch(twin, table)
@@ -214,6 +221,12 @@ class Explorer:
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
             self._twin_inside(table, decision, index, *before)
+        if alike is not None and decision.steps and stepper.failed is None:
+            offers = [record.offer for record in stepper.records]
+            clicked = check_lookalike_click(self.game, table, decision, offers, alike, self.lookalike)
+            run.compared += clicked.compared
+            if clicked.finding is not None:
+                self._hit(clicked.finding, clicked.observer, extra=clicked.extra)
 
     def _check_shown(
         self,

@@ -9,13 +9,16 @@ spaces `o` cannot see whose shapes match. Both worlds then take the same decisio
 `o` must be byte-identical: its view (with the log), its offers and labels, the changes it is shown, and the error
 texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`: a changed piece
 becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
-state map's decision reveals or draws, or a seat that sees it acts (its choices may show its secrets). Twins also
-change a single state value, swap hidden pieces that do not look alike, and give a hidden piece a kind from outside
-the table (one another setup of the game deals under its look: a card this deal left out), so a lone face-down bid is
-covered too; no twin holds more pieces of a kind than the table does (rules may count on one fox). A piece is only
-given a kind that a piece of its public look holds (`kinds_under_looks`; of its public kind where that look is its
-own alone), since a public mark may tell part of it (a hint's "?1"). A piece shown to `o` (`Table.show`) is one it
-sees: no twin changes it, and showing it a changed piece is a reveal for `o` that ends the window.
+state map's decision reveals or draws. A seat that sees a changed state map may act on it (a cell its own Choice kept
+in its private state): its steps must then be offered alike in both worlds, and where they show `o` other pieces (the
+market card it staged moves into its hand) its choice showed through the pieces, so there is no verdict; what the
+rules write in words must still be the same (`written.py`). Twins also change a single state value, swap hidden pieces
+that do not look alike, and give a hidden piece a kind from outside the table (one another setup of the game deals
+under its look: a card this deal left out), so a lone face-down bid is covered too; no twin holds more pieces of a
+kind than the table does (rules may count on one fox). A piece is only given a kind that a piece of its public look
+holds (`kinds_under_looks`; of its public kind where that look is its own alone), since a public mark may tell part
+of it (a hint's "?1"). A piece shown to `o` (`Table.show`) is one it sees: no twin changes it, and showing it a
+changed piece is a reveal for `o` that ends the window.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_p
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 from .stepper import Decision, Finding, logged, observer_name, observer_perspective, short
+from .written import moves_alike, shows_alike
 
 
 @dataclass
@@ -373,14 +377,16 @@ def advance(
 ) -> Finding | bool | None:
     """Takes `decision` in the twin and compares; returns a Finding, True to go on, or False when it ends.
 
-    `seen`, when given, is the observer's view of `table` now and its wire form (see `compare`).
+    `seen`, when given, is the observer's view of `table` now and its wire form (see `compare`). When the acting
+    seat sees the changed state map (`acting_sees`: a value its own Choice wrote), its steps must be offered in
+    both worlds, and its choice may show through the pieces (`written.py`): only where both worlds show the
+    observer the same pieces is everything else compared.
     """
     world = twin.world
     twin_game = twin.game if twin.game is not None else game
     try:
-        twin_changes = take_steps(
-            twin_game, world, decision.seat, decision.steps, decision.picks, offered=decision.seat == twin.observer
-        )
+        offered = decision.seat == twin.observer or acting_sees
+        twin_changes = take_steps(twin_game, world, decision.seat, decision.steps, decision.picks, offered=offered)
     except Exception as error:
         world.take_changes()
         if decision.seat == twin.observer and isinstance(error, IllegalStepError):
@@ -392,10 +398,16 @@ def advance(
             )
         return False
     watch(twin, twin.world, in_twin=True)
-    if acting_sees or twin.exposed:
+    if twin.exposed:
         return False
     if decision.ended_by in ("reveal", "rng") and (not twin.on_pieces or twin.left):
         return False
+    if acting_sees:
+        seen = seen if seen is not None else _seen(table, twin.observer)
+        perspective = observer_perspective(twin.observer)
+        moved = visible_changes(changes, perspective), visible_changes(twin_changes, perspective)
+        if not shows_alike(seen[1], _seen(twin.world, twin.observer)[1]) or not moves_alike(*moved):
+            return False  # the seat's choice, made on what it sees, showed through the pieces: the rules' to show
     probe = not twin.probed
     twin.probed = True
     verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game, seen)
@@ -406,6 +418,12 @@ def advance(
     if verdict is True and twin.on_pieces and not _retrack(twin, table):
         return False  # the worlds hold the same pieces again: nothing is left to compare
     return verdict
+
+
+def _seen(table: Table, observer: PlayerId | None) -> tuple[Table, dict[str, Any]]:
+    """Returns `observer`'s view of `table` and its wire form."""
+    view = table.view(observer_perspective(observer))
+    return view, state_to_wire(view.state)
 
 
 def _retrack(twin: Twin, table: Table) -> bool:
@@ -483,7 +501,7 @@ def compare(
             4,
             "log line depends on what the seat cannot see",
             f"the log lines {observer_name(observer)} reads differ between two worlds that differ only in parts "
-            f"it cannot see: a log line names a hidden part ({_first_log_difference(true_lines, twin_lines)})",
+            f"it cannot see: a log line names a hidden part ({first_log_difference(true_lines, twin_lines)})",
         )
     if true_seen is None:
         true_view = true_table.view(perspective)
@@ -543,7 +561,7 @@ def _change_difference(true_changes: list[dict[str, Any]], twin_changes: list[di
     return f"change {shorter + 1} of the decision, {canonical_json(longer[shorter])}, is shown in one world only"
 
 
-def _first_log_difference(true_lines: list[dict[str, Any]], twin_lines: list[dict[str, Any]]) -> str:
+def first_log_difference(true_lines: list[dict[str, Any]], twin_lines: list[dict[str, Any]]) -> str:
     """Names the first log line that differs: its key and arguments in each world, or the line one world lacks."""
     for true_line, twin_line in zip(true_lines, twin_lines, strict=False):
         if true_line != twin_line:

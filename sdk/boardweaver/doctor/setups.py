@@ -27,6 +27,7 @@ from ..wire import state_to_wire
 from .instance import fresh_game
 from .interference import first_difference, general, kinds_under_looks
 from .stepper import Finding, observer_name, observer_perspective
+from .written import split
 
 SETUP_TRIALS = 6  # changed draws tried per explored game
 
@@ -46,31 +47,6 @@ class DrawnRng(Rng):
             value = (value + 1 + self.shift % (n - 1)) % n
         self.bounds.append(n)
         return value
-
-
-def split(wire: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Splits a state's or a view's wire form in two: what its pieces and private maps show (places, kinds,
-    owners, private parts) and what the rules wrote in public (the meta data, the public states, the log)."""
-    shown_players, written_players = [], []
-    for player in wire["players"]:
-        shown_players.append({key: value for key, value in player.items() if key != "state"})
-        written_players.append({"id": player["id"], "state": player.get("state", {})})
-    shown_spaces, written_spaces = [], []
-    for space in wire["spaces"]:
-        pieces = space["pieces"]
-        shown = {key: value for key, value in space.items() if key not in ("state", "pieces")}
-        shown["pieces"] = [{key: value for key, value in piece.items() if key != "state"} for piece in pieces]
-        shown_spaces.append(shown)
-        written_spaces.append(
-            {"id": space["id"], "state": space.get("state", {}), "pieces": [piece.get("state", {}) for piece in pieces]}
-        )
-    written = {
-        "players": written_players,
-        "spaces": written_spaces,
-        "meta": wire.get("meta", {}),
-        "log": wire.get("log", []),
-    }
-    return {"players": shown_players, "spaces": shown_spaces}, written
 
 
 def _seen(table: Table, observer: PlayerId | None) -> tuple[dict[str, Any], dict[str, Any]]:
