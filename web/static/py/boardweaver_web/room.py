@@ -334,7 +334,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elements.draw("resign", self.resign.render(self.texts, online) if shown else "")
 
     def on_resign_click(self, event: Any) -> None:
-        """"Resign…" asks first (focus on "Keep playing"); "Resign" sends the frame; "Keep playing" goes back."""
+        """The "Resign…" button asks first (focus on "Keep playing"); "Resign" sends the frame; "Keep playing" goes
+        back."""
         what = elements.target_data(event, "resign")
         frame = self.resign.click(what, self.socket is not None and self.socket.is_open())
         if frame is not None:
