@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import screenshot, seat_url, wait_state
 from .test_accessibility import played_to_the_end
@@ -113,7 +114,14 @@ def test_the_review_links_back_to_the_players_own_seat_and_a_keyboard_comes_back
     with white.expect_navigation():
         white.keyboard.press("Enter")
     wait_state(white, "over", timeout=30_000)
-    by_keyboard = white.evaluate("document.activeElement.matches('#review-link button.rematch')")
+    # the page may show the game over from this browser's own copy before the server's snapshot, which moves the
+    # focus: wait for it (a loaded CI run read the focus too early)
+    on_rematch = "document.activeElement && document.activeElement.matches('#review-link button.rematch')"
+    try:
+        white.wait_for_function(on_rematch, timeout=15_000)
+    except PlaywrightTimeout:
+        pass
+    by_keyboard = white.evaluate(on_rematch)
     white.locator('#review-link a[href^="/game/"]').click()
     wait_state(white, "ready")
     with white.expect_navigation():
