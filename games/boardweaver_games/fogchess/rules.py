@@ -415,16 +415,16 @@ class FogChess(Game):
 
     def flag_fall(self, table: Table, player_id: int) -> None:
         """The side whose time ran out loses."""
-        side = COLOR_NAMES[color_of_seat(player_id)]
-        table.end_game(winners=[1 - player_id], reason=msg(f"log.{side}-flagged", player=player_id))
-        data = table.get(StateOf.space_private(TRUTH), "position")
-        if isinstance(data, dict):
-            self.lift_fog(table, Position.from_json(data))
+        self._side_loses(table, player_id, "flagged")
 
     def resign(self, table: Table, player_id: int) -> None:
-        """The side that resigns loses; the fog lifts, as at every end."""
+        """The side that resigns loses."""
+        self._side_loses(table, player_id, "resigned")
+
+    def _side_loses(self, table: Table, player_id: int, why: str) -> None:
+        """Ends the game, `player_id`'s side losing, logged as `log.<side>-<why>`; the fog lifts, as at every end."""
         side = COLOR_NAMES[color_of_seat(player_id)]
-        table.end_game(winners=[1 - player_id], reason=msg(f"log.{side}-resigned", player=player_id))
+        table.end_game(winners=[1 - player_id], reason=msg(f"log.{side}-{why}", player=player_id))
         data = table.get(StateOf.space_private(TRUTH), "position")
         if isinstance(data, dict):
             self.lift_fog(table, Position.from_json(data))
