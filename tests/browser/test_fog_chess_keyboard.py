@@ -160,6 +160,6 @@ def test_regression_after_a_move_by_keyboard_the_focus_stays_on_its_square_ringe
     page.wait_for_selector("#board .offer", timeout=30_000)  # our turn again
     back = (page.evaluate(FOCUSED), page.evaluate(RING), page.get_attribute(square("e4"), "aria-label"))
 
-    assert waiting == (e4, True, "e4, White pawn (Player 1 (you): White's sight)"), waiting
+    assert waiting == (e4, True, "e4, White pawn (Player 1 (you): White's sight) · your last move"), waiting
     assert read == square("e5").split('"')[-2]
     assert back[:2] == (e4, True) and str(back[2]).startswith("Pick up the piece on e4: e4, White pawn"), back

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any, ClassVar
 
+import pytest
 from boardweaver import Action, Game, Intent, Offer, Piece, Space, Table, start
 from boardweaver_web.board import Board
 from boardweaver_web.texts import Texts
@@ -36,3 +38,37 @@ def test_a_piece_whose_text_is_white_space_is_a_blank_target_named_by_its_kind()
     assert cell is not None
     assert "target" in cell.group(1).split() and "capture" not in cell.group(1).split()  # a dot, not a ring
     assert cell.group(2).endswith(": empty (board, 2 of 2)")  # not a blank name, said as nothing by a reader
+
+
+class Marked(Game):
+    name = "marked-walk"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"board": {"layout": "grid", "columns": 2}},
+        "pieces": {"pawn": {"text": "P"}, "empty": {"text": " "}},
+    }
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        lit = Piece("empty").owned_by(0).with_state(private={"mark": "lit"})  # its owner alone sees the mark
+        table.add_space(Space("board", "board").with_pieces([Piece("pawn"), lit]))
+        table.set_active_players([0])
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_square_a_game_marks_says_so_to_the_seat_that_sees_the_mark_alone(language: str) -> None:
+    """Regression (a first-time player's trial of fog chess): a marked square was coloured, not said."""
+    game = Marked()
+    table = start(game, [0, 1], seed=1)
+
+    drawn = {seat: Board(game, table.view(seat), seat, [], None, Texts(language)).render() for seat in (0, 1)}
+
+    def label(seat: int, index: int) -> str:
+        found = re.search(rf'class="([^"]*)" data-key="board/{index}"[^>]*aria-label="([^"]*)"', drawn[seat])
+        assert found is not None
+        return html.unescape(found.group(1) + " | " + found.group(2))
+
+    marked = {"en": "marked", "fr": "marqué"}[language]
+    assert "mark-lit" in label(0, 1) and f" · {marked} · " in label(0, 1)
+    assert "mark-" not in label(0, 0) and " · " not in label(0, 0)
+    assert "mark-" not in label(1, 1) and marked not in label(1, 1)  # the other seat's view holds no mark

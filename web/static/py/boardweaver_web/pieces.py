@@ -50,7 +50,9 @@ class PieceDrawing:
         if square_classes:
             classes.append(square_classes)
         mark = piece.private_state.get("mark") if self.show_private else None
-        if isinstance(mark, str) and mark.isidentifier():
+        if not (isinstance(mark, str) and mark.isidentifier()):
+            mark = None
+        if mark is not None:
             classes.append(f"mark-{mark}")  # the game marks a square (e.g. a last move) for this perspective
         mover = None if ghost else self.last_moves.get(f"{space.space_id}/{index}")
         if mover is not None:
@@ -93,6 +95,8 @@ class PieceDrawing:
         known = self._known(piece, shown_kind)
         if known is not None:
             spoken += f" · {self.texts.get('piece.known', what=known)}"
+        if mark is not None:  # the mark's colour is said too (fog chess's last moves, a trial)
+            spoken += f" · {self._mark_name(mark)}"
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
             spoken += f" · {self.texts.get('piece.picked')}"
         if mover is not None:
@@ -126,6 +130,13 @@ class PieceDrawing:
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _mark_name(self, mark: str) -> str:
+        """What a square's mark (its private `mark`, drawn as `mark-<name>`) means, in words: the game's catalog's
+        `look.mark-<name>` ("your last move"), else the platform's "marked"."""
+        key = f"look.mark-{mark}"
+        text = self.say(key)
+        return self.texts.get("piece.marked") if text == key else text
 
     def _known(self, piece: Piece, shown_kind: str) -> str | None:
         """What every seat knows of a piece this seat sees by its hidden face: its public kind's face, where that
