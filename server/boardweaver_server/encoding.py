@@ -64,7 +64,9 @@ if orjson is not None:
             data = _dumps(value, option=_OPTIONS)
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             return python_encode(value)
-        if b"null" in data or b"0." in data.translate(_FLOAT_BYTES):
+        # `find`, not `in`: `b"null" in data` first tries the operand as an integer byte, raising and clearing a
+        # formatted TypeError each time (~1.6 k instructions; three frames' parts a move)
+        if data.find(b"null") >= 0 or data.translate(_FLOAT_BYTES).find(b"0.") >= 0:
             return python_encode(value)
         return data.decode()
 
