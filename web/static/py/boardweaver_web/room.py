@@ -72,7 +72,6 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.ended: bool | None = None  # whether the game was over at the last drawing (None: not drawn yet)
         self.rules_drawn = False
         self.notices_said = 0  # passing notices said so far: a later one keeps its text past the earlier's time
-        self.name_asked_in = "ask-name"  # where the name form was drawn: above the board on a phone, else beside it
         self.tv = "view=tv" in tab.location_search() or fragment.get("view") == "tv"
         self.made: dict[str, Any] = {}  # our kept entry when this browser made the room: its invites and host token
         self.room_status: dict[str, Any] | None = None  # the room's public status, read once for the links to share
@@ -96,8 +95,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         focus.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         elements.on("commands", "click", self.on_click)
         elements.on("review-link", "click", self.on_rematch_click)
-        for where in ("review-link", "ask-name"):  # the name form, by its button or Enter in its field
-            elements.on(where, "submit", self.on_name_submit)
+        elements.on("review-link", "submit", self.on_name_submit)  # the name form, by its button or Enter in its field
         elements.on("invites", "click", self.on_invites_click)
         elements.on("resign", "click", self.on_resign_click)
         elements.on_window("offline", lambda _e: self.go_offline())

@@ -25,7 +25,6 @@ class SeatKeeping:
     made_here: dict[str, Any]
     made: dict[str, Any]
     room_status: dict[str, Any] | None
-    name_asked_in: str
     asked_rematch: bool = False  # this page asked for the rematch (its frame then says nothing new)
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
@@ -49,12 +48,13 @@ class SeatKeeping:
         if name and known != name:
             self.spawn(self.send_name(seat, token, name))
         elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
+            # beside the board in the side column; on a phone under the board and its commands, in the first screen:
+            # above it, the form pushed the board below the fold (a first-time player's trial) (phone-order)
             label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
-            self.name_asked_in = "ask-name" if tab.is_narrow() else "review-link"  # a phone: above the board
             # the label on its own line over a field as tall as a button, the button beside it: at every width, a
             # field to type in, not a tiny box after the words (a trial at 1280 px)
             elements.set_html(
-                self.name_asked_in,
+                "review-link",
                 f'<form class="name-form"><label for="room-name">{label}</label>'
                 f'<input id="room-name" type="text" maxlength="{mine.MAX_NAME}" autocomplete="nickname">'
                 f'<button type="submit" data-save-name="1">{button}</button></form>',
@@ -133,7 +133,7 @@ class SeatKeeping:
             return
         name = mine.save_name(storage.BrowserStore(), elements.input_value("room-name"))
         if name:
-            elements.set_html(self.name_asked_in, "")
+            elements.set_html("review-link", "")
             self.spawn(self.send_name(self.session.seat, self.token, name))
 
     async def go_rematch(self) -> None:

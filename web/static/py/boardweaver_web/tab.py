@@ -83,11 +83,6 @@ def is_online() -> bool:
     return bool(js.navigator.onLine)
 
 
-def is_narrow() -> bool:
-    """True on a narrow screen (a phone), where the style puts the side column below the board."""
-    return bool(js.window.matchMedia("(max-width: 760px)").matches)
-
-
 def local_time(locale: str) -> Callable[[float], str]:
     """Says a time (seconds since the epoch) as the reader's language writes it: the hour alone today, else the
     day and the hour ("14:05", "3 Dec, 14:05")."""
