@@ -8,7 +8,6 @@ the whole server. A worker that does not answer is left out, and `boardweaver_wo
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
@@ -97,17 +96,7 @@ class Metrics:
 
     def time_writes(self, store: Store) -> None:
         """Observes every `store.write` (a decision waits for it before its ack)."""
-        write = store.write
-        observe = self.store_writes.observe
-
-        async def timed(*ops: Any, **options: Any) -> None:
-            start = time.perf_counter()
-            try:
-                await write(*ops, **options)
-            finally:
-                observe(time.perf_counter() - start)
-
-        store.write = timed  # type: ignore[method-assign]
+        store.observe_write = self.store_writes.observe
 
 
 class _RoomsCollector(Collector):

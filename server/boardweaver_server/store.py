@@ -24,6 +24,7 @@ import re
 import select
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,6 +330,9 @@ class GroupCommit:
     _pending: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]
     _flushing: asyncio.Task[None] | None
     _while_committing: dict[asyncio.Future[Any], Callable[[], object]]  # a back end may call them (SQLite does)
+    # called with each write's seconds, from its call to its return (the metrics' histogram): here rather than in
+    # a coroutine around `write`, which a move would pass through once more (~3 k instructions)
+    observe_write: Callable[[float], object] | None = None
 
     async def _flush(self, batch: list[tuple[tuple[Op, ...], asyncio.Future[Any]]]) -> None:
         raise NotImplementedError
@@ -350,13 +354,18 @@ class GroupCommit:
         """
         if not self._open:
             raise RuntimeError("the store is not open")
+        observe, start = self.observe_write, time.perf_counter()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((ops, future))
         if while_committing is not None:
             self._while_committing[future] = while_committing
         if self._flushing is None:
             self._flushing = asyncio.create_task(self._flush_all(), name="boardweaver-store-writer")
-        await future
+        try:
+            await future
+        finally:
+            if observe is not None:
+                observe(time.perf_counter() - start)
 
     async def _flush_all(self) -> None:
         try:
@@ -564,6 +573,7 @@ class Store(GroupCommit):
             raise RuntimeError("the store is not open")
         if self.broken is not None:
             raise self.broken
+        observe, start = self.observe_write, time.perf_counter()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((ops, future))
         if while_committing is not None:
@@ -580,6 +590,8 @@ class Store(GroupCommit):
         finally:
             if when_durable is not None:
                 self._when_durable.pop(future, None)  # a write that failed (or a writer cancelled) keeps none
+            if observe is not None:
+                observe(time.perf_counter() - start)
 
     def _start_group(self) -> None:
         """Runs the pending writes' statements and their COMMIT on the loop, starts the WAL's sync and runs
