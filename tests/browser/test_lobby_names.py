@@ -157,7 +157,8 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     row = page.locator(f'#my-games .my-game[data-room="{quick}"]')
     assert row.count() == 1
     page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-others')  # the room's status came
-    assert row.locator(".kept-state").inner_text() in {"Your turn", "playing"}  # by the bot's speed
+    turns = {"Your turn", "Bot 2's turn", "Bot 3's turn"}  # by the bots' speed
+    assert row.locator(".kept-state").inner_text() in turns
     assert row.locator(".kept-others").inner_text() == "with Bot 2, Bot 3"
     assert row.locator(".kept-seat").inner_text() == "Quick"  # the name this player chose, not "Player 1"
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
@@ -280,6 +281,37 @@ def test_regression_my_games_say_when_each_game_last_moved_your_turn_first_then_
     assert english["yours"] == 0  # nobody moved there yet: no time to say
     stamp = datetime.fromtimestamp(newer_move / 1000, UTC).isoformat(timespec="seconds")
     assert english["stamp"] == stamp
+
+
+def test_regression_my_games_say_whose_turn_it_is_by_the_players_name_in_english_and_french(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """A first-time player's trial: the lobby said a game was "playing" where another player was to move; it says
+    whose turn it is, by name (the room's public `active`), and "Your turn" where the kept seat is to act."""
+    theirs, yours = api.room("memory-match", 2, bots=[]), api.room("memory-match", 2, bots=[])  # seat 0 plays first
+    api.call(f"/api/rooms/{theirs['room']}/seats/0/name", {"name": "Ada"}, token=theirs["tokens"][0], method="PUT")
+    kept = [
+        {"room": theirs["room"], "seat": 1, "token": theirs["tokens"][1], "game": "memory-match", "at": 2.0},
+        {"room": yours["room"], "seat": 0, "token": yours["tokens"][0], "game": "memory-match", "at": 1.0},
+    ]
+    page = lobby_as(new_page, server, "Bea")
+    page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
+
+    said = {}
+    for language in ("en", "fr"):
+        if language == "fr":
+            with page.expect_navigation():
+                page.select_option("#lang", "fr")
+        else:
+            page.reload()
+        wait_state(page, "ready")
+        page.wait_for_selector(f'#my-games .my-game[data-room="{theirs["room"]}"] .kept-others')  # its status came
+        said[language] = [
+            page.inner_text(f'#my-games .my-game[data-room="{room["room"]}"] .kept-state') for room in (theirs, yours)
+        ]
+    screenshot(page, "lobby-my-games-whose-turn-fr")
+
+    assert said == {"en": ["Ada's turn", "Your turn"], "fr": ["À Ada de jouer", "À vous de jouer"]}
 
 
 def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_starts(

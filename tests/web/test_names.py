@@ -277,7 +277,7 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     assert 'class="my-game your-turn"' in rows["mine"] and ">Your turn<" in rows["mine"]
     assert "with Ada, Bot 3<" in rows["mine"] and ">last move: <time datetime=" in rows["mine"]
     assert ">at 100</time>" in rows["mine"] and ">at 50</time>" in rows["theirs"]  # the game's last move
-    assert ">playing<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"]
+    assert ">Bob's turn<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"]
     assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
     assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
     assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
@@ -294,6 +294,50 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     assert '<span class="kept-seat">Ada</span>' in named  # the name this seat's player chose
     assert "Invite" not in named  # a finished game has nobody left to invite
     assert '<span class="game-title">Jeu</span>' in french  # the game's title in the reader's language
+
+
+def test_regression_my_games_say_whose_turn_it_is_by_name_not_playing() -> None:
+    """A first-time player's trial: the lobby said "playing" of a game where another player was to move. My games
+    name whose turn it is from the status's public `active` (several seats acting at once listed), in English and
+    French; this seat's turn is "Your turn"; "playing" only from a server that does not say."""
+    four = {**PLAYING, "seats": ["claimed", "claimed", "bot", "claimed"], "names": ["Ada", "Bo", None, None]}
+    kept = [
+        {"room": "ada", "seat": 1, "token": "a"},
+        {"room": "bot", "seat": 0, "token": "b"},
+        {"room": "many", "seat": 1, "token": "c"},
+        {"room": "yours", "seat": 3, "token": "d"},
+        {"room": "unsaid", "seat": 0, "token": "e"},
+    ]
+    statuses = {
+        "ada": {**four, "active": [0]},
+        "bot": {**four, "active": [2]},
+        "many": {**four, "active": [0, 2, 3]},
+        "yours": {**four, "active": [0, 3]},
+        "unsaid": {**four, "active": None},
+    }
+
+    said = {}
+    for language in LANGUAGES:
+        rows = by_room(html.unescape(render_my_games("http://h", kept, statuses, Texts(language))))
+        said[language] = {
+            room: row.split('class="kept-state"')[1].split(">")[1].split("<")[0] for room, row in rows.items()
+        }
+
+    assert said["en"] == {
+        "ada": "Ada's turn",
+        "bot": "Bot 3's turn",
+        "many": "waiting for Ada, Bot 3 and Player 4",
+        "yours": "Your turn",
+        "unsaid": "playing",
+    }
+    assert said["fr"] == {
+        "ada": "À Ada de jouer",
+        "bot": "À Robot 3 de jouer",
+        "many": "on attend Ada, Robot 3 et Joueur 4",
+        "yours": "À vous de jouer",
+        "unsaid": "en cours",
+    }
+    assert 'class="my-game playing"' in by_room(render_my_games("http://h", kept, statuses))["ada"]
 
 
 def test_regression_my_games_say_when_the_game_last_moved_not_the_visit_your_turn_first_then_the_latest_move() -> None:

@@ -110,8 +110,8 @@ def render_my_games(
     titles: dict[str, str] | None = None,
 ) -> str:
     """The rooms this browser holds a seat in, in `ordered_games`' order: the game, who else plays, how it stands
-    for this seat (your turn, or the outcome) and when the game last moved; rejoin in one click (a finished room is
-    reviewed too), the invites kept, forget.
+    for this seat (your turn, else whose turn it is, or the outcome) and when the game last moved; rejoin in one
+    click (a finished room is reviewed too), the invites kept, forget.
 
     `statuses` holds each room's status as the server answered it (None: the room expired; absent: not asked
     yet); `when` says a time (seconds since the epoch) in the reader's language; `titles` names each game in the
@@ -375,8 +375,9 @@ def describe_state(
     status: dict[str, Any] | None, texts: Texts | None = None, seat: int | None = None
 ) -> tuple[str, str]:
     """How a room stands for `seat`, in words and as a class: its outcome once over ("You won", "over" when the
-    host ended it), "Your turn" (class `your-turn`) or "playing" while it runs, else waiting; `None` is an
-    expired room."""
+    host ended it); while it runs "Your turn" (class `your-turn`), else whose turn it is by the seats' names ("Ada's
+    turn", "waiting for Ada and Bot 3": the status's public `active`; "playing" from a server that does not say,
+    class `playing`); before the start waiting; `None` is an expired room."""
     t = texts or Texts("en")
     if status is None:
         return t.get("lobby.state-expired"), "expired"
@@ -388,10 +389,14 @@ def describe_state(
             return say_outcome(list(range(len(seats))), winners, t, seat, lambda p: seat_label(status, p, t)), "over"
         return t.get("lobby.state-over"), "over"
     if status.get("started"):
-        active = status.get("active")
-        if seat is not None and isinstance(active, list) and seat in active:
+        listed = status.get("active")
+        active = [p for p in listed if type(p) is int] if isinstance(listed, list) else []
+        if seat is not None and seat in active:
             return t.get("lobby.state-your-turn"), "your-turn"
-        return t.get("lobby.state-playing"), "playing"
+        names = [seat_label(status, p, t) for p in active]
+        if len(names) > 1:  # seats that act at once (a simultaneous round)
+            return t.get("lobby.state-waiting-for", names=t.listed(names)), "playing"
+        return (t.get("lobby.state-turn", name=names[0]) if names else t.get("lobby.state-playing")), "playing"
     return t.get("lobby.state-waiting"), "waiting"
 
 
