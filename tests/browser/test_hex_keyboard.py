@@ -79,3 +79,52 @@ def test_the_focused_hex_keeps_the_focus_across_a_redraw_and_enter_places_the_ti
     assert before == after == "hex-0-0" and stops == ["hex-0-0"]
     assert page.locator(HEX).count() == 0  # placed: the turn goes on to the draw
     screenshot(page, "hexbloom-keyboard-placed")
+
+
+def test_regression_on_a_sparse_map_the_arrows_go_to_the_nearest_hex_that_way(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a first-time player's trial): with seven hexes left empty, Down went to the next row's hex two and
+    a half cells aside rather than to the one a cell aside two rows down, and Left from the bottom row went three
+    rows up, past the hex two rows up."""
+    empty = {(0, -2), (-1, -1), (-2, 0), (-1, 0), (0, 1), (1, 1), (-2, 2)}
+    filled = [(q, r) for r in range(-2, 3) for q in range(-2, 3) if abs(q + r) <= 2 and (q, r) not in empty]
+    room = api.room("hexbloom", seats=2, bots=[])
+    pages = [new_page(seat_url(server, room, seat)) for seat in (0, 1)]
+    for page in pages:
+        wait_state(page, "ready")
+    for turn, (q, r) in enumerate(filled):  # the seats take turns, seat 0 first: a tile, its hex, the draw
+        page = pages[turn % 2]
+        page.wait_for_selector(TILE, timeout=30_000)
+        page.locator(TILE).first.click()
+        page.locator(f'#board [data-space="hex-{q}-{r}"] .space-button').click()
+        page.locator("#commands button.intent-confirm").click()
+        page.wait_for_selector(f'#board [data-space="hex-{q}-{r}"] .piece', timeout=10_000)
+    page = pages[len(filled) % 2]
+    page.wait_for_selector(TILE, timeout=30_000)
+    page.locator(TILE).first.focus()
+    page.keyboard.press("Enter")  # a tile picked: every empty hex is offered
+    page.wait_for_selector(HEX)
+    page.wait_for_function("document.activeElement.matches('.mine .piece.chosen')")
+    page.keyboard.press("Shift+Tab")  # from the tile picked to the map, on its Tab stop
+    entered = page.evaluate(FOCUSED_HEX)
+    walked = []
+    for key in ("ArrowDown",) * 3 + ("ArrowUp", "ArrowLeft", "ArrowDown", "ArrowLeft", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_HEX))
+    screenshot(page, "hexbloom-sparse-keyboard")
+
+    assert entered == "hex-0--2" and page.locator(HEX).count() == len(empty)
+    # Down: the next row's nearest while one lies half a cell aside, then the nearest by column (-2, 2) two rows
+    # down (not (0, 1), the next row's, 2.5 cells aside); Up straight back; Left to the nearest row's, (-2, 0)
+    assert walked == [
+        "hex--1--1",
+        "hex--1-0",
+        "hex--2-2",
+        "hex--1-0",
+        "hex--2-0",
+        "hex--2-2",
+        "hex--2-0",
+        "hex--1-0",
+        "hex-0-1",
+    ], walked

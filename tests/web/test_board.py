@@ -769,9 +769,9 @@ def test_in_a_grid_the_arrows_go_by_the_screen_to_the_nearest_offered_square_tha
 
     sparse = cells((0, 0), (3, 1), (1, 3), (4, 3), (2, 5))  # a few pieces to move on a larger board
     assert roving_step("ArrowDown", 1, 5, sparse) == 3  # two rows down: (1,3) and (4,3); (4,3) is the nearer column
-    assert roving_step("ArrowUp", 4, 5, sparse) == 2  # the next row up with a piece, its nearest column
+    assert roving_step("ArrowUp", 4, 5, sparse) == 2  # a column aside, as (3,1) is: the nearer row, (1,3)
     assert roving_step("ArrowLeft", 3, 5, sparse) == 2  # on its own row first
-    assert roving_step("ArrowRight", 0, 5, sparse) == 2  # none on row 0: the nearest column that way has (1,3)
+    assert roving_step("ArrowRight", 0, 5, sparse) == 1  # none on row 0: the nearest row that has one, (3,1)
     assert roving_step("End", 2, 5, sparse) == 3 and roving_step("Home", 3, 5, sparse) == 2  # row 3's two pieces
     assert roving_step("Home", 1, 5, sparse) == 1  # alone on its row: it stays
     assert roving_step("Control+End", 0, 5, sparse) == 4 and roving_step("Control+Home", 4, 5, sparse) == 0

@@ -18,39 +18,64 @@ def roving_step(
     (below), to the card drawn above or below.
 
     In a grid (`places`: each item's centre and size as drawn, `(x, y, width, height)`), every arrow goes by the
-    screen: to the nearest item in that direction on the same row or column, else to the nearest row (Up, Down)
-    or column (Left, Right) that has one, the nearest in it; None when there is none that way. Home and End go to
-    the first and last item of the row as drawn, Control+Home and Control+End to the grid's first and last (the
-    top row's leftmost, the bottom row's rightmost), as in WAI-ARIA's grid. A board drawn for the other side
-    (black's) moves as it is seen. In a hex map (`hexes`), whose rows are offset by half a cell, Up and Down go to
-    the nearest item of the next row that way (`_hex_step`).
+    screen, to the nearest item that way (`_arrow_step`): Up and Down to the nearest item above or below by column
+    first (straight above, else one column aside, ...), then by row; Left and Right to the next item along the
+    row, else to the nearest row's next item that way; None when there is none that way. On a sparse grid (Memory
+    match's cards left, Hexbloom's empty hexes) every item is so reached, by the way a player looks for it. Home
+    and End go to the first and last item of the row as drawn, Control+Home and Control+End to the grid's first
+    and last (the top row's leftmost, the bottom row's rightmost), as in WAI-ARIA's grid. A board drawn for the
+    other side (black's) moves as it is seen. A hex map (`hexes`) has its rows three quarters of a cell apart and
+    every other one half a cell aside: the next row's item half a cell aside counts as straight above or below.
     """
     if count <= 0:
         return None
     if not grid and key not in ("ArrowUp", "ArrowDown"):
         places = None  # along the hand, not by the screen
-    if places is not None and len(places) == count and hexes and (key in ARROWS or key in GRID_ENDS):
-        return _hex_step(key, at, places)
     if places is not None and len(places) == count and key in GRID_ENDS:
-        return _grid_end(key, at, places)
+        return _hex_end(key, at, places) if hexes else _grid_end(key, at, places)
     if places is None or key not in ARROWS or len(places) != count:
         last = count - 1
         moves = {"ArrowLeft": (at - 1) % count, "ArrowRight": (at + 1) % count, "Home": 0, "End": last}
         return moves.get(key.removeprefix("Control+"))
+    return _arrow_step(key, at, places, hexes)
+
+
+def _arrow_step(key: str, at: int, places: list[Place], hexes: bool) -> int | None:
+    """An arrow in a grid or a hex map (see `roving_step`): the nearest item that way, or None.
+
+    Columns and rows are counted in cells as drawn (a hex map's columns in half cells, its rows three quarters of a
+    cell apart), rounded, so a gap between cards or a pixel's rounding changes nothing. Up and Down rank the items
+    above (below) by columns aside first, then rows; Left and Right the items that way by rows aside first, then
+    columns; then the nearer on the screen. On a hex map the two items under a cell are equally near: the rows'
+    parity picks one, so Down then Up comes back and Down twice goes straight down, zigzagging, not drifting aside.
+    """
     dx, dy = ARROWS[key]
     x, y, width, height = places[at]
-    size = max(width if dx else height, 1.0)  # one step along the way: a cell's width or height
-    best: tuple[int, float, float, int] | None = None
+    column = max(width, 1.0) / (2 if hexes else 1)  # a hex map's rows lie half a cell aside: half columns
+    row = max(height, 1.0) * (0.75 if hexes else 1)
+    top = min(place[1] for place in places)
+    here = round((y - top) / row)
+    best: tuple[float, ...] | None = None
     for number, (other_x, other_y, _, _) in enumerate(places):
-        along = ((other_x - x) * dx + (other_y - y) * dy) / size  # in cells, in the key's direction
-        across = abs((other_y - y) if dx else (other_x - x)) / max(height if dx else width, 1.0)
+        columns, rows = (other_x - x) / column, (other_y - y) / row
+        along = columns * dx if dx else rows * dy
         if number == at or along < 0.5:
             continue
-        # in line first, the nearest along it; else the nearest row (or column), the nearest in it
-        rank = (0, along, 0.0, number) if across < 0.5 else (1, float(round(along)), across, number)
+        if dy:
+            # columns aside; on a hex map the next row's cell half a cell aside is as straight below as one can go
+            aside = round(abs(columns)) // 2 if hexes else round(abs(columns))
+            there = round((other_y - top) / row)
+            leftward = (min(here, there) % 2 == 0) == (dy > 0)  # a tie: left down from an even row, right up to it
+            side = float(hexes and (other_x < x) != leftward)
+            # then the nearer on the screen (a hex map's in half cells: a pixel's rounding keeps a tie one)
+            nearer = float(round(abs(columns))) if hexes else abs(columns)
+            rank = (float(aside), float(round(along)), nearer, side, float(number))
+        else:
+            below = float((other_y < y) if dx > 0 else (other_y > y))  # a tie: Right goes on down, Left up
+            rank = (float(round(abs(rows))), float(round(along)), below, abs(rows), float(number))
         if best is None or rank < best:
             best = rank
-    return None if best is None else best[3]
+    return None if best is None else int(best[-1])
 
 
 def _grid_end(key: str, at: int, places: list[Place]) -> int:
@@ -63,42 +88,13 @@ def _grid_end(key: str, at: int, places: list[Place]) -> int:
     return order[-1] if key.endswith("End") else order[0]
 
 
-def _hex_step(key: str, at: int, places: list[Place]) -> int | None:
-    """An arrow, Home or End in a hex map (see `roving_step`), whose rows are drawn closer than a cell's height and
-    every other one half a cell aside; None when there is no item that way.
-
-    Up and Down go to the nearest row above or below that has an item, to its item nearest across. Between two
-    equally near (the two cells under a cell), the row pair's parity picks one, so Down then Up comes back and Down
-    twice goes straight down, zigzagging, without drifting to one side. Left and Right go along the row, else to
-    the nearest half column that way that has an item, its nearest row. Home and End go to the row's ends,
-    Control+Home and Control+End to the top row's leftmost and the bottom row's rightmost.
-    """
+def _hex_end(key: str, at: int, places: list[Place]) -> int:
+    """Home or End in a hex map, to the row's ends, Control+Home and Control+End to the top row's leftmost and the
+    bottom row's rightmost (see `roving_step`)."""
     rows = _rows(places)
-    x, _, width, _ = places[at]
-    half = max(width, 1.0) / 2  # the hexes of two rows lie half a cell aside
-    if key in GRID_ENDS:
-        among = range(len(places)) if key.startswith("Control+") else [n for n in rows if rows[n] == rows[at]]
-        order = sorted(among, key=lambda n: (rows[n], places[n][0], n))
-        return order[-1] if key.endswith("End") else order[0]
-    dx, dy = ARROWS[key]
-    if dy:
-        goal = rows[at] + dy  # rows are numbered among the items': the next one that way has one
-        leftward = (min(goal, rows[at]) % 2 == 0) == (dy > 0)  # a tie: left down from an even row, right up to it
-        # in half cells across (a tie stays one despite a pixel's rounding), then the tie's side
-        nearest = [
-            (round(abs(other[0] - x) / half), (other[0] < x) != leftward, number)
-            for number, other in enumerate(places)
-            if rows[number] == goal
-        ]
-        return min(nearest)[2] if nearest else None
-    ahead = []
-    for number, other in enumerate(places):
-        along = round((other[0] - x) * dx / half)  # in half cells, in the key's direction
-        if number != at and along >= 1:
-            # along its row first, the nearest; else the nearest half column that has one, its nearest row
-            off = abs(rows[number] - rows[at])
-            ahead.append((off > 0, along, off, number))
-    return min(ahead)[3] if ahead else None
+    among = range(len(places)) if key.startswith("Control+") else [n for n in rows if rows[n] == rows[at]]
+    order = sorted(among, key=lambda n: (rows[n], places[n][0], n))
+    return order[-1] if key.endswith("End") else order[0]
 
 
 def _rows(places: list[Place]) -> dict[int, int]:
