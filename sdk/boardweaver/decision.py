@@ -7,7 +7,7 @@ reveal; the step is a Confirm. Only the last step of a decision may draw or reve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ._mypyc import mypyc_attr
 from .changes import (
@@ -41,9 +41,9 @@ from .view import HiddenGroup, Perspective, copy_json, pick_hidden, project_spac
 from .view import seat as seat_perspective
 from .wire import canonical_json, space_to_wire, state_to_wire
 
-ENDED_BY_RNG = "rng"
-ENDED_BY_REVEAL = "reveal"
-ENDED_BY_CONFIRM = "confirm"
+ENDED_BY_RNG: Final = "rng"
+ENDED_BY_REVEAL: Final = "reveal"
+ENDED_BY_CONFIRM: Final = "confirm"
 
 
 @mypyc_attr(native_class=False)  # compiled natively, its `code` would be the base class's

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 Path = list[Any]
 Op = list[Any]
-FILL_FROM = 3  # appending this many copies of one item or more is sent as ["fill", path, count, item]
+FILL_FROM: Final = 3  # appending this many copies of one item or more is sent as ["fill", path, count, item]
 
 
 def diff(old: Any, new: Any, at: Sequence[Any] = ()) -> list[Op]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ._mypyc import mypyc_attr
 from .errors import RuleError
@@ -13,8 +13,8 @@ from .frozen import FrozenMap
 from .model import JsonMap, Piece, Player, PlayerId, Space, TableState
 from .rng import Rng
 
-_new = object.__new__
-_set = object.__setattr__
+_new: Final = object.__new__
+_set: Final = object.__setattr__
 
 
 @mypyc_attr(native_class=False)  # interned by its __new__, read-only by its __setattr__
@@ -83,10 +83,10 @@ class Perspective:
         return f"seat {self.seat}" if self.kind == "seat" else self.kind
 
 
-_INTERNED: dict[tuple[str, Any], Perspective] = {}
-FULL = Perspective("full")
-SPECTATOR = Perspective("spectator")
-REFEREE = Perspective("referee")
+_INTERNED: Final[dict[tuple[str, Any], Perspective]] = {}
+FULL: Final = Perspective("full")
+SPECTATOR: Final = Perspective("spectator")
+REFEREE: Final = Perspective("referee")
 
 
 def seat(player: int) -> Perspective:
@@ -115,8 +115,8 @@ def sees_piece(perspective: Perspective, space: Space, piece: Piece) -> bool:
     return perspective.sees(piece_owner(space, piece)) or perspective.sees_shown(piece.shown_to)
 
 
-NOT_SHOWN: frozenset[PlayerId] = frozenset()
-NO_STATE: JsonMap = FrozenMap()  # a view piece's empty state map, shared: `Table` copies it before a write
+NOT_SHOWN: Final[frozenset[PlayerId]] = frozenset()
+NO_STATE: Final[JsonMap] = FrozenMap()  # a view piece's empty state map, shared: `Table` copies it before a write
 
 
 def shown_for(perspective: Perspective, piece: Piece) -> frozenset[PlayerId]:

@@ -29,7 +29,7 @@ may read the views between applying a decision and patching them (the room does 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ._mypyc import mypyc_attr
 from .changes import (
@@ -71,7 +71,7 @@ Wire = dict[str, Any]
 Op = list[Any]
 SpacePart = tuple[FrozenSpace, Wire]
 PlayerPart = tuple[FrozenPlayer, Wire]
-_owner_of = attrgetter("owner")
+_owner_of: Final = attrgetter("owner")
 
 
 def _spaces_with_looks(table: Table) -> set[str]:
@@ -79,12 +79,17 @@ def _spaces_with_looks(table: Table) -> set[str]:
     return {space_id for space_id, space in table.state.spaces.items() if any(piece.shown_to for piece in space.pieces)}
 
 
-_hidden_of = attrgetter("hidden")
-ALL = "*"
-MISSING: Any = object()
+_hidden_of: Final = attrgetter("hidden")
+ALL: Final = "*"
+MISSING: Final[Any] = object()
 
 
-OUT, IN, TOUCH, STATE = range(4)  # what a change did to a space: see `Dirty.steps`
+# what a change did to a space: see `Dirty.steps` (`Final`, as the module's other names here: the compiled
+# module reads a `Final` name as a C constant, any other one from the module's dict at each use)
+OUT: Final = 0
+IN: Final = 1
+TOUCH: Final = 2
+STATE: Final = 3
 Step = tuple[int, int]
 
 
@@ -173,17 +178,17 @@ def visibility(perspective: Perspective, owners: Owners) -> Key:
 # `frozen.py`'s class, which refuses writes: a part is made per decision and dirty part, so this matters.
 # The names errors give the parts are `frozen.py`'s (read off parts it made once).
 
-_set = object.__setattr__
-_STATE = frozen_state([], {}, [], {}, None)
-_NAMES: dict[str, dict[Any, tuple[str, str, str]]] = {"space": {}, "player": {}}
-_STATE_NAMES = (
+_set: Final = object.__setattr__
+_STATE: Final = frozen_state([], {}, [], {}, None)
+_NAMES: Final[dict[str, dict[Any, tuple[str, str, str]]]] = {"space": {}, "player": {}}
+_STATE_NAMES: Final = (
     cast(FrozenList, _STATE.players)._where,
     cast(FrozenMap, _STATE.spaces)._where,
     cast(FrozenList, _STATE.active_player_ids)._where,
 )
 
 
-_WHERE: dict[str, str] = {}
+_WHERE: Final[dict[str, str]] = {}
 
 
 def _where(space_id: str) -> str:

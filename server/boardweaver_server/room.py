@@ -9,7 +9,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from boardweaver import (
     REFEREE,
@@ -45,9 +45,9 @@ from .store import EventRecord, RoomRecord, SeqConflict, Snapshot, Store
 from .tokens import token_matches
 
 logger = logging.getLogger("boardweaver.server")
-GAME_BUG = "the game could not apply this decision; your view was sent again"
-MAX_REMEMBERED_COMMITS = 1024
-RESTARTING = "server/restarting"  # the error code of a decision refused because the process is stopping
+GAME_BUG: Final = "the game could not apply this decision; your view was sent again"
+MAX_REMEMBERED_COMMITS: Final = 1024
+RESTARTING: Final = "server/restarting"  # the error code of a decision refused because the process is stopping
 
 
 class Listener(Protocol):
