@@ -74,12 +74,15 @@ def test_on_a_phone_resign_waits_at_the_pages_foot_under_the_chat(server: str, a
     phone = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     wait_state(phone, "ready")
     phone.locator("#resign .resign-button").wait_for(state="attached", timeout=10_000)
+    phone.wait_for_selector("#room-name")  # no name kept: the name form follows the board (phone-order)
 
     resign = phone.locator("#resign .resign-button").bounding_box()
     chat = phone.locator("#chat").bounding_box()
     rules = phone.locator("#rules").bounding_box()
     board = phone.locator("#board").bounding_box()
+    form = phone.locator("#review-link").bounding_box()
 
-    assert resign is not None and chat is not None and rules is not None and board is not None
-    assert resign["y"] >= chat["y"] + chat["height"] and rules["y"] - (board["y"] + board["height"]) < 16
+    assert resign is not None and chat is not None and rules is not None and board is not None and form is not None
+    assert resign["y"] >= chat["y"] + chat["height"]
+    assert form["y"] - (board["y"] + board["height"]) < 16 and rules["y"] - (form["y"] + form["height"]) < 16
     assert resign["height"] >= 44  # a thumb's size
