@@ -92,6 +92,28 @@ TOUCH: Final = 2
 STATE: Final = 3
 Step = tuple[int, int]
 
+# Imported names a move reads, as Final names (see OUT above): the kinds of change `Dirty.of` tells apart, and the
+# classes and wire functions the parts are made of
+_MOVED: Final = PieceMoved
+_KIND_SET: Final = KindSet
+_STATE_SET: Final = StateSet
+_ACTIVE_SET: Final = ActivePlayersSet
+_ADDED: Final = PieceAdded
+_REMOVED: Final = PieceRemoved
+_SHOWN_SET: Final = ShownSet
+_ENDED: Final = GameEnded
+_LOGGED: Final = Logged
+_PIECE: Final = Piece
+_SPACE: Final = Space
+_FROZEN_PIECE: Final = FrozenPiece
+_FROZEN_SPACE: Final = FrozenSpace
+_FROZEN_LIST: Final = FrozenList
+_FROZEN_MAP: Final = FrozenMap
+_FROZEN_STATE: Final = FrozenState
+_EMPTY: Final = EMPTY_MAP
+_piece_to_wire: Final = piece_to_wire
+_space_wire_parts: Final = space_wire_parts
+
 
 class Dirty:
     """The parts of the table a list of changes touched.
@@ -115,13 +137,13 @@ class Dirty:
         steps = dirty.steps
         for change in changes:  # the kinds of change in the order of how often a decision makes them
             kind = type(change)
-            if kind is PieceMoved:
+            if kind is _MOVED:
                 source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
                 steps.setdefault(source, []).append((OUT, change.source_index))  # type: ignore[attr-defined]
                 steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
-            elif kind is KindSet:
+            elif kind is _KIND_SET:
                 steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-            elif kind is StateSet:
+            elif kind is _STATE_SET:
                 target = change.target  # type: ignore[attr-defined]
                 if target.part == "meta":
                     dirty.common.add("meta")
@@ -130,18 +152,18 @@ class Dirty:
                 else:
                     at = target.index
                     steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
-            elif kind is ActivePlayersSet:
+            elif kind is _ACTIVE_SET:
                 dirty.common.add("active")
-            elif kind is PieceAdded:
+            elif kind is _ADDED:
                 steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
-            elif kind is PieceRemoved:
+            elif kind is _REMOVED:
                 steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
-            elif kind is ShownSet:
+            elif kind is _SHOWN_SET:
                 steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
                 dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
-            elif kind is GameEnded:
+            elif kind is _ENDED:
                 dirty.common.update(("active", "result"))
-            elif kind is Logged:
+            elif kind is _LOGGED:
                 continue  # a view carries no log
             else:  # a space added, or a change this module does not know: build every view again
                 dirty.everything = True
@@ -216,11 +238,11 @@ def _names(kind: str, of: Any) -> tuple[str, str, str]:
 def _freeze_map(data: JsonMap, where: str) -> FrozenMap:
     """Returns `freeze_map(data, where)`; a map of plain values (the usual state map) is frozen at once."""
     if not data:
-        return EMPTY_MAP
+        return _EMPTY
     for value in data.values():
         if isinstance(value, (dict, list)):
             return freeze_map(data, where)
-    frozen = FrozenMap(data)
+    frozen = _FROZEN_MAP(data)
     frozen._where = where
     return frozen
 
@@ -229,16 +251,16 @@ def _freeze_piece(piece: Piece, where: str, shown: frozenset[PlayerId] | None = 
     """Returns a read-only copy of `piece` (`frozen.frozen_piece`, its `hidden` mark kept), shown to `shown`
     (None: to whom it is shown)."""
     public, private = piece.public_state, piece.private_state
-    frozen = Piece(
+    frozen = _PIECE(
         piece.public_kind,
         piece.private_kind,
-        _freeze_map(public, where) if public else EMPTY_MAP,
-        _freeze_map(private, where) if private else EMPTY_MAP,
+        _freeze_map(public, where) if public else _EMPTY,
+        _freeze_map(private, where) if private else _EMPTY,
         piece.owner,
         piece.hidden,
         piece.shown_to if shown is None else shown,
     )
-    _set(frozen, "__class__", FrozenPiece)
+    _set(frozen, "__class__", _FROZEN_PIECE)
     return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
@@ -248,21 +270,21 @@ def _seen_piece(piece: Piece, visible: bool, where: str, perspective: Perspectiv
     public = piece.public_state
     if visible:  # `_freeze_piece`, inlined
         private = piece.private_state
-        frozen = Piece(
+        frozen = _PIECE(
             piece.public_kind,
             piece.private_kind,
-            _freeze_map(public, where) if public else EMPTY_MAP,
-            _freeze_map(private, where) if private else EMPTY_MAP,
+            _freeze_map(public, where) if public else _EMPTY,
+            _freeze_map(private, where) if private else _EMPTY,
             piece.owner,
             piece.hidden,
             NOT_SHOWN if perspective is None or not piece.shown_to else shown_for(perspective, piece),
         )
     else:
         hidden = piece.hidden or piece.private_kind is not None or bool(piece.private_state)
-        frozen = Piece(
-            piece.public_kind, None, _freeze_map(public, where) if public else EMPTY_MAP, EMPTY_MAP, piece.owner, hidden
+        frozen = _PIECE(
+            piece.public_kind, None, _freeze_map(public, where) if public else _EMPTY, _EMPTY, piece.owner, hidden
         )
-    _set(frozen, "__class__", FrozenPiece)
+    _set(frozen, "__class__", _FROZEN_PIECE)
     return frozen  # type: ignore[return-value]  # its class is FrozenPiece now (typing.cast is a call)
 
 
@@ -282,9 +304,9 @@ def _frozen_view(
     players: list[FrozenPlayer], spaces: dict[str, Space], active: list[PlayerId], meta: Any, result: Any
 ) -> FrozenState:
     """Returns a read-only table state of parts frozen already (`frozen.frozen_state`, made at once)."""
-    player_list, space_map, active_list = FrozenList(players), FrozenMap(spaces), FrozenList(active)
+    player_list, space_map, active_list = _FROZEN_LIST(players), _FROZEN_MAP(spaces), _FROZEN_LIST(active)
     player_list._where, space_map._where, active_list._where = _STATE_NAMES
-    state = object.__new__(FrozenState)
+    state = object.__new__(_FROZEN_STATE)
     state.__dict__.update(
         players=player_list,
         spaces=space_map,
@@ -737,29 +759,29 @@ def _project_space(perspective: Perspective, space: Space) -> SpacePart:
     """Returns `space` as `perspective` sees it, projected anew (`view.project_space`, read-only)."""
     where = _WHERE.get(space.space_id) or _where(space.space_id)
     pieces = [_freeze_piece(piece, where) for piece in projected_pieces(perspective, space)]
-    private = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
+    private = space.private_state if perspective.sees(space.owner) else _EMPTY
     return _space_part(space, pieces, None, space.public_state, private)
 
 
 def _space_part(space: Space, pieces: list[Any], wires: list[Wire] | None, public: Any, private: Any) -> SpacePart:
     """Returns a space's part of frozen `pieces` (and their `wires`, made here when None) and state maps."""
     names = _NAMES["space"].get(space.space_id) or _names("space", space.space_id)
-    frozen_pieces = FrozenList(pieces)
+    frozen_pieces = _FROZEN_LIST(pieces)
     frozen_pieces._where = names[0]
-    frozen = Space(
+    frozen = _SPACE(
         space.space_id,
         space.kind,
         frozen_pieces,
         space.owner,
         space.is_collection,
-        public if type(public) is FrozenMap else _freeze_map(public, names[1]),
-        private if type(private) is FrozenMap else _freeze_map(private, names[2]),
+        public if type(public) is _FROZEN_MAP else _freeze_map(public, names[1]),
+        private if type(private) is _FROZEN_MAP else _freeze_map(private, names[2]),
     )
-    _set(frozen, "__class__", FrozenSpace)
+    _set(frozen, "__class__", _FROZEN_SPACE)
     if wires is None:
         collection = space.is_collection
-        wires = [piece_to_wire(piece, collection) for piece in pieces]
-    return frozen, space_wire_parts(  # type: ignore[return-value]  # a FrozenSpace now
+        wires = [_piece_to_wire(piece, collection) for piece in pieces]
+    return frozen, _space_wire_parts(  # type: ignore[return-value]  # a FrozenSpace now
         frozen, {"id": space.space_id, "kind": space.kind, "pieces": wires}
     )
 
@@ -808,7 +830,7 @@ def _derive(
                 visible = flags[at]
             seen = _seen_piece(piece, visible, where, perspective)
             pieces.append(seen)
-            wires.append(piece_to_wire(seen, collection))
+            wires.append(_piece_to_wire(seen, collection))
     else:
         replayed_anywhere = _replay(steps, old_space.pieces, old_wires, size)
         if replayed_anywhere is None:
@@ -825,10 +847,10 @@ def _derive(
                 else:
                     visible = flags[at]
                 pieces[at] = _seen_piece(piece, visible, where, perspective)
-                wires[at] = piece_to_wire(pieces[at], collection)
+                wires[at] = _piece_to_wire(pieces[at], collection)
     if state:
         public: Any = space.public_state
-        private: Any = space.private_state if perspective.sees(space.owner) else EMPTY_MAP
+        private: Any = space.private_state if perspective.sees(space.owner) else _EMPTY
     else:
         public, private = old_space.public_state, old_space.private_state
     part = _space_part(space, pieces, wires, public, private)
@@ -993,7 +1015,7 @@ def _derive_hidden(space: Space, flags: list[bool], old: SpacePart, steps: list[
             return old
     where = _WHERE.get(space.space_id) or _where(space.space_id)
     hidden = _seen_piece(first, False, where)
-    wire = piece_to_wire(hidden, True)
+    wire = _piece_to_wire(hidden, True)
     pieces = [hidden, *(_seen_piece(first, False, where) for _ in source[1:])]  # one object each, as projected
     wires = [wire, *(dict(wire) for _ in source[1:])]
     return _space_part(space, pieces, wires, old_space.public_state, old_space.private_state)

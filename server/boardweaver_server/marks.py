@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from boardweaver import CommitResult, Perspective
 from boardweaver.changes import Change, PieceMoved
+
+_MOVED: Final = PieceMoved  # read as a C static, not from the module's dict (room.py's `_MOVED`)
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class LastMoves:
     def note(self, seat: int, changes: list[Change], acting: Sequence[int]) -> None:
         """Keeps where `seat`'s decision moved pieces (`acting`: who was to act before it), if it moved any."""
         places = tuple(
-            _target(change) for change in changes if type(change) is PieceMoved and not change.stays_in_a_collection()
+            _target(change) for change in changes if type(change) is _MOVED and not change.stays_in_a_collection()
         )
         if not places:
             return
