@@ -60,21 +60,23 @@ class Perspective:
 
     def sees(self, owner: PlayerId | None) -> bool:
         """Returns True when this perspective sees private parts owned by `owner` (None: ownerless)."""
-        if self.kind == "full":
+        kind = self.kind  # read once: a Perspective's fields are read through the generic path (not a native class)
+        if kind == "full":
             return True
         if owner is None:
             return False
-        if self.kind == "seat":
+        if kind == "seat":
             return owner == self.seat
-        return self.kind == "referee"
+        return kind == "referee"
 
     def sees_shown(self, shown_to: frozenset[PlayerId]) -> bool:
         """Returns True when this perspective sees a piece shown to `shown_to` (a seat in it; referee, full)."""
         if not shown_to:
             return False
-        if self.kind == "seat":
+        kind = self.kind
+        if kind == "seat":
             return self.seat in shown_to
-        return self.kind != "spectator"
+        return kind != "spectator"
 
     def is_full(self) -> bool:
         return self.kind == "full"

@@ -507,10 +507,11 @@ class Room:
             raise ProtocolError("frame/malformed", str(error), cid) from None
         acting = list(self.table.state.active_player_ids)
         result = self._verify(seat, steps, cid, origin)
+        over = self.table.state.is_over()  # read once: the table stays as it is until the lock is released
         self.seq += 1
         clock_before = self._clock_state()
         if self.clock is not None:
-            self.clock.complete(seat, () if self.is_over else self.table.state.active_player_ids)
+            self.clock.complete(seat, () if over else self.table.state.active_player_ids)
         event = EventRecord(
             self.seq,
             "commit",
@@ -526,12 +527,12 @@ class Room:
         )
         writes = [ops.insert_event(self.room_id, event)]
         self.since_snapshot += 1
-        if self.table.state.is_over():
+        if over:
             writes.append(ops.update_room(self.room_id, over=True))
             writes.append(self.snapshot_write(self.last_moves.stored(seat, result.changes, acting)))
         elif self.since_snapshot >= self.snapshot_every and not result.undoable:
             writes.append(self.snapshot_write(self.last_moves.stored(seat, result.changes, acting)))
-        undoable = result.undoable and result.seat == seat and not self.is_over  # _can_undo once it is last
+        undoable = result.undoable and result.seat == seat and not over  # _can_undo once it is last
         prepared: list[list[tuple[Listener, str]]] = []
         sent: list[bool] = []
 
@@ -580,9 +581,9 @@ class Room:
             raise ProtocolError("server/store", "the decision could not be stored; send it again", cid) from None
         if not sent:  # a store that does not say when the write is durable (PostgreSQL's): now it is
             send()
-        if len(writes) > 1 and not self.table.state.is_over():
+        if len(writes) > 1 and not over:
             self.since_snapshot = 0
-        self.record.over = self.table.state.is_over()
+        self.record.over = over
         self._remember(seat, cid)
         self.last_result = result
         self.last_move_at = event.taken_at
