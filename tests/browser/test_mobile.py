@@ -627,7 +627,7 @@ def test_no_empty_band_lies_between_the_board_and_the_rules_while_nothing_is_to_
     phone.goto(seat_url(server, room, 0))
     wait_state(phone, "ready")  # fog chess's moves are clicks on the board: no command to show yet
 
-    phone.wait_for_selector("#room-name")  # no name kept: the name form follows the board (phone-order)
+    phone.wait_for_selector("#room-name")  # no name kept: the name form follows the board
     board = phone.locator("#board").bounding_box()
     form = phone.locator("#review-link").bounding_box()
     rules = phone.locator("#rules").bounding_box()

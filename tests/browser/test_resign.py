@@ -74,7 +74,7 @@ def test_on_a_phone_resign_waits_at_the_pages_foot_under_the_chat(server: str, a
     phone = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     wait_state(phone, "ready")
     phone.locator("#resign .resign-button").wait_for(state="attached", timeout=10_000)
-    phone.wait_for_selector("#room-name")  # no name kept: the name form follows the board (phone-order)
+    phone.wait_for_selector("#room-name")  # no name kept: the name form follows the board
 
     resign = phone.locator("#resign .resign-button").bounding_box()
     chat = phone.locator("#chat").bounding_box()

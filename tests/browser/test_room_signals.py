@@ -251,7 +251,7 @@ def test_on_a_phone_what_happened_follows_the_board(server: str, api: Any, new_p
     screenshot(page, "happened-phone")
 
     assert happened is not None and board is not None
-    assert happened["y"] >= board["y"] + board["height"]  # the board first, under the top bar (phone-order)
+    assert happened["y"] >= board["y"] + board["height"]  # the board first, under the top bar
 
 
 OFFER_RING = "rgb(255, 212, 92)"  # --offer

@@ -38,7 +38,7 @@ def test_regression_the_name_asked_for_is_a_labelled_field_as_tall_as_a_button(
 
     label, field, button = form["label"], form["field"], form["button"]
     assert form["named"] == ["Your name, shown to the other players"]
-    assert form["place"] == "review-link"  # beside the board, or under it on a phone (phone-order)
+    assert form["place"] == "review-link"  # beside the board, or under it on a phone
     assert field["h"] >= 44 and abs(field["h"] - button["h"]) <= 2  # as tall as its button, a finger's size
     assert field["w"] >= 120 and form["font"] >= 15  # room to type a name (a dozen letters), in the page's own size
     assert label["y"] + label["h"] <= field["y"] + 1  # the label on its own line, over the field

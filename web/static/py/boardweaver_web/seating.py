@@ -49,7 +49,7 @@ class SeatKeeping:
             self.spawn(self.send_name(seat, token, name))
         elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
             # beside the board in the side column; on a phone under the board and its commands, in the first screen:
-            # above it, the form pushed the board below the fold (a first-time player's trial) (phone-order)
+            # above it, the form pushed the board below the fold (a first-time player's trial)
             label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
             # the label on its own line over a field as tall as a button, the button beside it: at every width, a
             # field to type in, not a tiny box after the words (a trial at 1280 px)
