@@ -115,7 +115,7 @@ class Table:
 
     def add_piece(self, space_id: str, piece: Piece, index: int | None = None) -> int:
         """Adds `piece` to a space (at the end, or at `index`) and returns its index."""
-        space = self._state.space(space_id)
+        space = self._space(space_id)
         at = len(space.pieces) if index is None else index
         if not 0 <= at <= len(space.pieces):
             raise RuleError(f"cannot add a piece at index {at!r} in space {space_id!r}")
@@ -126,7 +126,7 @@ class Table:
 
     def remove_piece(self, space_id: str, index: int) -> Piece:
         """Removes and returns the piece at `index` of a space (no longer shown to anyone)."""
-        space = self._state.space(space_id)
+        space = self._space(space_id)
         if self._state.piece(space_id, index).shown_to:
             self._end_look(space_id, index)
         pieces: Any = space.pieces  # see above Table
@@ -143,8 +143,8 @@ class Table:
 
         A piece shown to seats (`show`) is hidden from them again: a look lasts while the piece stays put.
         """
-        source = self._state.space(from_space)
-        target = self._state.space(to_space)
+        source = self._space(from_space)
+        target = self._space(to_space)
         if not 0 <= index < len(source.pieces):
             self._state.piece(from_space, index)  # raises, naming the index
         size = len(target.pieces) - (source is target)  # the target's size once the piece is taken out
@@ -195,7 +195,7 @@ class Table:
             self._shown(space, index, piece, new)
 
     def _end_look(self, space_id: str, index: int) -> None:
-        if self._state.space(space_id).pieces[index].shown_to:
+        if self._space(space_id).pieces[index].shown_to:
             space, piece = self._space_and_piece(space_id, index)
             self._shown(space, index, piece, frozenset())
 
@@ -216,7 +216,7 @@ class Table:
         else:
             data[key] = value
         in_collection = target.space_id is not None and target.index is not None
-        in_collection = in_collection and self._state.space(str(target.space_id)).is_collection
+        in_collection = in_collection and self._space(str(target.space_id)).is_collection
         shown = (
             self._state.piece(str(target.space_id), target.index).shown_to
             if target.part == "piece_private" and target.index is not None
@@ -277,10 +277,16 @@ class Table:
         changes, self.changes = self.changes, []
         return changes
 
+    def _space(self, space_id: str) -> Space:
+        """Returns the space named `space_id` (`TableState.space`, whose error it raises), looked up here: compiled, a
+        dict's `get` is a C call, the interpreted `TableState.space` a Python frame (a move makes several)."""
+        space = self._state.spaces.get(space_id)
+        return space if space is not None else self._state.space(space_id)
+
     def _space_and_piece(self, space_id: str, index: int) -> tuple[Space, Piece]:
         """Returns a space and its piece at `index`, to change (a shared read-only piece in a writable list,
         as a step checked on a seat's view has them, is copied first)."""
-        space = self._state.space(space_id)
+        space = self._space(space_id)
         pieces = space.pieces
         if not 0 <= index < len(pieces):
             self._state.piece(space_id, index)  # raises, naming the index
@@ -299,7 +305,7 @@ class Table:
             return player.public_state if part == "player_public" else player.private_state
         space_id = _need(target.space_id, target)
         if part in ("space_public", "space_private"):
-            space = state.space(space_id)
+            space = self._space(space_id)
             return space.public_state if part == "space_public" else space.private_state
         index = _need(target.index, target)
         if not to_change:
@@ -319,9 +325,9 @@ class Table:
         if target.part == "player_private":
             return target.player_id
         if target.part == "space_private":
-            return self._state.space(_need(target.space_id, target)).owner
+            return self._space(_need(target.space_id, target)).owner
         if target.part == "piece_private":
-            space = self._state.space(_need(target.space_id, target))
+            space = self._space(_need(target.space_id, target))
             return piece_owner(space, space.pieces[_need(target.index, target)])
         return None
 
