@@ -27,6 +27,20 @@ class ChatPanel:
         self.unread = 0
         self.note_key: tuple[str, dict[str, Any]] | None = None  # what the note under the field says, if anything
 
+    def move_to(self, session: Session, texts: NamedTexts) -> None:
+        """Follows the page to another room (a rematch opened in it): that room's lines, none unread, an empty
+        field (what was written in the old room stays kept under that room's key)."""
+        self.session, self.texts = session, texts
+        self.log = ChatLog()
+        self.unread = 0
+        self.note_key = None
+        node = elements.element("chat-text")
+        if node is not None:
+            node.value = ""
+        self.say_note("")
+        elements.set_text("chat-said", "")
+        self.render()
+
     @property
     def me(self) -> int | None:
         """Our seat when we may write: a seat's socket, never a spectator's or the referee's."""

@@ -54,7 +54,7 @@ class Socket:
         self._ws = js.WebSocket.new(url)
         self._handles = [
             create_proxy(lambda _e: on_open()),
-            create_proxy(lambda e: on_message(str(e.data))),
+            create_proxy(lambda e: None if self._closed else on_message(str(e.data))),
             create_proxy(lambda e: self._closing(on_close, e)),
         ]
         self._ws.addEventListener("open", self._handles[0])
@@ -73,6 +73,12 @@ class Socket:
 
     def send(self, text: str) -> None:
         self._ws.send(text)
+
+    def drop(self) -> None:
+        """Closes the socket without a word to its callbacks: nothing it still hears reaches the page, which has
+        opened another room's socket in its place."""
+        self._closed = True
+        self.close()
 
     def close(self) -> None:
         """Closes the socket; its close callback still runs once."""

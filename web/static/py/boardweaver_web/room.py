@@ -43,52 +43,59 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
     """Wires the session to the page: frames in, clicks in, HTML out."""
 
     def __init__(self, room: str, fragment: dict[str, str], config: dict[str, Any]) -> None:
+        self.config = config
+        self.tv = "view=tv" in tab.location_search() or fragment.get("view") == "tv"
+        self.drawn = False  # a first board was drawn in this page (a rematch opened here keeps it so)
+        self.keyboard = False  # the last input was a key (not a pointer): keep focus on the board across redraws
+        # passing notices said so far: a later one keeps its text past the earlier's time (counted on across a
+        # rematch opened here: the old room's timers clear no notice of the new room)
+        self.notices_said = 0
+        self.tasks: set[asyncio.Future[None]] = set()
+        self.open_room(room, fragment)
+        self.chat = ChatPanel(self.session, self.texts, self.send)  # the room's chat: its lines and field
+
+    def open_room(self, room: str, fragment: dict[str, str]) -> None:
+        """Sets the page's hold on `room` as its link's fragment gives it (a seat and its token, a role), as a
+        page that has drawn nothing of it yet: at the page's start, and for a rematch opened in this page."""
         self.token = fragment.get("token")
         invites = {k.removeprefix("invite-"): v for k, v in fragment.items() if k.startswith("invite-")}
         self.made_here = {"host": fragment["host"], "invites": invites} if fragment.get("host") else {}
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
-        self.session = Session(room, role, seat, storage.BrowserStore(), game_loader(config))
+        self.session = Session(room, role, seat, storage.BrowserStore(), game_loader(self.config))
         self.texts = NamedTexts(tab.language(), self.session.names, self.session.seats)  # by name, or "Bot 2"
         self.arrivals = Arrivals(self.texts, seat)  # "Joined: Bob.", and the name of one who came without it
         self.named = False  # our seat's name was checked against the server's
-        self.config = config
         self.socket: network.Socket | None = None
         self.shown: list[Offer] = []
         self.catalog: Catalog | None = None
         self.reconnect_due = False
-        self.drawn = False
-        self.keyboard = False  # the last input was a key (not a pointer): keep focus on the board across redraws
         self.focused_key: str | None = None  # the board piece ("space/index") a keyboard player focused last
         self.snapshot_seen = False
         self.gone: str | None = None  # why the room cannot be shown (a text key), once known
         self.reloading = False  # the server said our rules are outdated: the page reloads
         self.undoable_commit: str | None = None  # our last commit's id when it may be taken back
-        self.tasks: set[asyncio.Future[None]] = set()
         self.clock_at = 0.0  # when (page time, ms) the frame carrying the session's clocks arrived
         self.truth_asked = False  # a finished game's spectator asked for its true final state
         self.last_moves: dict[str, int] = {}  # where each seat's last visible move went ("space/index" -> seat)
         self.my_turn: bool | None = None  # whether the seat was to act at the last drawing (None: not drawn yet)
         self.ended: bool | None = None  # whether the game was over at the last drawing (None: not drawn yet)
         self.rules_drawn = False
-        self.notices_said = 0  # passing notices said so far: a later one keeps its text past the earlier's time
-        self.tv = "view=tv" in tab.location_search() or fragment.get("view") == "tv"
         self.made: dict[str, Any] = {}  # our kept entry when this browser made the room: its invites and host token
         self.room_status: dict[str, Any] | None = None  # the room's public status, read once for the links to share
         # while the room admits no spectator (a game with no live spectator view, or the room's policy): its public
         # status, asked again every PRIVATE_POLL_MS; the page connects once it says the game is over
         self.private: dict[str, Any] | None = None
         self.opened = False  # the room was private to us and opened at the game's end: say so once drawn
-        self.chat = ChatPanel(self.session, self.texts, self.send)  # the room's chat: its lines and field
         self.back_by_keyboard = False  # this tab came from the game's review, left by the keyboard (way_back)
         self.resign = ResignControl()  # the seat's "Resign…" button and its confirmation
+        self.asked_rematch = False  # this page asked for the room's rematch (its frame then says nothing new)
+        self.rematched = False  # opened here by this page's rematch (not loaded): say so with its first snapshot
 
     # -- start ---------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        kept = storage.TabStore()  # this tab's own link, for its review's "Back to the room"
-        fragment = way_back.room_fragment(self.session.role, self.session.seat, self.token)
-        way_back.keep_room(kept, self.session.room, fragment)
+        kept = self.keep_way_back()
         self.back_by_keyboard = way_back.came_back_by_keyboard(kept, self.session.room)
         self.keyboard = self.back_by_keyboard
         elements.on("board", "click", self.on_click)
@@ -102,6 +109,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elements.on_window("online", lambda _e: self.connect())
         elements.on_window("keydown", self.on_key)
         elements.on_window("pointerdown", lambda _e: setattr(self, "keyboard", False))
+        elements.on_window("popstate", lambda _e: self.on_history())
         dom.every(200, self.tick_clocks)
         self.chat.start()
         self.start_signals()
@@ -111,6 +119,40 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.connect()
         else:
             self.render()
+
+    def keep_way_back(self) -> storage.TabStore:
+        """Keeps this tab's own link to the room, for its review's "Back to the room"."""
+        kept = storage.TabStore()
+        fragment = way_back.room_fragment(self.session.role, self.session.seat, self.token)
+        way_back.keep_room(kept, self.session.room, fragment)
+        return kept
+
+    def switch_room(self, room: str, fragment: dict[str, str], link: str) -> None:
+        """Opens another room of the same game in this page, at `link` (the rematch): the Python and the rules this
+        page loaded serve it, so nothing loads again. The old room's socket goes without a word; its board, log,
+        chat and end are cleared, the board takes the focus (as the skip link would give it) and the new room's
+        first snapshot says the new game is there."""
+        old, self.socket = self.socket, None
+        if old is not None:
+            old.drop()
+        running = asyncio.current_task()  # the rematch's own: the rest were the old room's (its status, names)
+        for task in list(self.tasks):
+            if task is not running:
+                task.cancel()
+        tab.push_address(link)  # a history entry, as a load made one: Back goes to the finished game
+        self.open_room(room, fragment)
+        self.rematched = True
+        self.chat.move_to(self.session, self.texts)
+        self.keep_way_back()
+        self.clear_room()
+        self.connect()
+        focus.focus_first(["#board"])
+
+    def on_history(self) -> None:
+        """Back (or Forward) to another room's address, which a rematch opened in this page pushed: that room is
+        loaded, as it was before the rematch (a change of the fragment alone is no other room)."""
+        if tab.location_path().rstrip("/").split("/")[-1] != self.session.room:
+            tab.location_reload()
 
     def connect(self) -> None:
         if (self.socket is not None and self.socket.is_open()) or self.gone is not None or self.private is not None:
@@ -171,6 +213,9 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.note_moves(mover)
         elif frame.get("type") == "snapshot":
             self.last_moves = marks_from(frame.get("last_moves"))
+        if self.rematched and frame.get("type") == "snapshot":  # the new game, in place of the finished one
+            self.rematched = False
+            self.session.notices.append(Notice("rematch.started"))
         came = [s for s in awaited if s not in self.session.awaited() and self.session.seats[s : s + 1] != ["bot"]]
         heard = self.arrivals.heard(came, dom.now()) if self.snapshot_seen else ""
         if heard and self.session.role == "seat":

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 NOTICE_SHOWN_MS = 4000  # how long a passing notice ("Link copied.") stays under the top bar
 REFUSAL_SHOWN_MS = 10_000  # how long a refusal the game moved past stays ("Another player moved first: ...")
 # over once read (the rematch's button says it too); the others last while true
-PASSING_NOTICES = ("notice.server-error", "notice.step-refused", "rematch.ready")
+PASSING_NOTICES = ("notice.server-error", "notice.step-refused", "rematch.ready", "rematch.started")
 # lasting notices that say again what the status and the turn's line say: a phone draws them not (status-line)
 RESTATING_NOTICES = ("notice.queued", "notice.connection-lost")
 FIRST_OFFERS = ("#board [data-offer]", "#commands button")  # where a turn's first control is, in order
@@ -145,6 +145,18 @@ class RoomView:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
+
+    def clear_room(self) -> None:
+        """Clears what the page drew of a room (its board, commands, log, end, links and notices) for another room
+        opened in it (a rematch), which draws its own once its snapshot comes."""
+        for element_id in ("board", "commands", "log", "happened", "result", "review-link", "invites", "resign"):
+            elements.set_html(element_id, "")
+        for element_id in ("rules-text", "options-line"):
+            elements.set_html(element_id, "")
+        for element_id in ("turn", "notice"):
+            elements.set_text(element_id, "")
+        elements.set_attribute("notice", "class", "")
+        elements.set_attribute("page", "data-state", "offline")  # not connected yet; never "loading" (the boot panel)
 
     def tick_clocks(self) -> None:
         """Counts the running clocks down between frames (the server's frames set them again)."""

@@ -25,7 +25,8 @@ class SeatKeeping:
     made_here: dict[str, Any]
     made: dict[str, Any]
     room_status: dict[str, Any] | None
-    asked_rematch: bool = False  # this page asked for the rematch (its frame then says nothing new)
+    config: dict[str, Any]  # the server's client config this page started with (its rules wheel)
+    asked_rematch: bool
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
         """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
@@ -151,7 +152,24 @@ class SeatKeeping:
         new, new_token = str(data["room"]), str(data["token"])
         moved = data["seat"] if type(data.get("seat")) is int else seat
         mine.keep_game(storage.BrowserStore(), new, moved, new_token, game=self.session.game_name)
-        tab.go(mine.seat_link(tab.origin(), new, moved, new_token))
+        link = mine.seat_link(tab.origin(), new, moved, new_token)
+        if await self.may_open_here(new):  # no 2-6 s of the engine loading again between two games
+            self.switch_room(new, {"seat": str(moved), "token": new_token}, link)
+        else:
+            tab.go(link)
+
+    async def may_open_here(self, room: str) -> bool:
+        """Tells whether `room` (the rematch) may open in this page, with the Python and rules it loaded: the
+        server's client config is the one this page started with (the same rules wheel and fingerprint) and the
+        room plays this game. Anything else, or a question unanswered, loads the room anew."""
+        try:
+            config_status, config = await network.fetch_json("/api/client-config")
+            room_status, status = await network.fetch_json(f"/api/rooms/{room}")
+        except Exception:
+            return False
+        same_rules = config_status == 200 and config == self.config
+        game = status.get("game") if room_status == 200 and isinstance(status, dict) else None
+        return same_rules and self.session.game is not None and game == self.session.game_name
 
     def rematch_asker(self, frame: dict[str, Any]) -> str:
         """Who asked for the rematch a frame tells of, as the page calls them ("Ada", "Player 2"), else the host."""

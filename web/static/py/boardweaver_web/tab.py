@@ -35,6 +35,11 @@ def replace_hash(fragment: str) -> None:
     js.history.replaceState(jsnull, "", f"#{fragment}")
 
 
+def push_address(url: str) -> None:
+    """Shows `url` (of this origin) in the address bar as a new history entry, without loading it."""
+    js.history.pushState(jsnull, "", url)
+
+
 def go(url: str) -> None:
     """Opens `url` in this tab (a room of ours)."""
     js.location.assign(url)

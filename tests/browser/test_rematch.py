@@ -1,0 +1,80 @@
+"""The rematch in Chromium: both players' tabs move to the new room in place, without loading the engine again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import seat_url, wait_state
+from .test_end_panel import E7, E8, MATE_IN_ONE
+
+pytestmark = pytest.mark.browser
+
+
+def room_of(page: Any) -> str:
+    return str(page.url.split("/room/")[1].split("#")[0])
+
+
+def mate(page: Any) -> None:
+    """White's queen mates at once (the position `MATE_IN_ONE`)."""
+    page.wait_for_function("document.title.includes('Your turn')", timeout=90_000)
+    page.locator(f'#board [data-key="board-0/{E7}"]').click()
+    page.locator(f'#board [data-key="board-0/{E8}"]').click()
+
+
+def test_regression_play_again_opens_the_rematch_in_the_same_page_without_loading_it_again(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial: after "Play again" the tab loaded the new room in full, the engine booting again behind a
+    loading panel for 2-6 s. The rematch of the same game and rules opens in the page as it is."""
+    room = api.room("fog-chess", seats=2, bots=[], options={"fen": MATE_IN_ONE})
+    ada, bob = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    mate(ada)
+    wait_state(ada, "over", timeout=30_000)
+    wait_state(bob, "over", timeout=30_000)
+    ada.fill("#chat-text", "gg")
+    ada.press("#chat-text", "Enter")
+    bob.wait_for_selector("#chat-lines li:has-text('gg')")
+    loads = {"ada": 0, "bob": 0}
+    ada.on("load", lambda _p: loads.__setitem__("ada", loads["ada"] + 1))
+    bob.on("load", lambda _p: loads.__setitem__("bob", loads["bob"] + 1))
+    for page in (ada, bob):
+        page.evaluate("window.__loaded_once = 1")  # gone if the page loads again
+    entries = ada.evaluate("history.length")
+    first_log = ada.locator("#log li").all_inner_texts()
+
+    ada.click("#review-link button.rematch")
+    ada.wait_for_url(lambda url: "/room/" in url and room["room"] not in url)
+    wait_state(ada, "ready", timeout=30_000)
+    ada.wait_for_selector("#board .piece")
+    told = ada.inner_text("#notice")  # said (the notice is a status) to a screen reader
+    focused = ada.evaluate("document.activeElement.id")
+    bob.wait_for_selector("#review-link button.rematch:has-text('The rematch is ready')")
+    bob.focus("#review-link button.rematch")
+    bob.keyboard.press("Enter")  # by the keyboard: its focus stays on the board, not lost on the page's body
+    bob.wait_for_url(lambda url: room["room"] not in url)
+    wait_state(bob, "ready", timeout=30_000)
+    bob.wait_for_selector("#board .piece")
+    bob_focus = bob.evaluate("document.getElementById('board').contains(document.activeElement)")
+    second = room_of(ada)
+    mate(bob)  # one seat on: Bob plays white now, and the new room plays
+    wait_state(bob, "over", timeout=30_000)
+    wait_state(ada, "over", timeout=30_000)
+    ada.wait_for_function(f"document.querySelectorAll('#log li').length >= {len(first_log)}")
+
+    assert room_of(bob) == second and second != room["room"]
+    assert "#seat=1&token=" in ada.url and "#seat=0&token=" in bob.url
+    assert ada.evaluate("window.__loaded_once") == 1 and bob.evaluate("window.__loaded_once") == 1
+    assert loads == {"ada": 0, "bob": 0}
+    assert ada.evaluate("history.length") == entries + 1  # Back goes to the finished game, as before
+    assert told == "A new game: the rematch."
+    assert focused == "board" and bob_focus
+    assert bob.inner_text("#result .verdict") == "You won" and ada.inner_text("#result .verdict") == "You lost"
+    assert ada.locator("#log li").count() == len(first_log)  # the finished game's lines are gone
+    assert ada.locator("#chat-lines li").count() == 0 and bob.locator("#chat-lines li").count() == 0
+    assert ada.locator("#review-link a[href^='/game/']").get_attribute("href") == f"/game/{second}"
+    ada.go_back()  # the finished game's address: loaded as it was
+    ada.wait_for_function(f"location.pathname.endsWith('{room['room']}') && window.__loaded_once === undefined")
+    wait_state(ada, "over")
+    assert ada.locator("#review-link a[href^='/game/']").get_attribute("href") == f"/game/{room['room']}"
