@@ -78,3 +78,27 @@ def test_regression_play_again_opens_the_rematch_in_the_same_page_without_loadin
     ada.wait_for_function(f"location.pathname.endsWith('{room['room']}') && window.__loaded_once === undefined")
     wait_state(ada, "over")
     assert ada.locator("#review-link a[href^='/game/']").get_attribute("href") == f"/game/{room['room']}"
+
+
+def test_the_rematch_loads_in_full_when_the_server_serves_other_rules_than_the_page_loaded(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """The page's Python holds the rules it loaded: when the server's client config says other rules (a new
+    fingerprint since the page opened), the rematch is loaded as before, not opened with the old rules."""
+    room = api.room("fog-chess", seats=2, bots=[1], options={"fen": MATE_IN_ONE})
+    ada = new_page(seat_url(server, room, 0), service_workers="block")  # its requests go by the page's route
+    mate(ada)
+    wait_state(ada, "over", timeout=30_000)
+    ada.evaluate("window.__loaded_once = 1")
+
+    def other_rules(route: Any) -> None:
+        config = route.fetch().json()
+        route.fulfill(json={**config, "fingerprint": "0" * 16})
+
+    ada.route("**/api/client-config", other_rules, times=1)  # the rematch's question only: the load asks again
+    ada.click("#review-link button.rematch")
+    ada.wait_for_function(f"!location.pathname.endsWith('{room['room']}') && window.__loaded_once === undefined")
+    wait_state(ada, "ready", "over", timeout=90_000)  # the bot, white now, may mate at once
+
+    assert "#seat=1&token=" in ada.url
+    assert ada.locator("#board .piece").count() > 0
