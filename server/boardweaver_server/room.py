@@ -27,7 +27,6 @@ from boardweaver import (
     undo_commit,
     verify_commit,
 )
-from boardweaver._mypyc import mypyc_attr
 from boardweaver.changes import Change, Logged, PieceAdded, PieceMoved, PieceRemoved, SpaceAdded, revert_all
 from boardweaver.model import TableState
 from boardweaver.views import Views
@@ -76,7 +75,6 @@ def seat_perspective(seat: int) -> Perspective:
     return Perspective("seat", PlayerId(seat))
 
 
-@mypyc_attr(native_class=False)  # tests wrap its methods (monkeypatch)
 class Room:
     """One room's live state; every method that changes it runs under `lock`."""
 

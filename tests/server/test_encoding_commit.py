@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from boardweaver import SPECTATOR, Perspective, PlayerId, canonical_json, state_to_wire
-from boardweaver_server import room as room_module
+from boardweaver.changes import Change
+from boardweaver.views import Views
 from boardweaver_server import store as store_module
 from boardweaver_server.games import load_games
 from boardweaver_server.protocol import Commit, ProtocolError
@@ -71,13 +72,10 @@ def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
         events.append("commit")
         return result
 
-    event_frames = room_module.Room._event_frames
-
-    def recording_frames(self: Any, *args: Any) -> Any:
-        events.append("frames made")
-        return event_frames(self, *args)
-
-    monkeypatch.setattr(room_module.Room, "_event_frames", recording_frames)
+    class RecordingViews(Views):  # a decision's frames are made from its patches: one call each
+        def patches(self, changes: list[Change]) -> dict[Perspective, list[Any]]:
+            events.append("frames made")
+            return super().patches(changes)
 
     async def play() -> tuple[list[Recorder], Any]:
         store = Store(tmp_path / "rooms.db")
@@ -102,6 +100,7 @@ def test_frames_are_made_while_the_wal_is_synced_and_sent_after_it(
         rooms = Rooms(store, load_games(), "test", bot_delay=0)
         room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
         await rooms.start_game(room)
+        room.views = RecordingViews(room.table)  # no socket held a view yet
         sockets = [Recorder(Perspective("seat", PlayerId(s)), events) for s in range(4)]
         sockets.append(Recorder(SPECTATOR, events))
         async with room.lock:

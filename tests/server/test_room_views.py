@@ -254,11 +254,11 @@ def test_the_seat_now_to_act_has_its_offers_made_while_the_disk_syncs_and_its_co
     from boardweaver_games.draw_discard.rules import DrawDiscard
 
     calls: list[tuple[int, bool]] = []  # (the seat, whether a commit of the room was being verified)
-    verifying: list[bool] = [False]
+    warming: list[bool] = [False]  # the store is running a write's `while_waiting` call
 
     class Counted(DrawDiscard):
         def offers(self, table: Table, player_id: int) -> list[Offer]:
-            calls.append((player_id, verifying[0]))
+            calls.append((player_id, not warming[0]))  # offers are made by a commit's verification, or early
             return super().offers(table, player_id)
 
     async def play(disk_slow: bool) -> tuple[list[list[tuple[int, bool]]], list[int]]:
@@ -270,16 +270,19 @@ def test_the_seat_now_to_act_has_its_offers_made_while_the_disk_syncs_and_its_co
         rooms = Rooms(store, {**load_games(), "draw-discard": Counted}, "test", bot_delay=0)
         room, _ = await rooms.create(RoomSpec("draw-discard", 4, [], {"endless": True}))
         await rooms.start_game(room)
-        original = room._verify
+        write = store.write
 
-        def verify(*args: Any) -> Any:
-            verifying[0] = True
-            try:
-                return original(*args)
-            finally:
-                verifying[0] = False
+        async def marked_write(*ops: Any, while_waiting: Any = None, **options: Any) -> None:
+            def warm() -> None:
+                warming[0] = True
+                try:
+                    while_waiting()
+                finally:
+                    warming[0] = False
 
-        room._verify = verify
+            await write(*ops, while_waiting=None if while_waiting is None else warm, **options)
+
+        store.write = marked_write  # type: ignore[method-assign]
         per_decision: list[list[tuple[int, bool]]] = []
         movers: list[int] = []
         for _ in range(8):
