@@ -331,8 +331,8 @@ def test_regression_my_games_say_whose_turn_it_is_by_name_not_playing() -> None:
         "unsaid": "playing",
     }
     assert said["fr"] == {
-        "ada": "À Ada de jouer",
-        "bot": "À Robot 3 de jouer",
+        "ada": "Au tour de Ada",
+        "bot": "Au tour de Robot 3",
         "many": "on attend Ada, Robot 3 et Joueur 4",
         "yours": "À vous de jouer",
         "unsaid": "en cours",
