@@ -18,7 +18,8 @@ from typing import Any
 from . import boot, dom, elements, focus, language, mine, network, storage, tab
 from .texts import Texts
 
-REFRESH_MS = 20_000  # my games (whose turn) and the open rooms are asked again while the lobby is shown
+REFRESH_MS = 10_000  # my games (whose turn) and the open rooms are asked again while the lobby is shown, and at
+# once when the player comes back to it (another tab, a game in another window): a trial found "Your turn" ~19 s late
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
 
 
@@ -283,6 +284,7 @@ async def main() -> None:
     lobby.run(lobby.refresh_mine())
     lobby.run(lobby.refresh_open())
     dom.every(REFRESH_MS, lambda: lobby.refresh_all())
+    elements.on_window("visibilitychange", lambda _e: lobby.refresh_all())  # back to this tab: asked at once
     await storage.cache_shell([])
     await boot.keep_bytecode(rules=False)
     dom.publish("__bw_cached", True)
