@@ -40,8 +40,9 @@ def test_a_seat_resigns_out_of_turn_after_a_question_and_both_panels_say_so(
     assert kept == "ask" and still_running == "ready"
     assert black.locator("#result .verdict").inner_text() == "You lost"
     assert white.locator("#result .verdict").inner_text() == "You won"
+    assert white.locator("#result .reason").inner_text() == "Player 2 (Black) resigned: White wins."
+    assert black.locator("#result .reason").inner_text() == "You (Black) resigned: White wins."  # not "Player 2"
     for page in (white, black):
-        assert page.locator("#result .reason").inner_text() == "Player 2 (Black) resigned: White wins."
         assert page.locator("#resign").inner_text() == ""  # no "Resign…" once the game is over
     assert "fog" not in (black.get_attribute('#board [data-key="board-1/0"]', "class") or "")  # the fog lifted
 
@@ -67,6 +68,7 @@ def test_a_resignation_in_a_french_card_game_says_who_resigned_and_a_spectator_h
     assert watcher.locator("#resign .resign-button").count() == 0
     assert second.locator("#result .verdict").inner_text() == "Vous avez perdu"
     assert first.locator("#result .reason").inner_text() == "Le joueur 2 a abandonné la partie."
+    assert second.locator("#result .reason").inner_text() == "Vous avez abandonné la partie."
 
 
 def test_on_a_phone_resign_waits_at_the_pages_foot_under_the_chat(server: str, api: Any, new_page: Any) -> None:

@@ -52,7 +52,11 @@ def test_a_game_in_a_top_level_module_reads_the_locales_beside_it(
     catalogs = find_catalogs(importlib.import_module("solo_game").Solo)
 
     assert {locale: c.texts for locale, c in catalogs.items()} == {
-        "fr": {"offer.go": "Allez", "boardweaver.resigned": "Le joueur {player} a abandonné la partie."}
+        "fr": {
+            "offer.go": "Allez",
+            "boardweaver.resigned": "Le joueur {player} a abandonné la partie.",
+            "boardweaver.resigned-you": "Vous avez abandonné la partie.",
+        }
     }
 
 

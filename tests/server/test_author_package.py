@@ -263,7 +263,10 @@ def test_a_game_class_in_main_finds_the_catalogs_beside_its_script(tmp_path: Pat
 
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True)
 
-    assert done.stdout.strip() == "{'boardweaver.resigned': 'Player {player} resigned.', 'offer.go': 'Go'}"
+    assert done.stdout.strip() == (
+        "{'boardweaver.resigned': 'Player {player} resigned.', 'boardweaver.resigned-you': 'You resigned.', "
+        "'offer.go': 'Go'}"
+    )
 
 
 def test_a_game_in_main_is_served_but_not_sent_to_the_tab(caplog: pytest.LogCaptureFixture) -> None:

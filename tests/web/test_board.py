@@ -977,6 +977,30 @@ def test_an_end_reason_written_as_a_log_line_reads_as_a_sentence_in_the_end_pane
     assert re.search(r'<p class="reason">[^<]*\.</p>', french)
 
 
+def test_regression_the_seat_that_resigned_reads_you_resigned_the_others_its_name() -> None:
+    """A first-time player's trial: the end panel of the player who resigned said "Player 2 resigned."; the
+    server sends every seat one reason (`boardweaver.resigned`, player=1) and the tab reads it as "You resigned."
+    for that seat (the catalog's "-you" form), by name for the others, in English and French."""
+    game = OldMaid({})
+    table = start(game, [0, 1, 2], seed=1)
+    game.resign(table, 1)
+
+    def reason(seat: int | None, locale: str, names: dict[int, str]) -> str:
+        catalog = NamedCatalog(game.catalogs()[locale], names)
+        panel = render_result(table.view(seat), NamedTexts(locale, names), seat, catalog=catalog)
+        return html.unescape(panel.split('<p class="reason">')[1].split("</p>")[0])
+
+    assert reason(1, "en", {1: "Ada"}) == "You resigned."
+    assert reason(1, "fr", {1: "Ada"}) == "Vous avez abandonné la partie."
+    assert reason(0, "en", {1: "Ada"}) == "Ada resigned."
+    assert reason(None, "fr", {}) == "Le joueur 2 a abandonné la partie."
+    fog = load_game("fog-chess")({})
+    chess = start(fog, [0, 1], seed=1)
+    fog.resign(chess, 1)
+    english = render_result(chess.view(1), Texts("en"), 1, catalog=fog.catalogs()["en"])
+    assert '<p class="reason">You (Black) resigned: White wins.</p>' in english
+
+
 def test_an_end_by_the_clock_without_a_reason_says_whose_time_ran_out() -> None:
     game = OldMaid({})
     table = start(game, [0, 1, 2], seed=1)

@@ -94,6 +94,16 @@ def score_title(game: Game, catalog: Catalog | None) -> str | None:
     return catalog.render(msg(key)) if catalog is not None else key
 
 
+def for_reader(message: Message, me: int | None, catalog: Catalog) -> Message:
+    """`message` as the seat `me` reads it: its "-you" form (`boardweaver.resigned-you`, "You resigned.") where
+    its `player` is `me` and `catalog` has that form, else itself. The server sends one message to every seat;
+    the reader's own seat is the tab's to know, so "Player 1 resigned." reads "You resigned." for Player 1."""
+    if me is None or type(message.args.get("player")) is not int or message.args["player"] != me:
+        return message
+    key = f"{message.key}-you"
+    return msg(key, **message.args) if catalog.template(key, message.args.get("count")) is not None else message
+
+
 def render_result(
     table: Table,
     texts: Texts,
@@ -116,7 +126,7 @@ def render_result(
     said = verdict(table, texts, me, name)
     reason = ""
     if result.reason is not None and catalog is not None:
-        reason = f'<p class="reason">{escape(sentence(catalog.render(result.reason)))}</p>'
+        reason = f'<p class="reason">{escape(sentence(catalog.render(for_reader(result.reason, me, catalog))))}</p>'
     elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
         named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
         reason = f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.listed(named)))}</p>'
