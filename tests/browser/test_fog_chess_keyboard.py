@@ -76,6 +76,7 @@ def test_regression_every_square_says_its_name_and_is_read_by_keyboard_while_the
     black = '#board [data-space="board-1"] .pieces > .piece'
 
     labels = page.eval_on_selector_all(black, "els => els.map(e => e.getAttribute('aria-label'))")
+    board = page.get_attribute('#board [data-space="board-1"]', "aria-label")
     page.keyboard.press("Tab")  # the skip link
     page.keyboard.press("Enter")  # to the board
     page.keyboard.press("Tab")  # into black's board: one Tab stop
@@ -90,9 +91,11 @@ def test_regression_every_square_says_its_name_and_is_read_by_keyboard_while_the
     # black's board runs h1..a1 at the top down to h8..a8 (its own side at the bottom)
     assert [label.split(",")[0] for label in labels[:9]] == ["h1", "g1", "f1", "e1", "d1", "c1", "b1", "a1", "h2"]
     assert len({label.split(",")[0] for label in labels}) == 64
-    assert labels[0] == "h1, Fog: you do not see this square (Player 2 (you): Black's sight)", labels[0]
-    assert labels[62] == "b8, Black knight (Player 2 (you): Black's sight)", labels[62]
+    assert labels[0] == "h1, Fog: you do not see this square", labels[0]
+    assert labels[62] == "b8, Black knight", labels[62]
     assert all("of 64" not in label for label in labels)
+    # the board says its title once, and its size: not each square, nor "64 pieces" (a screen reader's trial)
+    assert board == "Player 2 (you): Black's sight, 8 by 8 grid", board
     assert ringed and walked == [
         "board-1/0",
         "board-1/1",
@@ -160,6 +163,6 @@ def test_regression_after_a_move_by_keyboard_the_focus_stays_on_its_square_ringe
     page.wait_for_selector("#board .offer", timeout=30_000)  # our turn again
     back = (page.evaluate(FOCUSED), page.evaluate(RING), page.get_attribute(square("e4"), "aria-label"))
 
-    assert waiting == (e4, True, "e4, White pawn (Player 1 (you): White's sight) · your last move"), waiting
+    assert waiting == (e4, True, "e4, White pawn · your last move"), waiting
     assert read == square("e5").split('"')[-2]
     assert back[:2] == (e4, True) and str(back[2]).startswith("Pick up the piece on e4: e4, White pawn"), back

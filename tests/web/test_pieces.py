@@ -37,7 +37,7 @@ def test_a_piece_whose_text_is_white_space_is_a_blank_target_named_by_its_kind()
     cell = re.search(r'<button type="button" class="([^"]*)" data-key="board/1"[^>]*aria-label="([^"]*)"', drawn)
     assert cell is not None
     assert "target" in cell.group(1).split() and "capture" not in cell.group(1).split()  # a dot, not a ring
-    assert cell.group(2).endswith(": empty (board, 2 of 2)")  # not a blank name, said as nothing by a reader
+    assert cell.group(2).endswith(": empty (2 of 2)")  # not a blank name, said as nothing by a reader
 
 
 class Marked(Game):
@@ -72,3 +72,32 @@ def test_a_square_a_game_marks_says_so_to_the_seat_that_sees_the_mark_alone(lang
     assert "mark-lit" in label(0, 1) and f" · {marked} · " in label(0, 1)
     assert "mark-" not in label(0, 0) and " · " not in label(0, 0)
     assert "mark-" not in label(1, 1) and marked not in label(1, 1)  # the other seat's view holds no mark
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_regression_a_grids_squares_do_not_repeat_the_boards_title_nor_is_it_counted_in_pieces(language: str) -> None:
+    """A first-time player's trial of fog chess with a screen reader: each of the 64 squares ended with the board's
+    title ("a8, Fog: you do not see this square (Player 1 (you): White's sight)") and the board was "White's sight,
+    64 pieces" (squares, mostly fog). The board says its title once and its size; a square its name and what is on
+    it. A hand's cards still name their hand (Old maid)."""
+    from boardweaver.installed import load_game
+    from boardweaver_web.players import NamedTexts
+
+    fog = load_game("fog-chess")({})
+    view = start(fog, [0, 1], seed=1).view(0)
+    texts = NamedTexts(language, {})
+    drawn = Board(fog, view, 0, fog.offers(view, 0), fog.catalogs()[language], texts).render()
+    board = re.search(r'data-space="board-0" role="[^"]*" aria-label="([^"]*)"', drawn)
+    squares = [html.unescape(label) for label in re.findall(r'data-key="board-0/\d+"[^>]*aria-label="([^"]*)"', drawn)]
+    maid = load_game("old-maid")({})
+    hand = start(maid, [0, 1, 2], seed=1).view(0)
+    cards = Board(maid, hand, 0, [], maid.catalogs()[language], texts).render()
+    card = re.search(r'data-key="hand-0/0"[^>]*aria-label="([^"]*)"', cards)
+
+    title = {"en": "White's sight", "fr": "Vue des Blancs"}[language]
+    assert board is not None and card is not None and len(squares) == 64
+    assert html.unescape(board.group(1)).endswith({"en": ", 8 by 8 grid", "fr": ", grille de 8 sur 8"}[language])
+    assert title in html.unescape(board.group(1)) and "64" not in board.group(1)
+    assert squares[0].startswith("a8, ") and squares[60].startswith("e1, ")
+    assert not [label for label in squares if title in label or "(" in label], squares[:2]
+    assert re.search(r"\((Player 1 \(you\)|Joueur 1 \(vous\))[^)]*\)?, 1 (of|sur) \d+\)$", html.unescape(card.group(1)))

@@ -274,6 +274,9 @@ class Board(PieceDrawing):
         where = self._where(space)
         count = len(space.pieces)
         name = self.texts.get("space.label", space=where, count=count)
+        if layout == "grid" and look.get("columns"):  # a grid's cells are squares, not pieces (space.grid)
+            width = max(1, int(look["columns"]))  # "White's sight, 8 by 8", not "64 pieces" (fog, mostly)
+            name = self.texts.get("space.grid", space=where, columns=width, rows=max(1, -(-count // width)))
         stop = self._tab_stop(space, layout)
         role = "group" if stop is None else "toolbar"  # a hand of cards to choose: one Tab stop, arrows inside
         attributes = f' data-space="{escape(space.space_id)}" role="{role}" aria-label="{escape(name)}"'

@@ -80,7 +80,10 @@ class PieceDrawing:
                 attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
         if cell is not None:  # a chess square says its name ("e4, White pawn"), not its place among 64
-            spoken = self.texts.get("piece.cell", cell=cell, what=what, space=self._where(space))
+            # nor its board's title: the board (a group named so) says it once, not each of its 64 squares
+            spoken = self.texts.get("piece.cell", cell=cell, what=what)
+        elif self.game.space_look(space.kind).get("layout") == "grid":  # a grid's cell: its board says the title
+            spoken = self.texts.get("piece.in-grid", what=what, index=index + 1, count=len(space.pieces))
         else:
             spoken = self.texts.get(
                 "piece.label", what=what, space=self._where(space), index=index + 1, count=len(space.pieces)
