@@ -271,6 +271,46 @@ GRID = "#board [data-roving=grid] > [data-offer]"
 FOCUSED_SQUARE = f"() => document.activeElement.matches('{GRID}') && document.activeElement.dataset.key"  # else false
 
 
+GRID_CARD = "#board [data-roving=grid] > [data-key]"
+FOCUSED_GRID_CARD = f"() => document.activeElement.matches('{GRID_CARD}') && document.activeElement.dataset.key"
+
+
+def test_regression_a_card_turned_over_keeps_the_focus_and_the_arrows_go_on_from_it(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a first-time player's keyboard trial of Memory match): a card turned over could no more be focused
+    and the focus jumped to the next card face down in reading order, the next row's first after a row's last:
+    row 3 column 4 turned, ArrowLeft and Enter turned row 4 column 1, not row 3 column 3; a card face up was out of
+    the arrows' reach."""
+    room = api.room("memory-match", seats=2, bots=[])  # nobody else moves: no redraw under the keys
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => Boolean(({FOCUSED_GRID_CARD})())")
+    for key in ("ArrowDown", "ArrowDown", "End"):  # row 3, column 4
+        page.keyboard.press(key)
+    chosen = page.evaluate(FOCUSED_GRID_CARD)
+
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-key="grid/11"]:not(.back)', timeout=10_000)  # turned over
+    page.wait_for_timeout(300)
+    stayed = page.evaluate(FOCUSED_GRID_CARD)
+    said = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("ArrowLeft")
+    left = page.evaluate(FOCUSED_GRID_CARD)
+    page.keyboard.press("ArrowRight")  # back onto the card face up: reached by the arrows, to hear it again
+    again = page.evaluate(FOCUSED_GRID_CARD)
+    page.keyboard.press("Enter")  # nothing to take there: nothing happens
+    page.wait_for_timeout(500)
+    still = page.evaluate(FOCUSED_GRID_CARD)
+    face_down = page.locator("#board [data-roving=grid] > .back").count()
+
+    assert chosen == "grid/11"
+    faces = ("Cat", "Dog", "Fox", "Owl", "Frog", "Bee", "Fish", "Bird")
+    assert stayed == "grid/11" and said.startswith(faces) and "face-down" not in said, said  # read as it shows
+    assert left == "grid/10" and again == still == "grid/11" and face_down == 15
+
+
 def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns(
     server: str, api: Any, new_page: Any
 ) -> None:
@@ -293,8 +333,8 @@ def test_a_grid_of_cards_is_one_tab_stop_and_the_arrows_move_by_rows_and_columns
     back = page.evaluate(FOCUSED_SQUARE)
     page.keyboard.press("Enter")
     page.wait_for_selector('#board [data-key="grid/15"]:not(.back)', timeout=10_000)  # Enter turned it over
-    # regression: the focus went back to the grid's first card; now to the nearest card still to turn
-    page.wait_for_function(f"({FOCUSED_SQUARE})() === 'grid/14'", timeout=10_000)
+    # regression: the focus went back to the grid's first card; now it stays on the card turned over
+    page.wait_for_function(f"({FOCUSED_GRID_CARD})() === 'grid/15'", timeout=10_000)
 
     assert entered == "grid/0" and stops == 1
     # four columns: down a row is four on; the left edge and the last row's bottom go nowhere; End is its row's

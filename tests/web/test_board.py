@@ -1244,3 +1244,24 @@ def test_two_grids_on_the_board_share_the_windows_height_and_one_grid_keeps_it_w
 
     assert page.count('style="--columns:5;--rows:5;--grids:2;--all-rows:10"') == 2
     assert "--grids" not in one and 'style="--columns:8;--rows:8"' in one
+
+
+def test_regression_a_memory_card_turned_over_stays_in_the_grids_roving_group_and_is_no_button() -> None:
+    """Regression (a keyboard trial): a card face up was out of the grid's roving group, so the focus left it when
+    it was turned over and the arrows never reached it again; it is still no button (Enter takes nothing)."""
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    game = MemoryMatch()
+    table = start(game, [0, 1], seed=3)
+    verify_commit(game, table, 0, [Action.piece_click("grid", 11)])
+
+    def card(seat: int, index: int) -> str:
+        draft = Draft(game, table.view(seat), seat)
+        page = Board(game, draft.view, seat, draft.offers(), game.catalogs()["en"], Texts("en")).render()
+        return re.findall(rf'<(?:div|button) [^>]*data-key="grid/{index}"[^>]*>', page)[0]
+
+    turned, waiting = card(0, 11), card(1, 0)
+
+    assert turned.startswith("<div ") and 'tabindex="-1"' in turned and "data-offer" not in turned
+    assert 'role="img"' in turned and "face-down" not in turned  # read as what it shows
+    assert 'tabindex="0"' in waiting and "data-offer" not in waiting  # another's turn: the grid is still read

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Catalog, Game, Message, Offer, Space, Table, msg
+from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
@@ -47,6 +47,7 @@ class Board(PieceDrawing):
     _tab_stops: dict[str, int] = field(default_factory=dict)  # a roving hand's space id -> its Tab stop's index
     _map_cells: list[str] = field(default_factory=list)  # a roving hex map's offered cells; the first is its Tab stop
     _lanes: list[str] = field(default_factory=list)  # the table's other offered spaces, when a roving group
+    _read_grids: set[str] = field(default_factory=set)  # a seat's grids: every card a roving item, to be read
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
     _grids: tuple[int, int] = (1, 0)  # the grids drawn and all their rows: a wide screen fits them all, not each
 
@@ -360,20 +361,35 @@ class Board(PieceDrawing):
 
     def _tab_stop(self, space: Space, layout: str) -> int | None:
         """The index of a hand's one Tab stop when its cards are a roving group (a fan, row or grid with two or more
-        offered cards, or one beside the card the draft picked; on a seat's page, a board whose cells are named,
-        always: a screen reader's player reads it while the other side thinks): the staged card, else the first
+        offered cards, or one beside the card the draft picked; on a seat's page, a grid, always, every card in it:
+        a screen reader's player reads it while the other side thinks): the staged card, else the first
         offered, else the first cell; None for any other space.
 
         A picked card offered no more (Market draft's staged card) stays in the group, focusable: the focus stays on
         it after Enter picked it, rather than falling to a neighbour that then looks picked (a keyboard trial)."""
         offered = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.piece_offers]
         staged = [index for index in range(len(space.pieces)) if (space.space_id, index) in self.chosen]
-        # a seat's board, read cell by cell (not the review's: its arrows step through the game)
-        named = self.me is not None and len(space.pieces) > 1 and self._cell_name(space, 0) is not None
-        if not named and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
+        # a seat's grid (a board, Memory match's cards), read card by card (not the review's: its arrows step
+        # through the game)
+        read = self.me is not None and len(space.pieces) > 1 and layout == "grid"
+        if not read and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
             return None
         self._tab_stops[space.space_id] = (staged or offered or [0])[0]
+        if read:
+            self._read_grids.add(space.space_id)
         return self._tab_stops[space.space_id]
+
+    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
+        """A piece as `PieceDrawing._piece` draws it; on a seat's grid every card is in its roving group, the cards
+        shown but not to be clicked too (a face up, a pair kept): the arrows reach them to read them again, and a
+        card just turned over keeps the focus, rather than handing it to the next card still face down (a keyboard
+        trial of Memory match: ArrowLeft then went a row astray). Such a card is no button: Enter does nothing."""
+        drawn = super()._piece(space, index, piece, ghost)
+        if ghost or space.space_id not in self._read_grids or ' tabindex="' in drawn.split(">", 1)[0]:
+            return drawn
+        key = f' data-key="{escape(space.space_id)}/{index}"'
+        stop = self._tab_stops[space.space_id]
+        return drawn.replace(key, f'{key} tabindex="{0 if stop == index else -1}"', 1)
 
 
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows
