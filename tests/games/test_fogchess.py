@@ -269,7 +269,10 @@ def test_a_seat_sees_the_opponents_piece_vanish_only_where_it_looks() -> None:
     white = sight_in_view(table, 0)
     assert white["d5"] == "bP"
     assert white["d7"] == FOG
-    assert table.view(0).state.player(0).private_state.get("last_move") == "e2e4"
+    assert table.view(0).state.player(0).private_state.get("last_move") == {  # said "e2-e4" (test_board)
+        "key": "look.moved-P",
+        "args": {"squares": "e2\u2013e4"},
+    }
     assert "last_move" not in table.view(0).state.player(1).private_state
 
 

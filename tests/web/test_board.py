@@ -1265,3 +1265,33 @@ def test_regression_a_memory_card_turned_over_stays_in_the_grids_roving_group_an
     assert turned.startswith("<div ") and 'tabindex="-1"' in turned and "data-offer" not in turned
     assert 'role="img"' in turned and "face-down" not in turned  # read as what it shows
     assert 'tabindex="0"' in waiting and "data-offer" not in waiting  # another's turn: the grid is still read
+
+
+@pytest.mark.parametrize(
+    ("locale", "knight", "pawn"),
+    [
+        ("en", "Last move: Knight g1\u2013f3", "Last move: e7\u2013e5"),
+        ("fr", "Dernier coup : Cavalier g1\u2013f3", "Dernier coup : e7\u2013e5"),
+    ],
+)
+def test_regression_fog_chess_says_the_seats_last_move_as_players_write_it_and_only_to_that_seat(
+    locale: str, knight: str, pawn: str
+) -> None:
+    """A first-time player's trial: fog chess's chip read "Last move: e2e4" (UCI). It reads "Knight g1-f3", a
+    pawn's "e7-e5" (en dashes), in the seat's language; the other seat, who did not see it, is never told it."""
+    from boardweaver_games.fogchess.chessrules import Move
+
+    game = load_game("fog-chess")({})
+    table = start(game, [0, 1], seed=1)
+    game.move(table, 0, Move("g1", "f3"))
+    game.move(table, 1, Move("e7", "e5"))
+
+    def chip(seat: int, player: int) -> str | None:
+        drawn = Board(game, table.view(seat), seat, [], game.catalogs()[locale], NamedTexts(locale, {})).render()
+        area = re.search(rf'<section class="seat-area[^"]*" data-seat="{player}">(.*?)</section>', drawn, re.S)
+        assert area is not None
+        fact = re.search(r'data-fact="last_move">([^<]*)<', area.group(1))
+        return html.unescape(fact.group(1)) if fact else None
+
+    assert chip(0, 0) == knight and chip(1, 1) == pawn
+    assert chip(1, 0) is None and chip(0, 1) is None  # the other side's move: not in its view

@@ -15,8 +15,9 @@ The SDK's visibility does all the hiding; the rules never filter a view:
   "empty", or "fog";
 - the side to move finds its legal moves in its board's private state, key "moves" (UCI moves joined
   by spaces, computed on the full state after every move; one string, so each view copies it cheaply);
-  its player's private state holds its staged square, "staged", and its own last move, "last_move"
-  (the opponent's last move is stored nowhere a seat can see).
+  its player's private state holds its staged square, "staged", and its own last move, "last_move" (a
+  message: "Knight g1-f3", an en dash between the squares; the opponent's last move is stored nowhere a seat can
+  see).
 
 Square order of a board is the seat's own point of view, so a grid of 8 columns draws it upright:
 white's board runs a8..h8, a7..h7, ..., a1..h1; black's runs h1..a1, h2..a2, ..., h8..a8
@@ -178,6 +179,16 @@ def _taken_on(before: Position, after: Position) -> str | None:
         if code[0] != before.turn and after.board.get(square) != code:
             return square
     return None
+
+
+def _written(move: Move, mover: str) -> Message:
+    """`move` of the piece `mover` ("wN") as players write it: "Knight g1-f3", a pawn's "e2-e4", a promotion's
+    "e7-e8, promoted to a queen" (the catalog's `look.moved-N`, `look.moved-P`, `look.moved-P-q`, its `{squares}`
+    joined by an en dash, as in both languages)."""
+    key = f"look.moved-{mover[1]}" + (f"-{move.promotion}" if move.promotion else "")
+    # the squares as one argument: a square alone in a seat's private state would match a public log line's
+    # square (a capture's) to the doctor's non-interference check, which the seat's own move is not
+    return msg(key, squares=f"{move.from_sq}\u2013{move.to_sq}")
 
 
 def _captured(before: Position, after: Position) -> str | None:
@@ -384,7 +395,8 @@ class FogChess(Game):
         plies = table.read(StateOf.meta(), Clock).plies + 1
         table.set(StateOf.space_private(TRUTH), "position", pos.to_json())
         table.set(StateOf.meta(), "plies", plies)
-        table.set(StateOf.player_private(player_id), "last_move", move.uci())
+        # as players write it, in the seat's language: "Knight g1-f3", "e2-e4" (its own move: the seat saw it)
+        table.set(StateOf.player_private(player_id), "last_move", _written(move, before.board[move.from_sq]))
         color = COLOR_NAMES[color_of_seat(player_id)]
         if taken is None or taken[1] == "K":
             table.log(msg(f"log.{color}-moved", player=player_id))  # never where: the other side cannot see it

@@ -208,7 +208,9 @@ class Board(PieceDrawing):
         data = self.table.state.player(player)
         items = [(k, v) for k, v in sorted(data.public_state.items())]
         if self.show_private:
-            items += [(k, v) for k, v in sorted(data.private_state.items()) if not isinstance(v, (dict, list))]
+            # a message too (fog chess's "Knight g1-f3": a fact spoken as a message), not other data
+            private = sorted(data.private_state.items())
+            items += [(k, v) for k, v in private if not isinstance(v, (dict, list)) or message_in(v) is not None]
         named = [(self._fact_name(k), k, v) for k, v in items]
         return "".join(
             f'<span class="fact" data-fact="{escape(k)}">'
