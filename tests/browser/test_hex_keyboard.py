@@ -128,3 +128,42 @@ def test_regression_on_a_sparse_map_the_arrows_go_to_the_nearest_hex_that_way(
         "hex--1-0",
         "hex-0-1",
     ], walked
+
+
+# What the focus is on: an id, else the control's command, else its class
+STOP = """() => { const e = document.activeElement; if (!e || e === document.body) return 'body';
+  if (e.closest('#resign')) return 'resign'; if (e.closest('#chat')) return 'chat'; if (e.id === 'log') return 'log';
+  return e.id || e.dataset.command || e.className.split(' ')[0]; }"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_regression_after_the_turn_ends_by_keyboard_tab_goes_to_the_chat_and_log_before_resign(
+    server: str, api: Any, new_page: Any, width: int
+) -> None:
+    """Regression (a first-time player's keyboard trial): Enter on "Draw a tile from the bag" ended the turn, the
+    focus went to the board, and the next Tab landed on "Resign…"; Resign now comes last, after the chat and the
+    log, at every width."""
+    room = api.room("hexbloom", seats=2, bots=[])  # nobody else moves
+    page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": 900})
+    wait_state(page, "ready")
+    keys = Keyboard(page)
+    keys.tab_to(f"() => document.activeElement.matches('{TILE}')")
+    page.keyboard.press("Enter")  # a tile picked
+    page.wait_for_selector(HEX)
+    keys.tab_to(f"() => Boolean(({FOCUSED_HEX})())", backwards=True)
+    page.keyboard.press("Enter")  # placed
+    page.wait_for_selector("#commands [data-command=draw]", timeout=10_000)
+    keys.tab_to("() => document.activeElement.matches('#commands [data-command=draw]')")
+    page.keyboard.press("Enter")  # the turn ends
+    page.wait_for_selector("#commands [data-command=draw]", state="detached", timeout=10_000)
+    page.wait_for_timeout(300)
+
+    stops = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(STOP))
+        if stops[-1] == "resign":
+            break
+
+    assert "resign" in stops and stops[0] != "resign", stops
+    assert stops.index("chat") < stops.index("resign") and stops.index("log") < stops.index("resign"), stops
