@@ -311,7 +311,7 @@ def test_regression_my_games_say_whose_turn_it_is_by_the_players_name_in_english
         ]
     screenshot(page, "lobby-my-games-whose-turn-fr")
 
-    assert said == {"en": ["Ada's turn", "Your turn"], "fr": ["Au tour de Ada", "À vous de jouer"]}
+    assert said == {"en": ["Ada's turn", "Your turn"], "fr": ["Au tour d'Ada", "À vous de jouer"]}
 
 
 def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_starts(

@@ -331,7 +331,7 @@ def test_regression_my_games_say_whose_turn_it_is_by_name_not_playing() -> None:
         "unsaid": "playing",
     }
     assert said["fr"] == {
-        "ada": "Au tour de Ada",
+        "ada": "Au tour d'Ada",
         "bot": "Au tour de Robot 3",
         "many": "on attend Ada, Robot 3 et Joueur 4",
         "yours": "À vous de jouer",

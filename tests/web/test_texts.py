@@ -121,3 +121,15 @@ def test_the_review_pages_static_words_and_control_names_follow_the_language() -
     assert french.get("review.previous") == "Étape précédente" and french.get("review.timeline") != "review.timeline"
     assert '<h3 id="log-title" data-text="log">' in page and french.get("log") == "Journal"
     assert 'data-text="status.loading"' in page
+
+
+def test_regression_french_de_before_a_name_elides_before_a_vowel() -> None:
+    """A first-time player's trial: "My games" read "À Joueur 2 de jouer"; now "Au tour de Joueur 2", and before a
+    name that begins with a vowel "Au tour d'Ada", as French writes it (not "Au tour de Ada")."""
+    french = Texts("fr")
+
+    assert french.get("lobby.state-turn", name="Ada") == "Au tour d'Ada"
+    assert french.get("lobby.state-turn", name="Élodie") == "Au tour d'Élodie"
+    assert french.get("lobby.state-turn", name="Bob") == "Au tour de Bob"
+    assert french.get("lobby.state-turn", name="Joueur 2") == "Au tour de Joueur 2"
+    assert Texts("en").get("lobby.state-turn", name="Ada") == "Ada's turn"

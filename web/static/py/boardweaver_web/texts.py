@@ -10,6 +10,7 @@ entry with plural forms is chosen by its `count` argument with `ngettext`, by ea
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -18,6 +19,9 @@ from typing import Any
 LOCALES = Path(__file__).resolve().parent / "locales"
 LANGUAGES = {"en": "English", "fr": "Français"}  # what the language switch offers, each named in itself
 STORAGE_KEY = "bw:lang"  # the language chosen with the switch (localStorage); else the browser's
+# French "de" before a filled-in name elides before a vowel: "Au tour de {name}" reads "Au tour d'Ada"
+_DE_FIELD = re.compile(r"\b([Dd])e \{(\w+)\}")
+_VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"
 
 
 @cache
@@ -80,6 +84,8 @@ class Texts:
         if type(seat) is int and "number" not in args:
             args["number"] = seat_number(seat)
         template = self.template(key, args.get("count"))
+        if self.locale == "fr" and "e {" in template:
+            template = _DE_FIELD.sub(lambda found: _elided(found, args), template)
         try:
             return template.format(**args)
         except (KeyError, IndexError, ValueError):
@@ -111,6 +117,12 @@ class Texts:
             if text != key:
                 return text
         return key
+
+
+def _elided(found: re.Match[str], args: dict[str, Any]) -> str:
+    """ "de {name}" as French writes it before the value: "d'{name}" before a vowel ("d'Ada"), else as it is."""
+    value = args.get(found.group(2))
+    return f"{found.group(1)}'{{{found.group(2)}}}" if str(value or "")[:1] in _VOWELS and value else found.group(0)
 
 
 def seat_number(seat: int) -> int:
