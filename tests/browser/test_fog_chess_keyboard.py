@@ -154,6 +154,8 @@ def test_regression_after_a_move_by_keyboard_the_focus_stays_on_its_square_ringe
     page.wait_for_function("!document.querySelector('#board .offer') && !document.querySelector('#board .chosen')")
     black.wait_for_selector("#board .offer", timeout=30_000)
     waiting = (page.evaluate(FOCUSED), page.evaluate(RING), page.get_attribute(square("e4"), "aria-label"))
+    chip = page.inner_text('#board [data-seat="0"] [data-fact="last_move"]')  # as players write it, not "e2e4"
+    unseen = black.locator('#board [data-seat="0"] [data-fact="last_move"]').count()  # white's move: never black's
     page.keyboard.press("ArrowUp")
     read = page.evaluate(FOCUSED)
     page.keyboard.press("ArrowDown")
@@ -164,5 +166,6 @@ def test_regression_after_a_move_by_keyboard_the_focus_stays_on_its_square_ringe
     back = (page.evaluate(FOCUSED), page.evaluate(RING), page.get_attribute(square("e4"), "aria-label"))
 
     assert waiting == (e4, True, "e4, White pawn · your last move"), waiting
+    assert chip == "Last move: e2\u2013e4" and unseen == 0, chip
     assert read == square("e5").split('"')[-2]
     assert back[:2] == (e4, True) and str(back[2]).startswith("Pick up the piece on e4: e4, White pawn"), back
