@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -220,6 +221,20 @@ def test_regression_a_returning_player_finds_my_games_above_the_form_each_game_w
 MOVE_TIME = "ms => new Date(ms).toLocaleString(document.documentElement.lang, {hour: '2-digit', minute: '2-digit'})"
 
 
+def in_english_then_french(page: Any, drawn: str) -> Iterator[str]:
+    """Shows the lobby again in English, then in French (chosen in the top bar); yields each language once the
+    element `drawn` (a selector) is there."""
+    for language in ("en", "fr"):
+        if language == "fr":
+            with page.expect_navigation():
+                page.select_option("#lang", "fr")
+        else:
+            page.reload()
+        wait_state(page, "ready")
+        page.wait_for_selector(drawn)
+        yield language
+
+
 def flip_a_card(server: str, api: Any, new_page: Any, room: dict[str, Any]) -> int:
     """Seat 0 flips a card (its turn goes on); returns when the server took that move, as the room's status says."""
     page = new_page(seat_url(server, room, 0))
@@ -248,14 +263,8 @@ def test_regression_my_games_say_when_each_game_last_moved_your_turn_first_then_
     page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
 
     said = {}
-    for language in ("en", "fr"):
-        if language == "fr":
-            with page.expect_navigation():
-                page.select_option("#lang", "fr")
-        else:
-            page.reload()
-        wait_state(page, "ready")
-        page.wait_for_selector(f'#my-games .my-game[data-room="{older["room"]}"] .kept-when')  # the statuses came
+    # each language once the statuses came
+    for language in in_english_then_french(page, f'#my-games .my-game[data-room="{older["room"]}"] .kept-when'):
         rows = page.locator("#my-games .my-game")
         order = [row.get_attribute("data-room") for row in rows.all()]
         when = {row.get_attribute("data-room"): row.locator(".kept-when") for row in rows.all()}
@@ -298,14 +307,7 @@ def test_regression_my_games_say_whose_turn_it_is_by_the_players_name_in_english
     page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
 
     said = {}
-    for language in ("en", "fr"):
-        if language == "fr":
-            with page.expect_navigation():
-                page.select_option("#lang", "fr")
-        else:
-            page.reload()
-        wait_state(page, "ready")
-        page.wait_for_selector(f'#my-games .my-game[data-room="{theirs["room"]}"] .kept-others')  # its status came
+    for language in in_english_then_french(page, f'#my-games .my-game[data-room="{theirs["room"]}"] .kept-others'):
         said[language] = [
             page.inner_text(f'#my-games .my-game[data-room="{room["room"]}"] .kept-state') for room in (theirs, yours)
         ]
