@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Catalog, Game, Message, Offer, Piece, Space, Table, msg
+from boardweaver import Catalog, Game, Message, Offer, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
@@ -380,18 +380,6 @@ class Board(PieceDrawing):
         if read:
             self._read_grids.add(space.space_id)
         return self._tab_stops[space.space_id]
-
-    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
-        """A piece as `PieceDrawing._piece` draws it; on a seat's grid every card is in its roving group, the cards
-        shown but not to be clicked too (a face up, a pair kept): the arrows reach them to read them again, and a
-        card just turned over keeps the focus, rather than handing it to the next card still face down (a keyboard
-        trial of Memory match: ArrowLeft then went a row astray). Such a card is no button: Enter does nothing."""
-        drawn = super()._piece(space, index, piece, ghost)
-        if ghost or space.space_id not in self._read_grids or ' tabindex="' in drawn.split(">", 1)[0]:
-            return drawn
-        key = f' data-key="{escape(space.space_id)}/{index}"'
-        stop = self._tab_stops[space.space_id]
-        return drawn.replace(key, f'{key} tabindex="{0 if stop == index else -1}"', 1)
 
 
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows

@@ -34,6 +34,7 @@ class PieceDrawing:
     picked: set[int]
     last_moves: dict[str, int]
     _tab_stops: dict[str, int]
+    _read_grids: set[str]  # a seat's grids: every card a roving item, to be read (`Board._tab_stop`)
     _drafted_at: dict[str, set[int]]
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
@@ -75,8 +76,13 @@ class PieceDrawing:
                 classes += self._target(space, look, self.offers[offer])
                 attributes += f' data-offer="{offer}"'
             stop = self._tab_stops.get(space.space_id)
-            # a picked card stays in its roving group; a board's every cell is in it, to be read by keyboard
-            if stop is not None and (offer is not None or picked or cell is not None):
+            # a picked card stays in its roving group; a board's every cell is in it, to be read by keyboard; so is a
+            # seat's grid's every card, those shown but not to be clicked too (a face up, a pair kept): the arrows
+            # reach them to read them again, and a card just turned over keeps the focus rather than handing it to
+            # the next card still face down (a keyboard trial of Memory match); such a card is no button
+            if stop is not None and (
+                offer is not None or picked or cell is not None or space.space_id in self._read_grids
+            ):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
         what = self._piece_name(look, shown_kind)
         if cell is not None:  # a chess square says its name ("e4, White pawn"), not its place among 64
