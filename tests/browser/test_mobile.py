@@ -321,6 +321,26 @@ def test_a_turn_whose_pieces_lie_below_the_fold_brings_them_into_sight(server: s
     assert problems == []
 
 
+def test_regression_a_turn_played_from_the_commands_bar_leaves_the_page_at_its_top(
+    server: str, api: Any, phone: Any
+) -> None:
+    """A first-time player's trial: Draw-discard (played from buttons in the commands bar, stuck to a phone's foot)
+    opened scrolled ~170 px down at the seat's turn, the other seats' scores and the game's bar out of sight: the
+    first control, inside that bar, counted as lying under it. A command in the stuck bar is in sight already."""
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3])  # seat 0 plays first
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    phone.wait_for_selector("#commands button")
+    phone.wait_for_timeout(800)  # past the turn's frame, when a page that scrolls has scrolled
+    scrolled = phone.evaluate("scrollY")
+    play_in_sight = phone.evaluate(
+        "() => { const b = document.querySelector('#commands button').getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= innerHeight; }"
+    )
+
+    assert scrolled == 0 and play_in_sight
+
+
 def test_a_tapped_card_leaves_the_next_cards_corner_in_sight(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): a tapped card stayed "hovered", drawn over the next card's rank and suit."""
     room = api.room("bluff", seats=3, bots=[1, 2])

@@ -134,7 +134,8 @@ def bring_into_view(selectors: list[str]) -> None:
     def show(_time: Any) -> None:
         head, foot = 0.0, float(js.window.innerHeight)
         bar = some(js.document.querySelector(".commands:not(:empty)"))
-        if bar is not None and str(js.getComputedStyle(bar).position) == "sticky":  # a phone's commands, stuck
+        stuck = bar is not None and str(js.getComputedStyle(bar).position) == "sticky"  # a phone's commands, stuck
+        if stuck:
             foot = min(foot, float(bar.getBoundingClientRect().top))
         top_bar = some(js.document.querySelector(".room .topbar"))
         if top_bar is not None and str(js.getComputedStyle(top_bar).position) == "sticky":  # a phone's turn
@@ -143,6 +144,8 @@ def bring_into_view(selectors: list[str]) -> None:
             target = some(js.document.querySelector(selector))
             if target is None:
                 continue
+            if stuck and bar.contains(target):  # a command in the bar stuck to the screen's foot: in sight already
+                return  # (it counted as under the bar, and the page scrolled away from the table: a phone trial)
             box = target.getBoundingClientRect()
             if box.top < head or box.bottom > foot:
                 target.scrollIntoView(
