@@ -17,7 +17,7 @@ from typing import Any
 
 from boardweaver import Catalog, Message
 
-from .texts import Texts, plays_bot, seat_names, seat_number
+from .texts import VOWELS, Texts, plays_bot, seat_names, seat_number
 
 SEAT_ARGS = ("player", "source", "target", "claimer", "seat", "winner", "loser")  # message args that name a seat
 LIST_ARGS = ("winners", "losers")  # args that list seats as text: "0, 2"
@@ -33,7 +33,6 @@ _SEAT_LIST = re.compile(r"\d+(?:, \d+)*")
 # French articles fused with "à"/"de" stay as the bare preposition: "au joueur {source}" becomes "à Bob", not
 # "au Bob"; "du joueur {player}" becomes "de Bob", or "d'Ada" before a vowel.
 _FUSED = r"\b(?P<fused>[Aa]ux?|[Dd]u|[Dd]es)\s+(?:[Jj]oueur|[Jj]oueuse|[Ss]i[èe]ge)s?"
-_VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"
 
 
 class NamedTexts(Texts):
@@ -174,7 +173,7 @@ def _preposition(arg: str, name: str) -> Any:
             word = "À" if fused[0] == "A" else "à"
             return f"{word} {{{arg}}}"
         word = "D" if fused[0] == "D" else "d"
-        return f"{word}'{{{arg}}}" if name[:1] in _VOWELS else f"{word}e {{{arg}}}"
+        return f"{word}'{{{arg}}}" if name[:1] in VOWELS else f"{word}e {{{arg}}}"
 
     return replace
 

@@ -21,7 +21,7 @@ LANGUAGES = {"en": "English", "fr": "Français"}  # what the language switch off
 STORAGE_KEY = "bw:lang"  # the language chosen with the switch (localStorage); else the browser's
 # French "de" before a filled-in name elides before a vowel: "Au tour de {name}" reads "Au tour d'Ada"
 _DE_FIELD = re.compile(r"\b([Dd])e \{(\w+)\}")
-_VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"
+VOWELS = "aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ"  # before which French elides ("d'Ada"); players.py too
 
 
 @cache
@@ -122,7 +122,7 @@ class Texts:
 def _elided(found: re.Match[str], args: dict[str, Any]) -> str:
     """ "de {name}" as French writes it before the value: "d'{name}" before a vowel ("d'Ada"), else as it is."""
     value = args.get(found.group(2))
-    return f"{found.group(1)}'{{{found.group(2)}}}" if str(value or "")[:1] in _VOWELS and value else found.group(0)
+    return f"{found.group(1)}'{{{found.group(2)}}}" if str(value or "")[:1] in VOWELS and value else found.group(0)
 
 
 def seat_number(seat: int) -> int:
