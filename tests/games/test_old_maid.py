@@ -4,8 +4,20 @@ import os
 from collections import Counter
 
 import pytest
-from boardweaver import Action, Draft, Message, Piece, Table, play_game, start, verify_commit
+from boardweaver import (
+    Action,
+    Draft,
+    Message,
+    Piece,
+    Table,
+    canonical_json,
+    play_game,
+    start,
+    state_to_wire,
+    verify_commit,
+)
 from boardweaver.doctor import check_game
+from boardweaver.messages import message_in
 from boardweaver_games.old_maid import OldMaid
 from boardweaver_games.old_maid.rules import DISCARD, MAID, RANKS, hand_id
 
@@ -120,6 +132,41 @@ def test_regression_an_ace_or_a_face_card_is_named_not_numbered(
         "en": (f"Player 0 discards a pair of {english[0]}.", english[1], english[2]),
         "fr": (f"Le joueur 0 défausse une paire {french[0]}.", french[1], french[2]),
     }
+
+
+@pytest.mark.parametrize(
+    ("locale", "taker", "loser"),
+    [
+        ("en", "You took Player 1's Queen.", "Player 0 took your Queen."),
+        ("fr", "Vous avez pris une Dame au joueur 1.", "Le joueur 0 vous a pris une Dame."),
+    ],
+)
+def test_regression_the_card_taken_is_named_to_the_taker_and_the_loser_only(
+    locale: str, taker: str, loser: str
+) -> None:
+    """A first-time player's trial: nobody was told which card was taken. The taker and the seat that lost it
+    are, each in its own private state; the public log, the third seat and a spectator never are."""
+    game = OldMaid()
+    table = position({0: ["rank-1"], 1: ["rank-12", "rank-3"], 2: ["rank-5", "maid"]})
+
+    verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)], picks=[0])
+
+    def told(seat: int) -> str | None:
+        said = message_in(table.view(seat).state.player(seat).private_state.get("last_card"))
+        return None if said is None else game.catalogs()[locale].render(said)
+
+    def sent(viewer: int | None) -> bytes:  # the bytes of the viewer's frame: its view, and the log beside it
+        view = table.view(viewer).state
+        return (
+            canonical_json(state_to_wire(view)).encode()
+            + canonical_json([m.to_wire() for m in table.state.log]).encode()
+        )
+
+    assert (told(0), told(1), told(2)) == (taker, loser, None)
+    assert b"card.queen" in sent(0) and b"card.queen" in sent(1)
+    assert b"card.queen" not in sent(2) and b"card.queen" not in sent(None)
+    assert b"last_card" not in sent(2) and b"last_card" not in sent(None)
+    assert [m for m in table.state.log if m.key == "log.took"] == [Message("log.took", {"player": 0, "source": 1})]
 
 
 def test_the_next_holder_skips_a_player_with_no_cards() -> None:

@@ -6,13 +6,17 @@ backs of the next player still holding cards: that click is a reveal (a Confirm)
 the seat, picks which card of the hand it takes. A pair in a hand is discarded face up at once. Players
 who empty their hand are out, safe; the one left holding the maid loses. Ranks 1, 11 and 12 are the ace, the
 jack and the queen: their faces and log lines name them in each language, never by their numbers.
+
+The public log says only who took a card from whom. Which card it was is told to the two seats that know it,
+in their players' private states, key "last_card" (a message: "Bob took your 7", "You took Ada's 7"); the
+platform's views keep it from everyone else.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from boardweaver import Action, Game, Intent, Message, Offer, Piece, Space, Table, msg
+from boardweaver import Action, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 DISCARD = "discard"
 BACK = "back"
@@ -48,6 +52,15 @@ def pair_discarded(player: int, rank: int | None) -> Message:
     if rank == QUEEN:
         return msg("log.pair-queens", player=player)
     return msg("log.pair", player=player, rank=rank)
+
+
+def card_named(kind: str) -> Message:
+    """Returns `kind` as a card's name in a sentence: "7", "Ace", "Queen", "old maid" ("un 7", "une Dame")."""
+    if kind == MAID:
+        return msg("card.maid")
+    rank = rank_of(kind)
+    named = {ACE: "card.ace", JACK: "card.jack", QUEEN: "card.queen"}.get(rank or 0)
+    return msg(named) if named else msg("card.rank", rank=rank)
 
 
 class OldMaid(Game):
@@ -124,8 +137,13 @@ class OldMaid(Game):
         if action.type != "piece" or action.space_id is None or action.index is None:
             raise ValueError(f"expected a click on a card, got {action.describe()}")
         source = int(action.space_id[len("hand-") :])
-        table.move_piece(action.space_id, action.index, hand_id(player_id))
-        table.log(msg("log.took", player=player_id, source=source))
+        at = table.move_piece(action.space_id, action.index, hand_id(player_id))
+        table.log(msg("log.took", player=player_id, source=source))  # never which card: the others did not see it
+        taken = table.state.space(hand_id(player_id)).pieces[at].private_kind
+        if taken is not None:  # the two seats that know the card are told it, each in its own private state
+            card = card_named(taken)
+            table.set(StateOf.player_private(player_id), "last_card", msg("look.you-took", source=source, card=card))
+            table.set(StateOf.player_private(source), "last_card", msg("look.took-yours", player=player_id, card=card))
         self.discard_a_pair(table, player_id)
         for player in (source, player_id):
             if not table.state.space(hand_id(player)).pieces:
