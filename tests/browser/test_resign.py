@@ -88,3 +88,54 @@ def test_on_a_phone_resign_waits_at_the_pages_foot_under_the_chat(server: str, a
     assert resign["y"] >= chat["y"] + chat["height"]
     assert form["y"] - (board["y"] + board["height"]) < 16 and rules["y"] - (form["y"] + form["height"]) < 16
     assert resign["height"] >= 44  # a thumb's size
+
+
+def last_lines(page: Any) -> tuple[str, str]:
+    """The last line of the page's log and of what happened since its seat's last decision, as drawn."""
+    return (
+        page.locator("#log li").last.text_content() or "",
+        page.locator("#happened span").last.text_content() or "",
+    )
+
+
+def test_regression_the_log_and_what_happened_say_you_resigned_to_the_seat_that_resigned_only(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A first-time player's trial: the end panel said "You (Black) resigned" to Black, the log and what happened
+    "Player 2 (Black) resigned" (the server logs one line for every seat)."""
+    room = api.room("fog-chess", seats=2, bots=[])
+    white, black = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    for page in (white, black):
+        wait_state(page, "ready")
+
+    black.locator("#resign .resign-button").click()
+    black.locator("#resign .resign-yes").click()
+    for page in (white, black):
+        wait_state(page, "over", timeout=30_000)
+
+    said = "Player 2 (Black) resigned: White wins."
+    assert last_lines(black) == ("You (Black) resigned: White wins.", "You (Black) resigned: White wins.")
+    assert last_lines(white) == (said, said)
+
+
+def test_regression_in_french_the_log_says_vous_avez_abandonne_to_the_seat_that_resigned_only(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """The same in French, in a game that keeps the platform's own line; a spectator reads the third person."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    first = new_page(seat_url(server, room, 0), locale="fr-FR")
+    second = new_page(seat_url(server, room, 1), locale="fr-FR")
+    for page in (first, second):
+        wait_state(page, "ready")
+    watcher = new_page(f"{server}/room/{room['room']}#role=spectator", locale="fr-FR")
+    wait_state(watcher, "ready")
+
+    second.locator("#resign .resign-button").click()
+    second.locator("#resign .resign-yes").click()
+    for page in (first, second, watcher):
+        wait_state(page, "over", timeout=30_000)
+
+    said = "Le joueur 2 a abandonné la partie."
+    assert last_lines(second) == ("Vous avez abandonné la partie.", "Vous avez abandonné la partie.")
+    assert last_lines(first) == (said, said)
+    assert watcher.locator("#log li").last.text_content() == said

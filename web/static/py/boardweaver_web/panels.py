@@ -52,23 +52,29 @@ def render_clocks(clock: dict[str, Any] | None, elapsed: float, me: int | None, 
     return f'<div class="clocks">{"".join(items)}</div>'
 
 
-def render_log(lines: list[Message], catalog: Catalog | None, limit: int = 200, fresh: int = 0) -> str:
-    """The public log as list items, newest last, in the seat's language: the last `limit` lines, numbered as in
-    the whole log; the last `fresh` of them are marked `new` (the review's step)."""
+def render_log(
+    lines: list[Message], catalog: Catalog | None, limit: int = 200, fresh: int = 0, me: int | None = None
+) -> str:
+    """The public log as list items, newest last, in the seat's language, each line as the seat `me` reads it
+    (`for_reader`: "You resigned."): the last `limit` lines, numbered as in the whole log; the last `fresh` of
+    them are marked `new` (the review's step)."""
     first = max(0, len(lines) - limit)
     items = []
     for number, message in enumerate(lines[first:], start=first + 1):
-        text = catalog.render(message) if catalog is not None else message.key
+        text = catalog.render(for_reader(message, me, catalog)) if catalog is not None else message.key
         value = f' value="{number}"' if number == first + 1 and first else ""
         mark = ' class="new"' if number > len(lines) - fresh else ""
         items.append(f"<li{value}{mark}>{escape(text)}</li>")
     return "".join(items)
 
 
-def render_happened(lines: list[Message], catalog: Catalog | None) -> str:
-    """What happened since the seat's last decision (`Session.latest_messages`), one sentence a line, shown where
-    the eye is (and read out by a screen reader): the log says it too, further down. "" before any."""
-    said = [catalog.render(message) if catalog is not None else message.key for message in lines]
+def render_happened(lines: list[Message], catalog: Catalog | None, me: int | None = None) -> str:
+    """What happened since the seat `me`'s last decision (`Session.latest_messages`), one sentence a line as that
+    seat reads it (`for_reader`), shown where the eye is (and read out by a screen reader): the log says it too,
+    further down. "" before any."""
+    said = [
+        catalog.render(for_reader(message, me, catalog)) if catalog is not None else message.key for message in lines
+    ]
     return " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
 
 

@@ -115,10 +115,10 @@ class RoomView:
         session.changes = []
         clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
         elements.draw("commands", clocks + self.render_commands(board))
-        if elements.draw("log", render_log(session.log_messages(), self.catalog)):  # a Choice step seldom logs
+        me = session.seat if session.role == "seat" else None  # a spectator reads every seat's lines as "Ada ..."
+        if elements.draw("log", render_log(session.log_messages(), self.catalog, me=me)):  # a Choice step seldom logs
             focus.scroll_to_end("log")
-        elements.draw("happened", render_happened(session.latest_messages(), self.catalog))
-        me = session.seat if session.role == "seat" else None
+        elements.draw("happened", render_happened(session.latest_messages(), self.catalog, me))
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])
         column = score_title(game, self.catalog)
