@@ -187,3 +187,47 @@ def test_the_french_turn_with_a_piece_picked_reads_whole_on_a_phone(server: str,
     assert turn["whole"] and turn["on_top"] and turn["font"] >= 14, turn
     assert 0 <= turn["left"] and turn["right"] <= PHONE["width"], turn
     assert "Son à mon tour" in words and "Me prévenir à mon tour" in words
+
+
+# The side column's commands strip (None where it takes no room), the board's top and the chat's (what follows).
+SIDE_COLUMN = """() => {
+  const box = id => { const r = document.getElementById(id).getBoundingClientRect();
+    return r.height > 0 ? {top: r.top, height: r.height} : null; };
+  return {commands: box('commands'), board: box('board').top, chat: box('chat').top,
+    turn: document.getElementById('turn').textContent};
+}"""
+
+
+def test_regression_a_laptops_side_column_keeps_no_empty_commands_strip_while_another_seat_plays(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial at 1280 px: while another seat played, the side column kept an empty commands strip (38 px
+    and a gap) under the options. It takes no room then; at the seat's turn its place is kept from the turn's start,
+    so the first pick's Take and Undo move nothing below them, and the board never moves."""
+    room = api.room("market-draft", seats=2, bots=[])
+    laptop = {"width": 1280, "height": 800}
+    page, other = new_page(viewport=laptop), new_page(viewport=laptop)
+    page.goto(seat_url(server, room, 0))
+    other.goto(seat_url(server, room, 1))
+    for each in (page, other):
+        wait_state(each, "ready")
+    page.locator(MARKET).first.wait_for()
+    turn = page.evaluate(SIDE_COLUMN)
+
+    page.locator(MARKET).first.click()  # a card picked: Take and Undo in the commands
+    page.locator("#commands [data-command=take]").wait_for()
+    picked = page.evaluate(SIDE_COLUMN)
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("() => document.getElementById('turn').textContent.startsWith('Waiting')")
+    page.wait_for_timeout(300)  # the ack's drawing done
+    waiting = page.evaluate(SIDE_COLUMN)
+    screenshot(page, "side-column-waiting-1280")
+    other.locator(MARKET).first.click()
+    other.locator("#commands [data-command=take]").click()
+    page.wait_for_function("() => document.getElementById('turn').textContent.startsWith('Your turn')")
+    again = page.evaluate(SIDE_COLUMN)
+
+    assert waiting["commands"] is None, waiting  # no empty band while Player 2 plays
+    assert turn["commands"] is not None and again["commands"] is not None, (turn, again)  # the turn's place
+    assert picked["chat"] == turn["chat"], (turn, picked)  # the first pick's buttons moved nothing below them
+    assert turn["board"] == picked["board"] == waiting["board"] == again["board"], (turn, waiting, again)
