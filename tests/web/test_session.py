@@ -281,6 +281,43 @@ def test_what_happened_since_our_move_is_read_again_from_the_log_after_a_reload(
     assert [m.key for m in elsewhere.latest_messages()] == ["before", "mine", "later"]
 
 
+def test_regression_what_happened_counts_the_lines_it_leaves_to_the_log_and_its_button_says_so() -> None:
+    """A first-time player's trial: the panel cut lines and said nothing of them. It counts those since the seat's
+    decision it leaves out, and a button before the lines says so: as a wider screen cuts them, and as a phone
+    does (it shows the last four); none where nothing is cut."""
+    from boardweaver import Catalog
+    from boardweaver_web.panels import render_happened
+    from boardweaver_web.texts import Texts
+
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive(room.snapshot(0))
+    session.in_flight = {"commitId": "c1"}  # type: ignore[assignment]
+    mine = [{"key": "line", "args": {"n": n}} for n in range(8)]
+    session.receive({"type": "event", "seq": 1, "patch": [], "ack": "c1", "log": mine})
+    after_ours = session.latest_cut
+    session.receive({"type": "event", "seq": 2, "patch": [], "log": [{"key": "line", "args": {"n": 8}}]})
+    after_theirs = session.latest_cut
+    again = _session(room, 0, store)  # a reload: read again from the log
+    again.receive({**room.snapshot(0), "seq": 2, "log": [*mine, {"key": "line", "args": {"n": 8}}]})
+    catalog = Catalog("en", {"line": "Line {n}"})
+    cut = render_happened(session.latest_messages(), catalog, 0, session.latest_cut, Texts("en"))
+    phone_only = render_happened(session.latest_messages()[:5], catalog, 0, 0, Texts("fr"))
+
+    assert (after_ours, after_theirs, again.latest_cut) == (2, 3, 3)
+    assert cut.startswith(
+        '<button type="button" class="happened-earlier" data-log-jump="">'
+        '<span class="on-wide">3 earlier lines in the log</span>'
+        '<span class="on-phone">5 earlier lines in the log</span></button><span>Line 3.</span>'
+    )
+    assert phone_only.startswith(
+        '<button type="button" class="happened-earlier phone-only" data-log-jump="">'
+        '<span class="on-phone">1 ligne plus ancienne dans le journal</span></button>'
+    )
+    assert "<button" not in render_happened(session.latest_messages()[:4], catalog, 0, 0, Texts("en"))
+
+
 def test_the_seed_commitment_first_seen_is_kept_and_a_later_one_does_not_replace_it() -> None:
     room = FakeRoom(MarketDraft(), [1, 2])
     store = MemoryStore()

@@ -125,6 +125,16 @@ def reveal(element_id: str, selector: str) -> None:
         target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
 
 
+def go_to(element_id: str, heading_id: str) -> None:
+    """Scrolls a region with its own Tab stop (the log) into view, its heading above it, and focuses it."""
+    node, heading = element(element_id), element(heading_id)
+    if node is None:
+        return
+    shown = heading if heading is not None and heading.getClientRects().length else node
+    shown.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", scroll_behavior()]])))
+    node.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
+
+
 def bring_into_view(selectors: list[str]) -> None:
     """Scrolls the page, at the next frame (once drawn), to the first element matching one of `selectors` (the
     first selector that matches wins) when it lies out of sight, under a phone's commands bar stuck to the

@@ -68,14 +68,33 @@ def render_log(
     return "".join(items)
 
 
-def render_happened(lines: list[Message], catalog: Catalog | None, me: int | None = None) -> str:
+PHONE_LINES = 4  # the lines of what happened a phone shows, the last (boardweaver.css: `.happened span`)
+
+
+def render_happened(
+    lines: list[Message], catalog: Catalog | None, me: int | None = None, earlier: int = 0, texts: Texts | None = None
+) -> str:
     """What happened since the seat `me`'s last decision (`Session.latest_messages`), one sentence a line as that
     seat reads it (`for_reader`), shown where the eye is (and read out by a screen reader): the log says it too,
-    further down. "" before any."""
+    further down. "" before any. Where lines are cut (`earlier` of them left out, and a phone shows only the last
+    `PHONE_LINES`), a button first says how many and takes the player to the log (`render_earlier`)."""
     said = [
         catalog.render(for_reader(message, me, catalog)) if catalog is not None else message.key for message in lines
     ]
-    return " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
+    shown = " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
+    return render_earlier(earlier, max(0, len(said) - PHONE_LINES), texts) + shown
+
+
+def render_earlier(earlier: int, off_a_phone: int, texts: Texts | None) -> str:
+    """The button before what happened when its lines are cut: "2 earlier lines in the log", counted as each
+    screen cuts (`earlier` everywhere, `off_a_phone` more on a phone); it takes the focus to the log
+    (`data-log-jump`, room.py). "" where nothing is cut."""
+    if texts is None or earlier + off_a_phone == 0:
+        return ""
+    counts = f'<span class="on-wide">{escape(texts.get("happened.earlier", count=earlier))}</span>' if earlier else ""
+    counts += f'<span class="on-phone">{escape(texts.get("happened.earlier", count=earlier + off_a_phone))}</span>'
+    phone_only = "" if earlier else " phone-only"  # a wider screen shows every line there is
+    return f'<button type="button" class="happened-earlier{phone_only}" data-log-jump="">{counts}</button>'
 
 
 def sentence(text: str) -> str:

@@ -105,6 +105,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elements.on("review-link", "submit", self.on_name_submit)  # the name form, by its button or Enter in its field
         elements.on("invites", "click", self.on_invites_click)
         elements.on("resign", "click", self.on_resign_click)
+        elements.on("happened", "click", self.on_happened_click)  # its "2 earlier lines in the log"
         elements.on_window("offline", lambda _e: self.go_offline())
         elements.on_window("online", lambda _e: self.connect())
         elements.on_window("keydown", self.on_key)

@@ -118,7 +118,8 @@ class RoomView:
         me = session.seat if session.role == "seat" else None  # a spectator reads every seat's lines as "Ada ..."
         if elements.draw("log", render_log(session.log_messages(), self.catalog, me=me)):  # a Choice step seldom logs
             focus.scroll_to_end("log")
-        elements.draw("happened", render_happened(session.latest_messages(), self.catalog, me))
+        said = render_happened(session.latest_messages(), self.catalog, me, session.latest_cut, self.texts)
+        elements.draw("happened", said)
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])
         column = score_title(game, self.catalog)
@@ -145,6 +146,12 @@ class RoomView:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
+
+    def on_happened_click(self, event: Any) -> None:
+        """What happened's "2 earlier lines in the log": the log brought into sight under its title and focused,
+        to read on from there (its end in sight, the lines before it a scroll up)."""
+        if elements.target_data(event, "log-jump") is not None:
+            focus.go_to("log", "log-title")
 
     def clear_room(self) -> None:
         """Clears what the page drew of a room (its board, commands, log, end, links and notices) for another room

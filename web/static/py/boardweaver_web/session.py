@@ -86,6 +86,7 @@ class Session:
         self.notices: list[Notice] = []
         self.log: list[dict[str, Any]] = []  # the room's public log (message wires), sent beside the view
         self.latest: list[dict[str, Any]] = []  # what happened since our last decision (its lines, then the others')
+        self.latest_cut = 0  # the lines since our last decision that `latest` leaves out (earlier in the log)
         self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
@@ -148,8 +149,8 @@ class Session:
         return [Message.from_wire(line) for line in self.log]
 
     def latest_messages(self) -> list[Message]:
-        """What happened since our last decision: its lines, then the other seats' (the last `LATEST_LINES`); []
-        until a decision logs after the page's snapshot."""
+        """What happened since our last decision: its lines, then the other seats' (the last `LATEST_LINES`; the
+        earlier ones, `latest_cut`, only in the log); [] until a decision logs after the page's snapshot."""
         return [Message.from_wire(line) for line in self.latest]
 
     def base_table(self) -> Table | None:
@@ -314,7 +315,7 @@ class Session:
         self._keep_commitment(frame.get("seed_commitment"))
         self.rematch = frame["rematch"] if isinstance(frame.get("rematch"), str) else self.rematch
         self.log = list(frame.get("log") or self.base.get("log") or [])
-        self.latest = self._latest_from_log()
+        self.latest, self.latest_cut = self._latest_from_log()
         self.changes = []
         self._save_base()
         saved = self._saved_draft()
@@ -344,10 +345,11 @@ class Session:
         lines = frame.get("log") or []
         self.log.extend(lines)
         if "ack" in frame:  # our decision starts what happened since it (a bluff called, and what it showed)
-            self.latest = list(lines)[-LATEST_LINES:]
+            self.latest, self.latest_cut = _last_lines(list(lines))
             self.store.set(self._key("since"), str(len(self.log) - len(lines)))  # kept for a reload or a rejoin
         elif lines:  # another seat's: added after it (the last few lines)
-            self.latest = (self.latest + list(lines))[-LATEST_LINES:]
+            self.latest, cut = _last_lines(self.latest + list(lines))
+            self.latest_cut += cut
         self._save_base()
         if "ack" in frame and self.in_flight is not None and frame["ack"] == self.in_flight["commitId"]:
             return self._on_ack({"commitId": frame["ack"], "seq": self.seq})  # our own commit, durable and applied
@@ -468,15 +470,15 @@ class Session:
         }
         return self.in_flight
 
-    def _latest_from_log(self) -> list[dict[str, Any]]:
+    def _latest_from_log(self) -> tuple[list[dict[str, Any]], int]:
         """What happened since our last decision, read from the whole log (a reload, a rejoin, a resync): from
         where this browser saw that decision's lines begin; else, for a browser that never moved here, the
-        log's last lines."""
+        log's last lines. With the count of those lines left out (`_last_lines`)."""
         raw = self.store.get(self._key("since"))
         since = int(raw) if raw is not None and raw.isdigit() else None
         if since is None or since > len(self.log):
             since = 0
-        return self.log[since:][-LATEST_LINES:]
+        return _last_lines(self.log[since:])
 
     def _keep_commitment(self, commitment: Any) -> None:
         """Keeps the room's seed commitment as first seen: the review's check holds the server to that one."""
@@ -527,6 +529,12 @@ class Session:
         if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or not data["steps"]:
             return None
         return data
+
+
+def _last_lines(lines: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The last `LATEST_LINES` of `lines`, and how many earlier ones they leave out (the log keeps them)."""
+    kept = lines[-LATEST_LINES:]
+    return kept, len(lines) - len(kept)
 
 
 def _moved(move: list[Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
