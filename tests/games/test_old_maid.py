@@ -135,25 +135,34 @@ def test_regression_an_ace_or_a_face_card_is_named_not_numbered(
 
 
 @pytest.mark.parametrize(
-    ("locale", "taker", "loser"),
+    ("locale", "taker", "loser", "either"),
     [
-        ("en", "You took Player 1's Queen.", "Player 0 took your Queen."),
-        ("fr", "Vous avez pris une Dame au joueur 1.", "Le joueur 0 vous a pris une Dame."),
+        ("en", "You took Player 1's Queen.", "Player 0 took your Queen.", "Player 0 took Player 1's Queen."),
+        (
+            "fr",
+            "Vous avez pris une Dame au joueur 1.",
+            "Le joueur 0 vous a pris une Dame.",
+            "Le joueur 0 a pris une Dame au joueur 1.",
+        ),
     ],
 )
 def test_regression_the_card_taken_is_named_to_the_taker_and_the_loser_only(
-    locale: str, taker: str, loser: str
+    locale: str, taker: str, loser: str, either: str
 ) -> None:
     """A first-time player's trial: nobody was told which card was taken. The taker and the seat that lost it
-    are, each in its own private state; the public log, the third seat and a spectator never are."""
+    are, each in its own private state (said to itself in its "-you" form, as the tab reads it; as it is in a
+    review); the public log, the third seat and a spectator never are."""
     game = OldMaid()
     table = position({0: ["rank-1"], 1: ["rank-12", "rank-3"], 2: ["rank-5", "maid"]})
 
     verify_commit(game, table, 0, [Action.piece_click(hand_id(1), 0)], picks=[0])
 
-    def told(seat: int) -> str | None:
+    def told(seat: int, to_itself: bool = True) -> str | None:
         said = message_in(table.view(seat).state.player(seat).private_state.get("last_card"))
-        return None if said is None else game.catalogs()[locale].render(said)
+        if said is None:
+            return None
+        assert said.args["player"] == seat  # the seat whose state holds it: its tab reads the "-you" form
+        return game.catalogs()[locale].render(Message(f"{said.key}-you", said.args) if to_itself else said)
 
     def sent(viewer: int | None) -> bytes:  # the bytes of the viewer's frame: its view, and the log beside it
         view = table.view(viewer).state
@@ -163,6 +172,7 @@ def test_regression_the_card_taken_is_named_to_the_taker_and_the_loser_only(
         )
 
     assert (told(0), told(1), told(2)) == (taker, loser, None)
+    assert told(0, to_itself=False) == told(1, to_itself=False) == either
     assert b"card.queen" in sent(0) and b"card.queen" in sent(1)
     assert b"card.queen" not in sent(2) and b"card.queen" not in sent(None)
     assert b"last_card" not in sent(2) and b"last_card" not in sent(None)

@@ -1268,6 +1268,47 @@ def test_regression_a_memory_card_turned_over_stays_in_the_grids_roving_group_an
 
 
 @pytest.mark.parametrize(
+    ("locale", "taker", "loser", "review"),
+    [
+        (
+            "en",
+            "Last card: You took Bob's Queen.",
+            "Last card: Ada took your Queen.",
+            "Last card: Ada took Bob's Queen.",
+        ),
+        (
+            "fr",
+            "Dernière carte : Vous avez pris une Dame à Bob.",
+            "Dernière carte : Ada vous a pris une Dame.",
+            "Dernière carte : Ada a pris une Dame à Bob.",
+        ),
+    ],
+)
+def test_regression_old_maid_tells_the_taker_and_the_seat_that_lost_it_which_card_and_a_review_in_the_third_person(
+    locale: str, taker: str, loser: str, review: str
+) -> None:
+    """A first-time player's trial: nobody was told which card was taken. Each of the two seats reads it in its own
+    words; the third seat is told nothing; a review (no reader: every seat's state shown) says who took it from
+    whom, never "you"."""
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=6)
+    for player, cards in {0: ["rank-1"], 1: ["rank-12", "rank-3"], 2: ["rank-5", "maid"]}.items():
+        table.state.space(f"hand-{player}").pieces = [Piece("back").hiding(card) for card in cards]
+    table.state.active_player_ids, table.state.result = [0], None
+    verify_commit(game, table, 0, [Action.piece_click("hand-1", 0)], picks=[0])
+    names = {0: "Ada", 1: "Bob"}
+
+    def chips(seat: int | None) -> list[str]:
+        catalog = NamedCatalog(game.catalogs()[locale], names)
+        view = table if seat is None else table.view(seat)
+        drawn = Board(game, view, seat, [], catalog, NamedTexts(locale, names)).render()
+        return [html.unescape(fact) for fact in re.findall(r'data-fact="last_card">([^<]*)<', drawn)]
+
+    assert (chips(0), chips(1), chips(2)) == ([taker], [loser], [])
+    assert chips(None) == [review, review]
+
+
+@pytest.mark.parametrize(
     ("locale", "knight", "pawn"),
     [
         ("en", "Last move: Knight g1\u2013f3", "Last move: e7\u2013e5"),

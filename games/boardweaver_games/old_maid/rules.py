@@ -8,8 +8,9 @@ who empty their hand are out, safe; the one left holding the maid loses. Ranks 1
 jack and the queen: their faces and log lines name them in each language, never by their numbers.
 
 The public log says only who took a card from whom. Which card it was is told to the two seats that know it,
-in their players' private states, key "last_card" (a message: "Bob took your 7", "You took Ada's 7"); the
-platform's views keep it from everyone else.
+in their players' private states, key "last_card": a message naming the seat whose state holds it as `player`
+("Bob took Ada's 7"), which that seat's tab reads in its "-you" form ("You took Ada's 7", "Bob took your 7") and a
+review or a referee as it is; the platform's views keep it from everyone else.
 """
 
 from __future__ import annotations
@@ -142,8 +143,12 @@ class OldMaid(Game):
         taken = table.state.space(hand_id(player_id)).pieces[at].private_kind
         if taken is not None:  # the two seats that know the card are told it, each in its own private state
             card = card_named(taken)
-            table.set(StateOf.player_private(player_id), "last_card", msg("look.you-took", source=source, card=card))
-            table.set(StateOf.player_private(source), "last_card", msg("look.took-yours", player=player_id, card=card))
+            told = {
+                player_id: msg("look.took", player=player_id, source=source, card=card),
+                source: msg("look.lost", player=source, target=player_id, card=card),
+            }
+            for seat, message in told.items():
+                table.set(StateOf.player_private(seat), "last_card", message)
         self.discard_a_pair(table, player_id)
         for player in (source, player_id):
             if not table.state.space(hand_id(player)).pieces:

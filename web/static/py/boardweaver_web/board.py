@@ -16,6 +16,7 @@ from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
 from .faces import escape, owner_shape
+from .panels import for_reader
 from .pieces import PieceDrawing
 from .texts import Texts
 
@@ -220,11 +221,12 @@ class Board(PieceDrawing):
         )
 
     def _fact_value(self, value: Any) -> str:
-        """A fact's value as text: a message (its wire map, as `Table.set` keeps one) in the reader's language."""
+        """A fact's value as text: a message (its wire map, as `Table.set` keeps one) in the reader's language, as
+        the seat reads it (`for_reader`: Old maid's "You took Bob's 7" to the taker, "Ada took Bob's 7" in a review)."""
         held = message_in(value)
         if held is None:
             return _plain(value)
-        return self.catalog.render(held) if self.catalog is not None else held.key
+        return self.catalog.render(for_reader(held, self.me, self.catalog)) if self.catalog is not None else held.key
 
     def _fact_name(self, key: str) -> str | None:
         """The fact's name in the game's catalog (`look.<key>`); None for state the game does not name."""
