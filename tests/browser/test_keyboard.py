@@ -436,3 +436,48 @@ def test_the_first_tab_stop_skips_the_top_bar_to_the_board(
     assert first == "skip" and text == said
     assert shown is not None and shown["y"] >= 0 and shown["height"] >= 20
     assert landed  # on the board's first piece to click: the hand's Tab stop
+
+
+HAND_CARD = ".mine .layout-fan [data-roving] > [data-key]"
+FOCUSED_HAND_CARD = f"() => document.activeElement.matches('{HAND_CARD}') && document.activeElement.dataset.key"
+PICKED = "() => [...document.querySelectorAll('.mine .layout-fan .piece.chosen')].map(e => e.dataset.key)"
+
+
+def test_regression_a_card_of_the_hand_not_playable_now_is_reached_by_the_arrows_and_says_so(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression: the arrows reached only the cards of a hand that could be played now (Bluff's four picked, once
+    four were: the fifth was skipped), so a keyboard or screen reader's player could not read the whole hand. Now every
+    card is in the hand's roving group; one not playable now says so, and Enter or Space on it takes no step and
+    keeps the focus; a playable card still plays."""
+    room = api.room("bluff", seats=3, bots=[1, 2])  # the bots wait for seat 0's first decision: no redraw
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    Keyboard(page).tab_to(f"() => Boolean(({FOCUSED_HAND_CARD})())")
+    for _ in range(4):  # four cards picked, the most a claim takes: the others are offered no more
+        at = page.evaluate(FOCUSED_HAND_CARD)
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"({PICKED})().includes('{at}')", timeout=10_000)
+        page.keyboard.press("ArrowRight")
+    fifth = page.evaluate(FOCUSED_HAND_CARD)
+    said = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    offered = page.evaluate("document.activeElement.hasAttribute('data-offer')")
+
+    assert fifth == "hand-0/4" and not offered, fifth  # without the fix: the arrows wrapped round to hand-0/0
+    assert said.endswith(" · can't play now") and "(Player 1 (you): Hand, 5 of " in said, said
+
+    page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    page.wait_for_timeout(500)
+    stayed = page.evaluate(FOCUSED_HAND_CARD)
+    picked = page.evaluate(PICKED)
+    notice = page.inner_text("#notice")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")  # the fourth card, picked: Enter takes it back, as before
+    page.wait_for_function(f"({PICKED})().length === 3", timeout=10_000)
+    page.keyboard.press("ArrowRight")
+    said_again = page.evaluate("document.activeElement.getAttribute('aria-label')")
+
+    assert stayed == "hand-0/4" and picked == ["hand-0/0", "hand-0/1", "hand-0/2", "hand-0/3"], picked
+    assert notice == "You can't play that now."
+    assert "can't play now" not in said_again and page.evaluate(FOCUSED_HAND_CARD) == "hand-0/4", said_again

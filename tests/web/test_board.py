@@ -424,7 +424,8 @@ def test_the_offered_cells_of_a_hex_map_are_one_tab_stop_moved_through_with_the_
     assert 'class="hex-map"' in staged and 'data-roving="hex"' in staged
     assert len(cells) == 19 and [stop for _, _, stop in cells] == ["0"] + ["-1"] * 18  # the first in reading order
     assert cells[0][:2] == ("hex-0--2", "Place it here: Hex, row 1, column 1")  # each cell still says its name
-    assert 'data-roving="hex"' not in alone and "tabindex" not in alone  # one cell to click: a Tab stop as it was
+    hex_map = alone[alone.index('class="hex-map"') : alone.index('<div class="mine">')]
+    assert 'data-roving="hex"' not in alone and "tabindex" not in hex_map  # one cell to click: a Tab stop as it was
 
 
 def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:
@@ -1336,3 +1337,33 @@ def test_regression_fog_chess_says_the_seats_last_move_as_players_write_it_and_o
 
     assert chip(0, 0) == knight and chip(1, 1) == pawn
     assert chip(1, 0) is None and chip(0, 1) is None  # the other side's move: not in its view
+
+
+@pytest.mark.parametrize(("locale", "not_now"), [("en", " · can't play now"), ("fr", " · pas jouable maintenant")])
+def test_regression_every_card_of_a_seats_own_hand_is_in_its_roving_group_and_one_not_playable_now_says_so(
+    locale: str, not_now: str
+) -> None:
+    """Regression (keyboard and screen reader): a hand was a roving group of its offered cards alone, so on another
+    seat's turn (and beside offered cards) the arrows never reached the others; now every card of a hand its seat
+    sees is in it, the ones it surely cannot play now saying so; another seat's backs are not."""
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    game = DrawDiscard({"endless": False})
+    table = start(game, [0, 1, 2, 3], seed=4)  # seat 0 plays first
+
+    def hand(seat: int, viewer: int) -> list[str]:
+        draft = Draft(game, table.view(viewer), viewer)
+        catalog = game.catalogs()[locale]
+        page = Board(game, draft.view, viewer, draft.offers(), catalog, Texts(locale)).render()
+        return re.findall(rf'<(?:div|button) [^>]*data-key="hand-{seat}/\d+"[^>]*>', page)
+
+    waiting, playing, backs = hand(1, 1), hand(0, 0), hand(0, 1)
+
+    assert len(waiting) == 5 and all("data-not-now" in card and "data-offer" not in card for card in waiting)
+    assert [card.count('tabindex="0"') for card in waiting] == [1, 0, 0, 0, 0]
+    assert all('tabindex="-1"' in card for card in waiting[1:])
+    assert all(html.unescape(re.findall(r'aria-label="([^"]*)"', card)[0]).endswith(not_now) for card in waiting)
+    # its turn: a command plays a card ("Play 10♥"), not a click on it; every card is read, none said unplayable
+    assert all("tabindex" in card and "data-not-now" not in card for card in playing)
+    assert not any(not_now.strip(" ·") in html.unescape(card) for card in playing)
+    assert all("tabindex" not in card for card in backs)  # another seat's hand of backs: nothing to read

@@ -100,4 +100,6 @@ def test_regression_a_grids_squares_do_not_repeat_the_boards_title_nor_is_it_cou
     assert title in html.unescape(board.group(1)) and "64" not in board.group(1)
     assert squares[0].startswith("a8, ") and squares[60].startswith("e1, ")
     assert not [label for label in squares if title in label or "(" in label], squares[:2]
-    assert re.search(r"\((Player 1 \(you\)|Joueur 1 \(vous\))[^)]*\)?, 1 (of|sur) \d+\)$", html.unescape(card.group(1)))
+    assert re.search(
+        r"\((Player 1 \(you\)|Joueur 1 \(vous\))[^)]*\)?, 1 (of|sur) \d+\)( · .*)?$", html.unescape(card.group(1))
+    )

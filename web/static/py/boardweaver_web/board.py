@@ -49,6 +49,8 @@ class Board(PieceDrawing):
     _map_cells: list[str] = field(default_factory=list)  # a roving hex map's offered cells; the first is its Tab stop
     _lanes: list[str] = field(default_factory=list)  # the table's other offered spaces, when a roving group
     _read_grids: set[str] = field(default_factory=set)  # a seat's grids: every card a roving item, to be read
+    _read_hands: set[str] = field(default_factory=set)  # a seat's own hands it sees: every card a roving item too
+    _said_not_now: set[str] = field(default_factory=set)  # those whose cards not offered say "can't play now"
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
     _grids: tuple[int, int] = (1, 0)  # the grids drawn and all their rows: a wide screen fits them all, not each
 
@@ -366,8 +368,8 @@ class Board(PieceDrawing):
     def _tab_stop(self, space: Space, layout: str) -> int | None:
         """The index of a hand's one Tab stop when its cards are a roving group (a fan, row or grid with two or more
         offered cards, or one beside the card the draft picked; on a seat's page, a grid, always, every card in it:
-        a screen reader's player reads it while the other side thinks): the staged card, else the first
-        offered, else the first cell; None for any other space.
+        a screen reader's player reads it while the other side thinks; so is the seat's own hand, `_is_read_hand`):
+        the staged card, else the first offered, else the first cell; None for any other space.
 
         A picked card offered no more (Market draft's staged card) stays in the group, focusable: the focus stays on
         it after Enter picked it, rather than falling to a neighbour that then looks picked (a keyboard trial)."""
@@ -376,12 +378,34 @@ class Board(PieceDrawing):
         # a seat's grid (a board, Memory match's cards), read card by card (not the review's: its arrows step
         # through the game)
         read = self.me is not None and len(space.pieces) > 1 and layout == "grid"
-        if not read and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
+        # a seat's own hand, every card read; not while its card picked sends the player on elsewhere (Three lanes'
+        # lanes, Hexbloom's hexes: none of the hand's offered), where the focus goes on as it did
+        held = self._is_read_hand(space, layout) and not (staged and not offered)
+        if not (read or held) and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
             return None
         self._tab_stops[space.space_id] = (staged or offered or [0])[0]
         if read:
             self._read_grids.add(space.space_id)
+        if held:
+            self._read_hands.add(space.space_id)
+            # a card not offered surely cannot be played now where the seat has no offer at all, or the hand's cards
+            # are clicked to play them; not where a command plays one (Draw-discard's "Play 10♥"): said nothing there
+            if offered or not self.offers:
+                self._said_not_now.add(space.space_id)
         return self._tab_stops[space.space_id]
+
+    def _is_read_hand(self, space: Space, layout: str) -> bool:
+        """Tells whether a space is a hand of the seat's own whose faces it sees (a fan or row in its area, not all
+        backs): a roving group holding every card, those it cannot play now too, always, so a keyboard or screen
+        reader's player reads the whole hand (a trial: the arrows skipped every card not offered, Bluff's once four
+        were picked, the whole hand on another seat's turn)."""
+        if self.me is None or layout not in ("fan", "row") or not space.pieces or _axial(space) is not None:
+            return False
+        if self.game.space_look(space.kind).get("area") != "seat" or seat_area_of(space) != self.me:
+            return False
+        return any(
+            piece.private_kind is not None or piece.public_kind not in ("back", "hidden") for piece in space.pieces
+        )
 
 
 ROVING_LAYOUTS = ("fan", "row", "grid")  # the spaces whose offered pieces are one Tab stop, moved through with arrows

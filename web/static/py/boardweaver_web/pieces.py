@@ -35,6 +35,8 @@ class PieceDrawing:
     last_moves: dict[str, int]
     _tab_stops: dict[str, int]
     _read_grids: set[str]  # a seat's grids: every card a roving item, to be read (`Board._tab_stop`)
+    _read_hands: set[str]  # a seat's own hands it sees: every card a roving item (`Board._is_read_hand`)
+    _said_not_now: set[str]  # those whose cards not offered cannot be played now, surely (`Board._tab_stop`)
     _drafted_at: dict[str, set[int]]
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
@@ -60,6 +62,7 @@ class PieceDrawing:
             classes.append(f"last-move last-move-{mover}")
         attributes = ""
         picked = False  # the draft's pick (never a ghost)
+        not_now = False  # a card of the seat's hand it surely cannot play now (never a ghost)
         cell = None if ghost else self._cell_name(space, index)  # a chess square's name: "e4"
         if ghost:
             classes.append("pending")
@@ -79,11 +82,14 @@ class PieceDrawing:
             # a picked card stays in its roving group; a board's every cell is in it, to be read by keyboard; so is a
             # seat's grid's every card, those shown but not to be clicked too (a face up, a pair kept): the arrows
             # reach them to read them again, and a card just turned over keeps the focus rather than handing it to
-            # the next card still face down (a keyboard trial of Memory match); such a card is no button
-            if stop is not None and (
-                offer is not None or picked or cell is not None or space.space_id in self._read_grids
-            ):
+            # the next card still face down (a keyboard trial of Memory match); such a card is no button; so is a
+            # seat's own hand's every card, to read the whole hand (`Board._is_read_hand`)
+            read = space.space_id in self._read_grids or space.space_id in self._read_hands
+            if stop is not None and (offer is not None or picked or cell is not None or read):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
+            not_now = offer is None and not picked and space.space_id in self._said_not_now
+            if not_now:
+                attributes += " data-not-now"  # Enter or Space on it says so, and takes no step (`RoomPage.on_key`)
         what = self._piece_name(look, shown_kind)
         if cell is not None:  # a chess square says its name ("e4, White pawn"), not its place among 64
             # nor its board's title: the board (a group named so) says it once, not each of its 64 squares
@@ -108,6 +114,10 @@ class PieceDrawing:
             spoken += f" · {self._mark_name(mark)}"
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
             spoken += f" · {self.texts.get('piece.picked')}"
+        elif not_now:
+            # a card of the seat's hand it cannot play now, reached by the arrows among those it can: said so, as
+            # those say what a click does
+            spoken += f" · {self.texts.get('piece.not-now')}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")

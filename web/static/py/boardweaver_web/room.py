@@ -400,11 +400,17 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
     # -- clicks --------------------------------------------------------------------------------------
 
     def on_key(self, event: Any) -> None:
-        """Notes a keyboard player; Escape takes the draft's last step back, as the Undo button does (a piece
-        picked up is put back), unless a text field or the top bar's settings (a phone's menu: Escape closes it) has
-        the focus."""
+        """Notes a keyboard player; Enter or Space on a card of the hand it cannot play now says so; Escape takes the
+        draft's last step back, as the Undo button does (a piece picked up is put back), unless a text field or the
+        top bar's settings (a phone's menu: Escape closes it) has the focus."""
         self.keyboard = True
-        if str(event.key) != "Escape" or event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+        if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
+            return
+        if str(event.key) in ("Enter", " ") and elements.target_data(event, "not-now") is not None:
+            event.preventDefault()  # a card of the hand it cannot play now: no step, and Space scrolls no page away
+            self.say_passing(self.texts.get("notice.not-now"))
+            return
+        if str(event.key) != "Escape":
             return
         if str(getattr(event.target, "tagName", "") or "").lower() in ("input", "select", "textarea"):
             return
