@@ -55,6 +55,8 @@ LAYOUT_PROBLEMS = """() => {
       problems.push(`#${id} overlaps the board`);
   }
   for (const fan of document.querySelectorAll('.layout-fan:not(.backs) .pieces')) {  // backs overlap by design
+    // and so does a pile on the table nobody clicks (Old maid's discards), kept in one row (pile-on-phone)
+    if (fan.closest('.middle') && !fan.querySelector('.offer')) continue;
     const cards = [...fan.children].map(c => c.getBoundingClientRect());
     // a hand to tap (the seat's own, or one with cards offered) shows a finger's strip of each card, else a corner
     const tapped = fan.closest('.mine') || fan.querySelector('.offer');
@@ -375,6 +377,46 @@ def test_old_maid_is_played_to_its_end_by_taps_on_a_phone(server: str, api: Any,
     assert "Game over" in phone.inner_text("#result")
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
     screenshot(phone, "old-maid-mobile-over")
+
+
+# where the seat's own area and its hand begin, below the table's top (the end panel and another seat's backs,
+# drawn whole at our turn and as one back with a count at its own, move the table itself)
+OWN_AREA = """() => {
+  const top = s => document.querySelector(s).getBoundingClientRect().top;
+  return [document.querySelectorAll('.middle .layout-fan .piece').length,
+          Math.round(top('.mine .seat-area') - top('.middle')), Math.round(top('.mine .layout-fan') - top('.middle'))];
+}"""
+
+
+def test_regression_old_maids_growing_discard_pile_never_pushes_the_seats_hand_down_a_phone(
+    server: str, api: Any, phone: Any
+) -> None:
+    """A first-time player's trial (390 x 844): late in the game the discarded pairs wrapped into a second and a
+    third row of cards, each pushing the seat's own hand further down the screen. The pile keeps one row: the
+    seat's area begins at one place below the table whatever the pile holds, at each of its turns and at the end."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready", "over")
+    seen: list[list[int]] = []
+    deadline = time.monotonic() + 90
+    while phone.get_attribute("#page", "data-state") != "over" and time.monotonic() < deadline:
+        if phone.locator("#board .offer").count():  # our turn: the bot's hand drawn whole, as at every turn of ours
+            phone.wait_for_timeout(450)  # the last move's slide into the pile
+            seen.append(phone.evaluate(OWN_AREA))
+        if not take_one(phone):
+            phone.wait_for_timeout(50)
+    wait_state(phone, "over", timeout=5_000)
+    phone.wait_for_timeout(450)
+    seen.append(phone.evaluate(OWN_AREA))
+    screenshot(phone, "old-maid-mobile-pile")
+
+    piles = [pile for pile, _, _ in seen]
+    assert piles[0] < 23 and piles[-1] == 24, seen  # the pile grew to every pair (three rows of 11 a row, unfixed)
+    assert len({area for _, area, _ in seen}) == 1, seen  # the seat's area: one place below the table's top
+    # its hand too, at each of our turns once its header says "Last card" (the end's header, with no "to act" in it,
+    # may take one line less)
+    assert len({hand for _, _, hand in seen[1:-1]}) == 1, seen
+    assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
 def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges(server: str, phone: Any) -> None:
