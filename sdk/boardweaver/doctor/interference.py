@@ -40,6 +40,7 @@ from ..table import Table
 from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
+from .offered import offer_difference
 from .stepper import Decision, Finding, logged, observer_name, observer_perspective, short
 from .written import moves_alike, shows_alike
 
@@ -528,13 +529,14 @@ def compare(
             f"{where}",
         )
     if observer is not None and observer in true_view.state.active_player_ids and not true_view.state.is_over():
-        offers_true = canonical_json([o.to_wire() for o in game.offers(true_view, observer)])
-        offers_twin = canonical_json([o.to_wire() for o in other.offers(twin_view, observer)])
-        if offers_true != offers_twin:
+        offers_true = [o.to_wire() for o in game.offers(true_view, observer)]
+        offers_twin = [o.to_wire() for o in other.offers(twin_view, observer)]
+        if canonical_json(offers_true) != canonical_json(offers_twin):
             return Finding(
                 4,
                 "offers or labels depend on what the seat cannot see",
-                f"seat {observer}'s offers or labels differ between the two worlds",
+                f"seat {observer}'s offers or labels differ between the two worlds: "
+                f"{offer_difference(offers_true, offers_twin, 'in this world', 'in the other world')}",
             )
         for probe_step in _probes(true_view.state) if probe else []:
             texts = [_error_text(g, w, observer, probe_step) for g, w in ((game, true_table), (other, twin_table))]

@@ -32,6 +32,7 @@ from ..view import (
 )
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
+from .offered import offer_difference
 
 
 @dataclass(frozen=True)
@@ -240,8 +241,20 @@ class Stepper:
                 4,
                 "offers or labels depend on what the seat cannot see",
                 f"seat {self.seat}'s offers (or their labels) on its view differ from those the same rules "
-                "make on the full state: offers() reads a part the seat cannot see",
+                f"make on the full state{self._offers_difference(offers, full)}: offers() reads a part the seat "
+                "cannot see",
             )
+
+    def _offers_difference(self, offers: list[Offer], full: list[Offer]) -> str:
+        """Names the offer that differs on the seat's view and on the full state, in parentheses ("" if none)."""
+        state, perspective = self.table.state, seat_perspective(self.seat)
+        positions: ClickPositions = {}
+        try:
+            on_view = offer_wires(state, perspective, offers, True, positions)
+            on_full = offer_wires(state, perspective, full, False, positions)
+        except RuleError:
+            return ""
+        return f" ({offer_difference(on_view, on_full, 'on its view', 'on the full state')})"
 
     def _compare_prompts(self) -> None:
         """Check 4: the prompt on the seat's view equals the one on the full state (and check 6 notes its key)."""
