@@ -577,6 +577,22 @@ def test_the_inventory_names_the_piece_played_before_a_decisions_last_step_where
     assert cards.lines()[0].startswith("'target' (a reveal) shows")
 
 
+def test_regression_the_inventory_names_one_kind_played_before_without_an_article() -> None:
+    """Regression: a new author's Spy letter read "'guess' after a 'agent' (a reveal) shows ..."."""
+    from boardweaver.doctor.disclosures import Disclosures
+
+    spies = Disclosures()
+    key = ("a reveal", "'guess'", "other", "hand", "back", "hand")
+    spies.decisions.update({key: 7})
+    spies.played = {key: {"agent"}}
+    spies.played_before = {"'guess'": {"agent", "duelist"}}
+
+    assert spies.lines() == [
+        "'guess' after 'agent' (a reveal) shows every other seat and the spectators another seat's hidden 'back' "
+        "pieces of 'hand' spaces (7 decisions)"
+    ]
+
+
 def test_the_inventory_follows_a_piece_and_does_not_blame_the_place_a_like_piece_left() -> None:
     from boardweaver_games.hexbloom.rules import Hexbloom
 

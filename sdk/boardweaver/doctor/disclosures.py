@@ -211,7 +211,7 @@ class Disclosures:
 
 
 def _after(kinds: set[str], most: int = ROLES) -> str:
-    """Says which pieces an earlier step of such decisions played: " after a 'priest'", " after 'baron' or
+    """Says which pieces an earlier step of such decisions played: " after 'priest'", " after 'baron' or
     'priest'" (the decision's last step alone, a 'target', does not tell a Priest's look from a Baron's). Named
     only when other kinds played before such a step never showed it."""
     if not kinds:
@@ -220,5 +220,5 @@ def _after(kinds: set[str], most: int = ROLES) -> str:
     if len(named) > most:
         return f" after {', '.join(map(repr, named[:most]))} and {len(named) - most} other kinds"
     if len(named) == 1:
-        return f" after a {named[0]!r}"
+        return f" after {named[0]!r}"  # no article: "a 'agent'" reads wrong before a vowel
     return f" after {', '.join(map(repr, named[:-1]))} or {named[-1]!r}"
