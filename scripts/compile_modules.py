@@ -34,6 +34,7 @@ STAMP = BUILD / "stamp"
 # wire.py (compiled, 4 k instructions a move more: it reads the interpreted model's attributes and checks each),
 # and the games' own rules.
 MODULES = [
+    "sdk/boardweaver/changes.py",
     "sdk/boardweaver/decision.py",
     "sdk/boardweaver/patch.py",
     "sdk/boardweaver/table.py",

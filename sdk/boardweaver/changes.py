@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Final
 
 from .messages import Message
 from .model import GameResult, JsonMap, Piece, PlayerId, Space, TableState
@@ -16,13 +16,7 @@ MISSING: Any = object()
 
 @dataclass
 class Change:
-    """One recorded mutation.
-
-    `seen_alike`: `visible_to` gives every perspective the same answer (a move's places are public), so
-    the platform may ask it once for all of them.
-    """
-
-    seen_alike: ClassVar[bool] = False
+    """One recorded mutation (`SEEN_ALIKE` names the kinds every perspective sees alike)."""
 
     def revert(self, state: TableState) -> None:
         raise NotImplementedError
@@ -32,9 +26,12 @@ class Change:
         raise NotImplementedError
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class SpaceAdded(Change):
     space: Space
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
 
     def revert(self, state: TableState) -> None:
         del state.spaces[self.space.space_id]
@@ -43,11 +40,16 @@ class SpaceAdded(Change):
         return {"type": "space-added", "space": self.space.space_id}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class PieceAdded(Change):
     space: Space
     index: int
     piece: Piece
+
+    def __init__(self, space: Space, index: int, piece: Piece) -> None:
+        self.space = space
+        self.index = index
+        self.piece = piece
 
     def revert(self, state: TableState) -> None:
         del state.spaces[self.space.space_id].pieces[self.index]
@@ -56,11 +58,16 @@ class PieceAdded(Change):
         return {"type": "piece-added", "space": self.space.space_id, **_at(self.space, self.index)}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class PieceRemoved(Change):
     space: Space
     index: int
     piece: Piece
+
+    def __init__(self, space: Space, index: int, piece: Piece) -> None:
+        self.space = space
+        self.index = index
+        self.piece = piece
 
     def revert(self, state: TableState) -> None:
         state.spaces[self.space.space_id].pieces.insert(self.index, self.piece)
@@ -69,14 +76,18 @@ class PieceRemoved(Change):
         return {"type": "piece-removed", "space": self.space.space_id, **_at(self.space, self.index)}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class PieceMoved(Change):
-    seen_alike: ClassVar[bool] = True  # its places only: a collection's index is never named
-
     source: Space
     source_index: int
     target: Space
     target_index: int
+
+    def __init__(self, source: Space, source_index: int, target: Space, target_index: int) -> None:
+        self.source = source
+        self.source_index = source_index
+        self.target = target
+        self.target_index = target_index
 
     def revert(self, state: TableState) -> None:
         piece = state.spaces[self.target.space_id].pieces.pop(self.target_index)
@@ -98,7 +109,7 @@ class PieceMoved(Change):
         }
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class KindSet(Change):
     space: Space
     index: int
@@ -107,6 +118,24 @@ class KindSet(Change):
     new: str | None
     visible_for: Any = field(default=None)  # the piece's owner when the kind was set
     shown_to: frozenset[PlayerId] = NOT_SHOWN  # the seats the piece was shown to then
+
+    def __init__(
+        self,
+        space: Space,
+        index: int,
+        private: bool,
+        old: str | None,
+        new: str | None,
+        visible_for: Any = None,
+        shown_to: frozenset[PlayerId] = NOT_SHOWN,
+    ) -> None:
+        self.space = space
+        self.index = index
+        self.private = private
+        self.old = old
+        self.new = new
+        self.visible_for = visible_for
+        self.shown_to = shown_to
 
     def revert(self, state: TableState) -> None:
         piece = state.spaces[self.space.space_id].pieces[self.index]
@@ -128,7 +157,7 @@ class KindSet(Change):
         return wire
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class ShownSet(Change):
     """The seats a piece is shown to changed (`Table.show`, `unshow`, or the piece moving on).
 
@@ -139,6 +168,12 @@ class ShownSet(Change):
     index: int
     old: frozenset[PlayerId]
     new: frozenset[PlayerId]
+
+    def __init__(self, space: Space, index: int, old: frozenset[PlayerId], new: frozenset[PlayerId]) -> None:
+        self.space = space
+        self.index = index
+        self.old = old
+        self.new = new
 
     def revert(self, state: TableState) -> None:
         state.spaces[self.space.space_id].pieces[self.index].shown_to = self.old
@@ -154,7 +189,7 @@ class ShownSet(Change):
         }
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class StateSet(Change):
     target: StateOf
     key: str
@@ -164,6 +199,26 @@ class StateSet(Change):
     map_ref: JsonMap
     in_collection: bool = False  # a piece's map in a collection, whose true index no viewer may learn
     shown_to: frozenset[PlayerId] = NOT_SHOWN  # for a piece's private map: the seats the piece was shown to
+
+    def __init__(
+        self,
+        target: StateOf,
+        key: str,
+        old: Any,
+        new: Any,
+        owner: PlayerId | None,
+        map_ref: JsonMap,
+        in_collection: bool = False,
+        shown_to: frozenset[PlayerId] = NOT_SHOWN,
+    ) -> None:
+        self.target = target
+        self.key = key
+        self.old = old
+        self.new = new
+        self.owner = owner
+        self.map_ref = map_ref
+        self.in_collection = in_collection
+        self.shown_to = shown_to
 
     def revert(self, state: TableState) -> None:
         if self.old is MISSING:
@@ -180,9 +235,12 @@ class StateSet(Change):
         return {"type": "state-set", "target": target, "key": self.key}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class Logged(Change):
     message: Message
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
 
     def revert(self, state: TableState) -> None:
         state.log.pop()
@@ -191,10 +249,14 @@ class Logged(Change):
         return {"type": "log", "message": self.message.to_wire()}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class ActivePlayersSet(Change):
     old: list[PlayerId]
     new: list[PlayerId]
+
+    def __init__(self, old: list[PlayerId], new: list[PlayerId]) -> None:
+        self.old = old
+        self.new = new
 
     def revert(self, state: TableState) -> None:
         state.active_player_ids = list(self.old)
@@ -203,15 +265,23 @@ class ActivePlayersSet(Change):
         return {"type": "active-players", "players": list(self.new)}
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where a dataclass's would run as Python
 class GameEnded(Change):
     result: GameResult
+
+    def __init__(self, result: GameResult) -> None:
+        self.result = result
 
     def revert(self, state: TableState) -> None:
         state.result = None
 
     def visible_to(self, perspective: Perspective) -> dict[str, Any] | None:
         return {"type": "game-ended", **result_to_wire(self.result)}
+
+
+# The kinds of change whose `visible_to` gives every perspective the same answer (a move's places are public: a
+# collection's index is never named), so the platform may ask it once for all of them.
+SEEN_ALIKE: Final = frozenset({PieceMoved})
 
 
 def revert_all(state: TableState, changes: list[Change]) -> None:
@@ -240,6 +310,7 @@ def _at(space: Space, index: int) -> dict[str, int]:
 
 
 __all__ = [
+    "SEEN_ALIKE",
     "ActivePlayersSet",
     "Change",
     "GameEnded",

@@ -136,31 +136,36 @@ class Dirty:
         dirty = cls()
         steps = dirty.steps
         for change in changes:  # the kinds of change in the order of how often a decision makes them
-            kind = type(change)
+            kind = type(change)  # each read through a cast: a compiled change's fields are then read natively
             if kind is _MOVED:
-                source, target = change.source.space_id, change.target.space_id  # type: ignore[attr-defined]
-                steps.setdefault(source, []).append((OUT, change.source_index))  # type: ignore[attr-defined]
-                steps.setdefault(target, []).append((IN, change.target_index))  # type: ignore[attr-defined]
+                moved = cast(PieceMoved, change)
+                steps.setdefault(moved.source.space_id, []).append((OUT, moved.source_index))
+                steps.setdefault(moved.target.space_id, []).append((IN, moved.target_index))
             elif kind is _KIND_SET:
-                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
+                kind_set = cast(KindSet, change)
+                steps.setdefault(kind_set.space.space_id, []).append((TOUCH, kind_set.index))
             elif kind is _STATE_SET:
-                target = change.target  # type: ignore[attr-defined]
+                target = cast(StateSet, change).target
                 if target.part == "meta":
                     dirty.common.add("meta")
                 elif target.player_id is not None:
                     dirty.players.add(target.player_id)
                 else:
                     at = target.index
-                    steps.setdefault(target.space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
+                    space_id = cast(str, target.space_id)  # a space's map or a piece's: it names its space
+                    steps.setdefault(space_id, []).append((STATE, 0) if at is None else (TOUCH, at))
             elif kind is _ACTIVE_SET:
                 dirty.common.add("active")
             elif kind is _ADDED:
-                steps.setdefault(change.space.space_id, []).append((IN, change.index))  # type: ignore[attr-defined]
+                added = cast(PieceAdded, change)
+                steps.setdefault(added.space.space_id, []).append((IN, added.index))
             elif kind is _REMOVED:
-                steps.setdefault(change.space.space_id, []).append((OUT, change.index))  # type: ignore[attr-defined]
+                removed = cast(PieceRemoved, change)
+                steps.setdefault(removed.space.space_id, []).append((OUT, removed.index))
             elif kind is _SHOWN_SET:
-                steps.setdefault(change.space.space_id, []).append((TOUCH, change.index))  # type: ignore[attr-defined]
-                dirty.looks.add(change.space.space_id)  # type: ignore[attr-defined]
+                shown = cast(ShownSet, change)
+                steps.setdefault(shown.space.space_id, []).append((TOUCH, shown.index))
+                dirty.looks.add(shown.space.space_id)
             elif kind is _ENDED:
                 dirty.common.update(("active", "result"))
             elif kind is _LOGGED:

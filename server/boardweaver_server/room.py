@@ -9,7 +9,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from boardweaver import (
     REFEREE,
@@ -27,7 +27,7 @@ from boardweaver import (
     undo_commit,
     verify_commit,
 )
-from boardweaver.changes import Change, Logged, PieceAdded, PieceMoved, PieceRemoved, SpaceAdded, revert_all
+from boardweaver.changes import SEEN_ALIKE, Change, Logged, PieceAdded, PieceMoved, PieceRemoved, SpaceAdded, revert_all
 from boardweaver.model import TableState
 from boardweaver.views import Views
 from boardweaver.wire import result_to_wire
@@ -401,11 +401,11 @@ class Room:
         over = '"over":true,' if self.is_over else ""
         patches = self.views.patches(changes)
         moved = [change for change in changes if type(change) is _MOVED]
-        alike: str | None = None  # the moves every perspective sees alike (`Change.seen_alike`), encoded once
+        alike: str | None = None  # the moves every perspective sees alike (`changes.SEEN_ALIKE`), encoded once
         ends = _ends(changes, moved, self.table.state) if moved else []
         if not moved:
             alike = ""
-        elif PieceMoved.seen_alike:
+        elif _MOVED in SEEN_ALIKE:
             moves_seen = [
                 _move(wire, end)
                 for change, end in zip(moved, ends, strict=True)
@@ -936,20 +936,24 @@ def _ends(changes: list[Change], moved: list[PieceMoved], state: TableState) -> 
             space = spaces.get(space_id)
             counts[space_id] = 0 if space is None else len(space.pieces)
     added: set[str] = set()
-    for step in reversed(changes):
-        if type(step) is _MOVED:
-            if step.target.space_id in counts:
-                counts[step.target.space_id] -= 1
-            if step.source.space_id in counts:
-                counts[step.source.space_id] += 1
-        elif type(step) is _ADDED:
-            if step.space.space_id in counts:
-                counts[step.space.space_id] -= 1
-        elif type(step) is _REMOVED:
-            if step.space.space_id in counts:
-                counts[step.space.space_id] += 1
-        elif type(step) is _SPACE_ADDED:
-            added.add(step.space.space_id)
+    for step in reversed(changes):  # each read through a cast: a compiled change's fields are read natively
+        kind = type(step)
+        if kind is _MOVED:
+            moved_step = cast(PieceMoved, step)
+            if moved_step.target.space_id in counts:
+                counts[moved_step.target.space_id] -= 1
+            if moved_step.source.space_id in counts:
+                counts[moved_step.source.space_id] += 1
+        elif kind is _ADDED:
+            space_id = cast(PieceAdded, step).space.space_id
+            if space_id in counts:
+                counts[space_id] -= 1
+        elif kind is _REMOVED:
+            space_id = cast(PieceRemoved, step).space.space_id
+            if space_id in counts:
+                counts[space_id] += 1
+        elif kind is _SPACE_ADDED:
+            added.add(cast(SpaceAdded, step).space.space_id)
     ends: list[tuple[int, int]] = []
     for move in moved:
         source_id, target = move.source.space_id, spaces.get(move.target.space_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from boardweaver import REFEREE, SPECTATOR, Perspective, PlayerId, RandomBot, StateOf, Table, start, verify_commit
-from boardweaver.changes import Change
+from boardweaver.changes import SEEN_ALIKE, Change, PieceMoved
 from boardweaver.views import Views
 
 from .test_views import load_games
@@ -25,12 +25,12 @@ def test_a_change_marked_seen_alike_is_seen_alike_by_every_perspective(name: str
         seat = table.state.active_player_ids[0]
         result = verify_commit(game, table, seat, bots[seat].decide(game, table.view(seat), seat))
         for change in result.changes:
-            if type(change).seen_alike:
+            if type(change) in SEEN_ALIKE:
                 seen = [change.visible_to(perspective) for perspective in perspectives]
                 assert all(wire == seen[0] for wire in seen), (name, change)
                 checked += 1
 
-    assert not Change.seen_alike
+    assert Change not in SEEN_ALIKE and PieceMoved in SEEN_ALIKE
 
 
 def test_a_player_without_private_state_is_one_part_for_every_perspective() -> None:
