@@ -231,3 +231,21 @@ def test_regression_a_laptops_side_column_keeps_no_empty_commands_strip_while_an
     assert turn["commands"] is not None and again["commands"] is not None, (turn, again)  # the turn's place
     assert picked["chat"] == turn["chat"], (turn, picked)  # the first pick's buttons moved nothing below them
     assert turn["board"] == picked["board"] == waiting["board"] == again["board"], (turn, waiting, again)
+
+
+def test_regression_a_laptops_side_column_keeps_no_empty_commands_strip_where_a_pick_ends_the_turn(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial at 1280 px: in Old maid, whose one move is a revealing take on the board (no draft, no button
+    ever), the side column showed an empty 38 px commands strip at each of the seat's turns, moving the chat and the
+    log ~46 px down and up again. Only a pick that can bring buttons (a Choice's Undo and Take) keeps its place."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    page = new_page(viewport={"width": 1280, "height": 800})
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("() => document.getElementById('turn').textContent.startsWith('Your turn')")
+    page.locator("#board [data-offer]").first.wait_for()
+    turn = page.evaluate(SIDE_COLUMN)
+    screenshot(page, "side-column-old-maid-turn-1280")
+
+    assert turn["commands"] is None, turn  # no empty band at the seat's turn: nothing will ever come into it

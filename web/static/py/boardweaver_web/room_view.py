@@ -115,6 +115,11 @@ class RoomView:
         session.changes = []
         clocks = render_clocks(session.clock, dom.now() - self.clock_at, session.seat, self.texts)
         elements.draw("commands", clocks + self.render_commands(board))
+        # a wide screen's empty strip keeps its place only where a pick can bring buttons into it (boardweaver.css,
+        # commands-strip): a Choice opens a draft (Undo, then the game's Confirm), a command is one; not where every
+        # offer ends the decision at once (Old maid's revealing take), so nothing comes and goes at the seat's turn
+        opens = any(offer.action.type == "command" or not offer.ends_decision() for offer in self.shown)
+        elements.set_attribute("commands", "data-keep-place", "1" if opens else "0")
         me = session.seat if session.role == "seat" else None  # a spectator reads every seat's lines as "Ada ..."
         if elements.draw("log", render_log(session.log_messages(), self.catalog, me=me)):  # a Choice step seldom logs
             focus.scroll_to_end("log")
