@@ -307,12 +307,12 @@ def test_regression_what_happened_counts_the_lines_it_leaves_to_the_log_and_its_
 
     assert (after_ours, after_theirs, again.latest_cut) == (2, 3, 3)
     assert cut.startswith(
-        '<button type="button" class="happened-earlier" data-log-jump="">'
+        '<button type="button" class="happened-earlier" data-log-jump="9">'
         '<span class="on-wide">3 earlier lines in the log</span>'
         '<span class="on-phone">5 earlier lines in the log</span></button><span>Line 3.</span>'
     )
     assert phone_only.startswith(
-        '<button type="button" class="happened-earlier phone-only" data-log-jump="">'
+        '<button type="button" class="happened-earlier phone-only" data-log-jump="5">'
         '<span class="on-phone">1 ligne plus ancienne dans le journal</span></button>'
     )
     assert "<button" not in render_happened(session.latest_messages()[:4], catalog, 0, 0, Texts("en"))

@@ -125,14 +125,54 @@ def reveal(element_id: str, selector: str) -> None:
         target.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
 
 
-def go_to(element_id: str, heading_id: str) -> None:
-    """Scrolls a region with its own Tab stop (the log) into view, its heading above it, and focuses it."""
+def go_to(element_id: str, heading_id: str, back: int = 0) -> None:
+    """Scrolls a region with its own Tab stop (the log) into view, its heading above it, and focuses it; with
+    `back`, its item that many from its end is scrolled to the top of its box (the box keeps its end in sight)."""
     node, heading = element(element_id), element(heading_id)
     if node is None:
         return
+    item = _from_end(node, back)
+    if item is not None:
+        node.scrollTop += item.getBoundingClientRect().top - node.getBoundingClientRect().top - node.clientTop
     shown = heading if heading is not None and heading.getClientRects().length else node
     shown.scrollIntoView(js.Object.fromEntries(to_js([["block", "start"], ["behavior", scroll_behavior()]])))
     node.focus(js.Object.fromEntries(to_js([["preventScroll", True]])))
+
+
+def _from_end(node: Any, back: int) -> Any:
+    """The element's child `back` from its end (its first child where it has fewer), None for 0 or none."""
+    children = node.children
+    if back <= 0 or not children.length:
+        return None
+    return children[max(0, children.length - back)]
+
+
+def mark_sight(marked_id: str, attribute: str, node_id: str, back: int) -> None:
+    """Sets `attribute` on element `marked_id` at the next frame (once drawn, and after `scroll_to_end`'s) when the
+    child `back` from the end of element `node_id` is in sight, half of it at least (in the window and in the box
+    that scrolls it), else removes it (and for 0). Read as the page is drawn, not as it scrolls: what the attribute
+    shows or hides comes and goes with a drawing, never under a scrolling finger."""
+    marked = element(marked_id)
+    if marked is None:
+        return
+    if back <= 0:
+        marked.removeAttribute(attribute)
+        return
+
+    def check(_time: Any) -> None:
+        node = element(node_id)
+        item = _from_end(node, back) if node is not None else None
+        if item is None:
+            marked.removeAttribute(attribute)
+            return
+        box, frame = item.getBoundingClientRect(), node.getBoundingClientRect()
+        seen = min(box.bottom, frame.bottom, js.innerHeight) - max(box.top, frame.top, 0)
+        if box.height > 0 and seen >= box.height / 2:
+            marked.setAttribute(attribute, "")
+        else:
+            marked.removeAttribute(attribute)
+
+    js.requestAnimationFrame(create_once_callable(check))
 
 
 def bring_into_view(selectors: list[str]) -> None:

@@ -82,19 +82,20 @@ def render_happened(
         catalog.render(for_reader(message, me, catalog)) if catalog is not None else message.key for message in lines
     ]
     shown = " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
-    return render_earlier(earlier, max(0, len(said) - PHONE_LINES), texts) + shown
+    return render_earlier(earlier, max(0, len(said) - PHONE_LINES), texts, earlier + len(said)) + shown
 
 
-def render_earlier(earlier: int, off_a_phone: int, texts: Texts | None) -> str:
+def render_earlier(earlier: int, off_a_phone: int, texts: Texts | None, back: int = 0) -> str:
     """The button before what happened when its lines are cut: "2 earlier lines in the log", counted as each
-    screen cuts (`earlier` everywhere, `off_a_phone` more on a phone); it takes the focus to the log
-    (`data-log-jump`, room.py). "" where nothing is cut."""
+    screen cuts (`earlier` everywhere, `off_a_phone` more on a phone); it takes the focus to the log, its first
+    cut line (`back` lines from the log's end: `data-log-jump`, room_view.py) at the top of its box. "" where
+    nothing is cut."""
     if texts is None or earlier + off_a_phone == 0:
         return ""
     counts = f'<span class="on-wide">{escape(texts.get("happened.earlier", count=earlier))}</span>' if earlier else ""
     counts += f'<span class="on-phone">{escape(texts.get("happened.earlier", count=earlier + off_a_phone))}</span>'
     phone_only = "" if earlier else " phone-only"  # a wider screen shows every line there is
-    return f'<button type="button" class="happened-earlier{phone_only}" data-log-jump="">{counts}</button>'
+    return f'<button type="button" class="happened-earlier{phone_only}" data-log-jump="{back}">{counts}</button>'
 
 
 def sentence(text: str) -> str:

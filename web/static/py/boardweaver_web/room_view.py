@@ -14,6 +14,7 @@ from . import dom, elements, focus, tab
 from .board import Board
 from .moves import last_click, picked
 from .panels import (
+    PHONE_LINES,
     clock_left,
     clock_text,
     render_chosen_options,
@@ -145,6 +146,10 @@ class RoomView:
             if session.over:  # its next key plays again, not seven Tabs from the page's top
                 focus.focus_first(["#review-link button.rematch", "#result .end-panel"])
         self.render_invites()
+        # a wide screen drops what happened's "3 earlier lines in the log" where the first of them is in sight in
+        # the log as drawn (boardweaver.css, data-cut-in-sight)
+        cut = session.latest_cut > 0 or len(session.latest) > PHONE_LINES
+        focus.mark_sight("happened", "data-cut-in-sight", "log", session.latest_cut + len(session.latest) if cut else 0)
         self.signal_turn(game)
         elements.set_attribute("page", "data-state", self.page_state())
         if not self.drawn:
@@ -154,9 +159,10 @@ class RoomView:
 
     def on_happened_click(self, event: Any) -> None:
         """What happened's "2 earlier lines in the log": the log brought into sight under its title and focused,
-        to read on from there (its end in sight, the lines before it a scroll up)."""
-        if elements.target_data(event, "log-jump") is not None:
-            focus.go_to("log", "log-title")
+        the first of those lines at the top of its box (`data-log-jump`: how many lines from the log's end)."""
+        back = elements.target_data(event, "log-jump")
+        if back is not None:
+            focus.go_to("log", "log-title", int(back) if back.isdigit() else 0)
 
     def clear_room(self) -> None:
         """Clears what the page drew of a room (its board, commands, log, end, links and notices) for another room
