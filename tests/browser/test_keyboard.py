@@ -464,7 +464,8 @@ def test_regression_a_card_of_the_hand_not_playable_now_is_reached_by_the_arrows
     offered = page.evaluate("document.activeElement.hasAttribute('data-offer')")
 
     assert fifth == "hand-0/4" and not offered, fifth  # without the fix: the arrows wrapped round to hand-0/0
-    assert said.endswith(" · can't play now") and "(Player 1 (you): Hand, 5 of " in said, said
+    # the four picked are the most a claim takes: said so, not "can't play now" (a player's trial found it wrong)
+    assert said.endswith(" · 4 cards chosen already") and "(Player 1 (you): Hand, 5 of " in said, said
 
     page.keyboard.press("Enter")
     page.keyboard.press("Space")
@@ -479,5 +480,46 @@ def test_regression_a_card_of_the_hand_not_playable_now_is_reached_by_the_arrows
     said_again = page.evaluate("document.activeElement.getAttribute('aria-label')")
 
     assert stayed == "hand-0/4" and picked == ["hand-0/0", "hand-0/1", "hand-0/2", "hand-0/3"], picked
-    assert notice == "You can't play that now."
-    assert "can't play now" not in said_again and page.evaluate(FOCUSED_HAND_CARD) == "hand-0/4", said_again
+    assert notice == "4 cards chosen already."
+    assert "chosen already" not in said_again and "can't play now" not in said_again, said_again
+    assert page.evaluate(FOCUSED_HAND_CARD) == "hand-0/4"
+
+
+# Every text the notice said since the page loaded (a passing notice clears itself after a few seconds).
+NOTICES_HEARD = """() => { window.__heard = []; new MutationObserver(() => {
+  const said = document.getElementById('notice').textContent; if (said) window.__heard.push(said); })
+  .observe(document.getElementById('notice'), {childList: true, characterData: true, subtree: true}); }"""
+
+
+def test_regression_a_card_of_a_hand_played_by_commands_points_to_the_commands(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial of Draw-discard): the seat's cards are played by the commands ("Play 6♠"), and
+    Enter, Space or a click on a card did nothing and said nothing. Each now says, in the passing notice, to choose
+    from the buttons, naming them; the focus stays on the card and no step is taken."""
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": False})  # seat 0 plays first
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#commands [data-command=play]").first.wait_for()
+    page.evaluate(NOTICES_HEARD)
+    Keyboard(page).tab_to(f"() => Boolean(({FOCUSED_HAND_CARD})())")
+    first = page.evaluate(FOCUSED_HAND_CARD)
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.__heard.length === 1")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => window.__heard.length === 2")
+    stayed = page.evaluate(FOCUSED_HAND_CARD)
+    second_label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.locator(".mine .layout-fan [data-key='hand-0/3']").click()
+    page.wait_for_function("() => window.__heard.length === 3")
+    heard = page.evaluate("window.__heard")
+    turn = page.inner_text("#turn")
+    screenshot(page, "hand-played-by-commands-notice")
+
+    assert first == "hand-0/0" and stayed == "hand-0/1", (first, stayed)  # the focus kept where it was
+    assert label.endswith(" · moves in the buttons") and "moves in the buttons" not in second_label, label  # once
+    assert all(said.startswith("Choose your move from the buttons: Play ") for said in heard), heard
+    assert heard[0].count(", Play ") == 4, heard  # its five commands, named
+    assert turn.startswith("Your turn"), turn  # no step taken

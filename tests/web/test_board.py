@@ -1367,3 +1367,32 @@ def test_regression_every_card_of_a_seats_own_hand_is_in_its_roving_group_and_on
     assert all("tabindex" in card and "data-not-now" not in card for card in playing)
     assert not any(not_now.strip(" ·") in html.unescape(card) for card in playing)
     assert all("tabindex" not in card for card in backs)  # another seat's hand of backs: nothing to read
+
+
+@pytest.mark.parametrize(
+    ("locale", "notice", "hint"),
+    [
+        ("en", "Choose your move from the buttons: Play ", " · moves in the buttons"),
+        ("fr", "Choisissez votre coup parmi les boutons : ", " · coups dans les boutons"),
+    ],
+)
+def test_regression_a_hand_whose_cards_commands_play_points_to_the_commands(
+    locale: str, notice: str, hint: str
+) -> None:
+    """Regression (a player's trial of Draw-discard): at the seat's turn its cards are played by the commands ("Play
+    6♠"), and Enter, Space or a click on a card did nothing and said nothing. Each card now carries the notice that
+    names the commands (`data-use-commands`, said by RoomPage), and the hand's first card alone hints it in its
+    label, not every card's."""
+    from boardweaver_games.draw_discard.rules import DrawDiscard
+
+    game = DrawDiscard({"endless": False})
+    table = start(game, [0, 1, 2, 3], seed=4)  # seat 0 plays first
+    draft = Draft(game, table.view(0), 0)
+    page = Board(game, draft.view, 0, draft.offers(), game.catalogs()[locale], Texts(locale)).render()
+    cards = re.findall(r'<(?:div|button) [^>]*data-key="hand-0/\d+"[^>]*>', page)
+    said = [html.unescape(re.findall(r'data-use-commands="([^"]*)"', card)[0]) for card in cards]
+    labels = [html.unescape(re.findall(r'aria-label="([^"]*)"', card)[0]) for card in cards]
+
+    assert len(cards) == 5 and all(s.startswith(notice) and s.count(",") == 4 for s in said), said  # five commands
+    assert labels[0].endswith(hint) and not any(hint in label for label in labels[1:]), labels
+    assert all("data-not-now" not in card for card in cards)

@@ -50,7 +50,10 @@ class Board(PieceDrawing):
     _lanes: list[str] = field(default_factory=list)  # the table's other offered spaces, when a roving group
     _read_grids: set[str] = field(default_factory=set)  # a seat's grids: every card a roving item, to be read
     _read_hands: set[str] = field(default_factory=set)  # a seat's own hands it sees: every card a roving item too
-    _said_not_now: set[str] = field(default_factory=set)  # those whose cards not offered say "can't play now"
+    # those whose cards not offered say "can't play now" (or "4 cards chosen already"): the label's end, the notice
+    _said_not_now: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # those whose cards a command plays (hand-notice): the Tab stop's label's end, the notice naming the commands
+    _use_commands: dict[str, tuple[str, str]] = field(default_factory=dict)
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there
     _grids: tuple[int, int] = (1, 0)  # the grids drawn and all their rows: a wide screen fits them all, not each
 
@@ -391,8 +394,29 @@ class Board(PieceDrawing):
             # a card not offered surely cannot be played now where the seat has no offer at all, or the hand's cards
             # are clicked to play them; not where a command plays one (Draw-discard's "Play 10♥"): said nothing there
             if offered or not self.offers:
-                self._said_not_now.add(space.space_id)
+                self._said_not_now[space.space_id] = self._not_now(space, offered)
+            else:
+                self._point_to_commands(space)
         return self._tab_stops[space.space_id]
+
+    def _not_now(self, space: Space, offered: list[int]) -> tuple[str, str]:
+        """What a card of the hand not offered says after its label, and the notice Enter, Space or a click on it
+        gives: "can't play now", or, where every card offered is one to take back (Bluff's four picked, the most a
+        claim takes), "4 cards chosen already" (hand-notice)."""
+        intents = {self.offers[self.piece_offers[(space.space_id, index)]].intent.value for index in offered}
+        if offered and intents == {"cancel"}:
+            said = self.texts.get("piece.chosen-full", count=len(offered))
+            return said, self.texts.get("notice.chosen-full", count=len(offered))
+        return self.texts.get("piece.not-now"), self.texts.get("notice.not-now")
+
+    def _point_to_commands(self, space: Space) -> None:
+        """A hand whose cards none of the offers clicks while the seat has commands to choose from (Draw-discard's
+        "Play 6♠", Bluff's "Believe" and "Call"): Enter, Space or a click on a card says where its moves are, and the
+        hand's first card's label hints it once, not every card's (hand-notice)."""
+        commands = [self.label(offer) for offer in self.offers if offer.action.type == "command"]
+        if commands:
+            notice = self.texts.get("notice.use-commands", moves=", ".join(commands))
+            self._use_commands[space.space_id] = (self.texts.get("piece.use-commands"), notice)
 
     def _is_read_hand(self, space: Space, layout: str) -> bool:
         """Tells whether a space is a hand of the seat's own whose faces it sees (a fan or row in its area, not all

@@ -36,7 +36,8 @@ class PieceDrawing:
     _tab_stops: dict[str, int]
     _read_grids: set[str]  # a seat's grids: every card a roving item, to be read (`Board._tab_stop`)
     _read_hands: set[str]  # a seat's own hands it sees: every card a roving item (`Board._is_read_hand`)
-    _said_not_now: set[str]  # those whose cards not offered cannot be played now, surely (`Board._tab_stop`)
+    _said_not_now: dict[str, tuple[str, str]]  # those whose cards not offered cannot be played now (`Board._not_now`)
+    _use_commands: dict[str, tuple[str, str]]  # those whose cards a command plays (`Board._point_to_commands`)
     _drafted_at: dict[str, set[int]]
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
@@ -63,6 +64,7 @@ class PieceDrawing:
         attributes = ""
         picked = False  # the draft's pick (never a ghost)
         not_now = False  # a card of the seat's hand it surely cannot play now (never a ghost)
+        hint = ""  # the hand's first card, where commands play its cards: says so (hand-notice)
         cell = None if ghost else self._cell_name(space, index)  # a chess square's name: "e4"
         if ghost:
             classes.append("pending")
@@ -88,8 +90,13 @@ class PieceDrawing:
             if stop is not None and (offer is not None or picked or cell is not None or read):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
             not_now = offer is None and not picked and space.space_id in self._said_not_now
-            if not_now:
-                attributes += " data-not-now"  # Enter or Space on it says so, and takes no step (`RoomPage.on_key`)
+            if not_now:  # Enter, Space or a click on it says so, and takes no step (`RoomPage.on_key`)
+                attributes += f' data-not-now="{escape(self._said_not_now[space.space_id][1])}"'
+            elif offer is None and not picked and space.space_id in self._use_commands:
+                # a command plays it: Enter, Space or a click says so, naming the commands (hand-notice)
+                attributes += f' data-use-commands="{escape(self._use_commands[space.space_id][1])}"'
+                if stop == index:  # the hand's Tab stop, its first card, hints it, once
+                    hint = self._use_commands[space.space_id][0]
         what = self._piece_name(look, shown_kind)
         if cell is not None:  # a chess square says its name ("e4, White pawn"), not its place among 64
             # nor its board's title: the board (a group named so) says it once, not each of its 64 squares
@@ -117,7 +124,9 @@ class PieceDrawing:
         elif not_now:
             # a card of the seat's hand it cannot play now, reached by the arrows among those it can: said so, as
             # those say what a click does
-            spoken += f" · {self.texts.get('piece.not-now')}"
+            spoken += f" · {self._said_not_now[space.space_id][0]}"
+        elif hint:
+            spoken += f" · {hint}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")

@@ -406,9 +406,10 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.keyboard = True
         if event.altKey or event.ctrlKey or event.metaKey or event.shiftKey:
             return
-        if str(event.key) in ("Enter", " ") and elements.target_data(event, "not-now") is not None:
+        said = self.card_not_played(event) if str(event.key) in ("Enter", " ") else None
+        if said is not None:
             event.preventDefault()  # a card of the hand it cannot play now: no step, and Space scrolls no page away
-            self.say_passing(self.texts.get("notice.not-now"))
+            self.say_passing(said)
             return
         if str(event.key) != "Escape":
             return
@@ -421,8 +422,22 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.session.undo()
             self.render()
 
+    def card_not_played(self, event: Any) -> str | None:
+        """What a card of the hand that takes no step says to Enter, Space or a click on it (its `data-not-now` or
+        `data-use-commands`, pieces.py): "You can't play that now.", "4 cards chosen already." or, where commands
+        play the hand's cards, "Choose your move from the buttons: Play 6♠, …" (hand-notice); None for any other."""
+        for attribute in ("not-now", "use-commands"):
+            said = elements.target_data(event, attribute)
+            if said is not None:
+                return said or self.texts.get("notice.not-now")
+        return None
+
     def on_click(self, event: Any) -> None:
         started = dom.now()
+        said = self.card_not_played(event)  # a hand's card no offer clicks (hand-notice): says why, takes no step
+        if said is not None:
+            self.say_passing(said)
+            return
         if elements.target_data(event, "undo") is not None:
             self.session.undo()
             self.render()
