@@ -60,11 +60,16 @@ class GameOverError(IllegalStepError):
     code = "step/game-over"
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__, compiled (see CommitResult)
 class DraftStep:
     action: Action
     offer: Offer
     changes: list[Change]
+
+    def __init__(self, action: Action, offer: Offer, changes: list[Change]) -> None:
+        self.action = action
+        self.offer = offer
+        self.changes = changes
 
 
 class Draft:
@@ -160,7 +165,7 @@ class Draft:
         return step.action
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__, compiled: a dataclass's generated one runs as Python (~4.5 k instructions)
 class CommitResult:
     """A verified, applied decision: its changes on the full state and the platform's hidden picks."""
 
@@ -176,6 +181,34 @@ class CommitResult:
     pick_rng_before: int = 0
     notes: dict[str, Any] = field(default_factory=dict)
     unmarked_reveal: int | None = None  # the step whose result the seat could not compute, offered unmarked
+
+    def __init__(
+        self,
+        seat: PlayerId,
+        steps: list[Action],
+        picks: list[int | None],
+        changes: list[Change],
+        ended_by: str,
+        drew: bool,
+        revealed: bool,
+        undoable: bool,
+        rng_before: int = 0,
+        pick_rng_before: int = 0,
+        notes: dict[str, Any] | None = None,
+        unmarked_reveal: int | None = None,
+    ) -> None:
+        self.seat = seat
+        self.steps = steps
+        self.picks = picks
+        self.changes = changes
+        self.ended_by = ended_by
+        self.drew = drew
+        self.revealed = revealed
+        self.undoable = undoable
+        self.rng_before = rng_before
+        self.pick_rng_before = pick_rng_before
+        self.notes = {} if notes is None else notes
+        self.unmarked_reveal = unmarked_reveal
 
 
 class SeatViews(Protocol):
@@ -303,7 +336,7 @@ def _check_can_act(table: Table, player: PlayerId) -> None:
         raise NotActiveError(f"seat {player} is not active now")
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__, compiled (see CommitResult)
 class StepOutcome:
     """How a verified step ended the decision, its hidden pick, and the seat's view after it (if known)."""
 
@@ -311,6 +344,14 @@ class StepOutcome:
     pick: int | None
     view_after: Table | None = None
     unmarked: bool = False
+
+    def __init__(
+        self, ended_by: str, pick: int | None, view_after: Table | None = None, unmarked: bool = False
+    ) -> None:
+        self.ended_by = ended_by
+        self.pick = pick
+        self.view_after = view_after
+        self.unmarked = unmarked
 
 
 def _verify_step(
@@ -428,7 +469,7 @@ def _compare(
     )
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__, compiled (see CommitResult)
 class Touched:
     """The parts of a table a step's changes touched (the active players and the result: always compared)."""
 
@@ -436,6 +477,18 @@ class Touched:
     players: set[PlayerId] = field(default_factory=set)
     meta: bool = False
     everything: bool = False
+
+    def __init__(
+        self,
+        spaces: set[str] | None = None,
+        players: set[PlayerId] | None = None,
+        meta: bool = False,
+        everything: bool = False,
+    ) -> None:
+        self.spaces = set() if spaces is None else spaces
+        self.players = set() if players is None else players
+        self.meta = meta
+        self.everything = everything
 
     @classmethod
     def of(cls, changes: list[Change]) -> Touched:

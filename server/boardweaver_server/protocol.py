@@ -38,11 +38,16 @@ class ProtocolError(ValueError):
         return canonical_json(frame)
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__, compiled: a dataclass's generated one runs as Python
 class Commit:
     base_seq: int
     steps: list[Any]
     commit_id: str
+
+    def __init__(self, base_seq: int, steps: list[Any], commit_id: str) -> None:
+        self.base_seq = base_seq
+        self.steps = steps
+        self.commit_id = commit_id
 
 
 def _finite(text: str) -> float:
