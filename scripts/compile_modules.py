@@ -27,9 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 GROUP = "boardweaver_compiled"
 BUILD = ROOT / "build" / "mypyc"
 STAMP = BUILD / "stamp"
-# A move's path (bench/room_path.py, bench/room_commit.py; bench/README.md, "Ninth session"). Left interpreted:
-# game.py (game authors subclass `Game`), changes.py (mypyc's dataclasses take a ClassVar for a field),
-# offers.py (its dataclasses fill `__dict__`, which native classes lack), model.py and frozen.py (a part is
+# A move's path (bench/room_path.py, bench/room_commit.py; bench/README.md, "Ninth session"). A dataclass in a
+# listed module writes its own `__init__` (`@dataclass(init=False)`): mypyc keeps the one `dataclasses` generates,
+# which runs as Python ("Thirty-first session"). Left interpreted: game.py (game authors subclass `Game`),
+# offers.py (its frozen dataclasses fill `__dict__`, which native classes lack), model.py and frozen.py (a part is
 # made read-only by setting its `__class__`, which native classes refuse), encoding.py (calls into orjson),
 # wire.py (compiled, 4 k instructions a move more: it reads the interpreted model's attributes and checks each),
 # and the games' own rules.
