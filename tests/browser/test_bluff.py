@@ -14,6 +14,8 @@ ACCEPT, CHALLENGE = '#commands button[data-command="accept"]', '#commands button
 # a control's look: its background and the inset ring a second Confirm wears
 LOOK = """(selector) => { const s = getComputedStyle(document.querySelector(selector));
   return [s.backgroundColor, s.boxShadow]; }"""
+PLAY = '#commands button[data-command="play"]'
+CHOSEN = "els => els.map(e => e.classList.contains('chosen'))"
 FOCUSED_COMMAND = "() => document.activeElement.matches('#commands button') && document.activeElement.dataset.command"
 
 
@@ -56,3 +58,34 @@ def test_regression_believing_comes_first_and_the_loser_of_a_call_takes_the_pile
     assert "takes the pile into their hand" in verdict  # taken with the call, in its line
     assert page.locator('#commands button[data-command="take"]').count() == 0
     assert page.inner_text("#turn").startswith("Your turn: Choose 1 to 4 cards")
+
+
+def test_regression_cards_picked_mid_turn_and_one_put_back_show_as_drafted_and_survive_a_reload(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial reported Bluff's picks gone after a reload: they were gone in a new browser (each of its
+    scripts opened a fresh one, and a draft lives in the browser's storage), not after a reload, which this keeps.
+    What did differ: three cards picked and the second put back, that card stayed raised and "picked" (the last
+    click) while its offer said "Select" and Play said 2 cards."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    play_one_card(page)
+    page.wait_for_selector(ACCEPT, timeout=30_000)
+    page.locator(ACCEPT).click()  # believed: this seat plays next, a turn after others' moves
+    page.wait_for_selector("#board .mine .piece.offer", timeout=30_000)
+    cards = page.locator("#board .mine .piece")
+    for index in (0, 1, 2, 1):  # three picked, the second put back
+        cards.nth(index).click()
+    page.wait_for_function("document.querySelectorAll('#board .mine .piece.chosen').length === 2", timeout=5_000)
+    picked = page.eval_on_selector_all("#board .mine .piece", CHOSEN)
+    play = page.locator(PLAY).inner_text()
+
+    page.reload()
+    wait_state(page, "ready")
+    page.wait_for_selector(PLAY, timeout=10_000)
+    again = page.eval_on_selector_all("#board .mine .piece", CHOSEN)
+
+    assert picked.count(True) == 2, picked
+    assert again == picked, (picked, again)
+    assert page.locator(PLAY).inner_text() == play and "2" in play

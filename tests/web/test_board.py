@@ -1164,6 +1164,26 @@ def test_every_card_an_open_draft_picked_and_may_put_back_is_marked_chosen() -> 
     assert picked(steps, taken, draft.offers()) == set()
 
 
+def test_regression_a_card_put_back_after_another_was_picked_is_not_marked_chosen() -> None:
+    """Regression (a player's trial of Bluff): cards 0, 1 and 2 picked, then 1 put back: 1 stayed raised and
+    "picked" (the last click), its offer "Select", while Play said 2 cards. A Cancel click that puts back a piece
+    picked earlier marks nothing; one that switches to a piece not held marks that piece (fog chess, above)."""
+    from boardweaver_games.bluff.rules import Bluff
+    from boardweaver_web.moves import last_click, picked
+
+    game = Bluff()
+    table = start(game, [0, 1, 2], seed=5)
+    seat = table.state.active_player_ids[0]
+    draft = Draft(game, table.view(seat), seat)
+    hand = next(space for space in draft.view.state.spaces.values() if space.owner == seat)
+    for index in (0, 1, 2, 1):
+        draft.take(Action.piece_click(hand.space_id, index))
+
+    assert draft.taken_offers[-1].intent is Intent.CANCEL
+    assert last_click(draft.steps, draft.taken_offers) == set()
+    assert picked(draft.steps, draft.taken_offers, draft.offers()) == {(hand.space_id, 0), (hand.space_id, 2)}
+
+
 @pytest.mark.parametrize("game_name", ["fog-chess", "market-draft"])
 def test_regression_a_switch_to_another_piece_marks_that_piece_alone_as_chosen(game_name: str) -> None:
     """Regression (a player's trial of fog chess): after "Pick up the piece on f1 instead" both e1 and f1 stayed

@@ -44,9 +44,11 @@ def guess_moves(before: dict[str, list[str]], after: dict[str, list[str]]) -> li
     return moves
 
 
-def last_click(steps: list[Action]) -> set[tuple[str, int]]:
+def last_click(steps: list[Action], taken: list[Offer] | None = None) -> set[tuple[str, int]]:
     """The piece an open draft's `steps` clicked last (a staged card), to mark it as chosen; none when its last
-    clicks were an even number on that same piece (picked up, then put back)."""
+    clicks were an even number on that same piece (picked up, then put back), nor when that click, a Cancel
+    (`taken`: the offer each step was taken from), put back a piece picked earlier (a Bluff card picked, another,
+    then the first put back: a player's trial saw it stay raised while its offer said to select it)."""
     clicked: tuple[str, int] | None = None
     times = 0
     for action in reversed(steps):
@@ -57,7 +59,12 @@ def last_click(steps: list[Action]) -> set[tuple[str, int]]:
         if clicked is not None and (action.space_id, action.index) != clicked:
             break
         clicked, times = (action.space_id, action.index), times + 1
-    return {clicked} if clicked is not None and times % 2 == 1 else set()
+    if clicked is None or times % 2 == 0:
+        return set()
+    last = next(number for number in range(len(steps) - 1, -1, -1) if steps[number].type == "piece")
+    if taken is not None and len(taken) == len(steps) and taken[last].intent is Intent.CANCEL:
+        return {clicked} if clicked in _held(steps, taken) else set()
+    return {clicked}
 
 
 def picked(steps: list[Action], taken: list[Offer], offers: list[Offer]) -> set[tuple[str, int]]:
@@ -67,7 +74,21 @@ def picked(steps: list[Action], taken: list[Offer], offers: list[Offer]) -> set[
 
     A Cancel click on a piece not picked is a switch (fog chess's "Pick up the piece on d2 instead", Market draft's
     other card): it picks that piece in place of the others, which a trial saw stay marked beside it."""
-    held: dict[tuple[str, int], None] = {}  # in the order picked
+    held = _held(steps, taken)
+    if not held:
+        return set()
+    cancels = {
+        (offer.action.space_id, offer.action.index)
+        for offer in offers
+        if offer.intent is Intent.CANCEL and offer.action.type == "piece"
+    }
+    return {key for key in held if key in cancels}
+
+
+def _held(steps: list[Action], taken: list[Offer]) -> dict[tuple[str, int], None]:
+    """The pieces an open draft's clicks hold, in the order picked: since its last click on a space, each piece
+    clicked and not put back by a click again; a Cancel click on a piece not held is a switch to it alone."""
+    held: dict[tuple[str, int], None] = {}
     for action, offer in zip(steps, taken, strict=True):
         if action.type == "space":
             held.clear()
@@ -79,14 +100,7 @@ def picked(steps: list[Action], taken: list[Offer], offers: list[Offer]) -> set[
                 held = {key: None}  # a switch: this piece instead
             else:
                 held[key] = None
-    if not held:
-        return set()
-    cancels = {
-        (offer.action.space_id, offer.action.index)
-        for offer in offers
-        if offer.intent is Intent.CANCEL and offer.action.type == "piece"
-    }
-    return {key for key in held if key in cancels}
+    return held
 
 
 def marks_from(last_moves: Any) -> dict[str, int]:

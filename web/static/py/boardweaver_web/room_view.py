@@ -100,7 +100,7 @@ class RoomView:
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
         steps = session.draft.steps if session.draft is not None else []
         taken = session.draft.taken_offers if session.draft is not None else []  # a switch picks anew: its Cancel
-        board.chosen = last_click(steps) | picked(steps, taken, self.shown)
+        board.chosen = last_click(steps, taken) | picked(steps, taken, self.shown)
         board.over = session.over
         board.awaited = session.awaited()
         board.away = list(session.away)
