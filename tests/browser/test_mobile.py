@@ -419,6 +419,68 @@ def test_regression_old_maids_growing_discard_pile_never_pushes_the_seats_hand_d
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
 
 
+# at one of the seat's turns: where its own hand begins below the board's top, its header's height, each other seat
+# out of cards (its box's height and its header's words), the tallest box of another seat's backs, and the lines
+# each "10" in the table's pile takes
+SEATS_OUT = """() => {
+  const top = e => e.getBoundingClientRect().top;
+  const height = e => Math.round(e.getBoundingClientRect().height);
+  const others = [...document.querySelectorAll('.others .seat-area')];
+  const out = others.filter(a => !a.querySelector('.piece'));
+  const tens = [...document.querySelectorAll('.middle .piece .face.text')].filter(f => f.textContent === '10');
+  const lines = f => { const r = document.createRange(); r.selectNodeContents(f);
+    return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; };
+  return {hand: Math.round(top(document.querySelector('.mine .layout-fan')) - top(document.getElementById('board'))),
+          header: height(document.querySelector('.mine header')),
+          out: out.map(a => [height(a), a.querySelector('header').innerText]),
+          backs: Math.max(0, ...others.filter(a => a.querySelector('.backs')).map(height)),
+          tens: tens.map(lines)};
+}"""
+
+
+def test_regression_old_maid_on_a_phone_keeps_the_seats_hand_put_when_a_seat_goes_out_or_its_last_card_is_long(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """A player's trial of Old maid in French at 390 x 844: a seat that went out kept a card's height of empty space
+    and left the row the far seats shared, so the seat's own hand jumped down 54-150 px; the "Last card" chip came
+    the first time, and each time it was long, on a line of its own, 24 px more; and the crowded pile's "10" read
+    "1" over "0". At each of the seat's turns its hand and its header stand where they stood at its first; a seat
+    out of cards is as small as a seat of backs and says it is safe; each "10" in the pile is one line."""
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    seen: list[dict[str, Any]] = []
+    for _ in range(4):  # a room where the seat still plays once another has gone out (nearly every one)
+        seen = []
+        room = api.room("old-maid", seats=4, bots=[1, 2, 3])
+        page.goto(seat_url(server, room, 0))
+        wait_state(page, "ready", "over")
+        deadline = time.monotonic() + 90
+        while page.get_attribute("#page", "data-state") != "over" and time.monotonic() < deadline:
+            if page.locator("#board .offer").count():
+                page.wait_for_timeout(450)  # the last move's slide into the pile
+                seen.append(page.evaluate(SEATS_OUT))
+                assert page.evaluate(LAYOUT_PROBLEMS) == []
+                if seen[-1]["out"] and not any(turn["out"] for turn in seen[:-1]):
+                    screenshot(page, "old-maid-mobile-seat-out")  # the first turn with a seat out
+            if not take_one(page):
+                page.wait_for_timeout(50)
+        wait_state(page, "over", timeout=5_000)
+        if any(turn["out"] for turn in seen):
+            break
+    page.wait_for_timeout(450)
+    end = page.evaluate(SEATS_OUT)
+    screenshot(page, "old-maid-mobile-seats-out")
+
+    brief = [(turn["hand"], turn["header"], len(turn["out"])) for turn in seen]
+    assert any(turn["out"] for turn in seen), str(brief)
+    assert len({turn["hand"] for turn in seen}) == 1, str(brief)  # the hand: one place below the board's top
+    assert len({turn["header"] for turn in seen}) == 1, str(brief)  # "Dernière carte : ...", from the start
+    for turn in seen:
+        for box, header in turn["out"]:
+            assert "À l'abri : ✓" in header, turn  # the seat says it is out, safe
+            assert box <= turn["backs"] or not turn["backs"], turn  # no taller than a seat of backs
+    assert len(end["tens"]) == 2 and end["tens"] == [1, 1], end  # the pile holds every pair at the end
+
+
 def test_the_page_for_a_path_nothing_serves_keeps_its_words_off_the_screen_edges(server: str, phone: Any) -> None:
     phone.goto(server + "/no-such-page")
 

@@ -10,7 +10,9 @@ jack and the queen: their faces and log lines name them in each language, never 
 The public log says only who took a card from whom. Which card it was is told to the two seats that know it,
 in their players' private states, key "last_card": a message naming the seat whose state holds it as `player`
 ("Bob took Ada's 7"), which that seat's tab reads in its "-you" form ("You took Ada's 7", "Bob took your 7") and a
-review or a referee as it is; the platform's views keep it from everyone else.
+review or a referee as it is; the platform's views keep it from everyone else. Until a seat's first card changes
+hands it reads "none yet", so the line that says it is there from the start (a phone's hand never moves down when it
+comes). A seat whose hand is empty says so in its public state, key "safe" ("Safe: ✓" by its name).
 """
 
 from __future__ import annotations
@@ -103,6 +105,8 @@ class OldMaid(Game):
         for player in players:
             while self.discard_a_pair(table, player):
                 pass
+            table.set(StateOf.player_private(player), "last_card", msg("look.none-yet"))
+            self.mark_safe(table, player)
         self.next_turn(table, players[-1])
 
     # -- offers --------------------------------------------------------------------------------------
@@ -153,7 +157,13 @@ class OldMaid(Game):
         for player in (source, player_id):
             if not table.state.space(hand_id(player)).pieces:
                 table.log(msg("log.out", player=player))
+                self.mark_safe(table, player)
         self.next_turn(table, player_id)
+
+    def mark_safe(self, table: Table, player: int) -> None:
+        """Says in the player's public state that it is out and safe, once its hand is empty."""
+        if not table.state.space(hand_id(player)).pieces:
+            table.set(StateOf.player_public(player), "safe", True)
 
     def discard_a_pair(self, table: Table, player: int) -> bool:
         """Discards one pair from the player's hand face up; returns False when it holds none."""

@@ -218,11 +218,17 @@ class Board(PieceDrawing):
             private = sorted(data.private_state.items())
             items += [(k, v) for k, v in private if not isinstance(v, (dict, list)) or message_in(v) is not None]
         named = [(self._fact_name(k), k, v) for k, v in items]
-        return "".join(
-            f'<span class="fact" data-fact="{escape(k)}">'
-            f"{escape(self.texts.get('seat.fact', name=name, value=self._fact_value(v)))}</span>"
+        facts = [
+            (k, self.texts.get("seat.fact", name=name, value=self._fact_value(v)), v)
             for name, k, v in named
             if name is not None
+        ]
+        # a fact said as a message ("Last card: Bot 3 took your 10.") is `said`: on a phone the seat's own header
+        # gives it a line of its own, one line, cut short if need be (a screen reader still reads it whole)
+        return "".join(
+            f'<span class="fact{" said" if message_in(v) is not None else ""}" data-fact="{escape(k)}">'
+            f"{escape(text)}</span>"
+            for k, text, v in facts
         )
 
     def _fact_value(self, value: Any) -> str:
@@ -317,6 +323,8 @@ class Board(PieceDrawing):
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
         backs = layout == "fan" and self._backs_only(space)
+        if layout == "fan" and not space.pieces and space.space_id not in ghosts and offer is None:
+            classes.append("emptied")  # a hand played out: on a phone, another seat's is drawn as small as backs
         if backs:  # on a phone, one back and its count: the seat's own hand and its commands keep the screen
             classes.append("backs")
             pieces += f'<span class="badge" aria-hidden="true">{count}</span>'  # the space's label says it
