@@ -249,3 +249,50 @@ def test_regression_a_laptops_side_column_keeps_no_empty_commands_strip_where_a_
     screenshot(page, "side-column-old-maid-turn-1280")
 
     assert turn["commands"] is None, turn  # no empty band at the seat's turn: nothing will ever come into it
+
+
+# The passing notice's box, every seat's header (its name and score) and the commands' buttons, against the screen.
+NOTICE_OVER = """() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left,
+    right: r.right}; };
+  return {notice: box(document.getElementById('notice')), text: document.getElementById('notice').textContent,
+    headers: [...document.querySelectorAll('#board .seat-area header')].map(box),
+    buttons: [...document.querySelectorAll('#commands button')].map(box), height: innerHeight, width: innerWidth,
+    role: document.getElementById('notice').role};
+}"""
+
+
+def overlapping(one: dict[str, float], others: list[dict[str, float]]) -> list[dict[str, float]]:
+    return [
+        b
+        for b in others
+        if b["left"] < one["right"] and b["right"] > one["left"]
+        if b["top"] < one["bottom"] and b["bottom"] > one["top"]
+    ]
+
+
+@pytest.mark.parametrize("screen", [{"width": 1280, "height": 800}, PHONE], ids=["1280", "390"])
+def test_regression_a_passing_notice_covers_no_seats_name_nor_the_commands(
+    server: str, api: Any, new_page: Any, screen: dict[str, int]
+) -> None:
+    """A player's trial at 1280 px: "You can't play that now." was drawn under the top bar, over the top seat's name
+    and score ("Bot 3 · Score: 2"). It is drawn low, under the board (a phone: above its commands), covering no seat's
+    header nor a command, on the screen, still said to a screen reader."""
+    room = api.room("draw-discard", seats=4, bots=[1, 2, 3], options={"endless": False})  # seat 0 plays first
+    phone = screen["width"] < 500
+    page = new_page(viewport=screen, is_mobile=phone, has_touch=phone)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#commands [data-command=play]").first.wait_for()
+    page.locator(".mine .layout-fan [data-key='hand-0/2']").click()  # a card the commands play: the notice says so
+    page.wait_for_function("() => document.getElementById('notice').textContent.length > 0")
+    placed = page.evaluate(NOTICE_OVER)
+    page.screenshot(path=str(SCREENSHOTS / f"passing-notice-low-{screen['width']}.png"))  # the screen, as seen
+
+    notice = placed["notice"]
+    assert placed["text"].startswith("Choose your move from the buttons"), placed
+    assert 0 <= notice["top"] and notice["bottom"] <= placed["height"], placed  # in sight
+    assert 0 <= notice["left"] and notice["right"] <= placed["width"], placed
+    assert overlapping(notice, placed["headers"]) == [], placed  # no seat's name nor score covered
+    assert placed["buttons"] and overlapping(notice, placed["buttons"]) == [], placed
+    assert placed["role"] == "status"
