@@ -50,13 +50,7 @@ def test_a_seat_resigns_out_of_turn_after_a_question_and_both_panels_say_so(
 def test_a_resignation_in_a_french_card_game_says_who_resigned_and_a_spectator_has_no_button(
     server: str, api: Any, new_page: Any
 ) -> None:
-    room = api.room("old-maid", seats=3, bots=[2])
-    first = new_page(seat_url(server, room, 0), locale="fr-FR")
-    second = new_page(seat_url(server, room, 1), locale="fr-FR")
-    for page in (first, second):
-        wait_state(page, "ready")
-    watcher = new_page(f"{server}/room/{room['room']}#role=spectator", locale="fr-FR")
-    wait_state(watcher, "ready")
+    first, second, watcher = two_french_seats_and_a_spectator(server, api.room("old-maid", seats=3, bots=[2]), new_page)
 
     second.locator("#resign .resign-button").click()
     labels = [second.locator(f"#resign .resign-{which}").inner_text() for which in ("no", "yes")]
@@ -122,13 +116,9 @@ def test_regression_in_french_the_log_says_vous_avez_abandonne_to_the_seat_that_
     server: str, api: Any, new_page: Any
 ) -> None:
     """The same in French, in a game that keeps the platform's own line; a spectator reads the third person."""
-    room = api.room("three-lanes", seats=2, bots=[])
-    first = new_page(seat_url(server, room, 0), locale="fr-FR")
-    second = new_page(seat_url(server, room, 1), locale="fr-FR")
-    for page in (first, second):
-        wait_state(page, "ready")
-    watcher = new_page(f"{server}/room/{room['room']}#role=spectator", locale="fr-FR")
-    wait_state(watcher, "ready")
+    first, second, watcher = two_french_seats_and_a_spectator(
+        server, api.room("three-lanes", seats=2, bots=[]), new_page
+    )
 
     second.locator("#resign .resign-button").click()
     second.locator("#resign .resign-yes").click()
@@ -139,3 +129,12 @@ def test_regression_in_french_the_log_says_vous_avez_abandonne_to_the_seat_that_
     assert last_lines(second) == ("Vous avez abandonné la partie.", "Vous avez abandonné la partie.")
     assert last_lines(first) == (said, said)
     assert watcher.locator("#log li").last.text_content() == said
+
+
+def two_french_seats_and_a_spectator(server: str, room: dict[str, Any], new_page: Any) -> tuple[Any, Any, Any]:
+    """Opens the room's first two seats and a spectator, each in French, and waits until all three are ready."""
+    pages = [new_page(seat_url(server, room, seat), locale="fr-FR") for seat in (0, 1)]
+    pages.append(new_page(f"{server}/room/{room['room']}#role=spectator", locale="fr-FR"))
+    for page in pages:
+        wait_state(page, "ready")
+    return pages[0], pages[1], pages[2]
