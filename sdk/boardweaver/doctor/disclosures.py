@@ -124,6 +124,9 @@ class Disclosures:
     # decisions that allowed their undo yet showed others a hidden piece (the server refuses that undo): what they
     # showed to whom, by the decision's name
     refused_undos: dict[str, str] = field(default_factory=dict)
+    # decisions that allowed their undo yet ended in a reveal or drew from table.rng (the server never takes those
+    # back): how they ended, by the decision's name
+    undos_never: dict[str, str] = field(default_factory=dict)
     played: dict[Key, set[str]] = field(default_factory=dict)  # the kinds played by an earlier step, by decision
     played_before: dict[str, set[str]] = field(default_factory=dict)  # the same by the decision's name, shown or not
     setup_shown: Counter[str] = field(

@@ -17,7 +17,7 @@ from ..table import Table
 from ..view import FULL
 from ..views import OUT, Dirty
 from ..wire import canonical_bytes, state_to_wire
-from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name
+from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name, how_it_ended
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
@@ -190,6 +190,8 @@ class Explorer:
             self.choice_trials += 1
             pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
             other_way = (table.state.copy(), table.rng_counter, pick_counter)
+        rng_before = table.rng_counter
+        table.undo_allowed = False  # as `verify_commit` does: allow_undo() speaks for the decision that calls it
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
         self._explore(stepper)
         for finding, path in zip(stepper.findings, stepper.paths, strict=True):
@@ -204,8 +206,12 @@ class Explorer:
         if sight is not None and decision.steps:
             played = next((record.kind for record in stepper.records[:-1] if record.kind), None)
             self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by, played)
-        undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM
+        drew = table.rng_counter != rng_before
+        undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM and not drew
         self.disclosures.undo_seen |= undoable
+        if table.undo_allowed and not undoable and decision.steps:  # the server never takes back a reveal or a draw
+            how = "a random draw" if drew else how_it_ended(decision.ended_by)
+            self.disclosures.undos_never.setdefault(decision_name(decision.steps[-1]), how)
         found = False  # check 4 found this decision showing a seat deciding at the same time its choice
         if guard is not None and decision.steps:
             found = self._check_shown(guard, table, decision, deciding, undoable)

@@ -159,6 +159,11 @@ def check_game(
             f"{name} calls table.allow_undo() yet showed {shown}: the server refuses that undo (it would take back "
             "the move, not what they saw), so allow it only where nothing is shown"
         )
+    for name, how in sorted(disclosures.undos_never.items()):
+        report.notes.append(
+            f"{name} calls table.allow_undo() yet ends in {how}: the server takes back only a decision that ends in "
+            "a plain Confirm and draws nothing, so it refuses that undo (the tab offers none); allow it only there"
+        )
     if game.shows_while_deciding:
         report.notes.append(
             f"{game.name} declares shows_while_deciding: check 4 did not report a seat's own hidden pieces shown to "

@@ -1,0 +1,87 @@
+"""A small game for the doctor's notes on `allow_undo`: which decisions the server would refuse to take back.
+
+Each of two seats holds two face-down cards (a collection it owns). On its turn a seat plays one of its cards face
+up onto the table (a Confirm that shows it to everyone), or, once a game, waits (a Confirm that shows nothing and
+allows its undo). The game ends when both hands are empty.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from boardweaver import Action, Catalog, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+
+TABLE = "table"
+TEXTS = {
+    "offer.play": "Play {card}",
+    "offer.wait": "Wait",
+    "log.played": "Player {player} plays {card}",
+    "log.waited": "Player {player} waits",
+}
+
+
+def hand_id(player: int) -> str:
+    return f"hand-{player}"
+
+
+class WaitOrPlay(Game):
+    """Correct: only the wait allows its undo, and it shows nothing."""
+
+    name = "fixture-wait-or-play"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, object]] = {}
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", dict(TEXTS))}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        cards = table.rng.shuffled([f"card-{n}" for n in range(1, 7)])
+        for number, player in enumerate(players):
+            hand = [Piece("back").hiding(card) for card in cards[number * 2 : number * 2 + 2]]
+            table.add_space(Space(hand_id(player), "hand").collection().owned_by(player).with_pieces(hand))
+        table.add_space(Space(TABLE, "table"))
+        table.set_active_players(players[:1])
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        offers = [
+            Offer(Action.piece_click(hand_id(player_id), index), Intent.CONFIRM).label(
+                msg("offer.play", card=piece.private_kind or "?")
+            )
+            for index, piece in enumerate(table.state.space(hand_id(player_id)).pieces)
+        ]
+        if not table.state.player(player_id).public_state.get("waited"):
+            offers.append(self.wait_offer(Offer(Action.command("wait"), Intent.CONFIRM).label(msg("offer.wait"))))
+        return offers
+
+    def wait_offer(self, offer: Offer) -> Offer:
+        return offer
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type == "command":
+            table.set(StateOf.player_public(player_id), "waited", True)
+            table.log(msg("log.waited", player=player_id))
+            table.allow_undo()
+        else:
+            if action.space_id is None or action.index is None:
+                raise ValueError(f"expected a piece click, got {action!r}")
+            kind = table.state.piece(action.space_id, action.index).private_kind or "card-0"
+            table.set_private_kind(action.space_id, action.index, None)
+            table.set_public_kind(action.space_id, action.index, kind)
+            table.move_piece(action.space_id, action.index, TABLE)
+            table.log(msg("log.played", player=player_id, card=kind))
+        players = table.state.player_ids
+        if all(not table.state.space(hand_id(p)).pieces for p in players):
+            table.end_game()
+            return
+        table.set_active_players([p for p in players if p != player_id])
+
+
+class RevealingWait(WaitOrPlay):
+    """Noted: the wait allows its undo, but it is marked .revealing(), and the server never takes back a reveal."""
+
+    name = "fixture-revealing-wait"
+
+    def wait_offer(self, offer: Offer) -> Offer:
+        return offer.revealing()
