@@ -176,7 +176,7 @@ def assert_choices_alike(
         view = state_to_wire(copied.view(_perspective(observer)).state)
         seen.append(json.loads(canonical_json({"view": view, "log": [m.to_wire() for m in copied.state.log]})))
     if seen[0] != seen[1]:
-        from .doctor.interference import first_difference
+        from .doctor.stepper import first_difference
 
         where = first_difference(seen[0], seen[1])
         raise AssertionError(f"{_who(observer)} reads another value at {where} after seat {seat}'s other choice")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from boardweaver import Action, Catalog, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
+from boardweaver import Action, Catalog, Game, Intent, Message, Offer, Piece, Space, StateOf, Table, msg
 
 TABLE = "table"
 TEXTS = {
@@ -17,6 +17,8 @@ TEXTS = {
     "offer.wait": "Wait",
     "log.played": "Player {player} plays {card}",
     "log.waited": "Player {player} waits",
+    "prompt.turn": "Play a card or wait",
+    "prompt.careful": "Careful",
 }
 
 
@@ -85,3 +87,39 @@ class RevealingWait(WaitOrPlay):
 
     def wait_offer(self, offer: Offer) -> Offer:
         return offer.revealing()
+
+
+class PeekingWait(WaitOrPlay):
+    """Check 3: the wait, a plain Confirm, skips the other seat's turn when its hand holds card-1, a hidden part."""
+
+    name = "fixture-peeking-wait"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        other = next(p for p in table.state.player_ids if p != player_id)
+        held = [piece.private_kind for piece in table.state.space(hand_id(other)).pieces]
+        if action.type == "command" and "card-1" in held and not table.state.is_over():
+            table.set_active_players([player_id])
+
+
+class PeekingPrompt(WaitOrPlay):
+    """Check 4: the prompt warns the seat when the other hand holds card-1, a part it cannot see."""
+
+    name = "fixture-peeking-prompt"
+
+    def prompt(self, table: Table, player_id: int) -> Message | None:
+        other = next(p for p in table.state.player_ids if p != player_id)
+        held = [piece.private_kind for piece in table.state.space(hand_id(other)).pieces]
+        return msg("prompt.careful") if "card-1" in held else msg("prompt.turn")
+
+
+class TellingWait(WaitOrPlay):
+    """Check 4: the wait writes how many of the seat's cards are above 3 into its public state."""
+
+    name = "fixture-telling-wait"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type == "command":
+            held = [piece.private_kind or "card-0" for piece in table.state.space(hand_id(player_id)).pieces]
+            table.set(StateOf.player_public(player_id), "high", sum(int(kind[5:]) > 3 for kind in held))
+        super().apply_action(table, player_id, action)

@@ -41,7 +41,16 @@ from ..view import FULL, GroupKey, Perspective, group_key, sees_in_order, sees_p
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 from .offered import offer_difference
-from .stepper import Decision, Finding, logged, observer_name, observer_perspective, short
+from .stepper import (
+    Decision,
+    Finding,
+    difference,
+    logged,
+    observer_name,
+    observer_perspective,
+    short,
+    what_differs,
+)
 from .written import moves_alike, shows_alike
 
 
@@ -511,12 +520,14 @@ def compare(
     twin_view = twin_table.view(perspective)
     twin_wire = state_to_wire(twin_view.state)
     if true_wire != twin_wire:
-        where = first_difference(true_wire, twin_wire)
+        where, in_true, in_twin = difference(true_wire, twin_wire)
+        meaning = what_differs(where)
         return Finding(
             4,
             f"seat's view depends on what it cannot see ({general(where)})",
             f"{observer_name(observer)}'s view differs between two worlds that differ only in parts it cannot see, "
-            f"at {where}",
+            f"at {where} ({canonical_json(in_true)[:120]} in one, {canonical_json(in_twin)[:120]} in the other)"
+            + (f": {meaning}" if meaning else ""),
         )
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)
@@ -593,20 +604,6 @@ def _error_text(game: Game, world: Table, observer: PlayerId, probe: Action) -> 
     except Exception as error:
         return f"{type(error).__name__}: {error}"
     return "accepted"
-
-
-def first_difference(a: Any, b: Any, path: str = "") -> str:
-    """Returns where two wire states first differ: spaces and players named by id, not list position."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if a.get(key) != b.get(key):
-                return first_difference(a.get(key), b.get(key), f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for index, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                named = isinstance(x, dict) and "id" in x and path.rpartition(".")[2] in ("spaces", "players")
-                return first_difference(x, y, f"{path}[{x['id']!r}]" if named else f"{path}[{index}]")
-    return path or "."
 
 
 def general(where: str) -> str:

@@ -23,8 +23,8 @@ from ..table import Table
 from ..view import FULL, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
-from .interference import first_difference, first_log_difference, general, take_steps
-from .stepper import Decision, Finding, observer_name, observer_perspective
+from .interference import first_log_difference, general, take_steps
+from .stepper import Decision, Finding, first_difference, observer_name, observer_perspective
 from .written import shows_alike
 
 

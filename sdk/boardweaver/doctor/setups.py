@@ -25,8 +25,8 @@ from ..rng import Rng
 from ..table import Table
 from ..wire import state_to_wire
 from .instance import fresh_game
-from .interference import first_difference, general, kinds_under_looks
-from .stepper import Finding, observer_name, observer_perspective
+from .interference import general, kinds_under_looks
+from .stepper import Finding, first_difference, observer_name, observer_perspective
 from .written import split
 
 SETUP_TRIALS = 6  # changed draws tried per explored game

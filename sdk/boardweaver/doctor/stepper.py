@@ -78,6 +78,55 @@ def state_key(table: Table) -> str:
     return canonical_json(state_to_wire(table.state))
 
 
+def difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
+    """Returns where two wire states first differ, and the two values there: spaces and players named by id."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return difference(a.get(key), b.get(key), f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                named = isinstance(x, dict) and "id" in x and path.rpartition(".")[2] in ("spaces", "players")
+                return difference(x, y, f"{path}[{x['id']!r}]" if named else f"{path}[{index}]")
+    return path or ".", a, b
+
+
+def first_difference(a: Any, b: Any) -> str:
+    """Returns where two wire states first differ: spaces and players named by id, not list position."""
+    return difference(a, b)[0]
+
+
+# What an unmarked reveal's author can do: either fix is right, and which one is the rules' to say.
+UNMARKED_FIX = (
+    "Either the step is meant to read a hidden part (a card drawn, an enemy attacked): mark its offer "
+    ".revealing(), and the server applies it; or it is not: make apply_action read only what this seat sees "
+    "(a rule that checks another seat's hidden pieces belongs in that seat's own step)"
+)
+
+
+def _texts(value: Any) -> str:
+    """A short text of a wire value for a report: its JSON, cut at 120 characters."""
+    text = canonical_json(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def what_differs(where: str) -> str:
+    """Says in words what a view's difference at `where`, a wire state's path, is and what to do, or ""."""
+    if where.startswith(".active"):
+        return (
+            "whose turn it is: a hidden part decides who acts next, so the turn tells it. Let the step that settles "
+            "the turn show that part, in a reveal (games/README.md §8, 'A hidden card that decides the turn shows it')"
+        )
+    if where.startswith(".meta") or ".state." in where or where.endswith(".state"):
+        return (
+            "a public state every viewer reads (meta data, a player's, a space's or a piece's public state) holds a "
+            "value a hidden part decides. Keep such a value in a private state, or write it in a reveal that shows "
+            "the part"
+        )
+    return ""
+
+
 def short(error: BaseException) -> str:
     text = str(error)
     return f"{type(error).__name__}: {text[:200]}"
@@ -274,8 +323,9 @@ class Stepper:
             self._break(
                 4,
                 "prompt depends on what the seat cannot see",
-                f"seat {self.seat}'s prompt on its view differs from the one the same rules make on the full state: "
-                "prompt() reads a part the seat cannot see",
+                f"seat {self.seat}'s prompt on its view differs from the one the same rules make on the full state "
+                f"({_texts(wires[0])} on its view, {_texts(wires[1])} on the full state): prompt() reads a part the "
+                "seat cannot see; compute it, like offers(), from what the seat sees",
             )
 
     def can_undo(self) -> bool:
@@ -393,8 +443,19 @@ class Stepper:
                 3,
                 "unmarked reveal",
                 f"Confirm step {action.describe()} gives seat {self.seat} a view it could not compute from its "
-                "own: view(apply(full)) != apply(view(full)); mark its offer .revealing()",
+                f"own: view(apply(full)) != apply(view(full)){self._draft_difference(drafted, actual)}. "
+                f"{UNMARKED_FIX}",
             )
+
+    def _draft_difference(self, drafted: dict[str, Any], actual: dict[str, Any]) -> str:
+        """Says where the seat's draft and the projection of the full state first differ (or their log lines)."""
+        if drafted == actual:
+            on_view, on_full = logged(self.draft._applied[-1].changes), logged(self.records[-1].changes)
+            return f" (the step logs {_texts(on_view)} on its view, {_texts(on_full)} on the full state)"
+        where, on_view, on_full = difference(drafted, actual)
+        if where.startswith(".active"):
+            where = f"{where}, whose turn it is"
+        return f" (they first differ at {where}: {_texts(on_view)} on its view, {_texts(on_full)} on the full state)"
 
     def _check_open_step(self, action: Action, offer: Offer, drew: bool) -> None:
         self.counters.commutes += 1
@@ -417,7 +478,8 @@ class Stepper:
                 3,
                 "unmarked reveal",
                 f"{kind} step {action.describe()} gives seat {self.seat} a view that depends on a "
-                "hidden part: view(apply(full)) != apply(view(full)); mark its offer .revealing()",
+                f"hidden part: view(apply(full)) != apply(view(full)){self._draft_difference(drafted, actual)}. "
+                f"{UNMARKED_FIX}",
             )
             return
         key = canonical_json(drafted)
