@@ -123,3 +123,22 @@ class TellingWait(WaitOrPlay):
             held = [piece.private_kind or "card-0" for piece in table.state.space(hand_id(player_id)).pieces]
             table.set(StateOf.player_public(player_id), "high", sum(int(kind[5:]) > 3 for kind in held))
         super().apply_action(table, player_id, action)
+
+
+class ExposingWait(WaitOrPlay):
+    """Correct: the wait is a reveal that turns the other seat's first card face up where it lies, in its hand, so
+    it shows that card to the spectators and to the acting seat, and to no other seat: the other seat owns it."""
+
+    name = "fixture-exposing-wait"
+
+    def wait_offer(self, offer: Offer) -> Offer:
+        return offer.revealing()
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type == "command":
+            other = next(p for p in table.state.player_ids if p != player_id)
+            cards = table.state.space(hand_id(other)).pieces
+            if cards and cards[0].private_kind is not None:
+                table.set_public_kind(hand_id(other), 0, cards[0].private_kind)
+                table.set_private_kind(hand_id(other), 0, None)
+        super().apply_action(table, player_id, action)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardweaver.doctor import check_game
 
-from .fixtures_wait import PeekingPrompt, PeekingWait, TellingWait
+from .fixtures_wait import ExposingWait, PeekingPrompt, PeekingWait, TellingWait
 
 GAMES = 20
 
@@ -46,3 +46,16 @@ def test_a_prompt_that_reads_a_hidden_card_shows_both_prompts() -> None:
     prompt = next(v for v in report.violations if v.check == 4)
     assert prompt.title == "prompt depends on what the seat cannot see"
     assert '({"key":"prompt.turn"} on its view, {"key":"prompt.careful"} on the full state)' in prompt.detail
+
+
+def test_regression_a_card_shown_to_the_spectators_alone_is_not_said_shown_to_some_other_seats() -> None:
+    """Regression: in a game of two, a reveal turning the other seat's card face up in its hand (a Stratego's
+    attack) was listed as showing it to "some other seats and the spectators": the only other seat owns it."""
+    report = check_game(ExposingWait, games=GAMES, players=2)
+
+    assert report.ok, report.details()
+    assert (
+        "'wait' (a reveal) shows only the spectators (no other seat) another seat's hidden 'back' pieces of 'hand' "
+        "spaces" in " ".join(report.shown)
+    ), report.shown
+    assert not [line for line in report.shown if "some other seats" in line], report.shown

@@ -120,6 +120,7 @@ class Disclosures:
     partial: set[Key] = field(default_factory=set)  # not shown to every observer, once
     spectators: set[Key] = field(default_factory=set)  # shown to the spectators, once
     pairs: set[Key] = field(default_factory=set)  # seen in a game of two seats (one other seat)
+    seats: set[Key] = field(default_factory=set)  # shown to another seat, once (not to the spectators alone)
     undo_seen: bool = False  # a decision could be taken back: every decision's sight is followed from then on
     # decisions that allowed their undo yet showed others a hidden piece (the server refuses that undo): what they
     # showed to whom, by the decision's name
@@ -164,6 +165,8 @@ class Disclosures:
                 self.partial.add(key)
             if None in observers:
                 self.spectators.add(key)
+            if any(observer is not None for observer in observers):
+                self.seats.add(key)
             if len(before) == 2:
                 self.pairs.add(key)
 
@@ -194,6 +197,8 @@ class Disclosures:
             how, name, owner, space_kind, back, shown_in = key
             if key not in self.partial:
                 to = "every other seat and the spectators"
+            elif key not in self.seats:  # another seat's piece shown to the acting seat: its owner saw it already
+                to = "only the spectators (no other seat)"
             elif key in self.pairs and key not in self.spectators:
                 to = "the other seat (not the spectators)"
             else:
