@@ -142,3 +142,13 @@ class ExposingWait(WaitOrPlay):
                 table.set_public_kind(hand_id(other), 0, cards[0].private_kind)
                 table.set_private_kind(hand_id(other), 0, None)
         super().apply_action(table, player_id, action)
+
+
+class SpelledWait(WaitOrPlay):
+    """Check 6 note: a log text spells a seat's number ("player 1 starts") instead of naming the seat by argument."""
+
+    name = "fixture-spelled-wait"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {**TEXTS, "log.waited": "Player {player} waits: player 1 moves on"})}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardweaver.doctor import check_game
 
-from .fixtures_wait import ExposingWait, PeekingPrompt, PeekingWait, TellingWait
+from .fixtures_wait import ExposingWait, PeekingPrompt, PeekingWait, SpelledWait, TellingWait, WaitOrPlay
 
 GAMES = 20
 
@@ -59,3 +59,18 @@ def test_regression_a_card_shown_to_the_spectators_alone_is_not_said_shown_to_so
         "spaces" in " ".join(report.shown)
     ), report.shown
     assert not [line for line in report.shown if "some other seats" in line], report.shown
+
+
+def test_a_text_that_spells_a_seats_number_is_noted_and_one_that_passes_the_seat_is_not() -> None:
+    """A trial author's 'Both sides are placed: player 1 moves first.' read so beside seats the tab named 'Bot 1'
+    and 'Player 2 (you)': the guide (§5) says to pass the seat, and nothing told the author."""
+    spelled = check_game(SpelledWait, games=GAMES, players=2)
+    passed = check_game(WaitOrPlay, games=GAMES, players=2)
+
+    assert spelled.ok, spelled.details()
+    assert [note for note in spelled.notes if "spells a seat" in note] == [
+        "catalog 'en': 'log.waited' spells a seat as 'player 1', which the tab shows as it is, though it calls that "
+        'seat by its player\'s name ("Ada", "Bot 1") everywhere else: pass the seat as an argument, msg(..., '
+        'player=0) with {player} in the text (games/README.md §5, "Seats in texts")'
+    ]
+    assert not [note for note in passed.notes if "spells a seat" in note], passed.notes

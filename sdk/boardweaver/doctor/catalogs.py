@@ -9,6 +9,7 @@ as many forms as its `Plural-Forms` header says.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from ..messages import Catalog
@@ -166,3 +167,24 @@ def check_catalogs(catalogs: dict[str, Catalog], used: Collection[str] = ()) -> 
                 )
             )
     return found
+
+
+# A seat's word and a number after it ("player 1", "le joueur 2"): a text that spells a seat so names no player.
+SPELLED_SEAT = re.compile(r"\b(?:player|seat|joueur|joueuse|siège)\s+\d+\b", re.IGNORECASE)
+
+
+def spelled_seats(catalogs: dict[str, Catalog]) -> list[str]:
+    """Returns a note per text that spells a seat's number instead of passing the seat as an argument."""
+    notes: list[str] = []
+    for locale, catalog in sorted(catalogs.items()):
+        for key in sorted(catalog.texts):
+            texts = catalog.plurals.get(key) or (catalog.texts[key],)
+            found = next((m.group(0) for text in texts if (m := SPELLED_SEAT.search(text))), None)
+            if found is not None:
+                notes.append(
+                    f"catalog {locale!r}: {key!r} spells a seat as {found!r}, which the tab shows as it is, though "
+                    'it calls that seat by its player\'s name ("Ada", "Bot 1") everywhere else: pass the seat '
+                    'as an argument, msg(..., player=0) with {player} in the text (games/README.md §5, "Seats in '
+                    'texts")'
+                )
+    return notes

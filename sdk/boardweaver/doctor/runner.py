@@ -13,7 +13,7 @@ from ..installed import installed_games
 from ..model import Json, PlayerId
 from ..offers import Action
 from ..wire import canonical_json
-from .catalogs import Use, check_catalogs, check_messages, check_space_title
+from .catalogs import Use, check_catalogs, check_messages, check_space_title, spelled_seats
 from .disclosures import Disclosures
 from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
@@ -154,6 +154,7 @@ def check_game(
             progress(number + 1, games, len(found))
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
+    report.notes.extend(spelled_seats(catalogs))
     for name, shown in sorted(disclosures.refused_undos.items()):
         report.notes.append(
             f"{name} calls table.allow_undo() yet showed {shown}: the server refuses that undo (it would take back "
