@@ -8,6 +8,7 @@ in fragments, bad frames refused, and every close code.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,8 @@ import pytest
 from boardweaver_server import roomproto
 from boardweaver_server import rooms as rooms_module
 from boardweaver_server.sockets import SocketLimits
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.extensions.permessage_deflate import PerMessageDeflate
@@ -337,3 +340,252 @@ def test_regression_a_frame_read_while_the_server_closes_a_socket_does_not_end_i
             return await _close_code(ws)
 
     assert asyncio.run(scenario()) == rooms_module.SEAT_REPLACED
+
+
+# -- frames in: the room protocol's own reading against websockets' parser ---------------------------------------
+
+
+class _FakeSocketTransport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[bytes] = []
+        self.closed = False
+        self.reading = True
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+
+class _Reading(roomproto.RoomWebSocketProtocol):
+    """The room protocol on a stand-in transport and room: what it reads lands in its socket's inbox."""
+
+    reads_itself = True
+
+    def _room_target(self, event: Any) -> Any:
+        return None, SocketLimits(), "room"
+
+    async def _serve_room(self, socket: roomproto.FastSocket, rooms: Any, limits: SocketLimits, room_id: str) -> None:
+        await asyncio.Event().wait()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        self._reads_frames = self._reads_frames and self.reads_itself
+
+
+class _WebsocketsReading(_Reading):
+    reads_itself = False  # every frame through websockets' parser and uvicorn's handlers
+
+
+MAX_SIZE = 400
+
+
+def _reading_protocol(kind: type[_Reading], deflate: bool) -> tuple[_Reading, _FakeSocketTransport]:
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    config = uvicorn.Config(
+        app=lambda *_: None,
+        ws=roomproto.RoomWebSocketProtocol,
+        ws_max_size=MAX_SIZE,
+        ws_per_message_deflate=deflate,
+        ws_ping_interval=None,
+        log_level="critical",
+    )
+    config.load()
+    protocol = kind(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+    transport = _FakeSocketTransport()
+    protocol.connection_made(transport)
+    return protocol, transport
+
+
+def _client(deflate: bool) -> Any:
+    from websockets.client import ClientProtocol
+    from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+    from websockets.uri import parse_uri
+
+    extensions = [ClientPerMessageDeflateFactory(client_max_window_bits=12)] if deflate else []
+    return ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws/rooms/room"), extensions=extensions, max_size=None)
+
+
+def _raw_frame(first: int, payload: bytes, masked: bool = True) -> bytes:
+    mask = b"\x11\x22\x33\x44"
+    size = len(payload)
+    header = (
+        bytes((first, (0x80 if masked else 0) | size))
+        if size < 126
+        else bytes((first, (0x80 if masked else 0) | 126)) + size.to_bytes(2, "big")
+    )
+    from websockets.utils import apply_mask as mask_with
+
+    return header + (mask + mask_with(payload, mask) if masked else payload)
+
+
+def _client_frames(deflate: bool, steps: list[tuple[str, Any]]) -> tuple[bytes, list[bytes]]:
+    """The handshake's request and the frames a client sends for `steps`, framed by websockets' client (masks at
+    random), with hand-made frames where a broken client is wanted."""
+    from websockets.frames import Opcode
+
+    client = _client(deflate)
+    client.send_request(client.connect())
+    request = b"".join(client.data_to_send())
+    response = _handshake_response(deflate, request)
+    client.receive_data(response)
+    assert client.state is State.OPEN
+    out: list[bytes] = []
+    for kind, value in steps:
+        if kind == "text":
+            client.send_text(value.encode())
+        elif kind == "binary":
+            client.send_binary(value)
+        elif kind == "fragments":
+            client.send_text(value[0].encode(), fin=False)
+            for part in value[1:-1]:
+                client.send_continuation(part.encode(), fin=False)
+            client.send_continuation(value[-1].encode(), fin=True)
+        elif kind == "ping":
+            client.send_ping(value)
+        elif kind == "pong":
+            client.send_pong(value)
+        elif kind == "close":  # by hand: websockets' client sends nothing after it, a broken one might
+            out.append(_raw_frame(0x80 | Opcode.CLOSE.value, b"\x03\xe8bye"))
+            continue
+        elif kind == "bad-utf8":
+            out.append(_raw_frame(0x80 | Opcode.TEXT.value, b"ok \xff\xfe"))
+            continue
+        elif kind == "unmasked":
+            out.append(_raw_frame(0x80 | Opcode.TEXT.value, b"{}", masked=False))
+            continue
+        elif kind == "unfinished":  # a first fragment whose message never ends: a data frame after it is 1002
+            out.append(_raw_frame(Opcode.TEXT.value, b"{"))
+            continue
+        elif kind == "rsv1":  # compressed, but not deflate's: 1002 (or RSV1 without the extension: 1002)
+            out.append(_raw_frame(0xC0 | Opcode.TEXT.value, b"\xff\xff\xff\xff"))
+            continue
+        elif kind == "len64":  # a 64-bit length for 2 bytes: read by websockets
+            out.append(bytes((0x80 | Opcode.TEXT.value, 0x80 | 127)) + (2).to_bytes(8, "big") + b"\0\0\0\0{}")
+            continue
+        elif kind == "rsv2":
+            out.append(_raw_frame(0xA0 | Opcode.TEXT.value, b"{}"))
+            continue
+        out.extend(client.data_to_send())
+    return request, [frame for frame in out if frame]
+
+
+def _handshake_response(deflate: bool, request: bytes) -> bytes:
+    async def answer() -> bytes:
+        protocol, transport = _reading_protocol(_WebsocketsReading, deflate)
+        protocol.data_received(request)
+        return transport.written[0]
+
+    return asyncio.run(answer())
+
+
+def _read_all(kind: type[_Reading], deflate: bool, request: bytes, chunks: list[bytes]) -> dict[str, Any]:
+    async def read() -> dict[str, Any]:
+        protocol, transport = _reading_protocol(kind, deflate)
+        protocol.data_received(request)
+        response = transport.written.pop(0)
+        assert response.startswith(b"HTTP/1.1 101")
+        for chunk in chunks:
+            if transport.closed:
+                break
+            protocol.data_received(chunk)
+        socket = protocol.room_socket
+        assert socket is not None
+        for task in list(protocol.tasks):
+            task.cancel()
+        return {
+            "messages": list(socket.inbox),
+            "written": b"".join(transport.written),
+            "closed": transport.closed,
+            "state": protocol.conn.state,
+            "close_sent": protocol.conn.close_sent,
+            "reading": transport.reading,
+        }
+
+    return asyncio.run(read())
+
+
+def _split(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({cut % (len(data) + 1) for cut in cuts} | {0, len(data)})
+    return [data[a:b] for a, b in itertools.pairwise(points) if b > a]
+
+
+_texts = st.text(max_size=60)
+_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("text"), _texts),
+        st.tuples(st.just("text"), st.text(min_size=120, max_size=200)),  # a 16-bit length
+        st.tuples(st.just("text"), st.just("x" * (MAX_SIZE + 1))),  # too large: 1009
+        st.tuples(st.just("binary"), st.binary(max_size=40)),
+        st.tuples(st.just("fragments"), st.lists(_texts, min_size=2, max_size=3)),
+        st.tuples(st.just("ping"), st.binary(max_size=8)),
+        st.tuples(st.just("pong"), st.binary(max_size=8)),
+        st.tuples(st.sampled_from(["close", "bad-utf8", "unmasked", "rsv1", "rsv2", "len64", "unfinished"]), st.none()),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=_steps, cuts=st.lists(st.integers(min_value=0, max_value=4000), max_size=6), deflate=st.booleans())
+def test_frames_read_by_the_room_protocol_are_what_websockets_reads(
+    steps: list[tuple[str, Any]], cuts: list[int], deflate: bool
+) -> None:
+    """The same bytes, split anywhere, read by the room protocol's own path and by websockets' parser alone:
+    the same messages reach the session, the same bytes are written back (pongs, close frames), the connection
+    ends the same way (1002 for a bad frame, 1007 for bad UTF-8, 1009 for a message too large). websockets reads
+    them a frame a read: with more in one read, uvicorn drops the messages before a frame that fails the
+    connection, and the room protocol does not."""
+    request, frames = _client_frames(deflate, steps)
+    data = b"".join(frames)
+    boundaries = list(itertools.accumulate(len(frame) for frame in frames))
+
+    own = _read_all(_Reading, deflate, request, _split(data, cuts))
+    reference = _read_all(_WebsocketsReading, deflate, request, _split(data, cuts + boundaries))
+
+    assert own == reference
+
+
+def test_whole_data_frames_are_read_without_websockets_parser_and_it_takes_over_at_other_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A commit's frames, whole or split anywhere, never reach websockets' `Frame.parse`; a ping and a fragmented
+    message do, and the room protocol reads again after them."""
+    parsed: list[Any] = []
+    parse = Frame.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Frame], *args: Any, **kwargs: Any) -> Any:
+        frame = yield from parse(cls, *args, **kwargs)
+        parsed.append(frame.opcode.name)
+        return frame
+
+    monkeypatch.setattr(Frame, "parse", classmethod(counting))
+    commit = json.dumps({"type": "commit", "baseSeq": 3, "steps": PLAY, "commitId": "c1"})
+    for deflate in (False, True):
+        parsed.clear()
+        request, data = _client_frames(deflate, [("text", commit)] * 3)
+        own = _read_all(_Reading, deflate, request, _split(b"".join(data), [1, 7, 70, 140]))
+        assert own["messages"] == [commit] * 3 and parsed == []
+
+        request, data = _client_frames(
+            deflate, [("text", commit), ("ping", b"p"), ("text", commit), ("fragments", ["a", "b"]), ("text", commit)]
+        )
+        own = _read_all(_Reading, deflate, request, [b"".join(data)])
+        assert own["messages"] == [commit, commit, "ab", commit]
+        assert parsed == ["PING", "TEXT", "CONT"]  # websockets reads the ping and the fragments alone
