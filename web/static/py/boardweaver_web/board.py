@@ -397,6 +397,10 @@ class Board(PieceDrawing):
         self._tab_stops[space.space_id] = (staged or offered or [0])[0]
         if read:
             self._read_grids.add(space.space_id)
+            # no card of the board to click, the moves all buttons (Memory match's "Turn both cards back" after a
+            # miss): Enter, Space or a click on a card says where they are, not nothing (hand-notice)
+            if not self.piece_offers:
+                self._point_to_commands(space)
         if held:
             self._read_hands.add(space.space_id)
             # a card not offered surely cannot be played now where the seat has no offer at all, or the hand's cards
@@ -419,8 +423,9 @@ class Board(PieceDrawing):
 
     def _point_to_commands(self, space: Space) -> None:
         """A hand whose cards none of the offers clicks while the seat has commands to choose from (Draw-discard's
-        "Play 6♠", Bluff's "Believe" and "Call"): Enter, Space or a click on a card says where its moves are, and the
-        hand's first card's label hints it once, not every card's (hand-notice)."""
+        "Play 6♠", Bluff's "Believe" and "Call"), or a seat's grid while only commands are offered (Memory match's
+        "Turn both cards back"): Enter, Space or a click on a card says where its moves are, and the first card's
+        label hints it once, not every card's (hand-notice)."""
         commands = [self.label(offer) for offer in self.offers if offer.action.type == "command"]
         if commands:
             notice = self.texts.get("notice.use-commands", moves=", ".join(commands))
