@@ -66,6 +66,16 @@ def test_the_board_template_hides_each_scout_in_a_grid_its_seat_owns_and_pings_b
     assert "ping.revealing()" in rules and "table.set_private_kind(" in rules
 
 
+def test_the_board_templates_tests_hold_its_secret_move_to_reading_the_same_either_way(board: Path) -> None:
+    """The guide (§8) says a game whose secret is where a seat moves should test its moves with
+    assert_choices_alike, which the doctor checks only for look-alike clicks; the board template's tests did not,
+    so an author who made the move log its cell (a trial's Stratego) had no test of the template's to keep."""
+    tests = (board / "tests" / "test_rules.py").read_text(encoding="utf-8")
+
+    assert "assert_choices_alike(game, table, 0, moves[:1], moves[1:2], observer=1)" in tests
+    assert "assert_choices_alike(game, table, 0, moves[:1], moves[1:2], observer=None)" in tests
+
+
 @pytest.mark.parametrize(("template", "facts"), [("cards", {"score"}), ("board", {"turns", "ping"})])
 def test_every_player_fact_the_generated_game_keeps_is_named_for_the_board(
     template: str, facts: set[str], tmp_path: Path
