@@ -910,3 +910,29 @@ def test_old_maids_discarded_pairs_are_as_big_as_hand_cards_on_a_phone(server: s
         assert max(strips) - min(strips) < 1 and min(strips) >= 7, strips  # alike, .45rem at the least
     assert cards["count"] == str(len(discard))
     assert phone.evaluate(LAYOUT_PROBLEMS) == []
+
+
+# each other seat's box below its header, and where the name form's button ends, on the first screen
+SEAT_BOXES = """() => {
+  scrollTo(0, 0);
+  const bottom = e => e.getBoundingClientRect().bottom;
+  return {below: [...document.querySelectorAll('.others .seat-area')].map(a => Math.round(bottom(a)
+            - bottom(a.querySelector('header')))),
+          button: bottom(document.querySelector('.name-form button')), screen: innerHeight};
+}"""
+
+
+def test_regression_a_seat_of_no_space_is_its_header_alone_on_a_phone(server: str, api: Any, phone: Any) -> None:
+    """Regression: a Memory match seat holds no space (its pairs are counted in its header), yet on a phone each other
+    seat's box took the height of a box of backs (01e7e68's small box for a seat out), 55 px of nothing under its
+    name, and four seats' first screen ended the name form's button 3 px under the fold."""
+    room = api.room("memory-match", seats=4, bots=[1, 2, 3])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+    phone.wait_for_selector("#room-name")
+
+    seen = phone.evaluate(SEAT_BOXES)
+    screenshot(phone, "memory-match-4-phone")
+
+    assert len(seen["below"]) == 3 and max(seen["below"]) < 14, seen  # its padding and border
+    assert seen["button"] <= seen["screen"], seen
