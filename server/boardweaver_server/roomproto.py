@@ -60,6 +60,8 @@ DEFLATE_MEM_LEVEL = 2
 DEFLATE_LEVEL = 9
 _SYNC_TAIL = b"\x00\x00\xff\xff"  # what a sync flush ends with; permessage-deflate leaves it out (RFC 7692 7.2.1)
 _DATA_OPCODES = {Opcode.TEXT.value: Opcode.TEXT, Opcode.BINARY.value: Opcode.BINARY}
+_TEXT = Opcode.TEXT.value
+_OPEN = State.OPEN  # module constants: an enum's member read on every frame costs a lookup or two each
 _AT_EOF = StreamReader.at_eof.__code__
 
 
@@ -217,7 +219,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
                 if inflated is None:
                     break
                 payload = inflated
-            if opcode == Opcode.TEXT.value:
+            if opcode == _TEXT:
                 try:
                     text = payload.decode()
                 except UnicodeDecodeError:  # what `send_receive_event_to_app` does
@@ -269,11 +271,19 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
             socket.deliver(bytes(data))
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.write_paused = False  # as uvicorn sets `writable`
         super().connection_lost(exc)
         if self.room_socket is not None:
             self.room_socket.end()
 
+    write_paused = False  # uvicorn's `writable` event as a plain flag, read on every frame sent
+
+    def pause_writing(self) -> None:
+        self.write_paused = True
+        super().pause_writing()
+
     def resume_writing(self) -> None:
+        self.write_paused = False
         super().resume_writing()
         if self.room_socket is not None:
             self.room_socket.flush()
@@ -281,7 +291,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
     # -- frames out ----------------------------------------------------------------------------------
 
     def can_write(self) -> bool:
-        return self.writable.is_set() and not self.close_sent and self.conn.state is State.OPEN
+        return not self.write_paused and not self.close_sent and self.conn.state is _OPEN
 
     # the last frame framed here, by its payload: a decision's sockets that see it alike get one text object
     # (`Room._event_frames`), encoded and framed once for all of them
@@ -300,7 +310,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
             body = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
             if body[-4:] != _SYNC_TAIL:  # zlib always ends a sync flush so: never seen
                 raise RuntimeError("permessage-deflate: a sync flush without its empty block")
-            self.transport.write(_header(0xC0 | Opcode.TEXT.value, len(body) - 4) + body[:-4])
+            self.transport.write(_header(0xC0 | _TEXT, len(body) - 4) + body[:-4])
             return
         if self.conn.extensions:
             self.conn.send_text(data)
@@ -308,7 +318,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
             return
         framed = RoomWebSocketProtocol._framed
         if framed[0] is not data:
-            framed = RoomWebSocketProtocol._framed = (data, _header(0x80 | Opcode.TEXT.value, len(data)) + data)
+            framed = RoomWebSocketProtocol._framed = (data, _header(0x80 | _TEXT, len(data)) + data)
         self.transport.write(framed[1])
 
     def close_with(self, code: int, reason: str) -> None:
@@ -426,8 +436,9 @@ class FastSocket(RoomSocket):
         else:
             data = text.encode()
             FastSocket._encoded = (text, data)
-        if self.waiting or not self.protocol.can_write():
-            if self.protocol.close_sent or self.protocol.conn.state is not State.OPEN:
+        protocol = self.protocol
+        if self.waiting or protocol.write_paused or protocol.close_sent or protocol.conn.state is not _OPEN:
+            if protocol.close_sent or protocol.conn.state is not _OPEN:
                 return
             self.waiting_bytes += len(data)
             if len(self.waiting) >= self.max_queue or self.waiting_bytes > self.max_queue_bytes:  # cannot keep up
@@ -438,7 +449,7 @@ class FastSocket(RoomSocket):
                 return
             self.waiting.append(data)
             return
-        self.protocol.write_text(data)
+        protocol.write_text(data)
 
     def flush(self) -> None:
         """Writes the frames waiting, while the transport takes them (called when it resumes writing)."""
