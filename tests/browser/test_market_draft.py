@@ -61,3 +61,36 @@ def test_the_drafts_undo_button_names_the_pick_it_takes_back_and_is_no_red_alarm
     assert label == "Undo my last pick" and shortcut == "Escape"
     assert background != "rgb(107, 59, 59)"  # the take-back's red is for a move the server already has
     assert page.locator(f"{MARKET}.chosen").count() == 0 and undo.count() == 0  # the pick is put back
+
+
+TICK_AND_SIGN = """(card) => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    return {tick: box(card.querySelector('.chosen-mark')), sign: box(card.querySelector('.face .symbol')),
+            card: box(card), width: innerWidth};
+}"""
+
+
+def test_regression_a_picked_cards_tick_leaves_its_suit_in_sight_on_a_phone(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial at 390 px, by taps): the tick of the market card picked sat inside its top-right
+    corner and covered half the suit's sign of a 51 px card. It now sits on the corner, half outside, the sign clear,
+    and stays on the screen at the row's right end."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    wait_state(page, "ready")
+
+    drawn = []
+    for key in ("market/0", "market/11"):  # a row's first and the last row's last
+        page.locator(f'#board [data-key="{key}"]').tap()
+        card = page.locator(f'#board [data-key="{key}"].chosen')
+        card.wait_for()
+        drawn.append(card.evaluate(TICK_AND_SIGN))
+    screenshot(page, "market-draft-phone-tick")
+
+    for seen in drawn:
+        tick, sign, card = seen["tick"], seen["sign"], seen["card"]
+        apart = tick[0] >= sign[2] or tick[3] <= sign[1]  # right of the sign, or above it
+        assert apart, seen
+        assert card[2] - 60 < card[0] and tick[2] <= seen["width"], seen  # a phone's small card; the tick in sight
+        assert tick[0] < card[2] and tick[3] > card[1], seen  # still on the card's corner
