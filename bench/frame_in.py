@@ -15,70 +15,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import time
-from typing import Any
+from pathlib import Path
 
-import uvicorn
-from boardweaver_server import roomproto
-from boardweaver_server.sockets import SocketLimits
-from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
 from websockets.uri import parse_uri
 
-
-class Transport(asyncio.Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.written: list[bytes] = []
-
-    def write(self, data: Any) -> None:
-        self.written.append(bytes(data))
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
-
-
-class Reading(roomproto.RoomWebSocketProtocol):
-    """The room protocol with a stand-in room: what it reads lands in its socket's inbox."""
-
-    reads_itself = True
-
-    def _room_target(self, event: Any) -> Any:
-        return None, SocketLimits(), "room"
-
-    async def _serve_room(self, socket: Any, rooms: Any, limits: SocketLimits, room_id: str) -> None:
-        await asyncio.Event().wait()
-
-    def handle_connect(self, event: Any) -> None:
-        super().handle_connect(event)
-        self._reads_frames = self._reads_frames and self.reads_itself
-
-
-class WebsocketsReading(Reading):
-    reads_itself = False
-
-
-def protocol(kind: type[Reading]) -> tuple[Reading, Transport]:
-    config = uvicorn.Config(
-        app=lambda *_: None, ws_per_message_deflate=False, ws_ping_interval=None, log_level="critical"
-    )
-    config.load()
-    reading = kind(config, ServerState(), {}, _loop=asyncio.get_running_loop())
-    transport = Transport()
-    reading.connection_made(transport)
-    return reading, transport
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from tests.server.roomproto_stand_in import Reading, WebsocketsReading, reading_protocol  # noqa: E402
 
 
 async def measure(kind: type[Reading], frames: int, rounds: int) -> float:
     client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws/rooms/room"))
     client.send_request(client.connect())
-    reading, transport = protocol(kind)
+    reading, transport = reading_protocol(kind)
     reading.data_received(b"".join(client.data_to_send()))
     client.receive_data(transport.written[0])
     socket = reading.room_socket

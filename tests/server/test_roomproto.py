@@ -30,6 +30,7 @@ from websockets.server import ServerProtocol
 from websockets.streams import StreamReader
 
 from tests.server.conftest import LiveServer, create_room, make_app
+from tests.server.roomproto_stand_in import Reading, StandInTransport, WebsocketsReading, reading_protocol
 
 FAST = SocketLimits(rate=10_000, burst=10_000)
 PLAY = [{"type": "command", "name": "play", "args": {"index": 0}}]
@@ -345,72 +346,11 @@ def test_regression_a_frame_read_while_the_server_closes_a_socket_does_not_end_i
 # -- frames in: the room protocol's own reading against websockets' parser ---------------------------------------
 
 
-class _FakeSocketTransport(asyncio.Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.written: list[bytes] = []
-        self.closed = False
-        self.reading = True
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self.written.append(bytes(data))
-
-    def close(self) -> None:
-        self.closed = True
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def pause_reading(self) -> None:
-        self.reading = False
-
-    def resume_reading(self) -> None:
-        self.reading = True
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
-
-
-class _Reading(roomproto.RoomWebSocketProtocol):
-    """The room protocol on a stand-in transport and room: what it reads lands in its socket's inbox."""
-
-    reads_itself = True
-
-    def _room_target(self, event: Any) -> Any:
-        return None, SocketLimits(), "room"
-
-    async def _serve_room(self, socket: roomproto.FastSocket, rooms: Any, limits: SocketLimits, room_id: str) -> None:
-        await asyncio.Event().wait()
-
-    def handle_connect(self, event: Any) -> None:
-        super().handle_connect(event)
-        self._reads_frames = self._reads_frames and self.reads_itself
-
-
-class _WebsocketsReading(_Reading):
-    reads_itself = False  # every frame through websockets' parser and uvicorn's handlers
-
-
 MAX_SIZE = 400
 
 
-def _reading_protocol(kind: type[_Reading], deflate: bool) -> tuple[_Reading, _FakeSocketTransport]:
-    import uvicorn
-    from uvicorn.server import ServerState
-
-    config = uvicorn.Config(
-        app=lambda *_: None,
-        ws=roomproto.RoomWebSocketProtocol,
-        ws_max_size=MAX_SIZE,
-        ws_per_message_deflate=deflate,
-        ws_ping_interval=None,
-        log_level="critical",
-    )
-    config.load()
-    protocol = kind(config, ServerState(), {}, _loop=asyncio.get_running_loop())
-    transport = _FakeSocketTransport()
-    protocol.connection_made(transport)
-    return protocol, transport
+def _reading_protocol(kind: type[Reading], deflate: bool) -> tuple[Reading, StandInTransport]:
+    return reading_protocol(kind, deflate, MAX_SIZE)
 
 
 def _client(deflate: bool) -> Any:
@@ -488,14 +428,14 @@ def _client_frames(deflate: bool, steps: list[tuple[str, Any]]) -> tuple[bytes, 
 
 def _handshake_response(deflate: bool, request: bytes) -> bytes:
     async def answer() -> bytes:
-        protocol, transport = _reading_protocol(_WebsocketsReading, deflate)
+        protocol, transport = _reading_protocol(WebsocketsReading, deflate)
         protocol.data_received(request)
         return transport.written[0]
 
     return asyncio.run(answer())
 
 
-def _read_all(kind: type[_Reading], deflate: bool, request: bytes, chunks: list[bytes]) -> dict[str, Any]:
+def _read_all(kind: type[Reading], deflate: bool, request: bytes, chunks: list[bytes]) -> dict[str, Any]:
     async def read() -> dict[str, Any]:
         protocol, transport = _reading_protocol(kind, deflate)
         protocol.data_received(request)
@@ -556,8 +496,8 @@ def test_frames_read_by_the_room_protocol_are_what_websockets_reads(
     data = b"".join(frames)
     boundaries = list(itertools.accumulate(len(frame) for frame in frames))
 
-    own = _read_all(_Reading, deflate, request, _split(data, cuts))
-    reference = _read_all(_WebsocketsReading, deflate, request, _split(data, cuts + boundaries))
+    own = _read_all(Reading, deflate, request, _split(data, cuts))
+    reference = _read_all(WebsocketsReading, deflate, request, _split(data, cuts + boundaries))
 
     assert own == reference
 
@@ -580,12 +520,12 @@ def test_whole_data_frames_are_read_without_websockets_parser_and_it_takes_over_
     for deflate in (False, True):
         parsed.clear()
         request, data = _client_frames(deflate, [("text", commit)] * 3)
-        own = _read_all(_Reading, deflate, request, _split(b"".join(data), [1, 7, 70, 140]))
+        own = _read_all(Reading, deflate, request, _split(b"".join(data), [1, 7, 70, 140]))
         assert own["messages"] == [commit] * 3 and parsed == []
 
         request, data = _client_frames(
             deflate, [("text", commit), ("ping", b"p"), ("text", commit), ("fragments", ["a", "b"]), ("text", commit)]
         )
-        own = _read_all(_Reading, deflate, request, [b"".join(data)])
+        own = _read_all(Reading, deflate, request, [b"".join(data)])
         assert own["messages"] == [commit, commit, "ab", commit]
         assert parsed == ["PING", "TEXT", "CONT"]  # websockets reads the ping and the fragments alone
