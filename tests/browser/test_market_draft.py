@@ -94,3 +94,22 @@ def test_regression_a_picked_cards_tick_leaves_its_suit_in_sight_on_a_phone(
         assert apart, seen
         assert card[2] - 60 < card[0] and tick[2] <= seen["width"], seen  # a phone's small card; the tick in sight
         assert tick[0] < card[2] and tick[3] > card[1], seen  # still on the card's corner
+
+
+def test_regression_a_screen_reader_reads_the_deck_as_one_pile_not_twenty_cards(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial, the board's accessibility tree read through): the deck said "Deck, 20 pieces"
+    and then twenty lines "A face-down card (Deck, n of 20)", read past every time the reader crossed the board. It
+    now reads as the eye sees it: its label and its top card; the cards under it stay drawn, as many as before."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+
+    deck = page.locator("#board [data-space=deck]")
+    read = deck.aria_snapshot()
+    drawn = deck.locator(".piece").count()
+
+    assert 'group "Deck, 20 pieces"' in read, read
+    assert read.count("- img ") == 1 and 'img "A face-down card (Deck, 20 of 20)"' in read, read
+    assert drawn == 20

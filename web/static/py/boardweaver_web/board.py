@@ -319,7 +319,13 @@ class Board(PieceDrawing):
         elif layout == "fan":
             style = f' style="--n:{max(1, count)}"'
         order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
-        pieces = "".join(self._piece(space, index, space.pieces[index]) for index in order)
+        # a deck (a pile of backs alone): a screen reader reads its label ("Deck, 20 pieces") and its top card, not
+        # twenty lines "A face-down card" alike (the eye sees one pile)
+        deck = layout == "stack" and self._backs_only(space)
+        last = len(space.pieces) - 1
+        pieces = "".join(
+            self._piece(space, index, space.pieces[index], unread=deck and index != last) for index in order
+        )
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
         backs = layout == "fan" and self._backs_only(space)

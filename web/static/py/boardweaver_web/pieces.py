@@ -42,7 +42,7 @@ class PieceDrawing:
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
 
-    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False) -> str:
+    def _piece(self, space: Space, index: int, piece: Piece, ghost: bool = False, unread: bool = False) -> str:
         shown_kind = piece.private_kind if (piece.private_kind and self.show_private) else piece.public_kind
         look = self.game.piece_look(shown_kind)
         classes = ["piece", f"kind-{escape(piece.public_kind)}"]
@@ -157,6 +157,8 @@ class PieceDrawing:
             face += f'<span class="owner-shape" aria-hidden="true">{owner_shape(owner)}</span>'
         if offer_number is not None:
             return f'<button type="button" class="{" ".join(classes)}"{attributes}{style}{label}>{face}</button>'
+        if unread:  # a back under the top of a deck: its space's label counts it (`Board._space`)
+            label += ' aria-hidden="true"'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
 
     def _mark_name(self, mark: str) -> str:
