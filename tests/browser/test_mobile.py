@@ -936,3 +936,51 @@ def test_regression_a_seat_of_no_space_is_its_header_alone_on_a_phone(server: st
 
     assert len(seen["below"]) == 3 and max(seen["below"]) < 14, seen  # its padding and border
     assert seen["button"] <= seen["screen"], seen
+
+
+# at the end: the seat's own box below its header (and its emptied hand, kept for a screen reader), and each card of
+# the table's pile whose corner the next card covers in part: its corner's text running under the next card, or cut
+# by the face's own box
+END_BOXES = """() => {
+  const mine = document.querySelector('.mine .seat-area');
+  const cards = [...document.querySelectorAll('.middle [data-space="discard"] .piece')];
+  const cut = [];
+  cards.slice(0, -1).forEach((card, i) => {
+    const face = card.querySelector('.face.text'), next = cards[i + 1].getBoundingClientRect();
+    const text = document.createRange();
+    text.selectNodeContents(face);
+    const right = text.getBoundingClientRect().right, box = face.getBoundingClientRect().right;
+    if (right > next.left + .5 || (getComputedStyle(face).overflow !== 'visible' && right > box + .5))
+      cut.push(`${face.textContent}: to ${right.toFixed(1)} for ${next.left.toFixed(1)}, its box ${box.toFixed(1)}`);
+  });
+  return {below: Math.round(mine.getBoundingClientRect().bottom - mine.querySelector('header').getBoundingClientRect()
+            .bottom), emptied: mine.querySelectorAll('.space.emptied').length, cards: cards.length, cut,
+          step: cards.length > 1 ? cards[1].getBoundingClientRect().left - cards[0].getBoundingClientRect().left : 0};
+}"""
+
+
+def test_regression_at_old_maids_end_on_a_phone_the_seat_out_is_a_small_box_and_each_corner_of_the_pile_is_whole(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (390 x 844): at the end the seat that went out drew its own empty hand full size, a card's height
+    of nothing under "Hand 0" (another seat out is a small box); and the narrowest strips of the pile (every pair at
+    the end, 12 px apart) showed a "10" as "1" and the edge of its "0", cut by the face's box. Two seats played to
+    the end by taps, the winner's own box is its header alone, its hand kept for a screen reader, and every corner
+    in the pile is whole in its strip, on both pages."""
+    pages = [new_page(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)]
+    room = api.room("old-maid", seats=2, bots=[])
+    for seat, page in enumerate(pages):
+        page.goto(seat_url(server, room, seat))
+    for page in pages:
+        wait_state(page, "ready", "over")
+
+    play_until_over(pages, timeout=90)
+    pages[0].wait_for_timeout(450)  # the last pair's slide into the pile
+    seen = [page.evaluate(END_BOXES) for page in pages]
+    for seat, page in enumerate(pages):
+        screenshot(page, f"old-maid-end-phone-seat-{seat}")
+
+    (winner,) = [ends for ends in seen if ends["emptied"]]  # the seat out; the other holds the maid
+    assert winner["emptied"] == 1 and winner["below"] < 14, seen
+    for ends in seen:
+        assert ends["cards"] == 24 and ends["step"] < 14 and ends["cut"] == [], ends
