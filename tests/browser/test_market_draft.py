@@ -101,15 +101,21 @@ def test_regression_a_screen_reader_reads_the_deck_as_one_pile_not_twenty_cards(
 ) -> None:
     """Regression (a player's trial, the board's accessibility tree read through): the deck said "Deck, 20 pieces"
     and then twenty lines "A face-down card (Deck, n of 20)", read past every time the reader crossed the board. It
-    now reads as the eye sees it: its label and its top card; the cards under it stay drawn, as many as before."""
+    now reads as the eye sees it: its label and its top card; the cards under it stay drawn, as many as before.
+    Hexbloom's bag of face-down tiles reads so too."""
     room = api.room("market-draft", seats=2, bots=[1])
     page = new_page(seat_url(server, room, 0))
     wait_state(page, "ready")
+    bag_room = api.room("hexbloom", seats=2, bots=[1])
+    bag_page = new_page(seat_url(server, bag_room, 0))
+    wait_state(bag_page, "ready")
 
-    deck = page.locator("#board [data-space=deck]")
-    read = deck.aria_snapshot()
-    drawn = deck.locator(".piece").count()
+    deck, bag = page.locator("#board [data-space=deck]"), bag_page.locator("#board [data-space=bag]")
+    read, read_bag = deck.aria_snapshot(), bag.aria_snapshot()
+    drawn, drawn_bag = deck.locator(".piece").count(), bag.locator(".piece").count()
 
     assert 'group "Deck, 20 pieces"' in read, read
     assert read.count("- img ") == 1 and 'img "A face-down card (Deck, 20 of 20)"' in read, read
     assert drawn == 20
+    assert f'group "Bag, {drawn_bag} pieces"' in read_bag and drawn_bag > 10, read_bag
+    assert read_bag.count("- img ") == 1 and f"A face-down tile (Bag, {drawn_bag} of {drawn_bag})" in read_bag, read_bag

@@ -204,6 +204,11 @@ class Board(PieceDrawing):
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
         )
+        if not spaces:
+            # header-only: a seat the game gives no space of its own (a board on the table) is its header alone, a
+            # small box sized to what it says, not a strip as wide as the table with nothing under the name
+            classes.append("header-only")
+            return f'<section class="{" ".join(classes)}" data-seat="{player}">{head}</section>'
         body = "".join(self._space(space, ghosts) for space in spaces)
         return (
             f'<section class="{" ".join(classes)}" data-seat="{player}">'
@@ -319,9 +324,9 @@ class Board(PieceDrawing):
         elif layout == "fan":
             style = f' style="--n:{max(1, count)}"'
         order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
-        # a deck (a pile of backs alone): a screen reader reads its label ("Deck, 20 pieces") and its top card, not
-        # twenty lines "A face-down card" alike (the eye sees one pile)
-        deck = layout == "stack" and self._backs_only(space)
+        # a deck (a pile of backs alike, Hexbloom's bag of face-down tiles): a screen reader reads its label ("Deck, 20
+        # pieces") and its top card, not twenty lines "A face-down card" alike (the eye sees one pile)
+        deck = layout == "stack" and self._alike_backs(space)
         last = len(space.pieces) - 1
         pieces = "".join(
             self._piece(space, index, space.pieces[index], unread=deck and index != last) for index in order
@@ -372,6 +377,19 @@ class Board(PieceDrawing):
             and piece.public_kind in ("back", "hidden")
             and (space.space_id, index) not in self.piece_offers
             for index, piece in enumerate(space.pieces)
+        )
+
+    def _alike_backs(self, space: Space) -> bool:
+        """Tells whether a space holds pieces whose faces this seat does not see, all of one kind, nobody's and none
+        to click (a deck of backs, a bag of face-down tiles): read alike, one line each would say the same."""
+        return (
+            bool(space.pieces)
+            and len({piece.public_kind for piece in space.pieces}) == 1
+            and all(
+                piece.private_kind is None and piece.owner is None and "by" not in piece.public_state
+                for piece in space.pieces
+            )
+            and not any((space.space_id, index) in self.piece_offers for index in range(len(space.pieces)))
         )
 
     def _map_tabindex(self, space_id: str) -> str:
