@@ -191,6 +191,61 @@ def test_a_board_game_made_by_boardweaver_new_template_board_plays_to_its_end_in
         assert "Game over" in first.inner_text("#result") and "Partie terminée" in second.inner_text("#result")
 
 
+SEAT_FIELD = '                "area": "seat",  # drawn in its owner\'s seat area\n'
+BOXES = """() => [...document.querySelectorAll('#board .seat-area')].map((box) => {
+    const own = box.getBoundingClientRect(), head = box.querySelector('header').getBoundingClientRect();
+    return {seat: box.dataset.seat, text: box.innerText, top: own.top, bottom: own.bottom, width: own.width,
+            head: head.height, headTop: head.top, headBottom: head.bottom,
+            table: document.querySelector('#board .middle').getBoundingClientRect().width};
+})"""
+
+
+def _boxes(page: Any) -> dict[str, dict[str, Any]]:
+    """Each seat's box on `page` by its seat: its text, its and its header's edges, and the table's width."""
+    return {box["seat"]: box for box in page.evaluate(BOXES)}
+
+
+def test_a_seat_with_no_space_of_its_own_is_a_box_of_its_header_not_an_empty_strip(
+    tmp_path: Path, new_page: Any
+) -> None:
+    """A board template's game whose fields both lie on the table gives no seat a space of its own: each seat's box
+    says who sits there, whose turn it is and its public fact, as tall as that line and, at 1280 px, as wide as it (an
+    author's trial: a 928 x 44 px strip above the board around a 19 px line, at 390 px a strip too)."""
+    _need_browser()
+    project = _new_game("table-scouts", tmp_path, "--template", "board")
+    rules = project / "table_scouts" / "rules.py"
+    source = rules.read_text()
+    assert source.count(SEAT_FIELD) == 1, "the board template's field look changed: update SEAT_FIELD"
+    rules.write_text(source.replace(SEAT_FIELD, '                "area": "table",\n'))
+    served = tmp_path / "served"
+    served.mkdir()
+    game = ["--game", "table-scouts=table_scouts.rules:TableScouts", "--only", "table-scouts"]
+    with _serve(served, game, {"PYTHONPATH": str(project)}) as base:
+        room = Api(base).room("table-scouts", seats=2, bots=[])
+        first = new_page(seat_url(base, room, 0), viewport={"width": 1280, "height": 800})
+        phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+        second = new_page(seat_url(base, room, 1), **phone)
+        watcher = new_page(f"{base}/room/{room['room']}#role=spectator", viewport={"width": 1280, "height": 800})
+        for page in (first, second, watcher):
+            wait_state(page, "ready")
+
+        wide, narrow, watched = _boxes(first), _boxes(second), _boxes(watcher)
+
+        assert first.locator("#board .seat-area .space").count() == 0  # the fields are the table's
+        assert narrow["0"]["text"].split() == ["Player", "1", "to", "act", "Turns", "left:", "10"]
+        assert narrow["1"]["text"].split() == ["Player", "2", "(you)", "Turns", "left:", "10"]
+        assert wide["1"]["text"].split() == ["Player", "2", "Turns", "left:", "10"]
+        assert wide["0"]["text"].split() == ["Player", "1", "(you)", "to", "act", "Turns", "left:", "10"]
+        for box in [*wide.values(), *watched.values()]:  # the other seat's, the seat's own, the spectator's two
+            assert box["bottom"] - box["top"] <= box["head"] + 14, box  # was 44 px around a 19 px header
+            assert box["width"] < box["table"] / 2, box  # was as wide as the table (928 px)
+        assert watched["0"]["top"] == watched["1"]["top"]  # side by side above the table
+        for box in narrow.values():
+            assert box["headTop"] - box["top"] <= 8 and box["bottom"] - box["headBottom"] <= 8, box
+        screenshot(first, "author-board-on-table")
+        screenshot(second, "author-board-on-table-phone")
+
+
 LOOK = '        return {"text": str(value), "color": "#f4ecd8"} if value else super().piece_look(kind)\n'
 
 

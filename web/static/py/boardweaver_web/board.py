@@ -204,6 +204,11 @@ class Board(PieceDrawing):
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
         )
+        if not spaces:
+            # header-only: a seat the game gives no space of its own (a board on the table) is its header alone, a
+            # small box sized to what it says, not a strip as wide as the table with nothing under the name
+            classes.append("header-only")
+            return f'<section class="{" ".join(classes)}" data-seat="{player}">{head}</section>'
         body = "".join(self._space(space, ghosts) for space in spaces)
         return (
             f'<section class="{" ".join(classes)}" data-seat="{player}">'
