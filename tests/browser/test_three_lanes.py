@@ -93,3 +93,39 @@ def test_regression_a_plan_taken_back_leaves_the_other_seats_log_as_it_read_it(
     assert before == locked == second.evaluate(LOG) == ["Round 1 begins."]
     assert first.locator("#board .mine .kind-hand .piece").count() == 5  # the plan went back to the hand
     assert "locked in" not in first.inner_text("#board")
+
+
+# Each lane holding a plan: its box, and the planned card's box grown by its 2 px dashed outline (1 px apart)
+PLANNED_IN_LANE = """() => [...document.querySelectorAll('#board .kind-lane:has(.piece.pending)')].map(lane => {
+    const box = (r, grow) => [r.left - grow, r.top - grow, r.right + grow, r.bottom + grow].map(Math.round);
+    return {lane: box(lane.getBoundingClientRect(), 0),
+            planned: box(lane.querySelector('.piece.pending').getBoundingClientRect(), 3)}; })"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_regression_a_planned_card_stays_inside_its_lane(server: str, api: Any, new_page: Any, width: int) -> None:
+    """Regression (a player's trial at 1280 and 390 px): the card planned on a lane was drawn 10 px down and right of
+    the lane's cards, empty lane or not, and hung out of the lane's box, its dashed outline over the lane's edge and,
+    on a phone, over the table's. It now lies in the lane: where a card would on an empty lane, and set aside over
+    the cards already there inside the lane's box, three rounds on the same lane."""
+    room = api.room("three-lanes", seats=2, bots=[1])
+    phone = {"has_touch": True, "is_mobile": True} if width < 760 else {}
+    page = new_page(seat_url(server, room, 0), viewport={"width": width, "height": 844}, **phone)
+    wait_state(page, "ready")
+
+    seen = []
+    for _ in range(3):
+        page.locator("#board .mine .piece.offer").first.wait_for()
+        page.locator("#board .mine .piece.offer").first.click()
+        page.locator('#board [data-space="lane-0"] .space-button').click()
+        page.locator("#board .kind-lane .piece.pending").wait_for()
+        seen += page.evaluate(PLANNED_IN_LANE)
+        page.locator("#commands button.intent-confirm").click()  # the bot has planned: the round flips
+        page.wait_for_function("() => !document.querySelector('#board .piece.pending')")
+    screenshot(page, f"three-lanes-planned-{width}")
+
+    assert len(seen) == 3, seen
+    for drawn in seen:
+        lane, planned = drawn["lane"], drawn["planned"]
+        assert lane[0] <= planned[0] and lane[1] <= planned[1], drawn
+        assert planned[2] <= lane[2] and planned[3] <= lane[3], drawn
