@@ -186,10 +186,31 @@ def test_the_game_ends_when_the_last_pair_is_matched_and_the_most_pairs_win(mode
     assert table.state.result is not None
     assert table.state.result.winners == [1]
     assert table.state.result.scores == {0: 0, 1: 2}
-    assert table.state.log[-1].key == "log.game-over"
+    assert table.state.log[-1].key == "log.game-over-won"  # names the winner, as the other games' ends do
+    assert table.state.log[-1].args == {"winner": 1, "count": 2}
     keys = [m.key for m in table.state.log[-5:-1]]
     flipped = "log.flipped" if mode == "hidden" else "log.flipped-face"
     assert keys == ["log.matched", flipped, flipped, "log.matched-last"]  # the last: no "plays again"
+
+
+def test_a_tie_names_every_seat_that_shares_the_win() -> None:
+    game = MemoryMatch()
+    table = laid_out(game, ["cat", "cat", "dog", "dog", "fox", "owl", "fox", "owl"])
+    flip(game, table, 0, 0)
+    flip(game, table, 0, 1)  # cats: seat 0 plays again
+    flip(game, table, 0, 2)
+    flip(game, table, 0, 3)  # dogs
+    flip(game, table, 0, 4)
+    flip(game, table, 0, 5)  # a fox and an owl: no pair
+    turn_back(game, table, 0)
+    flip(game, table, 1, 4)
+    flip(game, table, 1, 6)  # foxes
+    flip(game, table, 1, 5)
+    flip(game, table, 1, 7)  # owls: 2 pairs each
+
+    assert table.state.result is not None and table.state.result.winners == [0, 1]
+    assert table.state.log[-1].key == "log.game-over-tied"
+    assert table.state.log[-1].args == {"winners": "0, 1", "count": 2}
 
 
 def test_an_unknown_mode_is_refused_at_room_creation() -> None:

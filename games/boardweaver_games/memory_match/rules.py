@@ -153,7 +153,13 @@ class MemoryMatch(Game):
         if last:  # the last pair: nobody plays again
             scores = {int(p): _pairs(table, p) for p in table.state.player_ids}
             best = max(scores.values())
-            table.end_game([p for p, s in scores.items() if s == best], scores, reason=msg("log.game-over", count=best))
+            winners = [p for p, s in scores.items() if s == best]
+            reason = (
+                msg("log.game-over-won", winner=winners[0], count=best)
+                if len(winners) == 1
+                else msg("log.game-over-tied", winners=", ".join(str(p) for p in winners), count=best)
+            )
+            table.end_game(winners, scores, reason=reason)
 
     def _turn_back(self, table: Table, player_id: int) -> None:
         flipped = _flipped(table)
