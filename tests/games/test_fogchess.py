@@ -203,7 +203,8 @@ def test_capturing_the_king_ends_the_game_and_the_capturer_wins() -> None:
     assert table.state.is_over()
     assert table.state.result is not None and table.state.result.winners == [0]
     assert table.state.active_player_ids == []
-    assert [m.key for m in table.state.log] == ["log.white-moved", "log.black-king-captured"]
+    assert [m.key for m in table.state.log] == ["log.white-took-k", "log.black-king-captured"]
+    assert table.state.log[0].args == {"player": 0, "square": "h8"}  # where, as for any piece taken
 
 
 def test_moving_into_attack_is_legal_and_the_king_can_then_be_taken() -> None:
@@ -402,7 +403,7 @@ EVERY_MESSAGE = [
         for side in ("white", "black")
         for what in ("moved", "king-captured", "stalemated")
     ),
-    *(msg(f"log.{side}-took-{kind}", player=0, square="e4") for side in ("white", "black") for kind in "pnbrq"),
+    *(msg(f"log.{side}-took-{kind}", player=0, square="e4") for side in ("white", "black") for kind in "pnbrqk"),
     msg("log.move-limit", count=300),
     *(msg(key) for key in ("look.board-white", "look.board-black", "look.square", "look.empty", "look.fog")),
     *(msg(f"look.{c}{p}") for c in "wb" for p in "KQRBNP"),

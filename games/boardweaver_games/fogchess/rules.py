@@ -398,9 +398,9 @@ class FogChess(Game):
         # as players write it, in the seat's language: "Knight g1-f3", "e2-e4" (its own move: the seat saw it)
         table.set(StateOf.player_private(player_id), "last_move", _written(move, before.board[move.from_sq]))
         color = COLOR_NAMES[color_of_seat(player_id)]
-        if taken is None or taken[1] == "K":
+        if taken is None:
             table.log(msg(f"log.{color}-moved", player=player_id))  # never where: the other side cannot see it
-        else:  # where the taken piece stood: its side saw its own piece there, the taker the square it took
+        else:  # where the taken piece stood (the king too): its side saw it there, the taker the square it took
             square = _taken_on(before, pos)
             table.log(msg(f"log.{color}-took-{taken[1].lower()}", player=player_id, square=square))
         moves = legal_moves(pos)
