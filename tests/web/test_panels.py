@@ -42,6 +42,18 @@ def test_a_room_option_the_catalog_does_not_name_is_shown_as_it_is() -> None:
     assert any(item.endswith(f" : {fen}") for item in said), said
 
 
+def test_an_option_left_empty_reads_as_the_catalog_names_it() -> None:
+    """Regression (a player's trial): fog chess's room read "Starting position (FEN): -" for the usual start; a
+    catalog names an empty value with `option.<name>.` (no value after the dot)."""
+    game = FogChess()
+
+    english = options_said(render_rules(game.catalogs()["en"], dict(game.options), Texts("en")))
+    french = options_said(render_rules(game.catalogs()["fr"], dict(game.options), Texts("fr")))
+
+    assert "Starting position (FEN): the usual start" in english, english
+    assert "Position de départ (FEN) : la position de départ habituelle" in french, french
+
+
 def test_the_line_a_joining_player_sees_says_every_option_of_the_room_by_the_games_labels() -> None:
     """A player's trial: a room said its options (Memory match's hidden mode) nowhere but in its Rules, closed."""
     lanes = ThreeLanes({"hidden_hand": True})
