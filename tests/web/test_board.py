@@ -860,6 +860,27 @@ def test_regression_a_card_picked_by_keyboard_keeps_the_tab_stop_is_marked_and_s
     assert market.count('class="chosen-mark"') == 1  # a tick on it, not its colour alone
 
 
+def test_regression_cards_taken_while_the_board_offers_picks_say_they_cannot_be_played_not_the_buttons() -> None:
+    """Regression (a player's trial of Market draft): once the seat had picked a market card, its own taken cards said
+    "· moves in the buttons" and, clicked, "Choose your move from the buttons: Take ☀7", though the market still
+    offered picks. A hand points to the commands only where no piece anywhere is offered; else its cards are
+    cards it cannot play now."""
+    game = MarketDraft({})
+    table = start(game, [0, 1], seed=5)
+    for seat, index in ((0, 7), (1, 2)):  # each takes a card: seat 0's hand holds one
+        verify_commit(game, table, seat, [Action.piece_click("market", index), Action.command("take")])
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("market", 3))  # picked: the market's other cards and "Take" are offered
+
+    english = game.catalogs()["en"]
+    html = Board(game, draft.view, 0, draft.offers(), english, Texts("en"), chosen={("market", 3)}).render()
+    cards = re.findall(r'<(?:div|button) [^>]*data-key="hand-0/\d+"[^>]*>', html)
+
+    assert len(cards) == 1
+    assert "data-use-commands" not in cards[0] and "data-not-now" in cards[0], cards
+    assert "moves in the buttons" not in html
+
+
 def test_a_picked_card_alone_in_its_space_takes_no_tab_stop_and_the_focus_moves_on() -> None:
     game = ThreeLanes()
     table = start(game, [0, 1], seed=5)

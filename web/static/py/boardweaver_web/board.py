@@ -428,8 +428,9 @@ class Board(PieceDrawing):
         if held:
             self._read_hands.add(space.space_id)
             # a card not offered surely cannot be played now where the seat has no offer at all, or the hand's cards
-            # are clicked to play them; not where a command plays one (Draw-discard's "Play 10♥"): said nothing there
-            if offered or not self.offers:
+            # or other pieces are clicked (Market draft's market while its taken cards wait); not where only commands
+            # are offered (Draw-discard's "Play 10♥"): those cards point to the buttons
+            if offered or not self.offers or self.piece_offers:
                 self._said_not_now[space.space_id] = self._not_now(space, offered)
             else:
                 self._point_to_commands(space)
