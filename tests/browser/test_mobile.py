@@ -297,6 +297,12 @@ def test_the_commands_are_on_screen_below_a_board_taller_than_the_screen(server:
 
 
 # The first element matching the selector lies on the screen, not under a bar stuck to the screen's foot.
+# where a smooth scroll ends: scrollY once it has not moved for six frames (read mid-slide, a fresh-clone CI run under
+# load saw the hand's scroll at 48 px of its way down, then the result's at 76, and took that for a scroll down)
+SETTLED = """() => new Promise(done => { let last = scrollY, still = 0;
+  const look = () => { if (scrollY === last) { if (++still >= 6) { done(scrollY); return; } }
+    else { still = 0; last = scrollY; } requestAnimationFrame(look); };
+  requestAnimationFrame(look); })"""
 IN_SIGHT = """selector => { const e = document.querySelector(selector); if (!e) return false;
   const box = e.getBoundingClientRect(), bar = document.getElementById('commands');
   const stuck = bar && getComputedStyle(bar).position === 'sticky' && bar.getClientRects().length;
@@ -315,10 +321,10 @@ def test_a_turn_whose_pieces_lie_below_the_fold_brings_them_into_sight(server: s
         wait_state(phone, "ready")
 
         phone.wait_for_function(IN_SIGHT, arg="#board [data-offer]", timeout=10_000)
-        scrolled = phone.evaluate("scrollY")
+        scrolled = phone.evaluate(SETTLED)
         api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])  # the game ends while watched
         phone.wait_for_function(IN_SIGHT, arg="#result .end-panel", timeout=10_000)
-        back = phone.evaluate("scrollY")
+        back = phone.evaluate(SETTLED)
         problems = phone.evaluate(LAYOUT_PROBLEMS)
 
     assert scrolled > 0  # the page had moved: the hand lies below the fold of a short screen
