@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from boardweaver import canonical_json
 from boardweaver_server import store as ops
 from boardweaver_server.store import EventRecord, SeqConflict, _StoreThread, make_store
 
@@ -112,6 +113,23 @@ def test_events_keep_their_steps_and_picks_as_canonical_json(tmp_path: Path) -> 
     conn.close()
     assert steps == '[{"index":1,"space":"händ","type":"piece"}]'
     assert picks == "[null,7]"
+
+
+def test_snapshots_keep_the_state_and_marks_as_canonical_json(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    state = {"spaces": [{"id": "händ", "pieces": [{"b": 1.5, "a": None}]}], "meta": {"z": 10**20, "a": [0.1, -2]}}
+    marks = [["moved", "händ", None, 2]]
+
+    asyncio.run(write_all(db, [(ops.insert_snapshot("a", ops.Snapshot(3, state, 5, 0, marks)),)]))
+
+    conn = sqlite3.connect(db)
+    stored_state, stored_marks = conn.execute("SELECT state, marks FROM snapshots").fetchone()
+    conn.close()
+    assert stored_state == (
+        '{"meta":{"a":[0.1,-2],"z":100000000000000000000},"spaces":[{"id":"händ","pieces":[{"a":null,"b":1.5}]}]}'
+    )
+    assert stored_state == canonical_json(state)
+    assert stored_marks == '[["moved","händ",null,2]]'
 
 
 @pytest.fixture(params=["uring", "aio", "thread"])
