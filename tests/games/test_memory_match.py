@@ -123,7 +123,7 @@ def test_a_match_keeps_the_pair_face_up_for_everyone_scores_and_plays_again(mode
         # a kept pair shows its face on its keeper's colour, unlike a card just flipped (a player's trial could not
         # tell them apart)
         assert [p.public_kind for p in pieces] == ["kept-0-cat", "back", "kept-0-cat", "back"]
-    assert game.piece_look("kept-0-cat") == {"symbol": "🐱", "color": "#e05a5a", "title": "face.cat"}
+    assert game.piece_look("kept-0-cat") == {"symbol": "🐱\ufe0f", "color": "#e05a5a", "title": "face.cat"}
     assert table.state.player(0).public_state == {"pairs": 1}
     assert table.state.active_player_ids == [0]
     assert [o.action for o in game.offers(table.view(0), 0)] == [Action.piece_click(GRID, i) for i in (1, 3)]
@@ -279,3 +279,8 @@ def test_the_doctor_finds_no_violation_in_seeded_games(mode: str) -> None:
     report = check_game(MemoryMatch({"mode": mode}), games=20)
 
     assert report.ok, report.details()
+
+
+def test_every_face_asks_for_the_emoji_s_colour_picture() -> None:
+    # without U+FE0F a text font that draws the emoji too (DejaVu Sans has the cat) shows a black outline
+    assert all(symbol.endswith("\ufe0f") and len(symbol) == 2 for symbol in SYMBOLS.values())

@@ -34,15 +34,17 @@ BACK = "back"
 COLUMNS = 4
 MODES = ("public", "hidden")
 FACES = ("cat", "dog", "fox", "owl", "frog", "bee", "fish", "bird")
+# each face asks for the emoji's colour picture (U+FE0F): a text font that also draws it (DejaVu Sans has the cat)
+# would otherwise show a black outline among the colour faces
 SYMBOLS = {
-    "cat": "🐱",
-    "dog": "🐶",
-    "fox": "🦊",
-    "owl": "🦉",
-    "frog": "🐸",
-    "bee": "🐝",
-    "fish": "🐟",
-    "bird": "🐦",
+    "cat": "🐱\ufe0f",
+    "dog": "🐶\ufe0f",
+    "fox": "🦊\ufe0f",
+    "owl": "🦉\ufe0f",
+    "frog": "🐸\ufe0f",
+    "bee": "🐝\ufe0f",
+    "fish": "🐟\ufe0f",
+    "bird": "🐦\ufe0f",
 }
 FLIPPED_PREFIX = "flipped-"
 TURN_BACK = Action.command("turn-back")
