@@ -1058,6 +1058,31 @@ def test_a_look_back_draws_a_card_back_without_a_glyph_and_keeps_its_title_as_th
     assert 'class="symbol"' not in backs and 'aria-label="A face-down card (Player 2' in backs
 
 
+def test_regression_a_screen_reader_reads_another_seats_hand_of_backs_as_one_not_card_by_card() -> None:
+    """Regression (a player's trial, Bluff's board read through): after "Player 2: Hand, 17 pieces" came seventeen
+    lines "A face-down card (Player 2: Hand, n of 17)", and as many for the next seat, each time the reader crossed
+    the board. Such a hand now reads as its label and its last card, every back still drawn; a back that just moved
+    there (a card taken into it) is still read, with its mark."""
+    game = Bluff()
+    table = start(game, [0, 1, 2], seed=3)
+    count = len(table.state.space("hand-1").pieces)
+
+    def backs_of(space: str, **room: Any) -> list[str]:
+        page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en"), **room).render()
+        drawn = re.search(rf'data-space="{space}".*?<div class="pieces"[^>]*>(.*?)</div></div>', page, re.S)
+        assert drawn is not None
+        return re.findall(r'<div class="piece [^>]*role="img"[^>]*>', drawn.group(1))
+
+    quiet = backs_of("hand-1")
+    moved = backs_of("hand-1", last_moves={"hand-1/4": 2})
+
+    read = [back for back in quiet if 'aria-hidden="true"' not in back]
+    assert len(quiet) == count and read == [quiet[-1]], read
+    assert f'aria-label="A face-down card (Player 2: Hand, {count} of {count})"' in read[0]
+    assert [i for i, back in enumerate(moved) if 'aria-hidden="true"' not in back] == [4, count - 1]
+    assert 'aria-label="A face-down card (Player 2: Hand, 5 of' in moved[4]
+
+
 def test_a_long_log_keeps_its_line_numbers_and_the_review_marks_the_lines_its_step_added() -> None:
     lines = [msg("log.line", n=n) for n in range(1, 251)]
 

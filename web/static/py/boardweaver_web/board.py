@@ -325,15 +325,22 @@ class Board(PieceDrawing):
             style = f' style="--n:{max(1, count)}"'
         order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
         # a deck (a pile of backs alike, Hexbloom's bag of face-down tiles): a screen reader reads its label ("Deck, 20
-        # pieces") and its top card, not twenty lines "A face-down card" alike (the eye sees one pile)
-        deck = layout == "stack" and self._alike_backs(space)
+        # pieces") and its top card, not twenty lines "A face-down card" alike (the eye sees one pile); so does another
+        # seat's hand of backs none may click (Bluff's "Bob: Hand, 17 pieces"), but for a back that just moved there
+        backs = layout == "fan" and self._backs_only(space)
+        deck = (layout == "stack" or backs) and self._alike_backs(space, owned=backs)
         last = len(space.pieces) - 1
         pieces = "".join(
-            self._piece(space, index, space.pieces[index], unread=deck and index != last) for index in order
+            self._piece(
+                space,
+                index,
+                space.pieces[index],
+                unread=deck and index != last and f"{space.space_id}/{index}" not in self.last_moves,
+            )
+            for index in order
         )
         pieces += "".join(ghosts.get(space.space_id, []))
         pieces += self._coordinates(look) + self._pickers(space, look)
-        backs = layout == "fan" and self._backs_only(space)
         if layout == "fan" and not space.pieces and space.space_id not in ghosts and offer is None:
             classes.append("emptied")  # a hand played out: on a phone, another seat's is drawn as small as backs
         if backs:  # on a phone, one back and its count: the seat's own hand and its commands keep the screen
@@ -379,14 +386,19 @@ class Board(PieceDrawing):
             for index, piece in enumerate(space.pieces)
         )
 
-    def _alike_backs(self, space: Space) -> bool:
+    def _alike_backs(self, space: Space, owned: bool = False) -> bool:
         """Tells whether a space holds pieces whose faces this seat does not see, all of one kind, nobody's and none
-        to click (a deck of backs, a bag of face-down tiles): read alike, one line each would say the same."""
+        to click (a deck of backs, a bag of face-down tiles): read alike, one line each would say the same.
+
+        `owned`: a seat's space (its hand), whose pieces may be that seat's too: each piece's line says so alike.
+        """
+        owners = {piece.owner for piece in space.pieces}
         return (
             bool(space.pieces)
             and len({piece.public_kind for piece in space.pieces}) == 1
+            and (owners == {None} or (owned and len(owners) == 1))
             and all(
-                piece.private_kind is None and piece.owner is None and "by" not in piece.public_state
+                piece.private_kind is None and "by" not in piece.public_state and "mark" not in piece.private_state
                 for piece in space.pieces
             )
             and not any((space.space_id, index) in self.piece_offers for index in range(len(space.pieces)))
