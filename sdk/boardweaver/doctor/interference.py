@@ -423,6 +423,8 @@ def advance(
     verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game, seen)
     if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
+    if isinstance(verdict, Finding) and twin.left and _turned_up(twin, changes, twin_changes):
+        return False  # the step turned a changed piece face up, then took it off the table: every seat saw it
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
         return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
     if verdict is True and twin.on_pieces and not _retrack(twin, table):
@@ -470,6 +472,27 @@ def _kinds_shown(twin: Twin, table: Table) -> bool:
                 ):
                     return True
     return False
+
+
+def _turned_up(twin: Twin, changes: list[Change], twin_changes: list[Change]) -> bool:
+    """Tells whether the decision's changes showed the observer a swapped private kind as a public kind.
+
+    A trick taken in the step that completes it: its last card is turned face up, logged, and removed; the
+    observer saw its face in the changes, though no piece on the table shows it any more.
+    """
+    kinds = {
+        kind
+        for *pair, public in twin.tracked
+        for piece in pair
+        for kind in (piece.private_kind, piece.public_kind if public_part(piece) != public else None)
+        if kind
+    }
+    perspective = observer_perspective(twin.observer)
+    return any(
+        seen.get("type") == "public-kind-set" and seen.get("kind") in kinds
+        for world in (changes, twin_changes)
+        for seen in visible_changes(world, perspective)
+    )
 
 
 def _moved_apart(twin: Twin, table: Table) -> bool:
