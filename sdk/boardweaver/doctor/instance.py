@@ -1,4 +1,4 @@
-"""Check 7: a game holds no state of its own; its instance and its classes are the same before and after play.
+"""Check 7: a game holds no state of its own; its instance, classes and modules are the same before and after play.
 
 A Game's attributes are frozen once built (`InstanceStateError`), but a dict made in `__init__` and filled
 later, or a cache kept on the class, still carries state from one world or game into the next (and on
@@ -10,6 +10,7 @@ pickle runs game code.
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import Any
 
@@ -54,8 +55,16 @@ def freeze(value: Any, depth: int = 0, active: frozenset[int] = frozenset()) -> 
 
 
 def snapshot(game: Game) -> Snapshot:
-    """Returns the game's instance attributes and its classes' attributes, each frozen."""
+    """Returns the game's instance attributes, its classes' attributes and its modules' dicts, lists and sets.
+
+    A module's own container (a bot's memory of the deal, `_DEALT = {}` filled in setup) carries state from
+    the full state on the server into what a seat's bot reads, as a class's cache does.
+    """
     taken: Snapshot = {}
+    for module in _rule_modules(game):
+        for name, value in vars(module).items():
+            if isinstance(value, (dict, list, set, bytearray)) and not name.startswith("__"):
+                taken[f"{module.__name__}.{name}"] = freeze(value)
     for name, value in vars(game).items():
         if name not in IGNORED:
             taken[f"self.{name}"] = freeze(value)
@@ -67,6 +76,16 @@ def snapshot(game: Game) -> Snapshot:
                 continue
             taken[f"{cls.__qualname__}.{name}"] = freeze(value)
     return taken
+
+
+def _rule_modules(game: Game) -> list[types.ModuleType]:
+    """The modules of the game's classes, the platform's own left out."""
+    names = {cls.__module__ for cls in type(game).__mro__}
+    return [
+        module
+        for name in sorted(names)
+        if name != "builtins" and name.split(".")[0] != "boardweaver" and (module := sys.modules.get(name)) is not None
+    ]
 
 
 def changed(before: Snapshot, after: Snapshot) -> list[str]:

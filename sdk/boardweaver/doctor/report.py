@@ -15,7 +15,7 @@ CHECKS: dict[int, str] = {
     4: "non-interference: a seat sees nothing of what it cannot see",
     5: "determinism: replays give the same state, in any process",
     6: "messages and look: every key and plural in every catalog, no dead look",
-    7: "no state on the game: instance and classes unchanged by play",
+    7: "no state on the game: instance, classes and modules unchanged by play",
     8: "the game ends under bots (or declares itself endless)",
 }
 

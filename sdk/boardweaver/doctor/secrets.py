@@ -372,7 +372,8 @@ class Patterns:
                             f"space {space_id!r} first showed its face-down pieces in one and "
                             f"the same order in all {games} games explored, whatever their seeds: whoever knows "
                             "the game knows each one by its position. Shuffle them with table.rng (never a "
-                            "random module or a fixed seed of your own), or make it a .collection()",
+                            "random module or a fixed seed of your own)"
+                            + ("" if kind in self.drawn_from else ", or make it a .collection()"),
                         ),
                         f"dealt {kind}",
                     )

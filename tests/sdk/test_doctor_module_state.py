@@ -1,0 +1,46 @@
+"""The doctor on a trial author's leaks: a bot's memory kept in a module (check 7), a collection dealt alike (check 4)."""
+
+from __future__ import annotations
+
+from boardweaver import Offer, Rng, Table
+from boardweaver.doctor import check_game
+
+from . import fixtures_more as more
+from .draft_game import MARKET
+
+REMEMBERED: dict[str, str] = {}  # the market each room dealt, as the full state on the server shows it
+
+
+class ModuleMemory(more.Texts):
+    """Check 7: setup writes the full deal into a dict of its module, which the bot reads to cheat."""
+
+    name = "fixture-module-memory"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        REMEMBERED[str(table.seed)] = table.state.space(MARKET).pieces[0].public_kind
+
+    def bot_pick(self, table: Table, player_id: int, offers: list[Offer], rng: Rng) -> Offer | None:
+        return offers[0] if REMEMBERED else None
+
+
+def test_regression_a_bot_reading_a_module_dict_that_setup_fills_is_reported() -> None:
+    report = check_game(ModuleMemory, games=3, seed=900)  # seeds no other test remembered
+
+    titles = [v.title for v in report.violations]
+    assert titles == [f"the rules keep state on the game ({__name__}.REMEMBERED)"], report.details()
+
+
+def test_the_example_markets_module_constants_are_no_state() -> None:
+    report = check_game(more.Texts, games=3)
+
+    assert report.ok, report.details()
+
+
+def test_regression_a_collection_dealt_alike_in_every_game_is_not_told_to_become_a_collection() -> None:
+    report = check_game(more.FixedSeedDeck, games=20)
+
+    [violation] = report.violations
+    assert violation.title == "hidden pieces of 'deck' spaces lie in the same order in every game"
+    assert "table.rng" in violation.detail
+    assert ".collection()" not in violation.detail
