@@ -51,6 +51,15 @@ def test_new_writes_a_package_registered_as_an_entry_point(each: Path) -> None:
     assert "{{" not in "".join(p.read_text(encoding="utf-8") for p in project.rglob("*") if p.is_file())
 
 
+def test_regression_ruff_keeps_the_generated_code_as_written(each: Path) -> None:
+    """Regression: a trial author's `ruff format` (88 columns by default) rewrapped the whole generated package."""
+    meta = tomllib.loads((each / "pyproject.toml").read_text(encoding="utf-8"))
+    lines = [line for p in each.rglob("*.py") for line in p.read_text(encoding="utf-8").splitlines()]
+
+    assert max(len(line) for line in lines) > 88
+    assert meta["tool"]["ruff"]["line-length"] >= max(len(line) for line in lines)
+
+
 def test_the_generated_game_uses_a_hand_a_hidden_deck_and_a_reveal(project: Path) -> None:
     rules = (project / "high_card" / "rules.py").read_text(encoding="utf-8")
 
