@@ -41,8 +41,9 @@ def test_every_catalog_of_the_game_holds_its_rules_and_every_option_text(name: s
 
 # texts a French catalog may share with the English one, because French says them so too
 SAME_IN_FRENCH = {"Pile", "Plan", "Score", "A"}  # "A": an ace's letter, as on French cards
-# texts with no words, only placeholders (a card's face: its rank, then its suit), the same in every language
-NO_WORDS = re.compile(r"(\{\w+\}\s*)+")
+# texts with no words, only placeholders and numbers (a card's face: its rank, then its suit; a rank "10"), the same
+# in every language
+NO_WORDS = re.compile(r"(?:(?:\{\w+\}|\d+)\s*)+")
 
 
 def _look_keys(cls: type) -> set[str]:
@@ -194,9 +195,17 @@ def test_no_text_of_the_game_hedges_a_plural_with_parentheses(name: str) -> None
 # a pronoun or an agreement standing for a player ("il est sauf", "lui seul", "celui qui", "le premier"): the
 # French texts name the seat, or say "la personne", and agree with nobody's gender
 GENDERED = re.compile(r"\b(?:il|ils|lui|ceux|chacun|sauf|sauvé|seul|premier|menteur)\b|\bcelui qui\b", re.IGNORECASE)
-IMPERSONAL = re.compile(r"\bil (?:en )?reste\b|\bil n'y a\b|\bil y a\b")  # "il reste 3 cartes": nobody
+IMPERSONAL = re.compile(r"\bil (?:en )?reste\b|\bil n'y a\b|\bil y a\b|\bil faut\b", re.IGNORECASE)  # nobody
 # the benchmark game's texts stay exactly as they are; the titles are the games' names ("Menteur")
 LEFT_AS_THEY_ARE = {("draw-discard", "rules"), *((name, "title") for name in GAMES)}
+
+
+def test_regression_a_rank_in_digits_is_no_copied_english_and_il_faut_names_nobody() -> None:
+    """Regression: a trial author's installed game failed both rules with a rank text "10" the same in French and a
+    rule "Il faut fournir la couleur demandée" (the impersonal "il faut" read as a seat's pronoun)."""
+    assert NO_WORDS.fullmatch("10") and NO_WORDS.fullmatch("{rank}{suit}") and not NO_WORDS.fullmatch("Pile")
+    assert not GENDERED.search(IMPERSONAL.sub("", "Il faut fournir la couleur demandée si possible."))
+    assert GENDERED.search(IMPERSONAL.sub("", "Il faut qu'il fournisse."))
 
 
 @pytest.mark.parametrize("name", GAMES)
