@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot, seat_url, wait_state
+from .driver import play_until_over
 from .test_mobile import LAYOUT_PROBLEMS
 
 pytestmark = pytest.mark.browser
@@ -144,3 +145,38 @@ def test_a_wrapped_hand_ends_every_row_with_a_whole_card_in_balanced_rows(
     assert min(strips, default=40) >= (39.5 if phone else 27.5), strips  # a finger's strip to tap, a corner to read
     assert drawn["sideways"] == 0
     assert walked == [f"hand-0/{index % 18}" for index in range(1, counts[0] + 1)]
+
+
+# A two-line corner's lower line (a symbol over its text: Old maid's "♛" over "Maid") against the large face drawn
+# under it, as the card's box places it (`.face[data-large]::after`, one line as tall as its font), in px from the
+# card's top; and the card's width and height.
+TWO_LINE_CORNER = """(card) => {
+  const face = card.querySelector('.face'), large = getComputedStyle(face, '::after');
+  const box = card.getBoundingClientRect(), text = face.querySelector('.text').getBoundingClientRect();
+  const size = parseFloat(large.fontSize), top = parseFloat(large.top), room = parseFloat(large.height);
+  return {width: box.width, height: box.height, text: text.bottom - box.top,
+    large: [top + (room - size) / 2, top + (room + size) / 2], size};
+}"""
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_regression_the_maids_large_crown_leaves_its_name_readable_on_a_small_card(
+    server: str, api: Any, new_page: Any, screen: str
+) -> None:
+    """Regression (a player's trial of Old maid at 1280 and 390 px): on a 3rem card (another seat's hand, at the end
+    where the loser's maid turns up; the seat's own hand of eight cards or more on a phone) the large crown began
+    1.2rem down, under a corner of two lines 2.2rem tall, and ran over "Maid". It now begins under the corner."""
+    room = api.room("old-maid", seats=2, bots=[1])
+    player = new_page(seat_url(server, room, 0), viewport=SCREENS[screen])
+    wait_state(player, "ready", "over")
+    play_until_over([player], timeout=90)
+    watcher = new_page(f"{server}/room/{room['room']}#role=spectator", viewport=SCREENS[screen])
+    wait_state(watcher, "over")
+
+    maid = watcher.locator('#board .layout-fan .piece:has(.face.both[data-large="♛"])')
+    drawn = maid.evaluate(TWO_LINE_CORNER)
+    screenshot(watcher, f"old-maid-maid-{screen}")
+
+    assert drawn["width"] < 50, drawn  # a 3rem card
+    assert drawn["text"] <= drawn["large"][0] and drawn["large"][1] <= drawn["height"], drawn
+    assert drawn["size"] >= 24, drawn  # still large: 1.5rem or more
