@@ -1020,3 +1020,92 @@ def test_regression_six_seats_of_old_maid_show_the_whole_name_form_on_a_phones_f
 
     assert seen["lines"] == 4, seen
     assert seen["button"]["bottom"] <= seen["form"]["bottom"] <= seen["screen"], seen
+
+
+# the first screen of a seat whose other seats hold a row of pieces (Three lanes' plans, Hexbloom's tiles): each other
+# seat's box, the seat's own hand and the name form's button, the page scrolled to its top
+OTHERS_IN_A_LINE = """() => {
+  scrollTo(0, 0);
+  const box = e => e.getBoundingClientRect();
+  return {seats: [...document.querySelectorAll('#board .others .seat-area')].map(a => Math.round(box(a).height)),
+          hand: box(document.querySelector('#board .mine .kind-hand')).bottom,
+          button: box(document.querySelector('.name-form button')).bottom, screen: innerHeight,
+          faces: [...document.querySelectorAll('#board .others .piece .face.text')]
+            .map(f => parseFloat(getComputedStyle(f).fontSize))};
+}"""
+
+
+@pytest.mark.parametrize("game", ["three-lanes", "hexbloom"])
+def test_regression_three_lanes_and_hexbloom_show_the_whole_name_form_on_a_phones_first_screen(
+    server: str, api: Any, phone: Any, game: str
+) -> None:
+    """Regression (390 x 844): another seat drew each of its spaces on a row of its own, its cards full size: a
+    259 px box in Three lanes (its hand over its plan), 142 px in Hexbloom (its two tiles under its name), and the
+    name form's button ended at 887 px with two Three lanes seats, 1153 with three, 1420 with four, and at 889 and
+    1039 with three and four Hexbloom seats. Another seat is one line now, its name beside its small cards; with two,
+    three and four seats the whole form, and the seat's own hand above it, are on the first screen."""
+    seen = {}
+    for seats in (2, 3, 4):
+        room = api.room(game, seats=seats, bots=list(range(1, seats)))
+        phone.goto(seat_url(server, room, 0))
+        wait_state(phone, "ready")
+        phone.wait_for_selector("#room-name")
+        if game == "three-lanes":  # every bot's plan locked in: the others' boxes at their fullest
+            phone.wait_for_function(
+                """(n) => [...document.querySelectorAll('.others .kind-plan .space-title')]
+                .filter(t => t.textContent.includes('locked in')).length === n""",
+                arg=seats - 1,
+            )
+        phone.wait_for_timeout(400)  # the moves' animations
+        seen[seats] = phone.evaluate(OTHERS_IN_A_LINE)
+        screenshot(phone, f"{game}-{seats}-phone-first-screen")
+        seen[seats]["problems"] = phone.evaluate(LAYOUT_PROBLEMS) + phone.evaluate(SMALL_TARGETS)
+
+    for seats, first in seen.items():
+        assert len(first["seats"]) == seats - 1 and max(first["seats"]) < 90, (seats, first)  # one line each
+        assert first["hand"] <= first["button"] <= first["screen"], (seats, first)
+        assert all(size >= 12 for size in first["faces"]), (seats, first)  # the small cards' numbers still read
+        assert first["problems"] == [], (seats, first)
+
+
+# each lane's box and the seat's own hand's top, the page scrolled to its top
+LANES = """() => {
+  scrollTo(0, 0);
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round); };
+  return {lanes: [...document.querySelectorAll('#board .kind-lane')].map(box),
+          hand: box(document.querySelector('#board .mine .kind-hand'))[1],
+          titles: [...document.querySelectorAll('#board .kind-lane .space-title')].map(t => t.textContent)};
+}"""
+
+
+def test_regression_three_lanes_lanes_keep_their_places_on_a_phone_from_round_to_round(
+    server: str, api: Any, phone: Any
+) -> None:
+    """Regression (a player's trial at 390 x 844): the lanes regrouped when a round ended. Each lane was as wide as
+    its title on one line, so once the titles named the rounds' winners ("Lane 1 · last round: Bot 2") the three no
+    longer fit one row and went to two or three, and the seat's hand under them jumped ~130 px down; a lane also grew
+    10 px with its first card. The lanes share one row in equal parts now, each as tall whatever it holds: four
+    rounds, each lane at the same place and size at every round's start, and the hand too."""
+    room = api.room("three-lanes", seats=2, bots=[1])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+
+    rounds = []
+    for number in range(4):
+        phone.wait_for_function(
+            "() => document.querySelector('#board .mine .piece.offer') && !document.querySelector('.piece.pending')"
+        )
+        phone.wait_for_timeout(500)  # the flip's slides
+        rounds.append(phone.evaluate(LANES))
+        phone.locator("#board .mine .piece.offer").first.click()
+        phone.locator(f'#board [data-space="lane-{number % 3}"] .space-button').click()
+        phone.locator("#board .kind-lane .piece.pending").wait_for()
+        phone.locator("#commands button.intent-confirm").click()
+        phone.wait_for_function("() => !document.querySelector('#board .piece.pending')")
+    screenshot(phone, "three-lanes-lanes-phone")
+
+    first = rounds[0]
+    assert len({lane[1] for lane in first["lanes"]}) == 1, first  # one row
+    for seen in rounds[1:]:
+        assert seen["lanes"] == first["lanes"] and seen["hand"] == first["hand"], rounds
+    assert any("last round" in title for seen in rounds[1:] for title in seen["titles"]), rounds  # winners named
