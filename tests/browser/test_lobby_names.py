@@ -160,7 +160,7 @@ def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_pag
     page.wait_for_selector(f'#my-games .my-game[data-room="{quick}"] .kept-others')  # the room's status came
     turns = {"Your turn", "Bot 2's turn", "Bot 3's turn"}  # by the bots' speed
     assert row.locator(".kept-state").inner_text() in turns
-    assert row.locator(".kept-others").inner_text() == "with Bot 2, Bot 3"
+    assert row.locator(".kept-others").inner_text() == "with Bot 2 and Bot 3"
     assert row.locator(".kept-seat").inner_text() == "Quick"  # the name this player chose, not "Player 1"
     listed = page.locator(f'#open-rooms .open-room[data-room="{waiting["room"]}"]')
     listed.wait_for()
@@ -433,3 +433,19 @@ def test_a_passing_notice_moves_nothing_and_covers_neither_the_top_bar_nor_the_t
     assert said["body"] == before["body"], (before, said)  # the board did not move
     assert said["notice"][0] >= said["bar"][1] and said["notice"][0] >= said["turn"][1], said
     assert said["live"] == "status"
+
+
+def test_regression_the_top_bar_names_two_friends_awaited_as_a_sentence_does(server: str, new_page: Any) -> None:
+    """Regression (a player's trial, Bluff with two friends invited from the lobby): the top bar read "Waiting for
+    Player 2, Player 3 to join"; it reads "Player 2 and Player 3", as the log's lists and verdicts do."""
+    ada = lobby_as(new_page, server, "Ada")
+    ada.locator('#games [data-game="bluff"]').click()
+    ada.select_option("#seats-bluff", "3")
+    ada.click("#create")
+    ada.wait_for_url("**/room/**")
+    wait_state(ada, "ready")
+
+    ada.wait_for_selector("#invites a[href*='seat=2']")
+    awaited = ada.inner_text("#turn")
+
+    assert awaited == "Waiting for Player 2 and Player 3 to join", awaited

@@ -96,7 +96,7 @@ def test_the_lobby_calls_bot_seats_bots_in_open_rooms_and_my_games() -> None:
     french = html.unescape(render_open_rooms(rooms, {"g": "Jeu"}, Texts("fr")))
 
     assert "seated: Ada, Bot 2<" in listed and "assis : Ada, Robot 2<" in french
-    assert mine.opponents(status, 0) == "with Cy (bot), Bot 3"  # a bot somebody named keeps its tag
+    assert mine.opponents(status, 0) == "with Cy (bot) and Bot 3"  # a bot somebody named keeps its tag
     assert mine.seat_label(status, 0, Texts("en")) == "Player 1"
 
 
@@ -142,7 +142,7 @@ def test_a_name_that_follows_its_join_at_once_is_said_as_the_join() -> None:
     names[2] = "Cy"
     second = arrivals.heard([], 1_200)
 
-    assert (first, second) == ("Joined: Player 2, Player 3.", "Joined: Cy.")
+    assert (first, second) == ("Joined: Player 2 and Player 3.", "Joined: Cy.")
 
 
 def test_names_known_on_opening_and_our_own_are_not_said_but_a_name_given_later_is() -> None:
@@ -231,7 +231,7 @@ def test_a_room_with_a_seat_left_open_says_so_in_its_open_panel_even_without_lin
     panel = html.unescape(mine.render_room_links([], open_seats=[1, 2]))
 
     assert panel.startswith('<details class="invites" open><summary>Invite players</summary>')
-    assert "Open to anyone: Player 2, Player 3." in panel and "<ul" not in panel
+    assert "Open to anyone: Player 2 and Player 3." in panel and "<ul" not in panel
     hosted = mine.render_room_links([], open_seats=[1], for_bots=[1])
     assert '<button type="button" class="bot-seat" data-bot-seat="1">Let a bot play Player 2</button>' in hosted
 
@@ -275,9 +275,9 @@ def test_my_games_say_who_else_plays_whose_turn_it_is_the_outcome_and_when() -> 
     rows = by_room(page)
 
     assert 'class="my-game your-turn"' in rows["mine"] and ">Your turn<" in rows["mine"]
-    assert "with Ada, Bot 3<" in rows["mine"] and ">last move: <time datetime=" in rows["mine"]
+    assert "with Ada and Bot 3<" in rows["mine"] and ">last move: <time datetime=" in rows["mine"]
     assert ">at 100</time>" in rows["mine"] and ">at 50</time>" in rows["theirs"]  # the game's last move
-    assert ">Bob's turn<" in rows["theirs"] and "with Bob, Bot 3<" in rows["theirs"]
+    assert ">Bob's turn<" in rows["theirs"] and "with Bob and Bot 3<" in rows["theirs"]
     assert ">You won<" in rows["won"] and ">You lost<" in rows["lost"] and ">Draw<" in rows["tie"]
     assert ">expired<" in rows["gone"] and "with" not in rows["gone"]
     assert 'class="kept-state" id="state-unasked-0"></span>' in rows["unasked"]
@@ -586,6 +586,21 @@ def test_a_room_kept_private_says_why_who_sits_where_and_whose_turn_by_name_and_
     assert '<li data-seat="1">Robot 2</li>' in room
     assert "Cette salle n&#x27;admet pas de spectateurs" in room and "Bluff" not in room
     assert "Waiting for Player 2 to join" in waiting
+
+
+def test_regression_the_seats_awaited_or_to_act_read_as_a_list_with_and_before_the_last() -> None:
+    """Regression (a player's trial, Bluff with two friends invited): the top bar read "Waiting for Player 2, Player 3
+    to join", and while both decided on a claim "Waiting for Bob, Cy"; a sentence says "Player 2 and Player 3"."""
+    status = {"seats": ["claimed", "open", "open"], "names": ["Ada", None, None], "started": False, "over": False}
+    playing = {**status, "seats": ["claimed"] * 3, "names": ["Ada", "Bob", "Cy"], "started": True, "active": [1, 2]}
+
+    invited = render_private_room(status, Texts("en"), "Bluff", by_game=False)
+    deciding = render_private_room(playing, NamedTexts("en", {1: "Bob", 2: "Cy"}), "Bluff", by_game=False)
+    french = render_private_room(playing, NamedTexts("fr", {1: "Bob", 2: "Cy"}), "Bluff", by_game=False)
+
+    assert "Waiting for Player 2 and Player 3 to join" in invited
+    assert "Waiting for Bob and Cy" in deciding
+    assert "En attente : Bob et Cy" in french
 
 
 def test_seats_listed_in_a_log_line_or_a_verdict_read_as_a_list_with_and_before_the_last() -> None:

@@ -251,7 +251,7 @@ def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> 
         elif kind == "open":
             label = t.get("lobby.with-open", name=label)
         others.append(label)
-    return t.get("lobby.with", names=", ".join(others)) if others else ""
+    return t.get("lobby.with", names=t.listed(others)) if others else ""
 
 
 def room_links(
@@ -307,7 +307,7 @@ def render_room_links(
     waiting = invites or bool(open_seats)
     hint = f'<p class="invite-hint">{html.escape(t.get("room.invite-hint"))}</p>' if invites else ""
     if open_seats:
-        seats = ", ".join(t.get("seat", seat=seat) for seat in open_seats)
+        seats = t.listed([t.get("seat", seat=seat) for seat in open_seats])
         hint += f'<p class="invite-hint">{html.escape(t.get("room.open-hint", seats=seats))}</p>'
     listed = f'<ul class="links">{rows}</ul>' if rows else ""
     listed += "".join(

@@ -141,7 +141,9 @@ class Arrivals:
             waited.setdefault(seat, math.inf)  # came before this page opened, or its join was said long ago
         self.came_unnamed.update({seat: now for seat in came if seat not in names})
         joined = [*came, *(seat for seat, ms in waited.items() if ms <= self.NAME_GRACE_MS)]
-        said = [self.texts.get("seat.joined", seats=", ".join(self.texts.get("seat", seat=s) for s in joined))]
+        said = [
+            self.texts.get("seat.joined", seats=self.texts.listed([self.texts.get("seat", seat=s) for s in joined]))
+        ]
         said += [
             self.texts.get("seat.now-named", seat=seat, name=names[seat])
             for seat, ms in waited.items()
@@ -190,10 +192,10 @@ def render_private_room(status: dict[str, Any], texts: Texts, game_title: str, b
         waiting = [seat for seat, state in enumerate(seats) if state == "open"] + [
             seat for seat in status.get("invited") or [] if type(seat) is int
         ]
-        awaited = ", ".join(named.get("seat", seat=seat) for seat in sorted(set(waiting)))
+        awaited = named.listed([named.get("seat", seat=seat) for seat in sorted(set(waiting))])
         turn = named.get("turn.not-started", seats=awaited) if awaited else ""
     else:
-        turn = named.get("turn.waiting", seats=", ".join(named.get("seat", seat=seat) for seat in active))
+        turn = named.get("turn.waiting", seats=named.listed([named.get("seat", seat=seat) for seat in active]))
     rows = []
     for seat, state in enumerate(seats):
         facts = [named.get("seat.bot")] if state == "bot" and seat in named.names else []  # else "Bot 2" says it

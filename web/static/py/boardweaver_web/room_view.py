@@ -268,8 +268,9 @@ class RoomView:
             if session.over or table.state.is_over():
                 turn = texts.get("turn.over")
             elif session.awaited():  # invites not opened yet: nobody moves before everyone has come
+                # "Player 2 and Player 3", as a sentence says them (`Texts.listed`), not "Player 2, Player 3"
                 turn = texts.get(
-                    "turn.not-started", seats=", ".join(texts.get("seat", seat=p) for p in session.awaited())
+                    "turn.not-started", seats=texts.listed([texts.get("seat", seat=p) for p in session.awaited()])
                 )
             elif session.in_flight is not None:
                 turn = texts.get("turn.sending")
@@ -286,7 +287,7 @@ class RoomView:
                     else texts.get("seat", seat=p)
                     for p in active
                 ]
-                turn = texts.get("turn.waiting", seats=", ".join(waited))
+                turn = texts.get("turn.waiting", seats=texts.listed(waited))
         if session.role != "seat":
             turn = texts.get(f"role.{session.role}") + " · " + turn
         elements.set_text("turn", turn)
