@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..changes import Change
@@ -24,6 +24,7 @@ from .lookalikes import Before, check_lookalike_click
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
+from .turns import check_turn
 
 CHOICE_TRIALS = 40  # decisions taken while others decide that are taken again another way, at most per game
 CHOICE_BOUND = 200  # Choice/Confirm steps in a row a bot may take in one decision (intent rule 2)
@@ -34,6 +35,7 @@ MAX_TWINS = 2  # twin worlds live at once
 TWIN_SPAN = 24  # decisions a twin world lives at most (then another may start): bounds the cost
 INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or more between two of its steps
 LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click moved to a look-alike piece
+TURN_CHANCE = 25  # percent: chance to take a decision again with the hidden pieces it leaves hidden moved around
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -97,6 +99,7 @@ class Explorer:
         self.twinning = Rng(f"{seed}", "doctor-twins")  # what twins change: the bots play as without them
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
+        self.turns = Rng(f"{seed}", "doctor-turns")  # decisions taken again with hidden pieces moved (`turns.py`)
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
@@ -168,6 +171,9 @@ class Explorer:
             pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
             before = (table.state.copy(), table.rng_counter, pick_counter)
 
+        turn = None  # the world before it, to take it again with its hidden pieces moved around (`turns.py`)
+        if self.interference and self.turns.below(100) < TURN_CHANCE:
+            turn = (table.state.copy(), table.rng_counter, table.pick_rng.counter if table.pick_rng is not None else 0)
         alike = None  # the world before it, to take it again with a click on a look-alike piece
         if self.interference and self.lookalike.below(100) < LOOKALIKE_CHANCE:
             alike = Before.of(table)
@@ -225,6 +231,8 @@ class Explorer:
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
+        if turn is not None and decision.steps and stepper.failed is None:
+            self._check_turn(table, decision, index, turn)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
             self._twin_inside(table, decision, index, *before)
         if alike is not None and decision.steps and stepper.failed is None:
@@ -377,6 +385,16 @@ class Explorer:
         elif outcome:
             self.run.compared += 1
 
+    def _check_turn(self, table: Table, decision: Decision, index: int, before: tuple[TableState, int, int]) -> None:
+        """Check 4 on the turn: the decision taken again with the hidden pieces it leaves hidden moved around
+        must give the turn to the same seats (`turns.py`)."""
+        checked = check_turn(self.game, table, decision, index, before, self.turns)
+        self.run.compared += checked.compared
+        if checked.finding is not None:
+            self._hit(
+                replace(checked.finding, detail=f"{checked.finding.detail}. {checked.told}."), None, extra=checked.extra
+            )
+
     def _explore(self, stepper: Stepper) -> None:
         """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""
         escapes = streak = total = 0
@@ -480,7 +498,7 @@ class Explorer:
 
 def _told(finding: Finding, twin: Twin, made: str) -> Finding:
     """Returns `finding` with what the other world was, in words, added to its detail."""
-    return Finding(finding.check, finding.title, f"{finding.detail}. {tell(twin, made)}")
+    return replace(finding, detail=f"{finding.detail}. {tell(twin, made)}")
 
 
 def _faces(table: Table, observer: PlayerId, left: set[str]) -> dict[str, set[str]]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..changes import Change, visible_changes
@@ -49,6 +49,7 @@ from .stepper import (
     observer_name,
     observer_perspective,
     short,
+    view_finding,
     what_differs,
 )
 from .written import moves_alike, shows_alike
@@ -545,12 +546,11 @@ def compare(
     if true_wire != twin_wire:
         where, in_true, in_twin = difference(true_wire, twin_wire)
         meaning = what_differs(where)
-        return Finding(
-            4,
-            f"seat's view depends on what it cannot see ({general(where)})",
-            f"{observer_name(observer)}'s view differs between two worlds that differ only in parts it cannot see, "
-            f"at {where} ({canonical_json(in_true)[:120]} in one, {canonical_json(in_twin)[:120]} in the other)"
-            + (f": {meaning}" if meaning else ""),
+        return replace(
+            view_finding(observer, general(where)),
+            detail=f"{observer_name(observer)}'s view differs between two worlds that differ only in parts it "
+            f"cannot see, at {where} ({canonical_json(in_true)[:120]} in one, {canonical_json(in_twin)[:120]} in "
+            "the other)" + (f": {meaning}" if meaning else ""),
         )
     seen_true = visible_changes(true_changes, perspective)
     seen_twin = visible_changes(twin_changes, perspective)

@@ -13,7 +13,7 @@ marked `.revealing()`, gives no verdict (a reveal may show what it reads), nor d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..game import Game
 from ..model import Piece, PlayerId, TableState
@@ -24,7 +24,7 @@ from ..view import FULL, sees_piece
 from ..view import seat as seat_perspective
 from ..wire import canonical_json, state_to_wire
 from .interference import first_log_difference, general, take_steps
-from .stepper import Decision, Finding, first_difference, observer_name, observer_perspective
+from .stepper import Decision, Finding, first_difference, observer_name, observer_perspective, view_finding
 from .written import shows_alike
 
 
@@ -111,18 +111,18 @@ def check_lookalike_click(
         who = observer_name(observer)
         if true_log != other_log:
             where = f"another log line ({first_log_difference(true_log, other_log)})"
-            title = "log line depends on what the seat cannot see"  # one title with the twins': one leak, once
+            # one title with the twins': one leak, once
+            found = Finding(4, "log line depends on what the seat cannot see", "")
         elif true_wire != other_wire:
             place = first_difference(true_wire, other_wire)
             where = f"another value at {place}"
-            title = f"seat's view depends on what it cannot see ({general(place)})"
+            found = view_finding(observer, general(place))
         else:
             continue
-        result.finding = Finding(
-            4,
-            title,
-            f"seat {decision.seat} clicked {space_id}[{index}]; had it clicked {space_id}[{other}], a piece {who} "
-            f"cannot tell from it (the same public and hidden parts) and that seat {decision.seat} was offered "
+        result.finding = replace(
+            found,
+            detail=f"seat {decision.seat} clicked {space_id}[{index}]; had it clicked {space_id}[{other}], a piece "
+            f"{who} cannot tell from it (the same public and hidden parts) and that seat {decision.seat} was offered "
             f"alike, {who} would be shown the same pieces but read {where}: the rules wrote down where seat "
             f"{decision.seat} clicked among pieces that hide its secret (a fox's new cell named in the log or kept "
             "in a public state). Write only what every seat may know; if the rules mean to tell it, the step is a "

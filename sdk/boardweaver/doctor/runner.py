@@ -221,7 +221,8 @@ def _nothing_to_check(game: Game, counters: Counters, reached: bool, has_catalog
 
 
 def _keep(found: dict[tuple[int, str], Candidate], candidate: Candidate) -> None:
-    key = (candidate.hit.finding.check, candidate.hit.finding.title)
+    finding = candidate.hit.finding
+    key = (finding.check, finding.leak or finding.title)  # a leak a seat and a spectator both read is one
     known = found.get(key)
     if known is None:
         found[key] = candidate

@@ -42,6 +42,16 @@ class Finding:
     check: int
     title: str
     detail: str
+    leak: str = ""  # the same leak under another title (`view_finding`): reported once, whoever read it
+
+
+def view_finding(observer: PlayerId | None, where: str) -> Finding:
+    """Returns check 4's finding, without its detail, for a view that differs at `where` (a wire path, blurred):
+    a seat's view, or a spectator's; the two are one leak."""
+    seat = f"seat's view depends on what it cannot see ({where})"
+    if observer is None:
+        return Finding(4, f"a spectator's view depends on what it cannot see ({where})", "", seat)
+    return Finding(4, seat, "")
 
 
 @dataclass

@@ -1,0 +1,66 @@
+"""Check 4 on whose turn it is (`doctor/turns.py`): a turn a hidden card decides is found in most games."""
+
+from __future__ import annotations
+
+import pytest
+from boardweaver import Game, Table, start
+from boardweaver.doctor import check_game
+from boardweaver.doctor.explore import Explorer
+from boardweaver.doctor.interference import compare
+from boardweaver.doctor.stepper import Counters
+from boardweaver.view import FULL
+
+from . import fixtures_turn as turn
+
+HIDDEN_TURNS = [turn.KeyHolderTurn, turn.ColourTurn, turn.HighestLeadsRound]
+TURN = "view depends on what it cannot see (.active[#])"
+
+
+def games_finding_the_turn(game: type[Game], games: int) -> int:
+    """How many of `games` explored games (seeds 0.., two to four seats) report that the turn tells a secret."""
+    found = 0
+    for seed in range(games):
+        played = Explorer(game(None), list(range(2 + seed % 3)), seed, Counters()).play()
+        found += any(hit.finding.title.endswith(TURN) for hit in played.hits)
+    return found
+
+
+@pytest.mark.parametrize("game", HIDDEN_TURNS, ids=[g.name for g in HIDDEN_TURNS])
+def test_regression_a_turn_that_follows_a_hidden_card_is_found_in_most_games(game: type[Game]) -> None:
+    """A decision that draws is never compared by check 3; the twins swapping one or two pieces at random found
+    whoever holds the key card in 5 games of 20, the highest card's holder in 12."""
+    found = games_finding_the_turn(game, 20)
+
+    assert found >= 15
+
+
+@pytest.mark.parametrize("game", HIDDEN_TURNS, ids=[g.name for g in HIDDEN_TURNS])
+def test_a_turn_a_hidden_card_decides_is_one_violation_whoever_reads_it(game: type[Game]) -> None:
+    report = check_game(game, games=10)
+
+    [violation] = report.violations
+    assert violation.check == 4 and violation.title.endswith(TURN)
+    assert violation.count > 1 and "whose turn it is" in violation.detail
+
+
+@pytest.mark.parametrize("game", [turn.PlayAndDraw, turn.ShownKeyHolderTurn], ids=["round", "shown-key"])
+def test_a_turn_that_goes_round_or_follows_a_card_shown_passes(game: type[Game]) -> None:
+    report = check_game(game, games=20)
+
+    assert report.ok, report.details()
+
+
+def test_the_spectators_view_that_differs_is_named_a_spectators_not_a_seats() -> None:
+    game = turn.KeyHolderTurn(None)
+    table = start(game, [0, 1], 1)
+    other = Table(table.state.copy(), FULL, table.seed, table.rng_counter)
+    other.set_active_players([1 - table.state.active_player_ids[0]])
+
+    spectators = compare(game, None, table, other, [], [])
+    seats = compare(game, 0, table, other, [], [])
+
+    assert not isinstance(spectators, bool) and not isinstance(seats, bool)
+    assert spectators.title == "a spectator's view depends on what it cannot see (.active[#])"
+    assert seats.title == "seat's view depends on what it cannot see (.active[#])"
+    assert spectators.detail.startswith("a spectator's view differs")
+    assert spectators.leak == seats.title and not seats.leak
