@@ -1068,25 +1068,29 @@ def test_regression_three_lanes_and_hexbloom_show_the_whole_name_form_on_a_phone
         assert first["problems"] == [], (seats, first)
 
 
-# each lane's box and the seat's own hand's top, the page scrolled to its top
+# each lane's box, the other seats' boxes and the seat's own hand's top, the page scrolled to its top
 LANES = """() => {
   scrollTo(0, 0);
   const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round); };
   return {lanes: [...document.querySelectorAll('#board .kind-lane')].map(box),
           hand: box(document.querySelector('#board .mine .kind-hand'))[1],
+          others: [...document.querySelectorAll('#board .others .seat-area')].map(box),
           titles: [...document.querySelectorAll('#board .kind-lane .space-title')].map(t => t.textContent)};
 }"""
 
 
+@pytest.mark.parametrize("options", [{}, {"keep_cards": True}], ids=["plain", "keep-cards"])
 def test_regression_three_lanes_lanes_keep_their_places_on_a_phone_from_round_to_round(
-    server: str, api: Any, phone: Any
+    server: str, api: Any, phone: Any, options: dict[str, Any]
 ) -> None:
     """Regression (a player's trial at 390 x 844): the lanes regrouped when a round ended. Each lane was as wide as
     its title on one line, so once the titles named the rounds' winners ("Lane 1 · last round: Bot 2") the three no
     longer fit one row and went to two or three, and the seat's hand under them jumped ~130 px down; a lane also grew
     10 px with its first card. The lanes share one row in equal parts now, each as tall whatever it holds: four
-    rounds, each lane at the same place and size at every round's start, and the hand too."""
-    room = api.room("three-lanes", seats=2, bots=[1])
+    rounds, each lane at the same place and size at every round's start, and the hand too. The other seat's box is
+    one line all along, also where it keeps its five cards beside a plan of three (`keep_cards`: its name's column
+    was 6.5rem wide, and its hand wrapped into two rows, a 123 px box)."""
+    room = api.room("three-lanes", seats=2, bots=[1], options=options)
     phone.goto(seat_url(server, room, 0))
     wait_state(phone, "ready")
 
@@ -1102,10 +1106,12 @@ def test_regression_three_lanes_lanes_keep_their_places_on_a_phone_from_round_to
         phone.locator("#board .kind-lane .piece.pending").wait_for()
         phone.locator("#commands button.intent-confirm").click()
         phone.wait_for_function("() => !document.querySelector('#board .piece.pending')")
-    screenshot(phone, "three-lanes-lanes-phone")
+    screenshot(phone, f"three-lanes-lanes-phone-{'-'.join(options) or 'plain'}")
 
     first = rounds[0]
     assert len({lane[1] for lane in first["lanes"]}) == 1, first  # one row
+    assert first["others"][0][3] < 90, first  # the other seat: one line
     for seen in rounds[1:]:
         assert seen["lanes"] == first["lanes"] and seen["hand"] == first["hand"], rounds
+        assert seen["others"] == first["others"], rounds
     assert any("last round" in title for seen in rounds[1:] for title in seen["titles"]), rounds  # winners named
