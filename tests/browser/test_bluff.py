@@ -89,3 +89,47 @@ def test_regression_cards_picked_mid_turn_and_one_put_back_show_as_drafted_and_s
     assert picked.count(True) == 2, picked
     assert again == picked, (picked, again)
     assert page.locator(PLAY).inner_text() == play and "2" in play
+
+
+# Another seat's hand holding cards a call turned up (`.mixed`): its cards' rows (their tops), how far its cards
+# reach past its box on either side, and each card's strip as drawn (up to the next card's left edge; the last
+# card whole), with whether it shows a face.
+MIXED_HAND = """() => [...document.querySelectorAll('.others .layout-fan.mixed')].map(space => {
+  const cards = [...space.querySelectorAll('.pieces > .piece')], boxes = cards.map(c => c.getBoundingClientRect());
+  const box = space.getBoundingClientRect();
+  return {rows: new Set(boxes.map(b => Math.round(b.top))).size, out: Math.max(box.left - boxes[0].left,
+    Math.max(...boxes.map(b => b.right)) - box.right), strips: cards.map((card, i) => [!card.classList.contains('back'),
+    (i + 1 < boxes.length ? boxes[i + 1].left : boxes[i].right) - boxes[i].left])};
+})"""
+
+
+@pytest.mark.parametrize("screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_regression_a_hand_holding_called_cards_keeps_one_row_their_corners_in_sight(
+    server: str, api: Any, new_page: Any, screen: dict[str, int]
+) -> None:
+    """Regression (a player's trial at 1280 and 390 px): the hand that took a called pile shows the called cards
+    face up among its backs; drawn as a hand to click is, in rows of 28 px strips, Cy's 39 cards took three rows at
+    1280 px, and on a phone a 230 px box, where a hand of backs alone is one row (one back and its count on a phone):
+    the table and the seat's own hand jumped down after every call. It keeps one row: each face up a strip that
+    shows its corner, the backs overlapping in the rest."""
+    room = api.room("bluff", seats=3, bots=[1, 2])
+    phone = screen["width"] < 700
+    page = new_page(seat_url(server, room, 0), viewport=screen, is_mobile=phone, has_touch=phone)
+    wait_state(page, "ready")
+    for _ in range(200):  # every claim called until one is false: its claimer takes the pile, the called cards up
+        if page.locator(".others .layout-fan.mixed").count():
+            break
+        if page.locator(CHALLENGE).count():
+            page.locator(CHALLENGE).click()
+        elif page.locator("#board .mine .piece.offer").count() and page.locator(PLAY).count() == 0:
+            play_one_card(page)
+        page.wait_for_timeout(150)
+    page.wait_for_selector(".others .layout-fan.mixed")
+    page.wait_for_timeout(400)  # the pile's slide into the hand
+
+    hands = page.evaluate(MIXED_HAND)
+    screenshot(page, f"bluff-called-cards-{screen['width']}")
+
+    assert len(hands) == 1 and hands[0]["rows"] == 1 and hands[0]["out"] <= 0.5, hands
+    faces = [width for up, width in hands[0]["strips"] if up]
+    assert faces and all(width >= 27.5 for width in faces), hands  # 1.75rem: a corner's rank and suit

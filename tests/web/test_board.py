@@ -1083,6 +1083,25 @@ def test_regression_a_screen_reader_reads_another_seats_hand_of_backs_as_one_not
     assert 'aria-label="A face-down card (Player 2: Hand, 5 of' in moved[4]
 
 
+def test_regression_another_seats_hand_with_cards_every_seat_saw_among_its_backs_is_drawn_as_one_row() -> None:
+    """Regression (a player's trial of Bluff at 1280 and 390 px): a hand holding cards a call turned up among its
+    backs wrapped as a hand to click does (three rows for 39 cards). It is marked `mixed`, with the count of its
+    faces (`--up`), for the style to keep it one row; a hand of backs alone and the seat's own hand are not."""
+    game = Bluff()
+    table = start(game, [0, 1, 2], seed=3)
+    card = table.state.space("hand-1").pieces[0].private_kind
+    assert card is not None
+    table.set_public_kind("hand-1", 0, card)  # as a call leaves it: the card every seat saw, in the taker's hand
+
+    page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
+    heads = dict(re.findall(r'<div class="([^"]*)" data-space="(hand-\d)"', page)[i][::-1] for i in range(3))
+    styles = dict(re.findall(r'data-space="(hand-\d)".*?<div class="pieces" style="([^"]*)"', page, re.S))
+
+    assert "mixed" in heads["hand-1"].split() and styles["hand-1"].endswith(";--up:1"), (heads, styles)
+    assert "mixed" not in heads["hand-2"] and "backs" in heads["hand-2"].split() and "--up" not in styles["hand-2"]
+    assert "mixed" not in heads["hand-0"] and "--up" not in styles["hand-0"]
+
+
 def test_a_long_log_keeps_its_line_numbers_and_the_review_marks_the_lines_its_step_added() -> None:
     lines = [msg("log.line", n=n) for n in range(1, 251)]
 

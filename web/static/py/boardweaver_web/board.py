@@ -322,7 +322,10 @@ class Board(PieceDrawing):
             shared = f";--grids:{grids};--all-rows:{all_rows}" if grids > 1 else ""
             style = f' style="--columns:{columns};--rows:{rows}{shared}"'
         elif layout == "fan":
-            style = f' style="--n:{max(1, count)}"'
+            up = self._faces_among_backs(space, ghosts)  # Bluff's cards a call turned up, in another seat's hand
+            style = f' style="--n:{max(1, count)}' + (f';--up:{up}"' if up else '"')
+            if up:
+                classes.append("mixed")
         order = range(len(space.pieces) - 1, -1, -1) if look.get("turned") else range(len(space.pieces))
         # a deck (a pile of backs alike, Hexbloom's bag of face-down tiles): a screen reader reads its label ("Deck, 20
         # pieces") and its top card, not twenty lines "A face-down card" alike (the eye sees one pile); so does another
@@ -385,6 +388,18 @@ class Board(PieceDrawing):
             and (space.space_id, index) not in self.piece_offers
             for index, piece in enumerate(space.pieces)
         )
+
+    def _faces_among_backs(self, space: Space, ghosts: dict[str, list[str]]) -> int:
+        """How many faces this seat sees in a space of backs none may click (another seat's hand holding cards every
+        seat saw, as Bluff's after a call), else 0: its backs overlap to keep one row, as a hand of backs alone does."""
+        if space.space_id in ghosts or space.space_id in self.space_offers:
+            return 0
+        backs = 0
+        for index, piece in enumerate(space.pieces):
+            if (space.space_id, index) in self.piece_offers:
+                return 0
+            backs += piece.private_kind is None and piece.public_kind in ("back", "hidden")
+        return len(space.pieces) - backs if 0 < backs < len(space.pieces) else 0
 
     def _alike_backs(self, space: Space, owned: bool = False) -> bool:
         """Tells whether a space holds pieces whose faces this seat does not see, all of one kind, nobody's and none
