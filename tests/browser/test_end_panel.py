@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot, seat_url, wait_state
+from .driver import play_until_over
 
 pytestmark = pytest.mark.browser
 
@@ -88,3 +89,34 @@ def test_the_end_panel_shows_the_scores_with_the_verdict(server: str, api: Any, 
     assert verdict in ("You won", "You lost", "You share the win")  # seats may tie for the best score
     assert page.locator("#result table.scores tr").count() == 5
     assert "Player 1 (you)" in page.locator("#result table.scores").inner_text()
+
+
+# Each seat's box at the end: its name, its height and its header's, its hands played out, and whether they are
+# still in the page for a screen reader (its label).
+SEAT_BOXES = """() => [...document.querySelectorAll('#board .seat-area')].map(area => ({
+  name: area.querySelector('.seat-name').textContent, box: area.getBoundingClientRect().height,
+  header: area.querySelector('header').getBoundingClientRect().height,
+  spaces: area.querySelectorAll('.space').length, emptied: area.querySelectorAll('.space.emptied').length,
+  labels: [...area.querySelectorAll('.space.emptied')].map(space => space.getAttribute('aria-label'))}))"""
+
+
+def test_regression_at_the_end_a_seat_whose_hands_are_played_out_is_its_header_at_1280(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial of Old maid at 1280 x 800): the end showed each seat out as a box of "Hand 0"
+    over 80 px of nothing, three of them around the loser's maid; a phone already drew them as their header alone.
+    Such a box is now its header ("Bot 3  Safe: ✓"), its emptied hand kept in the page for a screen reader."""
+    room = api.room("old-maid", seats=4, bots=[1, 2, 3])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 1280, "height": 800})
+    wait_state(page, "ready", "over")
+    play_until_over([page], timeout=90)
+    page.wait_for_timeout(400)
+
+    seats = page.evaluate(SEAT_BOXES)
+    screenshot(page, "old-maid-end-seats-out-1280")
+
+    out = [seat for seat in seats if seat["spaces"] and seat["emptied"] == seat["spaces"]]
+    assert len(out) == 3 and all(seat["box"] <= seat["header"] + 14 for seat in out), seats
+    assert all(label and label.endswith(": Hand, 0 pieces") for seat in out for label in seat["labels"]), seats
+    loser = [seat for seat in seats if seat not in out]
+    assert len(loser) == 1 and loser[0]["box"] > 100, seats  # the maid, whole
