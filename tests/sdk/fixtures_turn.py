@@ -31,9 +31,10 @@ class PlayAndDraw(Game):
     name = "fixture-play-and-draw"
     min_players = 2
     max_players = 4
+    cards = CARDS
 
     def setup(self, table: Table, players: list[int]) -> None:
-        cards = table.rng.shuffled([f"card-{n}" for n in range(CARDS)])
+        cards = table.rng.shuffled([f"card-{n}" for n in range(self.cards)])
         table.add_space(Space(PLAYED, "played"))
         for at, player in enumerate(players):
             dealt = [Piece("back").hiding(card) for card in cards[HAND * at : HAND * (at + 1)]]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from boardweaver import Game, Table, start
-from boardweaver.doctor import check_game
-from boardweaver.doctor.explore import Explorer
+from boardweaver.doctor import check_game, explore
+from boardweaver.doctor.explore import TURN_TRIALS, Explorer
 from boardweaver.doctor.interference import compare
-from boardweaver.doctor.stepper import Counters
+from boardweaver.doctor.stepper import Counters, Decision
+from boardweaver.doctor.turns import TurnCheck, check_turn
 from boardweaver.view import FULL
 
 from . import fixtures_turn as turn
@@ -48,6 +51,27 @@ def test_a_turn_that_goes_round_or_follows_a_card_shown_passes(game: type[Game])
     report = check_game(game, games=20)
 
     assert report.ok, report.details()
+
+
+class LongPlay(turn.PlayAndDraw):
+    name = "fixture-long-play"
+    cards = 200
+
+
+def test_a_long_game_takes_at_most_its_share_of_decisions_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fog chess runs about 100 decisions a game, over 180 hidden squares: a quarter of them taken again cost it a
+    fifth more time."""
+    taken: list[int] = []
+
+    def counted(game: Game, table: Table, decision: Decision, index: int, *rest: Any) -> TurnCheck:
+        taken.append(index)
+        return check_turn(game, table, decision, index, *rest)
+
+    monkeypatch.setattr(explore, "check_turn", counted)
+
+    played = Explorer(LongPlay(None), [0, 1], 0, Counters()).play()
+
+    assert len(played.decisions) > 150 and len(taken) == TURN_TRIALS
 
 
 def test_the_spectators_view_that_differs_is_named_a_spectators_not_a_seats() -> None:

@@ -36,6 +36,7 @@ TWIN_SPAN = 24  # decisions a twin world lives at most (then another may start):
 INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or more between two of its steps
 LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click moved to a look-alike piece
 TURN_CHANCE = 25  # percent: chance to take a decision again with the hidden pieces it leaves hidden moved around
+TURN_TRIALS = 12  # such decisions at most per game: a long game (fog chess, ~100 decisions) pays for no more
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -103,6 +104,7 @@ class Explorer:
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
+        self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
 
@@ -172,7 +174,8 @@ class Explorer:
             before = (table.state.copy(), table.rng_counter, pick_counter)
 
         turn = None  # the world before it, to take it again with its hidden pieces moved around (`turns.py`)
-        if self.interference and self.turns.below(100) < TURN_CHANCE:
+        if self.interference and self.turns.below(100) < TURN_CHANCE and self.turn_trials < TURN_TRIALS:
+            self.turn_trials += 1
             turn = (table.state.copy(), table.rng_counter, table.pick_rng.counter if table.pick_rng is not None else 0)
         alike = None  # the world before it, to take it again with a click on a look-alike piece
         if self.interference and self.lookalike.below(100) < LOOKALIKE_CHANCE:
