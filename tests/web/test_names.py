@@ -414,6 +414,12 @@ def test_a_room_shows_its_maker_the_invites_still_to_send_then_the_tv_and_refere
         and "whoever opens it plays that seat" in panel
         and "starts when every invited player" in panel
     )
+    # regression (a player's trial, the invites read through): three buttons read "Copy", "Copy", "Copy"
+    assert 'aria-label="Copy (Invite for Player 2)">Copy</button>' in panel
+    assert 'aria-label="Copy (Spectator / TV)">Copy</button>' in panel
+    assert 'aria-label="Share (Invite for Player 2)">Share</button>' in panel
+    french = html.unescape(mine.render_room_links(links, Texts("fr")))
+    assert 'aria-label="Copier (Invitation : Joueur 2)">Copier</button>' in french
 
 
 def test_a_room_whose_invites_are_all_joined_keeps_its_other_links_folded_and_without_them_shows_none() -> None:

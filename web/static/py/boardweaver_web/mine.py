@@ -91,13 +91,19 @@ def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", text
     link = html.escape(url)
     said = texts or Texts("en")
     copy, share = html.escape(said.get("lobby.copy")), html.escape(said.get("lobby.share"))
+    # a screen reader names each button with its link's name, its visible word first ("Copy (Invite for Player 2)")
+    named = {
+        word: html.escape(said.get("lobby.copy-link", action=said.get(word), link=label))
+        for word in ("lobby.copy", "lobby.share")
+    }
     return (
         f'<li><span class="link-name">{html.escape(label)}</span> '
         f'<a class="{css}" {extra} href="{link}" target="_blank">{link}</a> '
         f'<input type="text" readonly class="copy-source" id="{copy_id}" value="{link}" '
         'tabindex="-1" aria-hidden="true">'
-        f'<button type="button" class="copy" data-copy="{copy_id}">{copy}</button>'
-        f'<button type="button" class="share" data-share="{copy_id}">{share}</button></li>'
+        f'<button type="button" class="copy" data-copy="{copy_id}" aria-label="{named["lobby.copy"]}">{copy}</button>'
+        f'<button type="button" class="share" data-share="{copy_id}" aria-label="{named["lobby.share"]}">'
+        f"{share}</button></li>"
     )
 
 
