@@ -272,6 +272,7 @@ def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_th
     before = page.evaluate(BOT_LABEL_YOU, "market-draft")
     page.check("#bot-market-draft-0")
     ticked = page.evaluate(BOT_LABEL_YOU, "market-draft")
+    read = page.locator("#setup-market-draft .bots").aria_snapshot()  # the boxes as a screen reader names them
 
     page.reload()
     wait_state(page, "ready")
@@ -282,7 +283,9 @@ def test_the_first_seat_no_bot_plays_says_it_is_yours_and_the_lobby_remembers_th
     page.keyboard.press("Tab")
     after_skip = page.evaluate("document.activeElement.id")
 
-    assert before == ['"(you)"', "none"] and ticked == ["none", '"(you)"']
+    you = '"(you)" / " (" "you" ")"'  # drawn "(you)" after a margin; read " (you)" (its alternative text)
+    assert before == [you, "none"] and ticked == ["none", you]
+    assert 'checkbox "Player 1" [checked]' in read and 'checkbox "Player 2 (you)"' in read, read  # not "2(you)"
     assert remembered == "market-draft"
     outlines = page.evaluate(
         "[...document.querySelectorAll('.game-card')].filter(c => getComputedStyle(c).outlineStyle === 'solid')"
