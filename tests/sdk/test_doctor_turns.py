@@ -53,6 +53,20 @@ def test_a_turn_that_goes_round_or_follows_a_card_shown_passes(game: type[Game])
     assert report.ok, report.details()
 
 
+def test_a_turn_found_so_is_narrowed_to_the_two_pieces_whose_swap_moves_it() -> None:
+    hits = [
+        hit
+        for seed in range(10)
+        for hit in Explorer(turn.KeyHolderTurn(None), [0, 1, 2], seed, Counters()).play().hits
+        if "turn_decision" in hit.extra
+    ]
+
+    assert len(hits) > 5
+    for hit in hits:
+        assert "'card-0'" in hit.finding.detail and "swap what they hide" in hit.finding.detail
+        assert len(hit.extra["pieces"]["indices"]) == 2 and "hidden_kinds_moved" not in hit.extra
+
+
 class LongPlay(turn.PlayAndDraw):
     name = "fixture-long-play"
     cards = 200

@@ -394,9 +394,8 @@ class Explorer:
         checked = check_turn(self.game, table, decision, index, before, self.turns)
         self.run.compared += checked.compared
         if checked.finding is not None:
-            self._hit(
-                replace(checked.finding, detail=f"{checked.finding.detail}. {checked.told}."), None, extra=checked.extra
-            )
+            told = f"The other world, made right before decision {index + 1}: {checked.told}."
+            self._hit(replace(checked.finding, detail=f"{checked.finding.detail}. {told}"), None, extra=checked.extra)
 
     def _explore(self, stepper: Stepper) -> None:
         """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""

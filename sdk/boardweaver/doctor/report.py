@@ -33,8 +33,8 @@ class Violation:
     one, and compare what the observer is sent after the last (`detail` says the change in words). A twin made
     inside the last decision names it `swap_inside_decision` instead, with `after_steps`: the change is made after
     that many of its steps, and the rest of its steps are taken in both worlds. The last decision taken again
-    with one click moved to a look-alike piece names `clicked_step` and `other_click`; taken again with the hidden
-    pieces it left hidden moved around, `turn_decision` and `hidden_kinds_moved` (`doctor.turns`). A copy setup
+    with one click moved to a look-alike piece names `clicked_step` and `other_click`; taken again with hidden
+    pieces moved, `turn_decision` (with `pieces`, or `hidden_kinds_moved`: `doctor.turns`). A copy setup
     wrote of a secret it made names `setup_draw` instead (and `where`): set the game up from `seed` again with
     that draw of `table.rng` returning another value in its range (`doctor.setups.DrawnRng`). `command` runs the
     doctor so that it finds the violation again.

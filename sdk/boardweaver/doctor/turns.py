@@ -16,14 +16,14 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..changes import Change
+from ..changes import Change, revert_all
 from ..game import Game
 from ..model import Piece, PlayerId, TableState
 from ..rng import Rng
 from ..table import Table
 from ..view import FULL, SPECTATOR, sees_piece
 from .instance import fresh_game
-from .interference import Twin, _kinds_shown, compare, take_steps
+from .interference import Twin, _hidden_words, _kinds_shown, compare, take_steps
 from .stepper import Decision, Finding
 
 
@@ -65,15 +65,17 @@ def _left_hidden(game: Game, world: Table, decision: Decision) -> tuple[dict[tup
     return kept, changes
 
 
-def _moved_around(
-    state: TableState, places: list[tuple[str, int]], rng: Rng
-) -> list[tuple[str, int, str | None, Piece]]:
+Place = tuple[str, int]  # a space's id and an index in it
+MAX_PAIRS = 40  # two pieces swapped alone, tried at most to narrow a difference the cycle found
+
+
+def _moved_around(state: TableState, places: list[Place], rng: Rng) -> list[tuple[Place, Place, Piece]]:
     """Gives each piece at `places` the hidden part of another of the same public part (a random cycle within
-    each group), in `state`; returns where each changed piece lies, the hidden kind it held, and the piece."""
-    groups: dict[tuple[str, str, PlayerId | None], list[tuple[str, int]]] = {}
+    each group), in `state`; returns where each changed piece lies, where its new hidden part lay, and the piece."""
+    groups: dict[tuple[str, str, PlayerId | None], list[Place]] = {}
     for space_id, index in places:
         groups.setdefault(_public(state.space(space_id).pieces[index]), []).append((space_id, index))
-    changed: list[tuple[str, int, str | None, Piece]] = []
+    changed: list[tuple[Place, Place, Piece]] = []
     for group in groups.values():
         order = rng.shuffled(group)
         pieces = [state.space(space_id).pieces[index] for space_id, index in order]
@@ -82,10 +84,74 @@ def _moved_around(
             kind, private_state = parts[(at + 1) % len(parts)]
             if piece.private_kind == kind and piece.private_state == private_state:
                 continue
-            was = piece.private_kind
             piece.private_kind, piece.private_state = kind, copy.deepcopy(private_state) if private_state else {}
-            changed.append((*order[at], was, piece))
+            changed.append((order[at], order[(at + 1) % len(order)], piece))
     return changed
+
+
+def _taken_again(game: Game, world: Table, decision: Decision, changed: list[Piece]) -> list[Change] | None:
+    """Takes `decision` on `world`, whose `changed` pieces hide other parts; returns its changes, or None when it
+    fails there, shows a changed piece to the spectators, or a changed piece leaves in a reveal or a draw."""
+    public = {id(piece): _public(piece) for piece in changed}
+    try:
+        changes = take_steps(game, world, decision.seat, decision.steps, decision.picks)
+    except Exception:
+        return None  # the other world may be one the game never makes: no verdict
+    now = {id(piece): space for space in world.state.spaces.values() for piece in space.pieces}
+    for piece in changed:
+        where = now.get(id(piece))
+        if where is not None and (sees_piece(SPECTATOR, where, piece) or _public(piece) != public[id(piece)]):
+            return None  # the other world shows a changed piece: what it shows may tell the turn
+        if where is None and decision.ended_by in ("reveal", "rng"):
+            return None  # a changed piece left in a reveal or a draw (it may have turned into another)
+    return changes
+
+
+def _verdict(
+    game: Game, decision: Decision, true: tuple[Table, list[Change]], other: tuple[Table, list[Change]], twin: Twin
+) -> Finding | None:
+    """Compares the seats to act after `decision` in the true world and the other one, then all the spectators
+    are sent; returns the finding, if any."""
+    (true_table, true_changes), (world, changes) = true, other
+    true_state, state = true_table.state, world.state
+    if true_state.active_player_ids == state.active_player_ids and true_state.is_over() == state.is_over():
+        return None
+    verdict = compare(game, None, true_table, world, true_changes, changes, False, twin.game)
+    if not isinstance(verdict, Finding):
+        return None
+    if decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, true_table):
+        return None  # the reveal showed a kind the worlds moved about: it may tell the turn
+    return verdict
+
+
+def _one_swap(
+    game: Game,
+    decision: Decision,
+    index: int,
+    true: tuple[Table, list[Change]],
+    before: tuple[TableState, int, int],
+    pairs: list[tuple[Place, Place]],
+) -> TurnCheck | None:
+    """Looks for two pieces of `pairs` whose swapped hidden parts alone move the turn, from the world `before`."""
+    state, rng_counter, pick_counter = before
+    for first, second in pairs[:MAX_PAIRS]:
+        world = _replayed(state.copy(), true[0], rng_counter, pick_counter)
+        a, b = (world.state.space(space_id).pieces[at] for space_id, at in (first, second))
+        told = f"the pieces at {first[0]}[{first[1]}] and {second[0]}[{second[1]}] swap what they hide " + (
+            f"({_hidden_words(a)} and {_hidden_words(b)})"
+        )
+        a.private_kind, b.private_kind = b.private_kind, a.private_kind
+        a.private_state, b.private_state = b.private_state, a.private_state
+        twin = Twin(None, world, "pieces", {}, index, fresh_game(game))
+        twin.tracked = [(a, a, ""), (b, b, "")]
+        changes = _taken_again(twin.game or game, world, decision, [a, b])
+        verdict = None if changes is None else _verdict(game, decision, true, (world, changes), twin)
+        if verdict is not None:
+            same = first[0] == second[0]
+            where = {"space": first[0]} if same else {"spaces": [first[0], second[0]]}
+            swap = {"pieces": {**where, "indices": [first[1], second[1]]}}
+            return TurnCheck(verdict, True, {"observer": None, "turn_decision": index, **swap}, told)
+    return None
 
 
 def check_turn(
@@ -93,53 +159,49 @@ def check_turn(
 ) -> TurnCheck:
     """Takes `decision`, the `index`th, again from the state `before` it (the state, which this takes, and the two
     random generators' counters) in a world whose pieces hidden from the spectators, those it leaves hidden, hold one
-    another's hidden parts; the seats to act after it must be the same, else the worlds are compared in full."""
+    another's hidden parts; the seats to act after it must be the same, else the worlds are compared in full. A
+    difference found is narrowed, where it can be, to two pieces swapping what they hide."""
     state, rng_counter, pick_counter = before
     result = TurnCheck()
     try:
         world = _replayed(state.copy(), table, rng_counter, pick_counter)
         true_table = _replayed(state, table, rng_counter, pick_counter)
         kept, true_changes = _left_hidden(game, true_table, decision)
-        if not kept:
-            return result
-        changed = _moved_around(world.state, list(kept), rng)
-        if not changed:
-            return result
-        public = {id(piece): _public(piece) for _, _, _, piece in changed}
-        twin = Twin(None, world, "pieces", {}, index, fresh_game(game))
-        twin_changes = take_steps(twin.game or game, world, decision.seat, decision.steps, decision.picks)
     except Exception:
-        return result  # the other world may be one the game never makes: no verdict
-    now = {id(piece): space for space in world.state.spaces.values() for piece in space.pieces}
-    for _, _, _, piece in changed:
-        where = now.get(id(piece))
-        if where is not None and (sees_piece(SPECTATOR, where, piece) or _public(piece) != public[id(piece)]):
-            return result  # the other world shows a changed piece: what it shows may tell the turn
-        if where is None and decision.ended_by in ("reveal", "rng"):
-            return result  # a changed piece left in a reveal or a draw (it may have turned into another)
+        return result  # the decision does not replay here: no verdict
+    if not kept:
+        return result
+    changed = _moved_around(world.state, list(kept), rng)
+    twin = Twin(None, world, "pieces", {}, index, fresh_game(game))
+    changes = _taken_again(twin.game or game, world, decision, [piece for _, _, piece in changed]) if changed else None
+    if changes is None:
+        return result
     result.compared = True
-    true_state, twin_state = true_table.state, world.state
-    if true_state.active_player_ids == twin_state.active_player_ids and true_state.is_over() == twin_state.is_over():
+    twin.tracked = [(kept[place], piece, "") for place, _, piece in changed]
+    true = (true_table, true_changes)
+    verdict = _verdict(game, decision, true, (world, changes), twin)
+    if verdict is None:
         return result
-    verdict = compare(game, None, true_table, world, true_changes, twin_changes, False, twin.game)
-    if not isinstance(verdict, Finding):
-        return result
-    twin.tracked = [(kept[space_id, at], piece, "") for space_id, at, _, piece in changed]
-    if decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, true_table):
-        return result  # the reveal showed a kind the worlds moved about: it may tell the turn
+    revert_all(true_table.state, true_changes)  # the world before the decision again, to narrow the difference
+    pristine = (true_table.state.copy(), rng_counter, pick_counter)
+    true_table = _replayed(true_table.state, table, rng_counter, pick_counter)
+    true = (true_table, take_steps(game, true_table, decision.seat, decision.steps, decision.picks))
+    narrowed = _one_swap(game, decision, index, true, pristine, [(place, source) for place, source, _ in changed])
+    if narrowed is not None:
+        return narrowed
     result.finding = verdict
-    moved = [(space_id, at, was, piece.private_kind) for space_id, at, was, piece in changed]
+    moved = [(place, piece.private_kind) for place, _, piece in changed]
     result.extra = {
         "observer": None,
         "turn_decision": index,
         "hidden_kinds_moved": [
-            {"space": space_id, "index": at, "private_kind": kind} for space_id, at, _, kind in moved
+            {"space": space_id, "index": at, "private_kind": kind} for (space_id, at), kind in moved
         ],
     }
-    shown = ", ".join(f"{space_id}[{at}] {new!r} for {old!r}" for space_id, at, old, new in moved[:4])
+    shown = ", ".join(f"{space_id}[{at}] {kind!r}" for (space_id, at), kind in moved[:4])
     more = f" and {len(moved) - 4} more" if len(moved) > 4 else ""
     result.told = (
-        f"The other world, made right before decision {index + 1}: the pieces hidden from the spectators that it "
-        f"leaves hidden hold one another's hidden parts ({shown}{more})"
+        f"the pieces hidden from the spectators that decision {index + 1} leaves hidden hold one another's hidden "
+        f"parts ({shown}{more})"
     )
     return result
