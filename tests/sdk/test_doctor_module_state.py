@@ -1,4 +1,4 @@
-"""The doctor on a trial author's leaks: a bot's memory kept in a module (check 7), a collection dealt alike (check 4)."""
+"""The doctor on a trial author's leaks: a bot's memory in a module (check 7), a collection dealt alike (check 4)."""
 
 from __future__ import annotations
 
