@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from boardweaver import Game, Table, start
+from boardweaver import Game, PlayerId, Table, msg, start
+from boardweaver.changes import ActivePlayersSet, Logged
 from boardweaver.doctor import check_game, explore
 from boardweaver.doctor.explore import TURN_TRIALS, Explorer
 from boardweaver.doctor.interference import compare
@@ -102,3 +103,21 @@ def test_the_spectators_view_that_differs_is_named_a_spectators_not_a_seats() ->
     assert seats.title == "seat's view depends on what it cannot see (.active[#])"
     assert spectators.detail.startswith("a spectator's view differs")
     assert spectators.leak == seats.title and not seats.leak
+
+
+def test_a_log_line_or_a_change_a_spectator_reads_differently_is_named_a_spectators() -> None:
+    game = turn.KeyHolderTurn(None)
+    table = start(game, [0, 1], 1)
+    said, other = [Logged(msg("log.holds", card="card-0"))], [Logged(msg("log.holds", card="card-7"))]
+
+    spectators = compare(game, None, table, table, said, other)
+    seats = compare(game, 0, table, table, said, other)
+    turned = [ActivePlayersSet([], [PlayerId(0)])], [ActivePlayersSet([], [PlayerId(1)])]
+    shown = compare(game, None, table, table, *turned)
+
+    assert not isinstance(spectators, bool) and not isinstance(seats, bool) and not isinstance(shown, bool)
+    assert spectators.title == "log line depends on what a spectator cannot see"
+    assert seats.title == "log line depends on what the seat cannot see"
+    assert spectators.leak == seats.title and not seats.leak  # one leak, whoever read it
+    assert shown.title == "changes shown to a spectator depend on what it cannot see"
+    assert shown.leak == "changes shown to the seat depend on what it cannot see"

@@ -531,8 +531,8 @@ def compare(
     perspective = observer_perspective(observer)
     true_lines, twin_lines = logged(true_changes), logged(twin_changes)
     if true_lines != twin_lines:
-        return Finding(
-            4,
+        return _seen_by(
+            observer,
             "log line depends on what the seat cannot see",
             f"the log lines {observer_name(observer)} reads differ between two worlds that differ only in parts "
             f"it cannot see: a log line names a hidden part ({first_log_difference(true_lines, twin_lines)})",
@@ -556,8 +556,8 @@ def compare(
     seen_twin = visible_changes(twin_changes, perspective)
     if canonical_json(seen_true) != canonical_json(seen_twin):
         where = _change_difference(seen_true, seen_twin)
-        return Finding(
-            4,
+        return _seen_by(
+            observer,
             "changes shown to the seat depend on what it cannot see",
             f"the changes shown to {observer_name(observer)} (its moves' animation) differ between the two worlds: "
             f"{where}",
@@ -582,6 +582,14 @@ def compare(
                     "error texts in the two worlds",
                 )
     return True
+
+
+def _seen_by(observer: PlayerId | None, title: str, detail: str) -> Finding:
+    """Returns check 4's finding titled for a seat, or for a spectator when `observer` is None ("the seat" made "a
+    spectator"): one leak whoever read it, as `view_finding`'s."""
+    if observer is None:
+        return Finding(4, title.replace("the seat", "a spectator"), detail, title)
+    return Finding(4, title, detail)
 
 
 def _change_difference(true_changes: list[dict[str, Any]], twin_changes: list[dict[str, Any]]) -> str:
