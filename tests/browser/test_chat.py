@@ -251,13 +251,16 @@ def test_on_a_phone_a_line_said_out_of_sight_shows_in_the_top_bar_which_takes_th
 ) -> None:
     """Regression (a player's trial at 390 px): the chat lies below the board on a phone, and its unread count with
     it, ~900 px down: a friend's line went unseen. The top bar now says it, and a tap goes to the chat's lines."""
-    room = api.room(GAME, seats=2, bots=[], options=OPTIONS)
+    # four seats: since 4b4ae8b a two-seat Three lanes on a phone ends its first screen with the chat's title, in sight
+    room = api.room(GAME, seats=4, bots=[2, 3], options=OPTIONS)
     ada = new_page(seat_url(server, room, 0))
     bob = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     bob.goto(seat_url(server, room, 1))
     for page in (ada, bob):
         wait_state(page, "ready", "over")
     bob.evaluate("window.scrollTo(0, 0)")
+    below = bob.evaluate("document.querySelector('#chat summary').getBoundingClientRect().bottom")
+    assert below > PHONE["height"]  # the chat's title, and the lines under it, below the fold: out of sight
 
     say(ada, "look at the chat")
     bob.wait_for_selector("#chat-jump:not([hidden])", timeout=15_000)
