@@ -263,20 +263,10 @@ def make_twin(
             second_id = first_id
         else:
             first_id, i, second_id, j = chosen
-        a, b = world.state.space(first_id).pieces[i], world.state.space(second_id).pieces[j]
-        twin.told = (
-            f"the pieces at {first_id}[{i}] and {second_id}[{j}] swap what they hide "
-            f"({_hidden_words(a)} and {_hidden_words(b)})"
-        )
-        a.private_kind, b.private_kind = b.private_kind, a.private_kind
-        a.private_state, b.private_state = b.private_state, a.private_state
-        if first_id == second_id:
-            twin.swap = {"pieces": {"space": first_id, "indices": [i, j]}}
-        else:
-            twin.swap = {"pieces": {"spaces": [first_id, second_id], "indices": [i, j]}}
+        swapped_first, swapped_second, twin.told, twin.swap = swap_hidden(world.state, (first_id, i), (second_id, j))
         twin.tracked = [
-            (table.state.space(first_id).pieces[i], a, public_part(a)),
-            (table.state.space(second_id).pieces[j], b, public_part(b)),
+            (table.state.space(first_id).pieces[i], swapped_first, public_part(swapped_first)),
+            (table.state.space(second_id).pieces[j], swapped_second, public_part(swapped_second)),
         ]
     elif kind == "piece":
         space_id, index, value = chosen
@@ -315,6 +305,23 @@ def make_twin(
             twin.owners = {holder.owner}
         twin.kind = "players" if kind == "player" else "spaces"
     return twin
+
+
+def swap_hidden(
+    state: TableState, first: tuple[str, int], second: tuple[str, int]
+) -> tuple[Piece, Piece, str, dict[str, Any]]:
+    """Swaps the hidden parts of the pieces at `first` and `second` (a space's id and an index) in `state`; returns
+    the two pieces, the swap told in words, and the swap as the report's replay names it."""
+    (first_id, i), (second_id, j) = first, second
+    a, b = state.space(first_id).pieces[i], state.space(second_id).pieces[j]
+    told = (
+        f"the pieces at {first_id}[{i}] and {second_id}[{j}] swap what they hide "
+        f"({_hidden_words(a)} and {_hidden_words(b)})"
+    )
+    a.private_kind, b.private_kind = b.private_kind, a.private_kind
+    a.private_state, b.private_state = b.private_state, a.private_state
+    where = {"space": first_id} if first_id == second_id else {"spaces": [first_id, second_id]}
+    return a, b, told, {"pieces": {**where, "indices": [i, j]}}
 
 
 def _kinds_of(piece: Piece) -> tuple[str, ...]:

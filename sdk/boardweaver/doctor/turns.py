@@ -18,12 +18,12 @@ from typing import Any
 
 from ..changes import Change, revert_all
 from ..game import Game
-from ..model import Piece, PlayerId, TableState
+from ..model import Piece, TableState
 from ..rng import Rng
 from ..table import Table
 from ..view import FULL, SPECTATOR, sees_piece
 from .instance import fresh_game
-from .interference import Twin, _hidden_words, _kinds_shown, compare, take_steps
+from .interference import Twin, _kinds_shown, compare, public_part, swap_hidden, take_steps
 from .stepper import Decision, Finding
 
 
@@ -37,11 +37,6 @@ class TurnCheck:
     told: str = ""
 
 
-def _public(piece: Piece) -> tuple[str, str, PlayerId | None]:
-    """What every viewer reads of a piece and who owns it (`public_part`, without its JSON)."""
-    return piece.public_kind, repr(piece.public_state) if piece.public_state else "", piece.owner
-
-
 def _replayed(state: TableState, table: Table, rng_counter: int, pick_counter: int) -> Table:
     return Table(state, FULL, table.seed, rng_counter, pick_counter)
 
@@ -49,8 +44,8 @@ def _replayed(state: TableState, table: Table, rng_counter: int, pick_counter: i
 def _left_hidden(game: Game, world: Table, decision: Decision) -> tuple[dict[tuple[str, int], Piece], list[Change]]:
     """Takes `decision` on `world`; returns the pieces it left hidden from the spectators, their public part
     unchanged and still on the table, by where they lay before it, and the decision's changes."""
-    before: list[tuple[str, int, Piece, tuple[str, str, PlayerId | None]]] = [
-        (space.space_id, index, piece, _public(piece))
+    before: list[tuple[str, int, Piece, str]] = [
+        (space.space_id, index, piece, public_part(piece))
         for space in world.state.spaces.values()
         for index, piece in enumerate(space.pieces)
         if (piece.private_kind is not None or piece.private_state) and not sees_piece(SPECTATOR, space, piece)
@@ -60,7 +55,7 @@ def _left_hidden(game: Game, world: Table, decision: Decision) -> tuple[dict[tup
     kept = {}
     for space_id, index, piece, public in before:
         where = now.get(id(piece))
-        if where is not None and _public(piece) == public and not sees_piece(SPECTATOR, where, piece):
+        if where is not None and public_part(piece) == public and not sees_piece(SPECTATOR, where, piece):
             kept[space_id, index] = piece
     return kept, changes
 
@@ -72,9 +67,9 @@ MAX_PAIRS = 40  # two pieces swapped alone, tried at most to narrow a difference
 def _moved_around(state: TableState, places: list[Place], rng: Rng) -> list[tuple[Place, Place, Piece]]:
     """Gives each piece at `places` the hidden part of another of the same public part (a random cycle within
     each group), in `state`; returns where each changed piece lies, where its new hidden part lay, and the piece."""
-    groups: dict[tuple[str, str, PlayerId | None], list[Place]] = {}
+    groups: dict[str, list[Place]] = {}
     for space_id, index in places:
-        groups.setdefault(_public(state.space(space_id).pieces[index]), []).append((space_id, index))
+        groups.setdefault(public_part(state.space(space_id).pieces[index]), []).append((space_id, index))
     changed: list[tuple[Place, Place, Piece]] = []
     for group in groups.values():
         order = rng.shuffled(group)
@@ -92,7 +87,7 @@ def _moved_around(state: TableState, places: list[Place], rng: Rng) -> list[tupl
 def _taken_again(game: Game, world: Table, decision: Decision, changed: list[Piece]) -> list[Change] | None:
     """Takes `decision` on `world`, whose `changed` pieces hide other parts; returns its changes, or None when it
     fails there, shows a changed piece to the spectators, or a changed piece leaves in a reveal or a draw."""
-    public = {id(piece): _public(piece) for piece in changed}
+    public = {id(piece): public_part(piece) for piece in changed}
     try:
         changes = take_steps(game, world, decision.seat, decision.steps, decision.picks)
     except Exception:
@@ -100,7 +95,7 @@ def _taken_again(game: Game, world: Table, decision: Decision, changed: list[Pie
     now = {id(piece): space for space in world.state.spaces.values() for piece in space.pieces}
     for piece in changed:
         where = now.get(id(piece))
-        if where is not None and (sees_piece(SPECTATOR, where, piece) or _public(piece) != public[id(piece)]):
+        if where is not None and (sees_piece(SPECTATOR, where, piece) or public_part(piece) != public[id(piece)]):
             return None  # the other world shows a changed piece: what it shows may tell the turn
         if where is None and decision.ended_by in ("reveal", "rng"):
             return None  # a changed piece left in a reveal or a draw (it may have turned into another)
@@ -136,20 +131,12 @@ def _one_swap(
     state, rng_counter, pick_counter = before
     for first, second in pairs[:MAX_PAIRS]:
         world = _replayed(state.copy(), true[0], rng_counter, pick_counter)
-        a, b = (world.state.space(space_id).pieces[at] for space_id, at in (first, second))
-        told = f"the pieces at {first[0]}[{first[1]}] and {second[0]}[{second[1]}] swap what they hide " + (
-            f"({_hidden_words(a)} and {_hidden_words(b)})"
-        )
-        a.private_kind, b.private_kind = b.private_kind, a.private_kind
-        a.private_state, b.private_state = b.private_state, a.private_state
+        a, b, told, swap = swap_hidden(world.state, first, second)
         twin = Twin(None, world, "pieces", {}, index, fresh_game(game))
         twin.tracked = [(a, a, ""), (b, b, "")]
         changes = _taken_again(twin.game or game, world, decision, [a, b])
         verdict = None if changes is None else _verdict(game, decision, true, (world, changes), twin)
         if verdict is not None:
-            same = first[0] == second[0]
-            where = {"space": first[0]} if same else {"spaces": [first[0], second[0]]}
-            swap = {"pieces": {**where, "indices": [first[1], second[1]]}}
             return TurnCheck(verdict, True, {"observer": None, "turn_decision": index, **swap}, told)
     return None
 
