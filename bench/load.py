@@ -104,6 +104,30 @@ def cpu_seconds(*pids: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+_SWITCHES = ("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")
+
+
+def context_switches(*pids: int) -> int:
+    """Returns the context switches, voluntary and not, of every thread of each of `pids` and every process under it.
+
+    On this virtual machine a switch costs far more than its own instructions (the caches the other process left
+    cold, a wake-up through the host): two workers at M=10 spend ~2.1 a move against one process's ~0.5, and ~50 %
+    more CPU a move (bench/README.md, "Thirty-fourth session")."""
+    total = 0
+    for each in {each for pid in pids for each in bench_server.pids(pid)}:
+        try:
+            tasks = os.listdir(f"/proc/{each}/task")
+        except OSError:  # it exited meanwhile
+            continue
+        for task in tasks:
+            try:
+                lines = Path(f"/proc/{each}/task/{task}/status").read_text().splitlines()
+            except OSError:
+                continue
+            total += sum(int(line.split()[1]) for line in lines if line.startswith(_SWITCHES))
+    return total
+
+
 def kernel_workers_seconds() -> float:
     """Returns the CPU time of the machine's kernel worker threads (`kworker/...`): the server's WAL syncs run
     there (Linux AIO's fdsync; bench/README.md, "Twentieth session"), outside the server's own CPU time, as do
@@ -699,6 +723,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
         driver_cpu0: list[float] = []
         side_cpu0: dict[str, float] = {}
         kernel_cpu0 = 0.0
+        switches0 = 0
         while time.monotonic() < start + args.seconds:
             now = time.monotonic()
             if cpu0 is None and now >= start:
@@ -706,10 +731,12 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
                 driver_cpu0 = [cpu_seconds(p) for p in drivers.pids]
                 side_cpu0 = {name: cpu_seconds(*each) for name, each in side.items()}
                 kernel_cpu0 = kernel_workers_seconds()
+                switches0 = context_switches(*pids)
             if pids and now >= start:
                 rss_peak_window = max(rss_peak_window, status_kib(pids, "VmRSS"))
             time.sleep(0.05 if cpu0 is None else 0.25)
         cpu1 = (cpu_seconds(*pids), time.monotonic())
+        switches = context_switches(*pids) - switches0
         kernel_cpu = kernel_workers_seconds() - kernel_cpu0
         driver_cpu = [cpu_seconds(p) - c for p, c in zip(drivers.pids, driver_cpu0, strict=True)]
         side_cpu = {name: cpu_seconds(*each) - side_cpu0[name] for name, each in side.items()}
@@ -753,6 +780,7 @@ def run(m: int, args: argparse.Namespace) -> dict[str, Any]:
             "driver_cpu_us_per_move": sum(driver_cpu) / max(1, moves) * 1e6,
             "side_cpu_us_per_move": {name: cpu / max(1, moves) * 1e6 for name, cpu in side_cpu.items()},
             "kernel_workers_cpu_us_per_move": kernel_cpu / max(1, moves) * 1e6,
+            "server_switches_per_move": switches / max(1, moves) if pids else float("nan"),
             "load_avg_1m": load_avg,
             "disk_sync_us": disk_sync_us,
             "errors": errors,
@@ -825,8 +853,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 
 HEADER = (
     f"{'M':>4} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'JSON B':>7} {'wire B':>7} "
-    f"{'srv CPU%':>8} {'µs/move':>7} {'kw µs':>6} {'RSS MiB':>7} {'drv CPU%':>8} {'drv µs':>6} {'load':>5} "
-    f"{'disk µs':>7}  checked"
+    f"{'srv CPU%':>8} {'µs/move':>7} {'kw µs':>6} {'ctx/mv':>6} {'RSS MiB':>7} {'drv CPU%':>8} {'drv µs':>6} "
+    f"{'load':>5} {'disk µs':>7}  checked"
 )
 
 
@@ -837,7 +865,8 @@ def row(f: dict[str, Any], stand_in: bool = False) -> str:
         f"{f['rooms']:>4} {f['moves_per_s']:>8.0f} {f['p50_ms']:>7.1f} {f['p95_ms']:>7.1f} {f['p99_ms']:>7.1f} "
         f"{f['bytes_per_move_per_seat']:>7.0f} {f['wire_bytes_per_move_per_seat']:>7.0f} "
         f"{f['server_cpu_pct']:>8.0f} {f['server_cpu_us_per_move']:>7.0f} "
-        f"{f.get('kernel_workers_cpu_us_per_move', float('nan')):>6.0f} {f['server_rss_peak_mib']:>7.1f} "
+        f"{f.get('kernel_workers_cpu_us_per_move', float('nan')):>6.0f} "
+        f"{f.get('server_switches_per_move', float('nan')):>6.2f} {f['server_rss_peak_mib']:>7.1f} "
         f"{drivers:>8} {f['driver_cpu_us_per_move']:>6.0f} {f['load_avg_1m']:>5.2f} "
         f"{f.get('disk_sync_us', float('nan')):>7.0f}  "
         + (
