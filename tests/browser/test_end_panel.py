@@ -117,6 +117,6 @@ def test_regression_at_the_end_a_seat_whose_hands_are_played_out_is_its_header_a
 
     out = [seat for seat in seats if seat["spaces"] and seat["emptied"] == seat["spaces"]]
     assert len(out) == 3 and all(seat["box"] <= seat["header"] + 14 for seat in out), seats
-    assert all(label and label.endswith(": Hand, 0 pieces") for seat in out for label in seat["labels"]), seats
+    assert all(label and label.endswith(": Hand, empty") for seat in out for label in seat["labels"]), seats
     loser = [seat for seat in seats if seat not in out]
     assert len(loser) == 1 and loser[0]["box"] > 100, seats  # the maid, whole

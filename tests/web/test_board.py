@@ -397,11 +397,60 @@ def test_each_hex_is_named_by_its_row_and_column() -> None:
 
     html = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
 
-    assert 'aria-label="Hex, row 1, column 1, 0 pieces"' in html
+    assert 'aria-label="Hex, row 1, column 1, empty"' in html
     assert html.count("row 1, column 1,") == 1
     # the cells in reading order, row by row: a screen reader goes along a row, then down (it went column by column)
     places = re.findall(r'aria-label="Hex, row (\d+), column (\d+),', html)
     assert places == sorted(places, key=lambda place: (int(place[0]), int(place[1]))) and len(places) == 19
+
+
+def test_regression_an_empty_hex_reads_empty_not_0_pieces_in_english_and_french() -> None:
+    """Regression: a screen reader read each empty hex of Hexbloom's map as "Hex, row 1, column 1, 0 pieces" (French
+    "Case, rangée 1, colonne 1, 0 pièce", its plural rule singular at zero)."""
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+
+    said = {
+        locale: Board(game, table.view(0), 0, [], game.catalogs()[locale], Texts(locale)).render()
+        for locale in ("en", "fr")
+    }
+
+    assert 'aria-label="Hex, row 1, column 1, empty"' in said["en"]
+    assert 'aria-label="Case, rangée 1, colonne 1, vide"' in said["fr"]
+    assert said["en"].count(', empty"') == said["fr"].count(', vide"') == 19  # every hex of the map
+    assert 'aria-label="Bag, 20 pieces"' in said["en"] and 'aria-label="Sac, 20 pièces"' in said["fr"]
+    assert not re.search(r"\b0 (?:pieces|pièces?)\b", said["en"] + said["fr"])
+
+
+_SPACE_LABEL = re.compile(r'data-space="([^"]+)" role="[^"]+" aria-label="([^"]*)"')
+
+
+@pytest.mark.parametrize("name", sorted(installed_games()))
+def test_every_games_empty_spaces_read_empty_and_the_others_their_count(name: str) -> None:
+    """An empty space reads "Discard, empty" ("Défausse, vide"), never "0 pieces", in every game from start to end,
+    for a seat and a spectator; a space holding pieces keeps its count."""
+    game = load_game(name)({})
+    labels: dict[str, list[tuple[int, str]]] = {"en": [], "fr": []}
+
+    def draw(table: Table) -> None:
+        for locale in labels:
+            catalog, texts = NamedCatalog(game.catalogs()[locale], {}), NamedTexts(locale, {})
+            for seat in (0, None):
+                view = table.view(seat)
+                board = Board(game, view, seat, [], catalog, texts).render()
+                labels[locale] += [
+                    (len(view.state.space(space).pieces), label) for space, label in _SPACE_LABEL.findall(board)
+                ]
+
+    play_game(game, list(range(max(2, game.min_players))), seed=3, each_state=draw)
+
+    for locale, empty, counted, grid in (("en", ", empty", "piece", " grid"), ("fr", ", vide", "pièce", " grille ")):
+        read = [(count, html.unescape(label)) for count, label in labels[locale]]
+        assert not [label for _, label in read if re.search(rf"\b0 {counted}", label)]
+        assert all(label.endswith(empty) for count, label in read if count == 0 and grid not in label)  # a grid: size
+        assert not [label for count, label in read if count and label.endswith(empty)]
 
 
 def test_the_offered_cells_of_a_hex_map_are_one_tab_stop_moved_through_with_the_arrows() -> None:

@@ -294,7 +294,12 @@ class Board(PieceDrawing):
         title = self._space_title(space)
         where = self._where(space)
         count = len(space.pieces)
-        name = self.texts.get("space.label", space=where, count=count)
+        # "Hex, row 1, column 1, empty", not "0 pieces": no plural form stands for zero alone (French's is "0 pièce")
+        name = (
+            self.texts.get("space.label", space=where, count=count)
+            if count
+            else self.texts.get("space.empty", space=where)
+        )
         if layout == "grid" and look.get("columns"):  # a grid's cells are squares, not pieces (space.grid)
             width = max(1, int(look["columns"]))  # "White's sight, 8 by 8", not "64 pieces" (fog, mostly)
             name = self.texts.get("space.grid", space=where, columns=width, rows=max(1, -(-count // width)))
