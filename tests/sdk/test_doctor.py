@@ -7,7 +7,7 @@ import sys
 from typing import ClassVar
 
 import pytest
-from boardweaver import Action, Catalog, Draft, Game, Json, start
+from boardweaver import Action, Catalog, Draft, Game, Json, PlayerId, start
 from boardweaver.doctor import CHECKS, check_game
 from boardweaver.doctor.catalogs import check_catalogs, check_messages
 from boardweaver.doctor.interference import _change_difference
@@ -18,6 +18,7 @@ from . import fixtures_bid as bid
 from . import fixtures_gem as gem
 from . import fixtures_more as more
 from . import fixtures_rearrange as rearrange
+from . import fixtures_redeal as redeal
 from . import fixtures_show as show
 from .draft_game import MarketDraft, MistakenDraft
 
@@ -624,6 +625,31 @@ def test_regression_the_inventory_names_where_a_bid_is_shown_and_the_hand_it_lay
         "'peek' (a reveal) shows every other seat and the spectators another seat's hidden 'back' pieces of 'hand' "
         "spaces (2 decisions)"
     ]
+
+
+def test_regression_the_inventory_does_not_take_a_card_of_a_new_deal_for_the_card_played_before_it() -> None:
+    """Regression: a round's last card played into the trick, then gathered with the rest and the next round dealt
+    anew, was read as "a click on 'hand-#' (a random draw) shows ... the acting seat's own hidden 'back' pieces in
+    'trump' spaces, from 'hand' spaces": the new trump, or a card dealt to another seat, matched by its kind the card
+    the acting seat had just played face up."""
+    from boardweaver.doctor.disclosures import Disclosures
+
+    game, premise = redeal.Redeal({}), 0
+    for seed in range(40):
+        table = start(game, [0, 1], seed=seed)
+        for seat in (0, 1, 0):
+            game.apply_action(table, PlayerId(seat), Action.piece_click(redeal.hand_id(seat), 0))
+        last = table.state.piece(redeal.hand_id(1), 0).private_kind
+        before = Disclosures().before(table.state, PlayerId(1))
+
+        game.apply_action(table, PlayerId(1), Action.piece_click(redeal.hand_id(1), 0))
+        shown = Disclosures().shown(before, table.state, PlayerId(1))
+
+        dealt = [piece.private_kind for piece in table.state.space(redeal.hand_id(0)).pieces]
+        premise += last in [*dealt, table.state.piece("trump", 0).public_kind]
+        assert table.state.meta_data["round"] == 2
+        assert not [place for places in shown.values() for place in places if place[0] == "own"], (seed, shown)
+    assert premise >= 5  # the new deal showed seat 0 the kind just played in so many of the 40 deals
 
 
 def test_a_bid_shown_to_seats_still_bidding_is_named_and_an_undo_allowed_after_a_show_is_noted() -> None:

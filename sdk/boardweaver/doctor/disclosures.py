@@ -13,7 +13,8 @@ a random draw). The author reads it against the rules: "'lock' (a Confirm) shows
 
 A piece is followed by identity (the table moves and changes piece objects in place), so a tile placed face
 up from a hand is told from one drawn from the bag into that hand; a piece the decision made anew is matched
-by its kind to the places that hold fewer of that kind hidden after it.
+by its kind to the places that hold fewer of that kind hidden after it, not counting the pieces turned face up
+there (a card played into a trick and then gathered for a new deal is not the source of the new deal's like card).
 """
 
 from __future__ import annotations
@@ -98,11 +99,19 @@ def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: P
             if face_up or sees_piece(perspective, space, piece):
                 places.add((*known[1], general(space.kind)))
                 matched[known[2] if piece.private_kind is None else piece.private_kind] += 1
+    # the pieces turned face up, on the table or gathered since (a card played into a trick, then redealt): none is
+    # the source of a piece made anew, which a new deal's card of the same kind would otherwise be taken for
+    turned = Counter(
+        (kind, where)
+        for piece, where, kind in before.pieces.values()
+        if piece.private_kind is None or piece.private_kind == piece.public_kind
+    )
     for kind, count in after.visible.items():  # pieces made anew (a copy turned up): matched by their kind
         if count - before.visible[kind] - matched[kind] <= 0:
             continue
-        held = [where for (hidden_kind, where) in before.hidden if hidden_kind == kind]
-        fewer = [where for where in held if before.hidden[(kind, where)] > after.hidden[(kind, where)]]
+        left = {where: n - turned[(kind, where)] for (hidden, where), n in before.hidden.items() if hidden == kind}
+        held = [where for where, n in left.items() if n > 0]
+        fewer = [where for where in held if left[where] > after.hidden[(kind, where)]]
         into = sorted(
             space_kind
             for (seen, space_kind), n in after.visible_in.items()
