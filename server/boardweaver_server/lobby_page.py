@@ -4,7 +4,8 @@
 description, players, rules from their catalogs), the create-room form, quick start, and the page's own texts
 from the client's catalogs (`web/.../locales/<lang>.mo`, read with `gettext`). The form is a plain HTML form,
 right without any script: every game's seat count, bot boxes and options are in it, and the page's CSS shows
-only the chosen game's, and of its bot boxes only those of the chosen seat count (`render_form_style`).
+only the chosen game's, and of its bot boxes only those of the chosen seat count (`render_form_style`);
+`GET /?game=<name>` draws it with that game chosen (a game's end panel links there), else the first.
 `POST /lobby/rooms` creates the room, claims the player's seat (and the other humans' invites, unless
 `open_seats` leaves them open to anyone in the lobby's Open rooms) and sends the player to it. When Python has
 started in the tab, `boardweaver_web.lobby` takes over the same elements (names,
@@ -256,12 +257,14 @@ def render_form_style(games: list[dict[str, Any]]) -> str:
     return "\n".join(shown + past)
 
 
-def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts) -> str:
-    """The lobby page (`template`: lobby.html with the shared head) with its games, form and texts filled in."""
+def render_lobby(template: str, games: list[dict[str, Any]], texts: PageTexts, chosen: str | None = None) -> str:
+    """The lobby page (`template`: lobby.html with the shared head) with its games, form and texts filled in; the
+    form's game is `chosen` (`?game=<name>`), else the first."""
     parts = {
         "@GAMES@": render_games(games, texts),
         "@GAME_CHOICES@": "".join(
-            f'<option value="{html.escape(g["name"])}">{html.escape(g.get("title") or g["name"])}</option>'
+            f'<option value="{html.escape(g["name"])}"{" selected" if g["name"] == chosen else ""}>'
+            f"{html.escape(g.get('title') or g['name'])}</option>"
             for g in games
         ),
         "@GAME_SETUPS@": "".join(render_game_setup(g, texts) for g in games),
@@ -303,25 +306,25 @@ def keyed_texts(page: str, texts: PageTexts) -> str:
 
 
 class LobbyPage:
-    """Draws the lobby (kept per language: the games do not change while the server runs)."""
+    """Draws the lobby (kept per language and chosen game: the games do not change while the server runs)."""
 
     def __init__(self, web_dir: Path) -> None:
         self.path = web_dir / "pages" / "lobby.html"
         self.locales = locales_dir(web_dir)
-        self.drawn: dict[str, tuple[str, str]] = {}  # language -> (page, its ETag)
+        self.drawn: dict[tuple[str, str | None], tuple[str, str]] = {}  # (language, chosen) -> (page, its ETag)
 
-    def page(self, request: Request, language: str) -> tuple[str, str]:
-        if language not in self.drawn:
+    def page(self, request: Request, language: str, chosen: str | None = None) -> tuple[str, str]:
+        if (language, chosen) not in self.drawn:
             registry = _rooms(request).games
             games = [describe(name, cls, language) for name, cls in sorted(registry.items())]
-            html_text = render_lobby(page_html(self.path), games, PageTexts(self.locales, language))
+            html_text = render_lobby(page_html(self.path), games, PageTexts(self.locales, language), chosen)
             etag = f'"{hashlib.sha256(html_text.encode("utf-8")).hexdigest()[:20]}"'
-            self.drawn[language] = (html_text, etag)
-        return self.drawn[language]
+            self.drawn[(language, chosen)] = (html_text, etag)
+        return self.drawn[(language, chosen)]
 
     async def get(self, request: Request) -> Response:
         language = page_language(request)
-        html_text, etag = self.page(request, language)
+        html_text, etag = self.page(request, language, asked_game(request))
         # Always revalidated, so a page drawn in another language has another ETag and comes anew; no `Vary`: the
         # offline worker's cache must match the page whatever the headers of the request it keeps it under.
         headers = {"Cache-Control": "no-cache", "ETag": etag}
@@ -339,6 +342,13 @@ class LobbyPage:
             template = texts.get("lobby.create-failed", "Could not create the room ({status}): {reason}")
             message = template.replace("{status}", str(error.status)).replace("{reason}", error.message)
             return message_page(texts, message, error.status)
+
+
+def asked_game(request: Request) -> str | None:
+    """The game `GET /?game=<name>` asks the form to show chosen (a game's end panel links there), if it is served:
+    any other name is the first game's page, and never one more page kept."""
+    name = request.query_params.get("game", "")
+    return name if name in _rooms(request).games else None
 
 
 def message_page(texts: PageTexts, message: str, status: int) -> HTMLResponse:

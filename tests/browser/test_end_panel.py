@@ -53,7 +53,7 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
         assert page.locator("#result .reason").inner_text() == "Black's king was captured: Player 1 (White) wins."
     assert "outcome-won" in str(white.get_attribute("#result .end-panel", "class"))
     # the way back to the lobby, and why a rematch changes who starts (a player's trial missed both)
-    assert white.locator("#review-link a.lobby-link").get_attribute("href") == "/"
+    assert white.locator("#review-link a.lobby-link").get_attribute("href") == "/?game=fog-chess"  # on this game
     assert white.locator("#review-link a.lobby-link").inner_text() == "Back to the lobby"
     assert "moves one seat on" in white.inner_text("#rematch-seats")
     assert tv.locator("#rematch-seats").count() == 0  # a spectator is offered no rematch

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot, wait_state
+from .conftest import screenshot, seat_url, wait_state
+from .driver import play_until_over
 
 pytestmark = pytest.mark.browser
 
@@ -108,11 +109,11 @@ def test_the_lobby_works_before_python_its_form_posting_plainly(server: str, api
     assert status["game"] == "market-draft" and status["seats"][1] == "bot" and status["names"][0] == "Ada"
 
 
-def without_python(new_page: Any, server: str) -> Any:
+def without_python(new_page: Any, server: str, path: str = "/") -> Any:
     page = new_page()
     page.route("**/pyodide/**", lambda route: route.abort())  # Python never starts in this tab
     page.route("**/pyscript/**", lambda route: route.abort())
-    page.goto(server + "/")
+    page.goto(server + path)
     return page
 
 
@@ -332,3 +333,29 @@ def test_a_room_made_with_a_clock_in_the_lobby_shows_each_seats_time(server: str
     clocks = lobby.locator("#commands .clock").all_inner_texts()
     assert len(clocks) == 2 and all(":" in text for text in clocks)
     assert any(text.strip().endswith(("5:00", "4:59", "4:58", "5:03", "5:02", "5:01")) for text in clocks)
+
+
+def test_regression_back_to_the_lobby_at_a_games_end_opens_the_lobby_on_that_game(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial): "Back to the lobby" at the end of a Hexbloom game opened the lobby on its first
+    game (Bluff), so playing Hexbloom again, with others, took finding it in the form first."""
+    room = api.room("hexbloom", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready", "over")
+    play_until_over([page], timeout=90)
+    before_python = without_python(new_page, server, "/?game=hexbloom")
+
+    page.click("#review-link a.lobby-link")
+    page.wait_for_url("**/?game=hexbloom")
+    wait_state(page, "ready")
+    chosen = page.input_value("#game")
+    shown = page.locator(".game-setup:visible").evaluate_all("parts => parts.map(part => part.dataset.game)")
+    quick = page.inner_text("#quick-start")
+    page.goto(server + "/")  # the lobby's own address later: the game played last is still the one chosen
+    wait_state(page, "ready")
+
+    assert chosen == "hexbloom" and shown == ["hexbloom"] and quick == "Play Hexbloom against bots"
+    assert before_python.input_value("#game") == "hexbloom"  # drawn so by the server, before Python starts
+    assert page.input_value("#game") == "hexbloom"
+    assert page.locator("#games .game-card").first.get_attribute("data-game") != "hexbloom"  # not the first game

@@ -35,6 +35,26 @@ def test_the_lobby_is_drawn_with_every_game_its_rules_and_the_create_form(client
     assert "@" + "GAMES@" not in page and not re.search(r"@[A-Z_]+@", page)
 
 
+def game_choices(page: str) -> str:
+    found = re.search(r'<select id="game" name="game">(.*?)</select>', page, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_lobby_asked_for_a_game_draws_its_form_with_that_game_chosen(client: TestClient) -> None:
+    """`/?game=<name>`, where a game's end panel goes back to the lobby: the form shows that game before Python runs;
+    a name the server does not serve is the lobby's plain page."""
+    asked = client.get("/?game=hexbloom")
+    plain = client.get("/")
+    unknown = client.get("/?game=no-such-game")
+    again = client.get("/?game=hexbloom", headers={"If-None-Match": asked.headers["etag"]})
+
+    assert re.findall(r'<option value="([^"]+)" selected>', game_choices(asked.text)) == ["hexbloom"]
+    assert " selected" not in game_choices(plain.text)  # the first game, as the browser shows a plain select
+    assert unknown.text == plain.text and unknown.headers["etag"] == plain.headers["etag"] != asked.headers["etag"]
+    assert again.status_code == 304
+
+
 def test_the_lobby_speaks_the_chosen_language_over_the_browsers(client: TestClient) -> None:
     french = client.get("/", headers={"Accept-Language": "fr-CA,fr"}).text
     chosen = client.get("/", headers={"Accept-Language": "fr", "Cookie": "bw-lang=en"}).text

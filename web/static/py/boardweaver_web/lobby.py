@@ -23,7 +23,8 @@ REFRESH_MS = 10_000  # my games (whose turn) and the open rooms are asked again 
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
 
 
-GAME_KEY = "bw:lobby-game"  # the game this browser last chose in the form: chosen again on its next visit
+# the game this browser last chose in the form, or came back to the lobby from (`?game=`): chosen on its next visit
+GAME_KEY = "bw:lobby-game"
 
 
 class Lobby:
@@ -41,6 +42,9 @@ class Lobby:
             name.value = mine.load_name(self.store)
         elements.on("player-name", "change", lambda _e: self.name_changed())
         elements.on("games", "click", self.card_clicked)
+        asked = mine.asked_game(tab.location_search())  # `?game=<name>`: a game's end panel came back here
+        if asked is not None and asked in self.games:
+            self.store.set(GAME_KEY, asked)
         kept = self.store.get(GAME_KEY)
         if kept in self.games and kept != elements.input_value("game"):  # the game this browser chose last
             elements.element("game").value = kept

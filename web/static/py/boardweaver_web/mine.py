@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
+from urllib.parse import parse_qs, urlencode
 
 from .outcome import say_outcome
 from .texts import Texts, plays_bot, seat_names
@@ -83,6 +84,17 @@ def forget_game(store: Store, room: str, seat: int) -> list[dict[str, Any]]:
 def seat_link(origin: str, room: str, seat: int, token: str) -> str:
     """The link that opens a seat (its token in the fragment, never in a query)."""
     return f"{origin}/room/{room}#seat={seat}&token={token}"
+
+
+def lobby_link(game: str) -> str:
+    """The lobby with `game` chosen in its form (`/?game=<name>`): a game's end panel links there."""
+    return "/?" + urlencode({"game": game})
+
+
+def asked_game(search: str) -> str | None:
+    """The game a lobby address's query asks for (`?game=<name>`, the last of several), else None."""
+    names = parse_qs(search.removeprefix("?")).get("game")
+    return names[-1] if names else None
 
 
 def copy_row(label: str, css: str, url: str, copy_id: str, extra: str = "", texts: Texts | None = None) -> str:

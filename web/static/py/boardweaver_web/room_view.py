@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardweaver import Message, Offer
 
-from . import dom, elements, focus, tab
+from . import dom, elements, focus, mine, tab
 from .board import Board
 from .moves import last_click, picked
 from .panels import (
@@ -310,7 +310,8 @@ class RoomView:
                 "review-link",
                 f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
                 + self.render_rematch()
-                + f'<a class="lobby-link" href="/">{html.escape(texts.get("button.lobby"))}</a>',
+                + f'<a class="lobby-link" href="{html.escape(mine.lobby_link(session.game_name))}">'
+                + f"{html.escape(texts.get('button.lobby'))}</a>",  # the lobby on this game: "play again" is a click
             )
 
     def say_lasting(self, said: str, restates: bool = False) -> None:
