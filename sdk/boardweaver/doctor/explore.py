@@ -148,15 +148,16 @@ class Explorer:
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
 
-    def _observe(self, table: Table) -> None:
-        """Check 4 on the state after setup or a decision: no hidden text in what a seat reads."""
+    def _observe(self, table: Table, changes: list[Change] | None = None) -> None:
+        """Check 4 on the state after setup or a decision (whose `changes` are given): no hidden text in what a seat
+        reads."""
         run = self.run
         self.patterns.observe(table.state, run.seed, run.players)
         log = table.state.log[self.logged :]
         public = set(public_texts(table.state, log))
         if public - self.public_seen or len(run.decisions) % CHECKPOINT == 0:  # new public texts, or now and then
             self.public_seen |= public
-            for finding in copied_secrets(table.state, log):
+            for finding in copied_secrets(table.state, log, changes):
                 self._hit(finding, None)
 
     def _decide(self, table: Table, seat: PlayerId) -> None:
@@ -229,7 +230,7 @@ class Explorer:
             self._check_choice(table, decision, changes, deciding, *other_way)
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
-        self._observe(table)
+        self._observe(table, changes)
         self._note_log(table, index)
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected

@@ -70,6 +70,7 @@ class Twin:
     start: int
     game: Game | None = None
     tracked: list[tuple[Piece, Piece, str]] = field(default_factory=list)  # (true piece, twin piece, public)
+    kinds: set[str] = field(default_factory=set)  # the private kinds the twin changed, as made (`_differing_kinds`)
     owners: set[PlayerId | None] = field(default_factory=set)  # who sees the changed parts
     exposed: bool = False
     left: bool = False  # a changed piece left the table
@@ -304,6 +305,7 @@ def make_twin(
             twin.told = f"space {chosen!r}'s private state holds {values} at {path!r}"
             twin.owners = {holder.owner}
         twin.kind = "players" if kind == "player" else "spaces"
+    twin.kinds = {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
     return twin
 
 
@@ -431,8 +433,8 @@ def advance(
     verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game, seen)
     if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
-    if isinstance(verdict, Finding) and twin.left and _turned_up(twin, changes, twin_changes):
-        return False  # the step turned a changed piece face up, then took it off the table: every seat saw it
+    if isinstance(verdict, Finding) and _turned_up(twin, table, changes, twin_changes):
+        return False  # the step turned a changed piece face up, then took it off the table or hid it: o saw it
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
         return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
     if verdict is True and twin.on_pieces and not _retrack(twin, table):
@@ -468,9 +470,33 @@ def _retrack(twin: Twin, table: Table) -> bool:
     return bool(tracked)
 
 
+def _differing_kinds(twin: Twin, table: Table) -> set[str]:
+    """Returns the private kinds the two worlds differ in: those the twin changed when made, those the tracked
+    pieces hold now, and those of the pieces lying at one place in both worlds with other private parts.
+
+    Rules may hand hidden kinds from piece to piece in place (a reshuffle by `set_private_kind`, the same pieces
+    given new kinds): the tracked pieces then hold the same kinds in both worlds, and the difference lies on
+    others. Spaces the worlds do not hold alike are left to the tracked pieces. Public kinds that differ are no
+    such kinds: a mark the rules derive from a hidden card ("high") is what the comparison is there to find.
+    """
+    kinds = twin.kinds | {
+        kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind
+    }
+    for space in table.state.spaces.values():
+        if not twin.world.state.has_space(space.space_id):
+            continue
+        other = twin.world.state.space(space.space_id)
+        if len(other.pieces) != len(space.pieces):
+            continue
+        for true_piece, twin_piece in zip(space.pieces, other.pieces, strict=True):
+            if _private_of(true_piece) != _private_of(twin_piece):
+                kinds.update(kind for kind in (true_piece.private_kind, twin_piece.private_kind) if kind)
+    return kinds
+
+
 def _kinds_shown(twin: Twin, table: Table) -> bool:
-    """Tells whether the observer now sees, on any piece of either world, a private kind the twins swapped."""
-    kinds = {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
+    """Tells whether the observer now sees, on any piece of either world, a private kind the twins differ in."""
+    kinds = _differing_kinds(twin, table)
     perspective = observer_perspective(twin.observer)
     for world in (table, twin.world):
         for space in world.state.spaces.values():
@@ -482,25 +508,31 @@ def _kinds_shown(twin: Twin, table: Table) -> bool:
     return False
 
 
-def _turned_up(twin: Twin, changes: list[Change], twin_changes: list[Change]) -> bool:
+def _turned_up(twin: Twin, table: Table, changes: list[Change], twin_changes: list[Change]) -> bool:
     """Tells whether the decision's changes showed the observer a swapped private kind as a public kind.
 
     A trick taken in the step that completes it: its last card is turned face up, logged, and removed; the
-    observer saw its face in the changes, though no piece on the table shows it any more.
+    observer saw its face in the changes, though no piece on the table shows it any more. Or the card is turned
+    face down again and gathered into a new deck in that same step (a redeal): it is back on the table with the
+    look it had, so the worlds must have shown the observer different faces at one change, one of them a kind
+    the worlds differ in.
     """
-    kinds = {
+    kinds = _differing_kinds(twin, table) | {
         kind
         for *pair, public in twin.tracked
         for piece in pair
-        for kind in (piece.private_kind, piece.public_kind if public_part(piece) != public else None)
+        for kind in (piece.public_kind if public_part(piece) != public else None,)
         if kind
     }
     perspective = observer_perspective(twin.observer)
-    return any(
-        seen.get("type") == "public-kind-set" and seen.get("kind") in kinds
+    faces = [
+        [seen.get("kind") for seen in visible_changes(world, perspective) if seen.get("type") == "public-kind-set"]
         for world in (changes, twin_changes)
-        for seen in visible_changes(world, perspective)
-    )
+    ]
+    if twin.left:
+        return any(kind in kinds for shown in faces for kind in shown)
+    differing = {kind for pair in zip(*faces, strict=False) if pair[0] != pair[1] for kind in pair}
+    return bool(differing & kinds)
 
 
 def _moved_apart(twin: Twin, table: Table) -> bool:

@@ -4,7 +4,9 @@
 piece's private kind or state, another seat's or a space's private state) must not also lie in a part everyone
 reads (meta data, any public state, log lines). Texts the viewer sees anyway (kinds face up, space ids, its
 own secrets) do not count; numbers are left to the twins. The spectator counts: a card every seat has seen
-(one looked at it, the other owns it) is still a secret to the room's spectators.
+(one looked at it, the other owns it) is still a secret to the room's spectators. A kind the decision's own
+changes showed the viewer (`shown_kinds`: a card played face up, then gathered face down into a new deck in that
+same decision) may be named in that decision's log lines: the viewer read it when the line was written.
 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind, or are dealt so in every game and moved
@@ -28,10 +30,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..changes import Change, KindSet, PieceRemoved
 from ..game import seat_area_of
 from ..messages import Message
 from ..model import PlayerId, Space, TableState
-from ..view import sees_piece
+from ..view import Perspective, piece_owner, sees_piece
 from .stepper import Finding, observer_name, observer_perspective
 
 MIN_TEXT = 2  # shorter texts ("A", "w") coincide too easily
@@ -111,9 +114,29 @@ def hidden_texts(state: TableState, seat: PlayerId) -> set[str]:
     return {text for text in hidden - seen if len(text) >= MIN_TEXT}
 
 
-def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
+def shown_kinds(changes: list[Change], perspective: Perspective) -> set[str]:
+    """Returns the kinds `changes` showed `perspective` at some point: a public kind set or replaced (a card turned
+    face up, or face down again), a private kind set or replaced on a piece it saw then, a removed piece's public kind.
+    """
+    shown: set[str] = set()
+    for change in changes:
+        if isinstance(change, KindSet):
+            if change.visible_to(perspective) is not None:  # a private kind only where the viewer saw the piece
+                shown.update(kind for kind in (change.old, change.new) if kind)
+        elif isinstance(change, PieceRemoved):
+            shown.add(change.piece.public_kind)
+            if change.piece.private_kind is not None and perspective.sees(piece_owner(change.space, change.piece)):
+                shown.add(change.piece.private_kind)
+    return shown
+
+
+def copied_secrets(state: TableState, log: list[Message], changes: list[Change] | None = None) -> list[Finding]:
     """Returns a Finding for the first seat, then the spectator, that finds a text it cannot see copied into a
     part it reads.
+
+    `log` holds the log lines of the decision whose `changes` led to `state`: a kind those changes showed a viewer
+    (`shown_kinds`) may be named in those lines for it, though hidden again by the end of the decision; not in a
+    public state, which outlives the decision.
 
     (Offers and labels run on the seat's view, which holds no hidden text: check 4 compares them with
     those the rules make on the full state instead.)
@@ -124,6 +147,9 @@ def copied_secrets(state: TableState, log: list[Message]) -> list[Finding]:
     viewers: list[PlayerId | None] = [*state.player_ids, None]
     for seat in viewers:
         hidden, seen = _hidden_and_seen(state, seat)
+        if changes:
+            logged_only = {text for text, where in public.items() if where.startswith("log line ")}
+            seen |= shown_kinds(changes, observer_perspective(seat)) & logged_only
         copied = sorted((hidden - seen) & set(public))
         if copied:
             where = public[copied[0]]
