@@ -32,10 +32,11 @@ class Redeal(Game):
     min_players = 2
     max_players = 3
     look: ClassVar[dict[str, object]] = {}
+    texts: ClassVar[dict[str, str]] = TEXTS  # a subclass's catalog, when it logs other messages
 
     @classmethod
     def catalogs(cls) -> dict[str, Catalog]:
-        return {"en": Catalog("en", dict(TEXTS))}
+        return {"en": Catalog("en", dict(cls.texts))}
 
     def setup(self, table: Table, players: list[int]) -> None:
         for player in players:

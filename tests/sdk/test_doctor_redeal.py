@@ -9,7 +9,7 @@ both keep their secrets and must pass. A line naming a card that stayed hidden m
 
 from __future__ import annotations
 
-from boardweaver import Action, Catalog, Piece, PlayerId, Space, StateOf, Table, msg, start
+from boardweaver import Action, Piece, PlayerId, Space, StateOf, Table, msg, start
 from boardweaver.changes import Change
 from boardweaver.doctor import check_game
 from boardweaver.doctor.secrets import copied_secrets
@@ -33,10 +33,7 @@ class NamingRedeal(Redeal):
 
     name = "fixture-naming-redeal"
     in_place = False  # gather the same pieces face down and reshuffle their kinds, instead of making new ones
-
-    @classmethod
-    def catalogs(cls) -> dict[str, Catalog]:
-        return {"en": Catalog("en", dict(TEXTS))}
+    texts = TEXTS
 
     def setup(self, table: Table, players: list[int]) -> None:
         for player in players:

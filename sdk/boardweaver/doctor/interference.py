@@ -305,7 +305,7 @@ def make_twin(
             twin.told = f"space {chosen!r}'s private state holds {values} at {path!r}"
             twin.owners = {holder.owner}
         twin.kind = "players" if kind == "player" else "spaces"
-    twin.kinds = {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
+    twin.kinds = _tracked_kinds(twin)
     return twin
 
 
@@ -434,7 +434,7 @@ def advance(
     if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
     if isinstance(verdict, Finding) and _turned_up(twin, table, changes, twin_changes):
-        return False  # the step turned a changed piece face up, then took it off the table or hid it: o saw it
+        return False  # the step turned a changed piece face up, then took it off or hid it again: the observer saw it
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
         return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
     if verdict is True and twin.on_pieces and not _retrack(twin, table):
@@ -470,6 +470,11 @@ def _retrack(twin: Twin, table: Table) -> bool:
     return bool(tracked)
 
 
+def _tracked_kinds(twin: Twin) -> set[str]:
+    """Returns the private kinds the tracked pieces hold now, in either world."""
+    return {kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind}
+
+
 def _differing_kinds(twin: Twin, table: Table) -> set[str]:
     """Returns the private kinds the two worlds differ in: those the twin changed when made, those the tracked
     pieces hold now, and those of the pieces lying at one place in both worlds with other private parts.
@@ -479,9 +484,7 @@ def _differing_kinds(twin: Twin, table: Table) -> set[str]:
     others. Spaces the worlds do not hold alike are left to the tracked pieces. Public kinds that differ are no
     such kinds: a mark the rules derive from a hidden card ("high") is what the comparison is there to find.
     """
-    kinds = twin.kinds | {
-        kind for pair in twin.tracked for kind in (pair[0].private_kind, pair[1].private_kind) if kind
-    }
+    kinds = twin.kinds | _tracked_kinds(twin)
     for space in table.state.spaces.values():
         if not twin.world.state.has_space(space.space_id):
             continue
@@ -518,11 +521,7 @@ def _turned_up(twin: Twin, table: Table, changes: list[Change], twin_changes: li
     the worlds differ in.
     """
     kinds = _differing_kinds(twin, table) | {
-        kind
-        for *pair, public in twin.tracked
-        for piece in pair
-        for kind in (piece.public_kind if public_part(piece) != public else None,)
-        if kind
+        piece.public_kind for *pair, public in twin.tracked for piece in pair if public_part(piece) != public
     }
     perspective = observer_perspective(twin.observer)
     faces = [
