@@ -95,6 +95,29 @@ def test_regression_a_plan_taken_back_leaves_the_other_seats_log_as_it_read_it(
     assert "locked in" not in first.inner_text("#board")
 
 
+def test_regression_a_plan_locked_in_may_still_be_taken_back_after_the_page_reloads(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial): a plan locked in, then the page reloaded (a phone woke, a tab restored), and
+    "Take back my move" was gone though the server would still grant it: the tab knew the move undoable only from
+    the ack it had seen. The snapshot's "undoable" now says so after a reload too."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator("#board .mine .piece.offer").first.click()
+    page.locator("#board .space.offer").first.click()
+    page.locator("#commands button.intent-confirm").click()
+    page.locator("#commands button.take-back").wait_for()
+
+    page.reload()
+    wait_state(page, "ready")
+    page.locator("#commands button.take-back").click(timeout=10_000)
+    page.locator("#board .mine .piece.offer").first.wait_for()
+
+    assert page.locator("#board .mine .kind-hand .piece").count() == 5  # the plan went back to the hand
+    assert api.call(f"/api/rooms/{room['room']}")["seq"] == 2  # the lock, then its undo
+
+
 # Each lane holding a plan: its box, and the planned card's box grown by its 2 px dashed outline (1 px apart)
 PLANNED_IN_LANE = """() => [...document.querySelectorAll('#board .kind-lane:has(.piece.pending)')].map(lane => {
     const box = (r, grow) => [r.left - grow, r.top - grow, r.right + grow, r.bottom + grow].map(Math.round);

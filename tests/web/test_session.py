@@ -374,3 +374,24 @@ def test_a_move_queued_offline_may_be_taken_back_and_is_then_never_sent() -> Non
     assert session.notices[-1].key == "notice.taken-back-offline"
     session.connected()
     assert session.receive(room.snapshot(0)) == []  # nothing to send once back online
+
+
+def test_regression_a_reloaded_tab_may_take_back_the_move_the_server_says_is_still_undoable() -> None:
+    """Regression (a player's trial): a plan locked in, then the page reloaded, lost "Take back my move" though the
+    server would still grant it: the tab knew its move undoable only from the ack it had seen before the reload."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    first = _session(room, 0, store)
+    first.receive(room.snapshot(0))
+    first.take(Action.piece_click(MARKET, 7))
+    _deliver(room, first, [first.take(Action.command("take"))])  # type: ignore[list-item]
+    assert first.can_take_back()
+
+    reloaded = _session(room, 0, store)
+    reloaded.receive({**room.snapshot(0), "undoable": True})
+    refused = _session(room, 0, store)
+    refused.receive(room.snapshot(0))  # no "undoable": the server would refuse it
+
+    assert reloaded.can_take_back()
+    assert reloaded.take_back() is not None
+    assert not refused.can_take_back()

@@ -214,6 +214,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.note_moves(mover)
         elif frame.get("type") == "snapshot":
             self.last_moves = marks_from(frame.get("last_moves"))
+            last = self.session.last_commit  # the server's word again: a reloaded tab may take its move back
+            self.undoable_commit = last[0] if last is not None and frame.get("undoable") is True else None
         if self.rematched and frame.get("type") == "snapshot":  # the new game, in place of the finished one
             self.rematched = False
             self.session.notices.append(Notice("rematch.started"))

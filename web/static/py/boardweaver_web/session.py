@@ -55,6 +55,8 @@ GameLoader = Callable[[str, dict[str, Any]], Game]
 
 
 LATEST_LINES = 6  # the most log lines "what happened since your move" shows (the log keeps them all)
+# Stands for our last decision's commit id when only a snapshot's "undoable" names it (a reload forgot the id)
+UNDOABLE_ON_SNAPSHOT = "snapshot"
 
 
 def commitment_key(room: str) -> str:
@@ -317,6 +319,8 @@ class Session:
         self.log = list(frame.get("log") or self.base.get("log") or [])
         self.latest, self.latest_cut = self._latest_from_log()
         self.changes = []
+        if self.role == "seat":  # the server's word on taking our last decision back, also after a reload
+            self.last_commit = (UNDOABLE_ON_SNAPSHOT, self.seq) if frame.get("undoable") is True else None
         self._save_base()
         saved = self._saved_draft()
         if self.in_flight is not None:
