@@ -23,6 +23,7 @@ TEXTS = {  # the fixture's, whose code the catalog check reads too, and these ga
     "log.named": "Player {player} played {card}",  # not log.played: the fixture logs that without the card
     "log.first": "Round {round}, player 0 holds {card}",
     "log.holds": "Player {player} still holds card {number}",
+    "log.dealt": "Player {player} was dealt {card} again",
 }
 
 
@@ -117,6 +118,20 @@ class MarkingRedeal(ReshuffledRedeal):
         super().log_round(table, number)
 
 
+class TyingRedeal(NamingRedeal):
+    """The game dealt anew, and the deal logs which seat the card just played was dealt to, face down: a leak the
+    text check excused, since the decision showed that card (the twin worlds deal alike: they follow no new piece)."""
+
+    name = "fixture-tying-redeal"
+
+    def deal(self, table: Table, number: int) -> None:
+        played = table.state.space("trick").pieces[-1].public_kind
+        super().deal(table, number)
+        for player in table.state.player_ids:
+            if any(piece.private_kind == played for piece in table.state.space(hand_id(player)).pieces):
+                table.log(msg("log.dealt", player=player, card=played))
+
+
 def _round_ended(game: NamingRedeal) -> tuple[Table, list[Change], int, set[str]]:
     """Plays the first round up to its last card and that card: returns the table, the last decision's changes,
     the index of its first log line, and the cards face up in that decision (those on the table and the one played).
@@ -206,3 +221,46 @@ def test_a_reshuffling_redeal_turning_a_public_marker_by_a_hidden_card_is_caught
     assert any("view depends on what it cannot see (.spaces['marker']" in v.title for v in report.violations), (
         report.details()
     )
+
+
+def test_regression_a_line_tying_the_card_just_played_to_the_seat_it_was_dealt_to_is_caught() -> None:
+    report = check_game(TyingRedeal, games=GAMES)
+
+    [violation] = report.violations
+    assert violation.title == "a hidden part is copied into log line 'log.dealt'"
+    assert "then hid it again before that line" in violation.detail
+
+
+def test_a_card_named_after_the_redeal_hid_it_again_is_copied_though_the_decision_showed_it() -> None:
+    table, changes, first, _ = _round_ended(NamingRedeal({}))
+    card = table.state.log[first].args["card"]
+    [space] = [s for s in table.state.spaces.values() if any(p.private_kind == card for p in s.pieces)]
+    reader = 1 if space.owner == 0 else 0  # the first seat it is hidden from, dealt face down anew
+    table.log(msg("log.dealt", player=space.owner or 0, card=card))
+    said = [*changes, *table.take_changes()]
+
+    found = copied_secrets(table.state, table.state.log[first:], said)
+    before_the_redeal = copied_secrets(table.state, table.state.log[first:-1], changes)
+
+    assert [f.detail.split(": ")[0] for f in found] == [
+        f"{card!r} lies in a part seat {reader} cannot see, and also in log line 'log.dealt', which it reads"
+    ]
+    assert before_the_redeal == []
+
+
+def test_a_card_turned_up_and_back_over_where_it_lies_may_be_named_after_it_is_face_down_again() -> None:
+    """As a memory game's pair that does not match: every reader watched it go back face down at its place."""
+    table = start(NamingRedeal({}), [0, 1], seed="redeal")
+    at = table.move_piece("deck", 0, "trick")
+    card = table.state.piece("trick", at).private_kind or ""
+    table.take_changes()
+    first = len(table.state.log)
+    table.set_private_kind("trick", at, None)
+    table.set_public_kind("trick", at, card)
+    table.set_public_kind("trick", at, "back")
+    table.set_private_kind("trick", at, card)
+    table.log(msg("log.named", player=0, card=card))
+
+    found = copied_secrets(table.state, table.state.log[first:], list(table.take_changes()))
+
+    assert found == []

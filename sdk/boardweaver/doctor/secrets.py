@@ -6,7 +6,9 @@ reads (meta data, any public state, log lines). Texts the viewer sees anyway (ki
 own secrets) do not count; numbers are left to the twins. The spectator counts: a card every seat has seen
 (one looked at it, the other owns it) is still a secret to the room's spectators. A kind the decision's own
 changes showed the viewer (`shown_kinds`: a card played face up, then gathered face down into a new deck in that
-same decision) may be named in that decision's log lines: the viewer read it when the line was written.
+same decision) may be named in that decision's log lines: the viewer read it when the line was written. Not in a
+line written after it was hidden again (`named_hidden_again`): dealt face down anew, the card may be tied by that
+line to the seat it went to.
 
 `Patterns` gathers, over every state of every explored game, what one state cannot show: an ordered
 space whose hidden pieces always lie sorted by their hidden kind, or are dealt so in every game and moved
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..changes import Change, KindSet, PieceRemoved
+from ..changes import Change, KindSet, Logged, PieceAdded, PieceRemoved
 from ..game import seat_area_of
 from ..messages import Message
 from ..model import PlayerId, Space, TableState
@@ -120,14 +122,60 @@ def shown_kinds(changes: list[Change], perspective: Perspective) -> set[str]:
     """
     shown: set[str] = set()
     for change in changes:
-        if isinstance(change, KindSet):
-            if change.visible_to(perspective) is not None:  # a private kind only where the viewer saw the piece
-                shown.update(kind for kind in (change.old, change.new) if kind)
-        elif isinstance(change, PieceRemoved):
-            shown.add(change.piece.public_kind)
-            if change.piece.private_kind is not None and perspective.sees(piece_owner(change.space, change.piece)):
-                shown.add(change.piece.private_kind)
+        shown |= _shown_by(change, perspective)
     return shown
+
+
+def _shown_by(change: Change, perspective: Perspective) -> set[str]:
+    if isinstance(change, KindSet):
+        if change.visible_to(perspective) is not None:  # a private kind only where the viewer saw the piece
+            return {kind for kind in (change.old, change.new) if kind}
+    elif isinstance(change, PieceRemoved):
+        shown = {change.piece.public_kind}
+        if change.piece.private_kind is not None and perspective.sees(piece_owner(change.space, change.piece)):
+            shown.add(change.piece.private_kind)
+        return shown
+    return set()
+
+
+def _hidden_by(change: Change, perspective: Perspective, turned_down: dict[tuple[str, int], str]) -> str | None:
+    """Returns the kind `change` puts under a piece `perspective` cannot see, where it did not watch it go: a piece
+    made hiding it (a new deck), or a hidden kind set (a deck reshuffled in place), not on the piece it just saw
+    turned face down from that kind (`turned_down`, by place: a card turned back over where it lies)."""
+    if isinstance(change, PieceAdded) and not sees_piece(perspective, change.space, change.piece):
+        return change.piece.private_kind
+    if isinstance(change, KindSet) and change.private and change.visible_to(perspective) is None:
+        if change.new is not None and turned_down.get((change.space.space_id, change.index)) != change.new:
+            return change.new
+    return None
+
+
+def named_hidden_again(changes: list[Change], perspective: Perspective) -> dict[str, str]:
+    """Returns the kinds a log line of `changes` names after they showed `perspective` the kind and then hid it
+    again (a card played face up, gathered into a new deck and dealt face down), each with that line's key.
+
+    Such a line is written when the card lies hidden once more, so it may tie it to its new place (the seat it was
+    dealt to): `shown_kinds` does not excuse it.
+    """
+    shown: set[str] = set()
+    again: set[str] = set()  # shown, then hidden again since
+    turned_down: dict[tuple[str, int], str] = {}
+    named: dict[str, str] = {}
+    for change in changes:
+        if isinstance(change, Logged):
+            for text in texts(change.message.args):
+                if text in again:
+                    named.setdefault(text, change.message.key)
+            continue
+        if isinstance(change, KindSet) and not change.private and change.old:
+            turned_down[change.space.space_id, change.index] = change.old
+        hidden = _hidden_by(change, perspective, turned_down)
+        if hidden is not None and hidden in shown:
+            again.add(hidden)
+        for kind in _shown_by(change, perspective):
+            shown.add(kind)
+            again.discard(kind)
+    return named
 
 
 def copied_secrets(state: TableState, log: list[Message], changes: list[Change] | None = None) -> list[Finding]:
@@ -135,8 +183,8 @@ def copied_secrets(state: TableState, log: list[Message], changes: list[Change] 
     part it reads.
 
     `log` holds the log lines of the decision whose `changes` led to `state`: a kind those changes showed a viewer
-    (`shown_kinds`) may be named in those lines for it, though hidden again by the end of the decision; not in a
-    public state, which outlives the decision.
+    (`shown_kinds`) may be named in those lines for it, though hidden again by the end of the decision, if the line
+    came before it was hidden again (`named_hidden_again`); not in a public state, which outlives the decision.
 
     (Offers and labels run on the seat's view, which holds no hidden text: check 4 compares them with
     those the rules make on the full state instead.)
@@ -147,20 +195,23 @@ def copied_secrets(state: TableState, log: list[Message], changes: list[Change] 
     viewers: list[PlayerId | None] = [*state.player_ids, None]
     for seat in viewers:
         hidden, seen = _hidden_and_seen(state, seat)
+        again: dict[str, str] = {}
         if changes:
+            perspective = observer_perspective(seat)
             logged_only = {text for text, where in public.items() if where.startswith("log line ")}
-            seen |= shown_kinds(changes, observer_perspective(seat)) & logged_only
+            again = named_hidden_again(changes, perspective)
+            seen |= (shown_kinds(changes, perspective) & logged_only) - set(again)
         copied = sorted((hidden - seen) & set(public))
         if copied:
-            where = public[copied[0]]
-            return [
-                Finding(
-                    4,
-                    f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}",
-                    f"{copied[0]!r} lies in a part {observer_name(seat)} cannot see, and also in {where}, "
-                    "which it reads",
+            text = copied[0]
+            where = f"log line {again[text]!r}" if text in again else public[text]
+            detail = f"{text!r} lies in a part {observer_name(seat)} cannot see, and also in {where}, which it reads"
+            if text in again:
+                detail += (
+                    ": the decision showed it, then hid it again before that line (dealt face down anew, or its "
+                    "hidden kind set), so the line may tell where it went; name a card only before it is hidden again"
                 )
-            ]
+            return [Finding(4, f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}", detail)]
     return []
 
 
