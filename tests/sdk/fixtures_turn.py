@@ -8,7 +8,7 @@ check 4's twin worlds can tell that the turn names a hidden card's holder.
 
 from __future__ import annotations
 
-from boardweaver import Action, Game, Intent, Offer, Piece, Space, StateOf, Table
+from boardweaver import Action, Catalog, Game, Intent, Offer, Piece, Space, StateOf, Table, msg
 
 DECK = "deck"
 PLAYED = "played"
@@ -134,3 +134,81 @@ class HighestLeadsRound(PlayAndDraw):
             for piece in table.state.space(hand(player)).pieces
         )
         return highest[1]
+
+
+def lowest(table: Table) -> tuple[int, int]:
+    """Returns the seat dealt the lowest card of all hands, and that card's place in its hand."""
+    return min(
+        ((player, index) for player in table.state.player_ids for index in range(HAND)),
+        key=lambda place: number(table.state.piece(hand(place[0]), place[1]).private_kind),
+    )
+
+
+class LowestStarts(PlayAndDraw):
+    """Check 4: setup gives the first turn to the seat dealt the lowest card, face down, and nothing public says so:
+    the turn tells every seat who holds it."""
+
+    name = "fixture-lowest-starts"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        table.set_active_players([lowest(table)[0]])
+
+
+class LowestLeads(LowestStarts):
+    """Correct: the seat dealt the lowest card starts by playing it face up (a Hearts leader's 2♣)."""
+
+    name = "fixture-lowest-leads"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        if table.state.space(PLAYED).pieces:
+            return super().offers(table, player_id)
+        pieces = table.state.space(hand(player_id)).pieces
+        first = min(range(len(pieces)), key=lambda index: number(pieces[index].private_kind))
+        return [Offer(Action.piece_click(hand(player_id), first), Intent.CONFIRM)]
+
+
+class LowestShown(LowestStarts):
+    """Correct: setup turns the lowest card face up in its holder's hand."""
+
+    name = "fixture-lowest-shown"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        player, index = lowest(table)
+        table.set_public_kind(hand(player), index, table.state.piece(hand(player), index).private_kind or "?")
+
+
+class LowestAnnounced(LowestStarts):
+    """Correct: setup's log says which seat holds the lowest card and starts."""
+
+    name = "fixture-lowest-announced"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {"log.lowest-starts": "Player {player} holds the lowest card and starts"})}
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        table.log(msg("log.lowest-starts", player=lowest(table)[0]))
+
+
+class DealerShowsLowest(PlayAndDraw):
+    """Correct: seat 0 starts with a reveal that turns the lowest card face up where it lies, and gives the turn to
+    its holder."""
+
+    name = "fixture-dealer-shows-lowest"
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        if table.get(StateOf.meta(), "started"):
+            return super().offers(table, player_id)
+        return [Offer(Action.command("start"), Intent.CONFIRM).revealing()]
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        if action.type != "command":
+            super().apply_action(table, player_id, action)
+            return
+        player, index = lowest(table)
+        table.set_public_kind(hand(player), index, table.state.piece(hand(player), index).private_kind or "?")
+        table.set(StateOf.meta(), "started", True)
+        table.set_active_players([player])

@@ -121,3 +121,29 @@ def test_a_log_line_or_a_change_a_spectator_reads_differently_is_named_a_spectat
     assert spectators.leak == seats.title and not seats.leak  # one leak, whoever read it
     assert shown.title == "changes shown to a spectator depend on what it cannot see"
     assert shown.leak == "changes shown to the seat depend on what it cannot see"
+
+
+SETUP_TURN = "setup gives the first turn by what a seat cannot see (.active)"
+SHOWN_OPENLY = [turn.LowestLeads, turn.LowestShown, turn.LowestAnnounced, turn.DealerShowsLowest]
+
+
+def test_regression_a_first_turn_setup_gives_the_holder_of_a_card_dealt_face_down_is_found() -> None:
+    """Setup's twins compared what it wrote in public, not whose turn it was: the lowest card's holder starting,
+    nothing saying so, passed."""
+    report = check_game(turn.LowestStarts, games=20)
+
+    [violation] = report.violations
+    assert violation.title == SETUP_TURN and violation.count > 1
+    assert (
+        "acts first in one and seat" in violation.detail
+        and "the first decision showed it nothing of that" in violation.detail
+    )
+    assert violation.extra["where"] == ".active" and isinstance(violation.extra["setup_draw"], int)
+    assert len(violation.decisions) == 1  # found after the first decision, which showed nothing
+
+
+@pytest.mark.parametrize("game", SHOWN_OPENLY, ids=[g.name for g in SHOWN_OPENLY])
+def test_a_first_turn_by_a_hidden_card_that_the_rules_show_or_say_passes(game: type[Game]) -> None:
+    report = check_game(game, games=20)
+
+    assert report.ok, report.details()

@@ -22,7 +22,7 @@ from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
 from .secrets import Patterns, copied_secrets, public_texts
-from .setups import DrawnRng, check_setup
+from .setups import DrawnRng, TurnDealt, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 from .turns import check_turn
 
@@ -107,6 +107,7 @@ class Explorer:
         self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
+        self.turns_dealt: list[TurnDealt] = []  # first turns setup gave by a secret, settled after the first decision
 
     def play(self) -> ExploredGame:
         run = self.run
@@ -131,6 +132,8 @@ class Explorer:
                 run.broken = True
                 break
             self._decide(table, PlayerId(self.bot.choice(active)))
+        if not run.broken:
+            self._settle_turns(table, [])  # no first decision was taken: nothing showed what decided the turn
         run.finished = table.state.is_over() and not run.broken
         if run.finished or (run.stopped and not run.broken):
             run.final = canonical_bytes(state_to_wire(table.state))
@@ -147,6 +150,18 @@ class Explorer:
             self.known.setdefault(key, set()).update(kinds)
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
+        self.turns_dealt = checked.turns
+
+    def _settle_turns(self, table: Table, changes: list[Change]) -> None:
+        """Check 4 on setup's turn, after the first decision (`changes`): a first turn setup gave by a secret is a
+        leak unless the observer has been shown a kind the two setups placed apart (`setups.TurnDealt`)."""
+        turns, self.turns_dealt = self.turns_dealt, []
+        for turn in turns:
+            left = turn.unexplained(table, changes)
+            if left:
+                extra: dict[str, object] = {"observer": left[0], "setup_draw": turn.draw, "where": ".active"}
+                self._hit(turn.finding(left[0]), left[0], extra=extra)
+                return
 
     def _observe(self, table: Table, changes: list[Change] | None = None) -> None:
         """Check 4 on the state after setup or a decision (whose `changes` are given): no hidden text in what a seat
@@ -231,6 +246,7 @@ class Explorer:
         if index % CHECKPOINT == CHECKPOINT - 1:
             run.digests[index] = digest(table)
         self._observe(table, changes)
+        self._settle_turns(table, changes)
         self._note_log(table, index)
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected

@@ -35,9 +35,9 @@ class Violation:
     that many of its steps, and the rest of its steps are taken in both worlds. The last decision taken again
     with one click moved to a look-alike piece names `clicked_step` and `other_click`; taken again with hidden
     pieces moved, `turn_decision` (with `pieces`, or `hidden_kinds_moved`: `doctor.turns`). A copy setup
-    wrote of a secret it made names `setup_draw` instead (and `where`): set the game up from `seed` again with
-    that draw of `table.rng` returning another value in its range (`doctor.setups.DrawnRng`). `command` runs the
-    doctor so that it finds the violation again.
+    wrote of a secret it made names `setup_draw` instead (and `where`; ".active" for a first turn it gave by one):
+    set the game up from `seed` again with that draw of `table.rng` returning another value in its range
+    (`doctor.setups.DrawnRng`). `command` runs the doctor so that it finds the violation again.
     """
 
     check: int
