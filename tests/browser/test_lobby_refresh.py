@@ -39,3 +39,29 @@ def test_regression_coming_back_to_the_lobby_asks_at_once_how_my_games_stand(
     page.evaluate("document.dispatchEvent(new Event('visibilitychange', {bubbles: true}))")  # the tab shown again
     page.wait_for_timeout(1500)
     assert [moment for moment in asked[before:] if moment >= shown], "no status asked when the tab was shown"
+
+
+def test_regression_a_rematch_asked_while_the_player_is_in_the_lobby_is_joined_from_my_games(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (a player's trial, two people): Ada went back to the lobby at the end; Bob asked for a rematch,
+    which starts only when every seat has moved. Ada's "My games" kept showing the finished game alone (a finished
+    room was never asked again), and Bob waited for her in the rematch."""
+    room = api.room("memory-match", 2, bots=[])
+    kept = [{"room": room["room"], "seat": 0, "token": room["tokens"][0], "game": "memory-match", "at": time.time()}]
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    page = new_page(server + "/")
+    wait_state(page, "ready")
+    page.evaluate("kept => localStorage.setItem('bw:my-games', JSON.stringify(kept))", kept)
+    page.reload()
+    wait_state(page, "ready")
+    page.wait_for_selector(f'#my-games .my-game[data-room="{room["room"]}"] .kept-state:has-text("over")')
+
+    bob = api.call(f"/api/rooms/{room['room']}/rematch", {"seat": 1}, token=room["tokens"][1])
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange', {bubbles: true}))")  # as every 10 s
+
+    page.wait_for_selector(".my-game .kept-state:has-text('a rematch is ready and waits for you')", timeout=5000)
+    page.click(f'button.join-rematch[data-rematch-from="{room["room"]}/0"]')
+    page.wait_for_url(f"**/room/{bob['room']}#seat=1&token=*")
+    wait_state(page, "ready")
+    assert api.call(f"/api/rooms/{bob['room']}")["started"] is True  # both seats moved: the rematch began

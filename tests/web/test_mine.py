@@ -1,10 +1,13 @@
-"""My games' links: the lobby a game's end panel goes back to, on that game."""
+"""My games: the lobby a game's end panel goes back to, on that game; a rematch that waits for the player."""
 
 from __future__ import annotations
 
+import html
 from urllib.parse import urlsplit
 
-from boardweaver_web.mine import asked_game, lobby_link
+from boardweaver_web import mine
+from boardweaver_web.mine import asked_game, lobby_link, render_my_games
+from boardweaver_web.texts import Texts
 
 
 def test_the_lobby_link_of_a_game_asks_the_lobby_for_that_game() -> None:
@@ -26,3 +29,62 @@ def test_a_lobby_address_asking_for_no_game_or_several_gives_none_or_the_last() 
     assert asked_game("?game=") is None
     assert asked_game("?view=tv") is None
     assert asked_game("?game=bluff&game=hexbloom") == "hexbloom"  # as the server reads it
+
+
+FINISHED = {
+    "seats": ["claimed", "claimed", "bot"],
+    "names": ["Ada", "Bob", None],
+    "started": True,
+    "over": True,
+    "active": [],
+    "result": {"winners": [2], "scores": {"0": 13, "1": 32, "2": 0}},
+    "last_move_at": 1_000_000,
+}
+
+
+def rows(page: str) -> list[str]:
+    """My games' rows, in the order drawn."""
+    return page.split('<li class="my-game')[1:]
+
+
+def test_regression_a_rematch_asked_while_the_player_was_in_the_lobby_waits_in_my_games_with_its_button() -> None:
+    """Regression (a player's trial): Bob asked for a rematch while Ada was back in the lobby; her "My games" showed
+    the finished game alone, and the rematch, which starts only when every seat has moved, waited for her unseen."""
+    kept = [{"room": "live", "seat": 0, "token": "b"}, {"room": "done", "seat": 0, "token": "a", "at": 1.0}]
+    statuses = {"done": {**FINISHED, "rematch": "next"}, "live": {**FINISHED, "over": False, "active": [1]}}
+
+    english = html.unescape(render_my_games("http://h", kept, statuses))
+    french = html.unescape(render_my_games("http://h", kept, statuses, Texts("fr")))
+
+    done = rows(english)[0]  # first: as a game whose turn it is
+    assert 'data-room="done"' in done and "You lost · Ada: 13, Bob: 32, Bot 3: 0 · a rematch is ready" in done
+    assert done.startswith(' your-turn"')  # it waits for this seat, as a turn does
+    assert done.index('class="join-rematch primary" data-rematch-from="done/0">Join the rematch</button>') < done.index(
+        '<a class="review rejoin secondary" href="/game/done">'
+    )
+    assert '<a class="rejoin secondary" href="http://h/room/done#seat=0&token=a">Open</a>' in done
+    assert "une revanche est prête" in rows(french)[0] and ">Rejoindre la revanche</button>" in rows(french)[0]
+
+
+def test_a_rematch_this_browser_already_holds_a_seat_in_is_not_offered_again() -> None:
+    kept = [{"room": "next", "seat": 1, "token": "n"}, {"room": "done", "seat": 0, "token": "a"}]
+    statuses = {"done": {**FINISHED, "rematch": "next"}}
+
+    page = render_my_games("http://h", kept, statuses)
+
+    assert "join-rematch" not in page and "rematch is ready" not in page
+    assert '<a class="review primary" href="/game/done">' in page
+    assert mine.waiting_rematch({**FINISHED, "rematch": "next"}, kept) is None
+    assert mine.waiting_rematch({**FINISHED, "rematch": "next"}, kept[1:]) == "next"
+    assert mine.waiting_rematch({**FINISHED, "over": False, "rematch": "next"}, kept[1:]) is None
+
+
+def test_a_finished_room_is_asked_again_for_an_hour_after_its_last_move_and_no_more_once_its_rematch_is_made() -> None:
+    ended = FINISHED["last_move_at"] / 1000
+
+    assert not mine.is_settled(FINISHED, ended + 60)  # a rematch may still be asked
+    assert mine.is_settled(FINISHED, ended + mine.REMATCH_WATCH_S + 1)
+    assert mine.is_settled({**FINISHED, "rematch": "next"}, ended + 60)
+    assert mine.is_settled(None, ended) and not mine.is_settled({**FINISHED, "over": False}, ended + 10**6)
+    unmoved = {**FINISHED, "last_move_at": None}  # ended by its host before a move: since this browser kept it
+    assert not mine.is_settled(unmoved, ended + 60, opened=ended) and mine.is_settled(unmoved, ended + 60)

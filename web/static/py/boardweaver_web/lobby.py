@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from typing import Any
 
 from . import boot, dom, elements, focus, language, mine, network, storage, tab
@@ -82,8 +83,13 @@ class Lobby:
     async def refresh_mine(self) -> None:
         """Asks each kept room how it is doing (after the lobby is drawn: nothing waits for it)."""
         kept = mine.load_games(self.store)
-        settled = {room for room, status in self.statuses.items() if status is None or status.get("over")}
-        rooms = sorted({str(e["room"]) for e in kept} - settled)  # a finished or expired room no longer changes
+        now, opened = time.time(), {str(e["room"]): e.get("at") for e in reversed(kept)}  # each room's latest
+        settled = {
+            room
+            for room, status in self.statuses.items()
+            if mine.is_settled(status, now, opened[room] if isinstance(opened.get(room), int | float) else None)
+        }
+        rooms = sorted({str(e["room"]) for e in kept} - settled)  # a finished room changes by a rematch asked alone
         answers = await asyncio.gather(
             *(network.fetch_json(f"/api/rooms/{room}") for room in rooms), return_exceptions=True
         )
@@ -128,6 +134,11 @@ class Lobby:
         room = elements.target_data(event, "join-room")
         if room is not None:
             self.run(self.join_open(room))
+            return
+        rematch = elements.target_data(event, "rematch-from")
+        if rematch is not None:
+            room, _, seat = rematch.rpartition("/")
+            self.run(self.join_rematch(room, int(seat)))
 
     async def copy(self, copy_id: str) -> None:
         copied = await elements.copy_text(copy_id)
@@ -216,6 +227,22 @@ class Lobby:
             return
         self.keep(room, seat, str(data["token"]), str(info.get("game")))
         tab.go(mine.seat_link(tab.origin(), room, seat, str(data["token"])))
+
+    async def join_rematch(self, room: str, seat: int) -> None:
+        """Moves this browser's seat of the finished `room` to its rematch (the next seat there) and goes to it."""
+        entry = next((e for e in mine.load_games(self.store) if e["room"] == room and e["seat"] == seat), None)
+        if entry is None:
+            return
+        auth = {"Authorization": f"Bearer {entry.get('token', '')}"}
+        status, data = await network.fetch_json(f"/api/rooms/{room}/rematch", "POST", {"seat": seat}, auth)
+        if status != 200 or not isinstance(data, dict) or "token" not in data:
+            elements.set_text("quick-status", self.texts.get("rematch.failed", reason=error_text(data)))
+            return
+        new, token = str(data["room"]), str(data["token"])
+        moved = data["seat"] if type(data.get("seat")) is int else seat
+        game = str(entry.get("game") or "")
+        self.keep(new, moved, token, game)
+        tab.go(mine.seat_link(tab.origin(), new, moved, token))
 
     async def create(self) -> None:
         game = self.selected()

@@ -171,12 +171,23 @@ def render_my_games(
         kept_seat = html.escape(mine_named or t.get("lobby.kept-seat", seat=seat))
         if over and status is not None:
             state += said_scores(status, seat, t)
+        rematch = waiting_rematch(status, kept)
+        if rematch is not None:  # someone asked for a rematch: it waits for this seat (until it comes, it never starts)
+            state += " · " + t.get("lobby.rematch-waiting")
         review = (
-            f'<a class="review primary" href="/game/{html.escape(room)}">{html.escape(t.get("button.review"))}</a> '
+            f'<a class="review {"rejoin secondary" if rematch else "primary"}" href="/game/{html.escape(room)}">'
+            f"{html.escape(t.get('button.review'))}</a> "
             if over
             else ""
         )
-        rejoin = "rejoin" if review else "rejoin primary"
+        if rematch is not None:
+            review = (
+                f'<button type="button" class="join-rematch primary" data-rematch-from="{html.escape(room)}/{seat}">'
+                f"{html.escape(t.get('lobby.join-rematch'))}</button> " + review
+            )
+        rejoin = "rejoin secondary" if rematch else "rejoin" if review else "rejoin primary"
+        if rematch is not None:  # it waits for this seat, as a turn does
+            state_class = "your-turn"
         forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
         moved = last_move(status)
         date = ""
@@ -215,7 +226,8 @@ def last_move(status: dict[str, Any] | None) -> float | None:
 
 
 def ordered_games(kept: list[dict[str, Any]], statuses: dict[str, dict[str, Any] | None]) -> list[dict[str, Any]]:
-    """The kept rooms as "My games" lists them: those where it is the seat's turn first, then the game that moved
+    """The kept rooms as "My games" lists them: those where it is the seat's turn (or a rematch waits for it) first,
+    then the game that moved
     last first (a room without a move, or whose status has not come yet, by when this browser last opened it);
     expired rooms last."""
 
@@ -225,9 +237,34 @@ def ordered_games(kept: list[dict[str, Any]], statuses: dict[str, dict[str, Any]
         latest = last_move(status) or (float(opened) if isinstance(opened, int | float) else 0.0)
         if status is None:
             return (2 if room in statuses else 1), -latest
-        return (0 if describe_state(status, seat=int(entry["seat"]))[1] == "your-turn" else 1), -latest
+        waits = describe_state(status, seat=int(entry["seat"]))[1] == "your-turn" or waiting_rematch(status, kept)
+        return (0 if waits else 1), -latest
 
     return sorted(kept, key=rank)
+
+
+REMATCH_WATCH_S = 3600  # how long after its last move a finished room is asked again, for a rematch asked later
+
+
+def waiting_rematch(status: dict[str, Any] | None, kept: list[dict[str, Any]]) -> str | None:
+    """The rematch a finished room's status names, while this browser keeps no seat in it yet (the player has not
+    moved there): the rematch starts only when every human seat has."""
+    new = status.get("rematch") if status and status.get("over") else None
+    if not isinstance(new, str) or not new or any(e.get("room") == new for e in kept):
+        return None
+    return new
+
+
+def is_settled(status: dict[str, Any] | None, now: float, opened: float | None = None) -> bool:
+    """Tells whether a kept room's status can change no more for the lobby to show: expired (None), or over and
+    either its rematch made or its last move (else `opened`, when this browser kept it) older than
+    `REMATCH_WATCH_S` (a rematch asked after that is found by opening the room)."""
+    if status is None:
+        return True
+    if not status.get("over"):
+        return False
+    moved = last_move(status) or opened
+    return bool(status.get("rematch")) or moved is None or now - moved > REMATCH_WATCH_S
 
 
 def said_scores(status: dict[str, Any], seat: int, texts: Texts | None = None) -> str:
