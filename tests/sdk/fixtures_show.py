@@ -48,7 +48,7 @@ class Spies(Game):
         return {"en": Catalog("en", dict(TEXTS))}
 
     def setup(self, table: Table, players: list[int]) -> None:
-        agents = table.rng.shuffled([f"agent-{n}" for n in range(1, 13)])
+        agents = table.rng.shuffled(self.agents())
         for number, player in enumerate(players):
             hand = [Piece("back").hiding(agent) for agent in agents[number * 3 : number * 3 + 3]]
             table.add_space(Space(hand_id(player), "hand").collection().owned_by(player).with_pieces(hand))
@@ -56,6 +56,9 @@ class Spies(Game):
         table.add_space(Space(TABLE, "table"))
         table.set(StateOf.meta(), "spied", False)
         table.set_active_players(players[:1])
+
+    def agents(self) -> list[str]:
+        return [f"agent-{n}" for n in range(1, 13)]
 
     def target(self, table: Table, player_id: int) -> int:
         players: list[int] = list(table.state.player_ids)
@@ -148,6 +151,27 @@ class TellingSpy(Spies):
         table.show(space_id, index, to=player_id)
         kind = table.state.piece(space_id, index).private_kind or "agent-0"
         table.log(msg("log.told", player=player_id, strength=strength(kind)))
+
+
+class SpiesAmongCopies(Spies):
+    """Agents in copies (strengths 1 to 3, four of each) and, as a Love Letter's reference cards, one face-up agent of
+    each strength on the table all game: a kind the twins differ in always lies face up somewhere."""
+
+    name = "fixture-spies-among-copies"
+
+    def agents(self) -> list[str]:
+        return [f"agent-{n % 3 + 1}" for n in range(12)]
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        table.add_space(Space("reference", "reference").with_pieces([Piece(f"agent-{n}") for n in (1, 2, 3)]))
+
+
+class TellingSpyAmongCopies(TellingSpy, SpiesAmongCopies):
+    """Check 4 for the spectators, as TellingSpy, where an agent of the strength the log tells lies face up on the
+    table (the reference row) before the look: the look shows the spectators nothing, so the line is still a leak."""
+
+    name = "fixture-telling-spy-among-copies"
 
 
 class UndoablePlay(Spies):

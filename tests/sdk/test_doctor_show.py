@@ -8,7 +8,15 @@ from boardweaver.doctor.interference import make_twin
 from boardweaver.doctor.secrets import copied_secrets
 from boardweaver.rng import Rng
 
-from .fixtures_show import LoudSpy, Spies, TellingSpy, UnmarkedSpy, hand_id
+from .fixtures_show import (
+    LoudSpy,
+    Spies,
+    SpiesAmongCopies,
+    TellingSpy,
+    TellingSpyAmongCopies,
+    UnmarkedSpy,
+    hand_id,
+)
 
 GAMES = 20
 
@@ -91,6 +99,22 @@ def test_a_look_copied_into_public_state_in_a_two_seat_game_is_caught_for_the_sp
 
 def test_a_look_told_in_the_log_of_a_two_seat_game_is_caught_by_a_spectators_twin_world() -> None:
     report = check_game(TellingSpy, games=GAMES)
+
+    assert {v.check for v in report.violations} == {4}, report.details()
+    assert "the log lines a spectator reads differ" in report.details()
+
+
+def test_the_spy_game_with_agents_in_copies_and_a_face_up_reference_row_passes() -> None:
+    report = check_game(SpiesAmongCopies, games=GAMES)
+
+    assert report.ok, report.details()
+
+
+def test_regression_a_look_told_in_the_log_is_caught_though_an_agent_of_its_kind_lies_face_up() -> None:
+    """Regression: a trial author's Love Letter named the card its Priest saw in a log line, and the doctor passed
+    200 games. A reveal's finding was dropped whenever the observer saw any card of a kind the twins differ in,
+    and a deck of few kinds in copies always shows one face up: only a kind the decision showed it anew counts."""
+    report = check_game(TellingSpyAmongCopies, games=GAMES)
 
     assert {v.check for v in report.violations} == {4}, report.details()
     assert "the log lines a spectator reads differ" in report.details()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -404,6 +405,8 @@ def advance(
     """
     world = twin.world
     twin_game = twin.game if twin.game is not None else game
+    # both worlds showed the observer the same before the decision: what a reveal shows anew is told from this
+    before = _visible_kinds(world, twin.observer) if decision.ended_by in ("reveal", "rng") else None
     try:
         offered = decision.seat == twin.observer or acting_sees
         twin_changes = take_steps(twin_game, world, decision.seat, decision.steps, decision.picks, offered=offered)
@@ -431,7 +434,7 @@ def advance(
     probe = not twin.probed
     twin.probed = True
     verdict = compare(game, twin.observer, table, twin.world, changes, twin_changes, probe, twin_game, seen)
-    if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table):
+    if isinstance(verdict, Finding) and decision.ended_by in ("reveal", "rng") and _kinds_shown(twin, table, before):
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
     if isinstance(verdict, Finding) and _turned_up(twin, table, changes, twin_changes):
         return False  # the step turned a changed piece face up, then took it off or hid it again: the observer saw it
@@ -497,9 +500,19 @@ def _differing_kinds(twin: Twin, table: Table) -> set[str]:
     return kinds
 
 
-def _kinds_shown(twin: Twin, table: Table) -> bool:
-    """Tells whether the observer now sees, on any piece of either world, a private kind the twins differ in."""
+def _kinds_shown(twin: Twin, table: Table, before: Counter[str] | None = None) -> bool:
+    """Tells whether the observer now sees, on any piece of either world, a private kind the twins differ in.
+
+    Given what it saw `before` the decision (the same in both worlds), only kinds it now sees more of count, and
+    only when the worlds showed it more of other kinds, or a changed piece left the table (a face-up copy of it may
+    have come): a card of such a kind played face up now or long ago, alike in both worlds, shows nothing of the
+    twins' difference, so a log line naming the card a Priest showed another seat is still found.
+    """
     kinds = _differing_kinds(twin, table)
+    if before is not None:
+        counts = [_visible_kinds(world, twin.observer) for world in (table, twin.world)]
+        more = [{kind: seen[kind] - before[kind] for kind in kinds if seen[kind] > before[kind]} for seen in counts]
+        return more[0] != more[1] or (twin.left and any(more))
     perspective = observer_perspective(twin.observer)
     for world in (table, twin.world):
         for space in world.state.spaces.values():
@@ -509,6 +522,18 @@ def _kinds_shown(twin: Twin, table: Table) -> bool:
                 ):
                     return True
     return False
+
+
+def _visible_kinds(table: Table, observer: PlayerId | None) -> Counter[str]:
+    """Counts the kinds `observer` sees on the table's pieces: every public kind, and the private kinds it sees."""
+    perspective = observer_perspective(observer)
+    seen: Counter[str] = Counter()
+    for space in table.state.spaces.values():
+        for piece in space.pieces:
+            seen[piece.public_kind] += 1
+            if piece.private_kind is not None and sees_piece(perspective, space, piece):
+                seen[piece.private_kind] += 1
+    return seen
 
 
 def _turned_up(twin: Twin, table: Table, changes: list[Change], twin_changes: list[Change]) -> bool:
