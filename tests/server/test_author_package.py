@@ -98,6 +98,18 @@ def test_boardweaver_check_passes_on_the_generated_game(generated: tuple[Path, s
     assert done.stdout.rstrip().endswith("PASS")
 
 
+def test_regression_the_generated_rules_pass_mypy_strict_as_generated(generated: tuple[Path, str, str]) -> None:
+    """Regression: a trial author's `mypy --strict` (the style this repository asks for) failed on the cards
+    template as generated: its scores, keyed by `PlayerId`, are no `dict[int, int]` for `end_game`."""
+    project, _, target = generated
+    package = project / target.partition(".")[0]
+    command = [sys.executable, "-m", "mypy", "--strict", str(package)]
+
+    done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_regression_the_generated_texts_pass_the_suites_text_rules_for_installed_games(
     generated: tuple[Path, str, str], tmp_path: Path
 ) -> None:
