@@ -29,6 +29,7 @@ def test_draft_survives_offline_reload_and_commits_on_reconnect(server: str, api
     wait_state(page, "offline")
     assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))  # the draft came back
     assert "Offline" in page.inner_text("#status")
+    assert "Bot 2" in page.inner_text("#board")  # its name kept with the view (regression: "Player 2" offline)
     page.locator("#commands [data-command=take]").click()
     assert "offline" in page.inner_text("#turn").lower()  # queued until the network is back
 

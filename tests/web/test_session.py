@@ -395,3 +395,20 @@ def test_regression_a_reloaded_tab_may_take_back_the_move_the_server_says_is_sti
     assert reloaded.can_take_back()
     assert reloaded.take_back() is not None
     assert not refused.can_take_back()
+
+
+def test_regression_an_offline_reload_calls_the_seats_by_their_names_and_bots_as_bots() -> None:
+    """Regression (a player's trial): a page reloaded offline called its bot "Player 2" and a named player by the
+    seat's number, in the seats' boxes and in every log line: the names were not kept with the view."""
+    room = FakeRoom(MarketDraft(), [0, 1, 2])
+    store = MemoryStore()
+    online = _session(room, 0, store)
+    online.receive({**room.snapshot(0), "seats": ["claimed", "claimed", "bot"], "names": ["Ada", "Bo", None]})
+    online.receive({"type": "seats", "seats": ["claimed", "claimed", "bot"], "names": ["Ada", "Bea", None]})
+
+    offline = Session("r1", "seat", 0, store, lambda name, options: room.game)
+    restored = offline.restore_offline()
+
+    assert restored
+    assert offline.seats == ["claimed", "claimed", "bot"]
+    assert offline.names == {0: "Ada", 1: "Bea"}  # the rename heard last

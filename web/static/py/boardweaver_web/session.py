@@ -279,6 +279,8 @@ class Session:
             return self._on_error(frame)
         if kind == "seats":
             self._read_names(frame)
+            if self.base is not None:
+                self._save_base()
         if kind == "rematch" and isinstance(frame.get("rematch"), str):
             self.rematch = frame["rematch"]
         return []
@@ -405,6 +407,7 @@ class Session:
         self.game = self.load_game(self.game_name, self.options)
         self.base, self.seq, self.over = data["view"], int(data["seq"]), bool(data.get("over"))
         self.log = list(data.get("log") or [])
+        self._read_names(data)  # "Bot 2" and a player's chosen name, not "Player 2", while offline
         saved = self._saved_draft()
         self._fresh_draft()
         if saved is not None and self.draft is not None and saved["baseSeq"] == self.seq:
@@ -502,6 +505,8 @@ class Session:
             "over": self.over,
             "view": self.base,
             "log": self.log,
+            "seats": self.seats,  # who plays each seat and by what name, for an offline reload to say so too
+            "names": [self.names.get(seat) for seat in range(len(self.seats))],
         }
         self.store.set(self._key("base"), json.dumps(data, separators=(",", ":")))
 
