@@ -65,6 +65,29 @@ def test_a_move_queued_offline_is_taken_back_and_never_sent(server: str, api: An
     assert "chosen" in str(page.get_attribute(f"{MARKET} >> nth=4", "class"))  # the pick before it stays
 
 
+def test_regression_a_page_reloaded_offline_still_says_what_happened_since_the_seats_move(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial): the bot answered, the network dropped, the page reloaded: what happened since
+    the seat's move was empty, the bot's answer left unread at the log's end (below the fold on a phone)."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)
+    page.locator(MARKET).nth(4).click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("document.getElementById('happened').textContent.includes('Bot 2 takes')")
+    online = page.inner_text("#happened")
+
+    page.context.set_offline(True)
+    wait_state(page, "offline", timeout=10_000)
+    page.reload()
+    wait_state(page, "offline")
+
+    assert page.inner_text("#happened") == online
+    assert page.inner_text("#happened").startswith("Player 1 takes")
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
 def test_the_offline_status_names_no_drafting_and_keeps_a_laptops_top_bar_on_one_line(
     server: str, api: Any, new_page: Any, locale: str

@@ -412,3 +412,20 @@ def test_regression_an_offline_reload_calls_the_seats_by_their_names_and_bots_as
     assert restored
     assert offline.seats == ["claimed", "claimed", "bot"]
     assert offline.names == {0: "Ada", 1: "Bea"}  # the rename heard last
+
+
+def test_regression_what_happened_since_our_move_is_read_again_after_an_offline_reload() -> None:
+    """Regression (a player's trial): a page reloaded offline showed nothing of what happened since the seat's move
+    (the bot's answer, unread), though the log it kept held it and a reload online shows it."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive({**room.snapshot(0), "log": [{"key": "before", "args": {}}]})
+    session.in_flight = {"commitId": "c1"}  # type: ignore[assignment]
+    session.receive({"type": "event", "seq": 1, "patch": [], "ack": "c1", "log": [{"key": "mine", "args": {}}]})
+    session.receive({"type": "event", "seq": 2, "patch": [], "log": [{"key": "theirs", "args": {}}]})
+
+    offline = Session("r1", "seat", 0, store, lambda name, options: room.game)
+    offline.restore_offline()
+
+    assert [m.key for m in offline.latest_messages()] == ["mine", "theirs"]

@@ -408,6 +408,7 @@ class Session:
         self.base, self.seq, self.over = data["view"], int(data["seq"]), bool(data.get("over"))
         self.log = list(data.get("log") or [])
         self._read_names(data)  # "Bot 2" and a player's chosen name, not "Player 2", while offline
+        self.latest, self.latest_cut = self._latest_from_log()  # what happened since our move, as online
         saved = self._saved_draft()
         self._fresh_draft()
         if saved is not None and self.draft is not None and saved["baseSeq"] == self.seq:
