@@ -343,6 +343,30 @@ def test_a_seat_left_open_is_taken_from_the_lobbys_open_rooms_and_the_game_start
     assert "Waiting for Player 2" not in ada.inner_text("#turn")
 
 
+def test_regression_join_on_a_room_just_filled_says_why_in_the_open_rooms_on_a_phone_and_keeps_the_focus_there(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (a player's trial at 390 px): Join on a room whose last seat someone took a moment before made
+    its row vanish; the reason went to the status beside quick start, a screen above, and the focus to nowhere."""
+    room = api.call("/api/rooms", {"game": "memory-match", "seats": 2, "bots": []})["room"]
+    api.call(f"/api/rooms/{room}/seats/0/claim", {})
+    dave = lobby_as(new_page, server, "Dave", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    join = dave.locator(f'#open-rooms [data-join-room="{room}"]')
+    join.scroll_into_view_if_needed()
+    api.call(f"/api/rooms/{room}/seats/1/claim", {})  # Carol was quicker; Dave's list is a few seconds old
+
+    join.click()
+
+    gone = dave.locator("#open-rooms #open-gone")
+    gone.wait_for()
+    assert gone.inner_text() == "That room has no open seat any more."
+    assert dave.evaluate("document.activeElement.id") == "open-gone"
+    box = gone.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844  # where Dave looks
+    assert dave.locator(f'#open-rooms [data-join-room="{room}"]').count() == 0
+    assert dave.url == server + "/"
+
+
 def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_game_starts(
     server: str, new_page: Any, api: Any
 ) -> None:

@@ -88,3 +88,17 @@ def test_a_finished_room_is_asked_again_for_an_hour_after_its_last_move_and_no_m
     assert mine.is_settled(None, ended) and not mine.is_settled({**FINISHED, "over": False}, ended + 10**6)
     unmoved = {**FINISHED, "last_move_at": None}  # ended by its host before a move: since this browser kept it
     assert not mine.is_settled(unmoved, ended + 60, opened=ended) and mine.is_settled(unmoved, ended + 60)
+
+
+def test_the_open_rooms_say_first_why_the_room_just_tried_is_gone_in_the_players_language() -> None:
+    waiting = [{"room": "r", "game": "bluff", "seats": ["claimed", "open", "bot"], "names": ["Ada", None, None]}]
+
+    english = mine.render_open_rooms([], {}, Texts("en"), gone=Texts("en").get("lobby.room-full"))
+    french = mine.render_open_rooms(waiting, {"bluff": "Bluff"}, Texts("fr"), gone=Texts("fr").get("lobby.room-full"))
+
+    assert english.startswith(
+        '<li class="gone" id="open-gone" role="status" tabindex="-1">That room has no open seat any more.</li>'
+    )
+    assert english.endswith('<li class="empty">No room is waiting for players right now.</li>')
+    assert html.unescape(french).index("Cette salle n'a plus de place libre.") < french.index('class="open-room"')
+    assert "open-gone" not in mine.render_open_rooms(waiting, {"bluff": "Bluff"})

@@ -24,6 +24,8 @@ REFRESH_MS = 10_000  # my games (whose turn) and the open rooms are asked again 
 LOBBY_MISSING = "Boardweaver-Lobby-Missing"  # server/PROTOCOL.md: the lobby list lacks these workers' rooms
 
 
+GONE_S = 15  # how long the Open rooms list says why the room a player tried to join is gone (a refresh or two)
+
 # the game this browser last chose in the form, or came back to the lobby from (`?game=`): chosen on its next visit
 GAME_KEY = "bw:lobby-game"
 
@@ -34,6 +36,7 @@ class Lobby:
         self.store = storage.BrowserStore()
         self.tasks: set[asyncio.Future[None]] = set()
         self.statuses: dict[str, dict[str, Any] | None] = {}  # kept room -> its status (None: expired)
+        self.gone: tuple[str, float] | None = None  # why the room last joined is not listed any more, and when
         self.texts = Texts(tab.language())
 
     def start(self) -> None:
@@ -114,7 +117,16 @@ class Lobby:
         status, listed, missing = await network.fetch_json_and_header("/api/rooms", LOBBY_MISSING)
         titles = {name: str(g.get("title") or name) for name, g in self.games.items()}
         waiting = mine.open_rooms(listed) if status == 200 and isinstance(listed, list) else []
-        elements.draw("open-rooms", mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing)))
+        gone = self.gone[0] if self.gone and time.time() - self.gone[1] < GONE_S else None
+        page = mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing), gone=gone)
+        elements.draw("open-rooms", page)
+
+    async def say_gone(self, text: str) -> None:
+        """Says why the room the player tried to join is gone, in the list they clicked in (on a phone the status
+        beside quick start is a screen away), and puts the focus there: the Join button pressed is gone too."""
+        self.gone = (text, time.time())
+        await self.refresh_open()
+        focus.focus_first(["#open-gone"])
 
     def page_clicked(self, event: Any) -> None:
         copy = elements.target_data(event, "copy")
@@ -214,16 +226,18 @@ class Lobby:
         status, info = await network.fetch_json(f"/api/rooms/{room}")
         seats = info.get("seats") if status == 200 and isinstance(info, dict) else None
         if not isinstance(seats, list) or "open" not in seats:
-            elements.set_text("quick-status", self.texts.get("lobby.room-full"))
-            self.run(self.refresh_open())
+            await self.say_gone(self.texts.get("lobby.room-full"))
             return
         seat = seats.index("open")
         status, data = await network.fetch_json(f"/api/rooms/{room}/seats/{seat}/claim", "POST", self.claim_body())
         if status != 200 or not isinstance(data, dict):
-            elements.set_text(
-                "quick-status", self.texts.get("lobby.seat-failed", status=status, reason=error_text(data))
+            full = status == 409  # taken between the two requests
+            reason = error_text(data)
+            await self.say_gone(
+                self.texts.get("lobby.room-full")
+                if full
+                else self.texts.get("lobby.seat-failed", status=status, reason=reason)
             )
-            self.run(self.refresh_open())
             return
         self.keep(room, seat, str(data["token"]), str(info.get("game")))
         tab.go(mine.seat_link(tab.origin(), room, seat, str(data["token"])))

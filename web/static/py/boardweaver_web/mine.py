@@ -461,11 +461,18 @@ def open_rooms(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def render_open_rooms(
-    rooms: list[dict[str, Any]], titles: dict[str, str], texts: Texts | None = None, partial: bool = False
+    rooms: list[dict[str, Any]],
+    titles: dict[str, str],
+    texts: Texts | None = None,
+    partial: bool = False,
+    gone: str | None = None,
 ) -> str:
-    """The public rooms waiting for players; `partial` when the server said some of its rooms are missing."""
+    """The public rooms waiting for players; `partial` when the server said some of its rooms are missing; `gone`
+    says why the room the player just tried to join is no longer listed, first, where they looked (`#open-gone`)."""
     t = texts or Texts("en")
     note = f'<li class="partial" role="status">{html.escape(t.get("lobby.open-partial"))}</li>' if partial else ""
+    if gone:
+        note += f'<li class="gone" id="open-gone" role="status" tabindex="-1">{html.escape(gone)}</li>'
     if not rooms:
         return note + f'<li class="empty">{html.escape(t.get("lobby.open-none"))}</li>'
     rows = []
