@@ -367,6 +367,32 @@ def test_regression_join_on_a_room_just_filled_says_why_in_the_open_rooms_on_a_p
     assert dave.url == server + "/"
 
 
+def test_regression_a_phone_says_under_quick_start_that_open_rooms_wait_below_the_form_and_links_to_them(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (a player's trial at 390 px, looking for a table to join): the Open rooms come after the whole
+    create-room form on a phone, two screens down, and nothing in the first screen said any room waited."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    room = api.call("/api/rooms", {"game": "memory-match", "seats": 3, "bots": [2]})["room"]
+    api.call(f"/api/rooms/{room}/seats/0/claim", {"name": "Ada"})
+    carol = lobby_as(new_page, server, "Carol", **phone)
+    wide = lobby_as(new_page, server, "Dan")  # 1280 px: the open rooms are beside the form, in sight
+
+    hint = carol.locator("#open-hint")
+    hint.wait_for()
+    waiting = carol.locator("#open-rooms .open-room").count()  # this room, and any other test's left open
+    box = hint.bounding_box()
+    hint.click()
+
+    said = f"{waiting} open room{'s wait' if waiting > 1 else ' waits'} for players: see Open rooms"
+    assert hint.inner_text() == said
+    assert box is not None and box["y"] + box["height"] <= 844 and box["height"] >= 44  # first screen, a tap's size
+    carol.wait_for_function("document.getElementById('open-title').getBoundingClientRect().top < 100")
+    assert carol.locator(f'#open-rooms [data-join-room="{room}"]').is_visible()
+    wide.wait_for_selector(f'#open-rooms [data-join-room="{room}"]')
+    assert not wide.locator("#open-hint").is_visible()
+
+
 def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_game_starts(
     server: str, new_page: Any, api: Any
 ) -> None:

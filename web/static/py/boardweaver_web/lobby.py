@@ -120,6 +120,8 @@ class Lobby:
         gone = self.gone[0] if self.gone and time.time() - self.gone[1] < GONE_S else None
         page = mine.render_open_rooms(waiting, titles, self.texts, partial=bool(missing), gone=gone)
         elements.draw("open-rooms", page)
+        elements.set_text("open-hint", self.texts.get("lobby.open-waiting", count=len(waiting)) if waiting else "")
+        elements.set_hidden("open-hint", not waiting)
 
     async def say_gone(self, text: str) -> None:
         """Says why the room the player tried to join is gone, in the list they clicked in (on a phone the status
