@@ -108,3 +108,42 @@ def test_a_move_refused_as_stale_is_checked_again_and_the_notice_passes(server: 
     first.wait_for_function("document.querySelectorAll('#board .kind-lane .piece').length === 2", timeout=30_000)
     first.wait_for_function("document.getElementById('notice').textContent === ''", timeout=15_000)  # it passed
     assert len(held) >= 2  # the other seat's move and the refusal
+
+
+def test_regression_a_move_whose_ack_was_lost_is_sent_again_as_itself_never_made_twice(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial): the connection dropped after the server had taken the seat's move and before
+    its ack arrived. On reconnect the tab replayed the move's steps on the newer view ("pick the 5th card, take it")
+    and sent them as a new decision: the seat took a second card it never chose. It sends the same commit again,
+    which the server acknowledges once more without applying it twice."""
+    room = api.room("market-draft", seats=2, bots=[1])
+    page = new_page()
+    dropped: list[str] = []
+
+    def route(page_socket: Any) -> None:
+        to_server = page_socket.connect_to_server()
+
+        def heard(message: Any) -> None:
+            if '"ack"' in str(message) and not dropped:  # the first ack is lost with the connection
+                dropped.append(str(message))
+                page_socket.close()
+                return
+            page_socket.send(message)
+
+        to_server.on_message(heard)
+
+    page.route_web_socket("**/ws/rooms/**", route)
+    page.goto(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator(MARKET).nth(4).click()
+    page.locator("#commands [data-command=take]").click()
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 4", timeout=30_000)  # the bot's too
+    wait_state(page, "ready")
+    page.wait_for_timeout(1_500)  # a second move, if the tab made one, and the bot's answer to it
+
+    taken = [line for line in page.locator("#log li").all_inner_texts() if line.startswith("Player 1 takes")]
+    assert len(dropped) == 1
+    assert len(taken) == 1, page.locator("#log li").all_inner_texts()
+    assert page.locator(".mine .piece").count() == 1  # one card taken
+    assert api.call(f"/api/rooms/{room['room']}")["seq"] == 2  # the seat's move and the bot's

@@ -429,3 +429,50 @@ def test_regression_what_happened_since_our_move_is_read_again_after_an_offline_
     offline.restore_offline()
 
     assert [m.key for m in offline.latest_messages()] == ["mine", "theirs"]
+
+
+def test_regression_a_commit_whose_ack_was_lost_is_sent_again_as_itself_after_a_reconnect_or_a_reload() -> None:
+    """Regression (a player's trial): the socket dropped after the server took the move and before its ack came;
+    the tab replayed the steps on the newer view and sent them as a second move the seat never chose."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    session = _session(room, 0, store)
+    session.receive(room.snapshot(0))
+    session.take(Action.piece_click(MARKET, 7))
+    sent = session.take(Action.command("take"))
+    assert sent is not None
+    room.commit(0, sent)  # taken and stored; its ack is lost with the connection
+    session.disconnected()
+
+    assert not session.is_queued()  # the server may have it: no taking it back in the tab alone
+    session.connected()
+    again = session.receive(room.snapshot(0))
+    reloaded = _session(room, 0, store).receive(room.snapshot(0))
+
+    assert again == [sent]  # the same commitId: acknowledged again, never applied twice
+    assert reloaded == [sent]
+
+
+def test_a_commit_sent_again_and_refused_as_stale_is_checked_again_and_sent_anew_once() -> None:
+    """The commit sent again never reached the server before another seat moved: refused as stale, its steps are
+    re-checked on the newer view and sent as a new commit, once (not the same one again, round after round)."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    session.take(Action.piece_click(MARKET, 7))
+    sent = session.take(Action.command("take"))
+    assert sent is not None
+    session.disconnected()  # lost before it reached the server
+    room.seq += 1  # meanwhile the room moved on (the view alike, for this test)
+
+    session.connected()
+    again = session.receive(room.snapshot(0))
+    assert again == [sent]
+    refused = room.commit(0, sent)
+    resync = session.receive(refused[0])
+    assert resync == [{"type": "resync"}]
+    anew = session.receive(room.snapshot(0))
+
+    assert len(anew) == 1 and anew[0]["commitId"] != sent["commitId"] and anew[0]["steps"] == sent["steps"]
+    _deliver(room, session, anew)
+    assert room.seq == 2 and session.in_flight is None and session.last_commit is not None

@@ -251,8 +251,9 @@ class Session:
             self.notices.append(Notice("notice.taken-back-offline"))  # over "your move will be sent"
 
     def is_queued(self) -> bool:
-        """True while a finished decision waits, offline, to be sent: the seat may still take it back."""
-        return self.is_waiting() and not self.online and self.in_flight is None
+        """True while a finished decision waits, offline, to be sent: the seat may still take it back. Not one sent
+        before the socket dropped and never answered: the server may have it already."""
+        return self.is_waiting() and not self.online and self.in_flight is None and self._sent() is None
 
     # -- frames from the server ----------------------------------------------------------------------
 
@@ -390,7 +391,8 @@ class Session:
             return []
         self.in_flight = None
         if frame.get("code") == "commit/stale":
-            return [{"type": "resync"}]  # the snapshot re-checks the saved draft
+            self._forget_sent()  # never applied: the snapshot re-checks the saved draft on the newer view
+            return [{"type": "resync"}]
         self.store.delete(self._key("draft"))
         self._fresh_draft()
         return []
@@ -421,6 +423,20 @@ class Session:
 
     def _resume(self, saved: dict[str, Any]) -> list[dict[str, Any]]:
         steps = [Action.from_wire(wire) for wire in saved["steps"]]
+        sent = saved.get("sent")
+        if isinstance(sent, dict) and sent.get("type") == "commit":
+            # Sent before the socket dropped or the page reloaded, never answered: the server may hold it already.
+            # This very commit goes again (a stored commitId is acknowledged again, not applied twice), never its
+            # steps replayed on a newer view as a second move the seat did not choose.
+            self._fresh_draft()
+            for action in steps if saved["baseSeq"] == self.seq else []:
+                try:
+                    if self.draft is not None and self.draft.is_open:
+                        self.draft.take(action)
+                except GameError:
+                    break
+            self.in_flight = sent
+            return [sent]
         if saved["baseSeq"] == self.seq:
             self._fresh_draft()
             for action in steps:
@@ -476,6 +492,7 @@ class Session:
             "steps": [action.to_wire() for action in self.draft.steps],
             "commitId": uuid.uuid4().hex,
         }
+        self._save_draft()  # with the commit, until its answer: a reconnect or a reload sends this one again
         return self.in_flight
 
     def _latest_from_log(self) -> tuple[list[dict[str, Any]], int]:
@@ -520,7 +537,21 @@ class Session:
             "steps": [action.to_wire() for action in self.draft.steps],
             "labels": self._labels(),
         }
+        if self.in_flight is not None:
+            data["sent"] = self.in_flight
         self.store.set(self._key("draft"), json.dumps(data, separators=(",", ":")))
+
+    def _sent(self) -> dict[str, Any] | None:
+        """The saved draft's commit frame, when it was sent and never answered (acknowledged or refused)."""
+        saved = self._saved_draft()
+        sent = saved.get("sent") if saved is not None else None
+        return sent if isinstance(sent, dict) else None
+
+    def _forget_sent(self) -> None:
+        """Marks the saved draft's commit as refused: its steps are re-checked and sent anew, as a queued move."""
+        saved = self._saved_draft()
+        if saved is not None and saved.pop("sent", None) is not None:
+            self.store.set(self._key("draft"), json.dumps(saved, separators=(",", ":")))
 
     def _labels(self) -> list[Any]:
         """The labels of the drafted steps (message wires, None where an offer had none)."""
