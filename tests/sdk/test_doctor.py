@@ -578,6 +578,35 @@ def test_the_inventory_names_the_piece_played_before_a_decisions_last_step_where
     assert cards.lines()[0].startswith("'target' (a reveal) shows")
 
 
+def test_regression_the_inventory_tells_a_look_during_play_from_the_hands_turned_up_at_the_end() -> None:
+    """Regression: a trial author's Love Letter whose Priest showed its look to every seat passed with no line of its
+    own: its look and the showdown turning every hand up at the end made one line, "... shows some other seats and
+    the spectators another seat's hidden 'back' pieces of 'hand' spaces", only its count higher (27 against 6)."""
+    from boardweaver.decision import ENDED_BY_REVEAL
+    from boardweaver.doctor.disclosures import Disclosures
+
+    inventory = Disclosures()
+    table = start(show.Spies({}), [0, 1, 2], seed=1)
+    hand = show.hand_id(1)
+
+    def showdown() -> None:
+        for index, piece in enumerate(table.state.space(hand).pieces):
+            table.set_public_kind(hand, index, str(piece.private_kind))
+        table.end_game(winners=[0])
+
+    for decide in (lambda: table.show(hand, 0, to=2), showdown):  # the Priest's look shown to seat 2 too, the end
+        before = inventory.before(table.state, PlayerId(0))
+        decide()
+        inventory.after(before, table.state, PlayerId(0), Action.command("target"), ENDED_BY_REVEAL)
+
+    assert inventory.lines() == [
+        "'target' (a reveal) shows some other seats (not the spectators) another seat's hidden 'back' pieces of "
+        "'hand' spaces (1 decision)",
+        "'target' (a reveal that ends the game) shows some other seats and the spectators another seat's hidden "
+        "'back' pieces of 'hand' spaces (1 decision)",
+    ]
+
+
 def test_regression_the_inventory_names_one_kind_played_before_without_an_article() -> None:
     """Regression: a new author's Spy letter read "'guess' after a 'agent' (a reveal) shows ..."."""
     from boardweaver.doctor.disclosures import Disclosures

@@ -8,8 +8,9 @@ allowed to undo that showed a hidden piece is noted (the server refuses that und
 sample of decisions, which hidden pieces each decision brought into the sight of the seats that did not take
 it and of the spectators, whose they were (the acting seat's own, another seat's, the table's), the spaces they
 are shown in and those they lay in when the decision began, and how the decision ended (a Confirm, a marked reveal,
-a random draw). The author reads it against the rules: "'lock' (a Confirm) shows ... the acting seat's own hidden
-'back' pieces in 'bid' spaces, from 'hand' spaces ..." is a leak in a sealed-bid game.
+a random draw; "that ends the game" when it did, so a showdown's hands do not hide a Priest's look). The author
+reads it against the rules: "'lock' (a Confirm) shows ... the acting seat's own hidden 'back' pieces in 'bid'
+spaces, from 'hand' spaces ..." is a leak in a sealed-bid game.
 
 A piece is followed by identity (the table moves and changes piece objects in place), so a tile placed face
 up from a hand is told from one drawn from the bag into that hand; a piece the decision made anew is matched
@@ -31,6 +32,7 @@ from .stepper import observer_perspective
 
 SAMPLE_CHANCE = 20  # percent of decisions whose disclosures are noted
 ROLES = 8  # at most this many kinds played before a decision's last step are named as roles (Love Letter's eight)
+ENDS_THE_GAME = " that ends the game"  # said after how a decision ended ("a reveal that ends the game")
 SAMPLE_CAP = 40  # decisions noted at most per game (about its first 200: the fog-chess games end before)
 
 Where = tuple[str, str, str]  # whose ("own", "other", "table"), the space kind, the public kind it shows
@@ -161,6 +163,8 @@ class Disclosures:
         `played` is the kind of the piece an earlier step of it clicked (the card played before its 'target')."""
         shown: dict[Key, set[PlayerId | None]] = {}
         name, how = decision_name(action), how_it_ended(ended_by)
+        if state.is_over():  # a last decision turning every hand up is told apart from a look during play
+            how += ENDS_THE_GAME
         if played is not None:
             self.played_before.setdefault(name, set()).add(played)
         for observer, places in self.shown(before, state, acting).items():
@@ -195,7 +199,10 @@ class Disclosures:
         """Returns the inventory: the decisions that are no reveal first (a secret turned up by a plain Confirm
         is the one to look at), then by how often."""
         whose = {"own": "the acting seat's own", "other": "another seat's", "table": "the table's"}
-        order = sorted(self.decisions.items(), key=lambda item: (item[0][0] == "a reveal", -item[1], item[0]))
+        order = sorted(
+            self.decisions.items(),
+            key=lambda item: (item[0][0].endswith(ENDS_THE_GAME), item[0][0] == "a reveal", -item[1], item[0]),
+        )
         lines = [
             f"setup shows every seat and the spectators drawn pieces face up in {kind!r} spaces ({count} "
             f"game{'' if count == 1 else 's'}: which faces there depends on setup's draws; a market dealt face up, "
