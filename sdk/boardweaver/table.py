@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from .changes import (
@@ -252,9 +252,13 @@ class Table:
         self.undo_allowed = True
 
     def end_game(
-        self, winners: Iterable[int] = (), scores: dict[int, int] | None = None, reason: Message | None = None
+        self,
+        winners: Iterable[int] = (),
+        scores: Mapping[PlayerId, int] | Mapping[int, int] | None = None,
+        reason: Message | None = None,
     ) -> None:
-        """Ends the game with its winners and scores; nobody is active afterwards.
+        """Ends the game with its winners and scores (by seat: the state's `PlayerId`s or plain ints); nobody is
+        active afterwards.
 
         `reason`, a message made with `msg(...)` ("the white king was captured"), says why it ended: it is logged
         (so, like the log, it must name only public facts) and the end panel shows it under the verdict.

@@ -1,0 +1,49 @@
+"""An author's own `mypy --strict` on calls to the SDK the way the guide writes them: the types of the public API
+take what a game naturally holds (the state's `PlayerId`s as well as plain ints)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ENDS = """
+from boardweaver import Table
+from boardweaver.model import PlayerId
+
+
+def by_ids(table: Table) -> None:
+    scores: dict[PlayerId, int] = {player.player_id: 1 for player in table.state.players}
+    table.end_game(winners=list(scores), scores=scores)
+
+
+def by_ints(table: Table) -> None:
+    table.end_game(winners=[0], scores={0: 2, 1: 0})
+"""
+
+
+def _mypy(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "author_rules.py").write_text(source, encoding="utf-8")
+    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "author_rules.py"]
+    return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+
+def test_end_game_takes_scores_by_player_id_or_by_int(tmp_path: Path) -> None:
+    done = _mypy(tmp_path, ENDS)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("scores", ['{"north": 1}', "{0: 1.5}"])
+def test_end_game_still_refuses_scores_of_another_shape(tmp_path: Path, scores: str) -> None:
+    source = "from boardweaver import Table\n\n\n" + (
+        f"def ends(table: Table) -> None:\n    table.end_game(scores={scores})\n"
+    )
+
+    done = _mypy(tmp_path, source)
+
+    assert done.returncode == 1 and 'Argument "scores" to "end_game"' in done.stdout, done.stdout + done.stderr
