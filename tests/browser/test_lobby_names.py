@@ -415,6 +415,27 @@ def test_the_host_gives_the_seat_of_a_friend_who_never_came_to_a_bot_and_the_gam
     assert "does not open a seat" in late.inner_text("#page")
 
 
+def test_regression_a_link_that_opens_no_seat_in_a_finished_room_offers_its_review(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (a player's trial): a friend opened his invite after the host had given the seat to a bot and the
+    game was over; the page said only "ask the host for a new link" and offered the lobby, not the game he missed."""
+    room = api.room("memory-match", 2, bots=[])
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+
+    late = new_page(f"{server}/room/{room['room']}#seat=1&token=not-a-token-of-this-room")
+    late.wait_for_selector("#page[data-state='missing']")
+
+    assert "does not open a seat" in late.inner_text("#board")
+    late.click(".room-gone a:has-text('Review the game')")
+    late.wait_for_url(f"{server}/game/{room['room']}")
+    wait_state(late, "ready")
+    live = api.room("memory-match", 2, bots=[])  # still played: its review is not public yet, so not offered
+    early = new_page(f"{server}/room/{live['room']}#seat=1&token=not-a-token-of-this-room")
+    early.wait_for_selector("#page[data-state='missing']")
+    assert early.locator(".room-gone a").all_inner_texts() == ["Go to the lobby to start a new game"]
+
+
 SHARE_SHEET = """Object.defineProperty(navigator, 'share', {configurable: true, value: (data) => {
   window.__shared = data; return Promise.resolve();
 }});"""

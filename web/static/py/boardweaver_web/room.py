@@ -301,8 +301,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.show_gone("room.rules-changed")
         elif status == 200 and code == 1008 and self.session.role == "spectator" and isinstance(data, dict):
             self.show_private(data)  # the room admits spectators once the game is over
-        elif status == 200 and code == 1008:
-            self.show_gone("room.bad-link")
+        elif status == 200 and code == 1008:  # a finished game's review is anyone's: offered beside the lobby
+            self.show_gone("room.bad-link", review=isinstance(data, dict) and data.get("over") is True)
         elif code == 1008:  # the server answered something else (a restart): try again
             dom.later(PRIVATE_POLL_MS, self.connect)
 
@@ -345,12 +345,14 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         else:
             dom.later(PRIVATE_POLL_MS, lambda: self.spawn(self.poll_private()))
 
-    def show_gone(self, key: str) -> None:
+    def show_gone(self, key: str, review: bool = False) -> None:
         self.gone = key
         texts = self.texts
+        link = f"/game/{html.escape(self.session.room)}"
+        watch = f'<p><a href="{link}">{html.escape(texts.get("button.review"))}</a></p>' if review else ""
         elements.set_html(
             "board",
-            f'<div class="room-gone" role="alert"><h2>{html.escape(texts.get(key))}</h2>'
+            f'<div class="room-gone" role="alert"><h2>{html.escape(texts.get(key))}</h2>{watch}'
             f'<p><a href="/">{html.escape(texts.get("room.to-lobby"))}</a></p></div>',
         )
         for element_id in ("commands", "log", "result"):
