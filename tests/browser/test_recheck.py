@@ -147,3 +147,29 @@ def test_regression_a_move_whose_ack_was_lost_is_sent_again_as_itself_never_made
     assert len(taken) == 1, page.locator("#log li").all_inner_texts()
     assert page.locator(".mine .piece").count() == 1  # one card taken
     assert api.call(f"/api/rooms/{room['room']}")["seq"] == 2  # the seat's move and the bot's
+
+
+def test_regression_a_move_queued_offline_when_the_other_seat_resigned_says_the_game_ended(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial): back online after the other seat resigned, the page read "You won" under
+    "Other seats moved meanwhile: 2 drafted steps were dropped"; nobody had moved, the game had ended."""
+    room = api.room("market-draft", seats=2, bots=[])
+    first, second = new_page(seat_url(server, room, 0)), new_page(seat_url(server, room, 1))
+    wait_state(first, "ready")
+    wait_state(second, "ready")
+    first.wait_for_function("window.__bw_cached === true", timeout=60_000)
+    first.context.set_offline(True)
+    wait_state(first, "offline", timeout=10_000)
+    first.locator(MARKET).nth(4).click()
+    first.locator("#commands [data-command=take]").click()  # queued offline
+    second.locator("#resign").get_by_role("button", name="Resign…").click()
+    second.locator("#resign").get_by_role("button", name="Resign", exact=True).click()
+    wait_state(second, "over")
+
+    first.context.set_offline(False)
+    wait_state(first, "over", timeout=30_000)
+    first.wait_for_selector("#notice:has-text('drafted steps')", timeout=15_000)
+
+    assert first.inner_text("#notice").startswith("The game ended meanwhile: 2 drafted steps were not sent (Pick ")
+    assert "Other seats moved" not in first.inner_text("#notice")

@@ -476,3 +476,22 @@ def test_a_commit_sent_again_and_refused_as_stale_is_checked_again_and_sent_anew
     assert len(anew) == 1 and anew[0]["commitId"] != sent["commitId"] and anew[0]["steps"] == sent["steps"]
     _deliver(room, session, anew)
     assert room.seq == 2 and session.in_flight is None and session.last_commit is not None
+
+
+def test_regression_a_draft_dropped_because_the_game_ended_says_so_not_that_others_moved() -> None:
+    """Regression (a player's trial): a move queued offline while the other seat resigned came back online to
+    "You won" under "Other seats moved meanwhile: 2 drafted steps were dropped"; nobody had moved."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    session.disconnected()
+    session.take(Action.piece_click(MARKET, 7))
+    session.take(Action.command("take"))  # queued
+    room.table.end_game([0], {0: 0, 1: 0})  # the other seat resigned meanwhile
+    room.seq += 1
+
+    session.connected()
+    frames = session.receive({**room.snapshot(0), "over": True})
+
+    assert frames == []
+    assert session.notices[-1].key == "notice.dropped-over" and session.notices[-1].args["count"] == 2

@@ -465,8 +465,9 @@ class Session:
                 self.draft.take(action)
             except GameError:
                 dropped.append(label or action.describe())
-        if dropped:
-            self.notices.append(Notice("notice.dropped", {"count": len(dropped), "steps": dropped}))
+        if dropped:  # the game over meanwhile (a resignation, a flag fall): not "other seats moved"
+            key = "notice.dropped-over" if self.over else "notice.dropped"
+            self.notices.append(Notice(key, {"count": len(dropped), "steps": dropped}))
         self._save_draft()
         frame = self._commit_if_ready()
         return [] if frame is None else [frame]
