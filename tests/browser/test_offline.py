@@ -88,6 +88,31 @@ def test_regression_a_page_reloaded_offline_still_says_what_happened_since_the_s
     assert page.inner_text("#happened").startswith("Player 1 takes")
 
 
+def test_regression_a_page_reloaded_offline_still_shows_the_seats_clock_running_on(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial, fog chess with 5 minutes each): reloaded offline, the page showed no clock at
+    all while the seat's time ran on at the server. The clocks come back, counted on from their last frame."""
+    room = api.call(
+        "/api/rooms", {"game": "fog-chess", "seats": 2, "bots": [1], "clock": {"initial": 300, "increment": 0}}
+    )
+    room["tokens"] = {0: api.call(f"/api/rooms/{room['room']}/seats/0/claim", {})["token"]}
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.wait_for_function("window.__bw_cached === true", timeout=60_000)
+    page.context.set_offline(True)
+    wait_state(page, "offline", timeout=10_000)
+    before = page.inner_text("#clock-0")
+
+    page.reload()
+    wait_state(page, "offline")
+    page.wait_for_timeout(1_500)  # a tick or more of the clock
+
+    after = page.inner_text("#clock-0")
+    assert page.locator("#clock-1").inner_text() == "5:00"  # the bot's, not running
+    assert "4:" in before and "4:" in after and after < before, (before, after)
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
 def test_the_offline_status_names_no_drafting_and_keeps_a_laptops_top_bar_on_one_line(
     server: str, api: Any, new_page: Any, locale: str

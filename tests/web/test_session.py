@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from boardweaver import Action, Game, Table, canonical_json, start, state_to_wire, verify_commit
@@ -495,3 +496,21 @@ def test_regression_a_draft_dropped_because_the_game_ended_says_so_not_that_othe
 
     assert frames == []
     assert session.notices[-1].key == "notice.dropped-over" and session.notices[-1].args["count"] == 2
+
+
+def test_regression_a_page_reloaded_offline_keeps_the_clocks_counted_on_from_their_frame() -> None:
+    """Regression (a player's trial): in a room with clocks, a page reloaded offline showed no clock at all, though
+    the seat's time ran on at the server."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    clock = {"remaining": [60_000, 60_000], "running": [0], "at": 1}
+    online = _session(room, 0, store)
+    online.receive({**room.snapshot(0), "clock": clock})
+    saved = json.loads(store.get("bw:r1:0:base") or "{}")
+    store.set("bw:r1:0:base", json.dumps({**saved, "clockSeen": saved["clockSeen"] - 5_000}))  # 5 s ago
+
+    offline = Session("r1", "seat", 0, store, lambda name, options: room.game)
+    offline.restore_offline()
+
+    assert offline.clock == clock
+    assert 5_000 <= offline.clock_age() < 10_000

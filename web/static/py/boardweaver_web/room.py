@@ -115,6 +115,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.chat.start()
         self.start_signals()
         if self.session.restore_offline():
+            self.clock_at = dom.now() - self.session.clock_age()  # the saved clocks ran on since their frame
             self.render()
         if tab.is_online():
             self.connect()

@@ -7,6 +7,7 @@ Frames in are server frames (server/PROTOCOL.md); frames out are returned for th
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -92,6 +93,7 @@ class Session:
         self.last_commit: tuple[str, int] | None = None  # our last acknowledged decision: (commitId, seq)
         self.undo_sent: str | None = None
         self.clock: dict[str, Any] | None = None  # the seats' clocks as the last frame measured them
+        self.clock_seen = 0.0  # when that frame arrived, wall-clock ms (kept for a reload offline to count on from)
         self.truth: dict[str, Any] | None = None  # a finished game's true final state, for its spectators
         self._truth_table: Table | None = None  # the same as a table, made once
         self.names: dict[int, str] = {}  # the display names the seats' players chose (public, from the server)
@@ -219,6 +221,11 @@ class Session:
             return []
         return sorted({*self.invited, *(seat for seat, state in enumerate(self.seats) if state == "open")})
 
+    def clock_age(self) -> float:
+        """Milliseconds since the frame carrying the clocks arrived, by the wall clock (a page reloaded offline
+        counts them down from then, not from its own start)."""
+        return max(0.0, time.time() * 1000 - self.clock_seen)
+
     def is_waiting(self) -> bool:
         """True while a finished draft waits for the server (sent, or queued until back online)."""
         return self.draft is not None and not self.draft.is_open
@@ -315,7 +322,7 @@ class Session:
             self.game = self.load_game(self.game_name, self.options)
         self.base, self.seq, self.over = frame["view"], int(frame["seq"]), bool(frame.get("over"))
         self.started = bool(frame.get("started", True))
-        self.clock = frame.get("clock")
+        self.clock, self.clock_seen = frame.get("clock"), time.time() * 1000
         self._read_names(frame)
         self._keep_commitment(frame.get("seed_commitment"))
         self.rematch = frame["rematch"] if isinstance(frame.get("rematch"), str) else self.rematch
@@ -346,7 +353,8 @@ class Session:
         except ValueError:
             return [{"type": "resync"}]
         self.seq = int(frame["seq"])
-        self.clock = frame.get("clock", self.clock)
+        if "clock" in frame:
+            self.clock, self.clock_seen = frame["clock"], time.time() * 1000
         self.over = bool(self.base.get("result")) or bool(frame.get("over")) or self.over
         self.changes = [_moved(move, before, self.base) for move in frame.get("moves") or []]
         lines = frame.get("log") or []
@@ -410,6 +418,9 @@ class Session:
         self.base, self.seq, self.over = data["view"], int(data["seq"]), bool(data.get("over"))
         self.log = list(data.get("log") or [])
         self._read_names(data)  # "Bot 2" and a player's chosen name, not "Player 2", while offline
+        clock, seen = data.get("clock"), data.get("clockSeen")
+        if isinstance(clock, dict) and isinstance(seen, (int, float)):  # the clocks run on offline too
+            self.clock, self.clock_seen = clock, float(seen)
         self.latest, self.latest_cut = self._latest_from_log()  # what happened since our move, as online
         saved = self._saved_draft()
         self._fresh_draft()
@@ -526,6 +537,8 @@ class Session:
             "log": self.log,
             "seats": self.seats,  # who plays each seat and by what name, for an offline reload to say so too
             "names": [self.names.get(seat) for seat in range(len(self.seats))],
+            "clock": self.clock,
+            "clockSeen": self.clock_seen,
         }
         self.store.set(self._key("base"), json.dumps(data, separators=(",", ":")))
 
