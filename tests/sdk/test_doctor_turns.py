@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from boardweaver import Game, PlayerId, Table, msg, start
 from boardweaver.changes import ActivePlayersSet, Logged
-from boardweaver.doctor import check_game, explore
+from boardweaver.doctor import check_game, explore, setups
 from boardweaver.doctor.explore import TURN_TRIALS, Explorer
 from boardweaver.doctor.interference import compare
 from boardweaver.doctor.stepper import Counters, Decision
@@ -140,6 +140,27 @@ def test_regression_a_first_turn_setup_gives_the_holder_of_a_card_dealt_face_dow
     )
     assert violation.extra["where"] == ".active" and isinstance(violation.extra["setup_draw"], int)
     assert len(violation.decisions) == 1  # found after the first decision, which showed nothing
+
+
+def test_regression_a_first_turn_setup_gives_by_a_card_dealt_face_down_is_found_in_most_games() -> None:
+    """Setup's six changed draws moved the lowest dealt card to another hand (a shuffle's draws mostly place deck
+    cards) in 5 games of 20; more changed draws, for the first turn alone, find it in most."""
+    report = check_game(turn.LowestStarts, games=20)
+
+    [violation] = report.violations
+    assert violation.title == SETUP_TURN and violation.count >= 12
+
+
+def test_setup_draws_tried_for_the_turn_alone_compare_nothing_where_the_same_seat_starts() -> None:
+    """The extra trials count only where the first seat moved: a game whose first turn no secret decides is
+    checked exactly as with six trials."""
+    base = check_game(turn.PlayAndDraw, games=10)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(setups, "TURN_TRIALS", 0)
+        without = check_game(turn.PlayAndDraw, games=10)
+
+    assert base.ok and without.ok
+    assert base.checked == without.checked
 
 
 @pytest.mark.parametrize("game", SHOWN_OPENLY, ids=[g.name for g in SHOWN_OPENLY])

@@ -17,7 +17,8 @@ public saying so, tells every seat who holds it. The rules may show it: setup tu
 then sees other pieces: no verdict), or writes the seat that starts in its log (the public writes then differ only
 where each setup names its first seat: `names_the_turn`), or the first decision shows the card (a Hearts leader
 plays the 2♣). So a turn that differs is a `TurnDealt`, settled after the first decision (`unexplained`): a leak
-unless the first decision of either setup showed the observer a kind the two hold in other places.
+unless the first decision of either setup showed the observer a kind the two hold in other places. Few changed
+draws move such a card between hands, so more are tried for the turn alone (`_turn_trials`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from .stepper import Finding, first_difference, observer_name, observer_perspect
 from .written import split
 
 SETUP_TRIALS = 6  # changed draws tried per explored game
+TURN_TRIALS = 32  # more changed draws tried for the first turn alone where those gave it to no other seat
+TURNS_DEALT = 4  # setups giving another seat the first turn kept by those trials at most (`_turn_trials`)
 STEP_BOUND = 200  # steps of the other setup's first decision at most (`_first_decision`)
 
 
@@ -212,31 +215,86 @@ def check_setup(
             result.known.setdefault(key, set()).update(kinds)
         if changed.bounds != bounds or split(state_to_wire(other.state))[0] == hidden:
             continue  # setup took another path, or the draw moved no secret
-        for observer in observers:
-            shown, written = _seen(other, observer)
-            if shown != seen[observer][0]:
-                if observer is None:  # the spectators see other faces: setup turned up what it drew, on purpose or not
-                    result.turned_up |= _faces_differ(seen[observer][0], shown)
-                continue
-            result.compared += 1
-            active = (list(base.state.active_player_ids), list(other.state.active_player_ids))
-            if written == seen[observer][1]:
-                if active[0] != active[1]:
-                    if not result.turns or result.turns[-1].other is not other:
-                        result.turns.append(TurnDealt(index, active, {}, other, other_game))
-                    result.turns[-1].kinds[observer] = _moved_kinds(base.state, other.state, observer)
-                continue
-            if active[0] != active[1] and names_the_turn(seen[observer][1], written, *active):
-                continue  # setup says in public which seat starts: the turn the rules give, told
-            where = first_difference(seen[observer][1], written)
-            finding = Finding(
-                4,
-                f"setup writes in public where its secret went ({general(where)})",
-                f"{observer_name(observer)} reads different public data at {where} after two setups that differ "
-                f"only in parts it cannot see (draw {index} of table.rng changed): setup wrote a copy of a secret it "
-                "made; keep setup's public writes to facts every seat may know",
-            )
-            result.finding, result.observer = finding, observer
-            result.extra = {"observer": observer, "setup_draw": index, "where": where}
+        if _compare(result, base, other, other_game, index, seen):
             return result
+    if len(result.turns) < TURNS_DEALT:
+        _turn_trials(game, players, seed, base, bounds, draws, hidden, seen, rng, result)
     return result
+
+
+def _turn_trials(
+    game: Game,
+    players: list[int],
+    seed: int | str,
+    base: Table,
+    bounds: list[int],
+    draws: list[int],
+    hidden: dict[str, Any],
+    seen: dict[PlayerId | None, tuple[dict[str, Any], dict[str, Any]]],
+    rng: Rng,
+    result: SetupCheck,
+) -> None:
+    """Tries `TURN_TRIALS` more changed draws for the first turn alone, until `TURNS_DEALT` setups give it to
+    another seat (`TurnDealt`) or one writes a secret in public.
+
+    A changed draw rarely moves the card whose holder starts from one hidden hand to another: most of a shuffle's
+    draws place deck cards (the lowest of six to twelve dealt cards changed hands in 5 games of 20 with six
+    trials), and a first decision that plays one of the cards the draw moved explains the turn it gives (`_shown`),
+    so several such setups are kept. A setup is cheap, and only one whose first seat differs is compared, as in
+    `check_setup`: a game whose first turn no secret decides is checked exactly as before, its counts unchanged.
+    """
+    first = list(base.state.active_player_ids)
+    for _ in range(TURN_TRIALS):
+        index = rng.choice(draws)
+        changed = DrawnRng(seed, index, rng.below(1 << 30))
+        other_game = fresh_game(game)
+        try:
+            other = start(other_game, players, seed, changed)
+        except Exception:
+            continue
+        if changed.bounds != bounds or list(other.state.active_player_ids) == first:
+            continue  # setup took another path, or the same seat starts
+        if split(state_to_wire(other.state))[0] == hidden:
+            continue  # a public draw alone chose the first seat
+        if _compare(result, base, other, other_game, index, seen) or len(result.turns) >= TURNS_DEALT:
+            return
+
+
+def _compare(
+    result: SetupCheck,
+    base: Table,
+    other: Table,
+    other_game: Game,
+    index: int,
+    seen: dict[PlayerId | None, tuple[dict[str, Any], dict[str, Any]]],
+) -> bool:
+    """Compares what each observer is shown and reads in public after `base` and `other` (set up with draw `index`
+    changed); notes a first turn that differs (`TurnDealt`) and returns True with `result.finding` set on a leak."""
+    for observer, (seen_shown, seen_written) in seen.items():
+        shown, written = _seen(other, observer)
+        if shown != seen_shown:
+            if observer is None:  # the spectators see other faces: setup turned up what it drew, on purpose or not
+                result.turned_up |= _faces_differ(seen_shown, shown)
+            continue
+        result.compared += 1
+        active = (list(base.state.active_player_ids), list(other.state.active_player_ids))
+        if written == seen_written:
+            if active[0] != active[1]:
+                if not result.turns or result.turns[-1].other is not other:
+                    result.turns.append(TurnDealt(index, active, {}, other, other_game))
+                result.turns[-1].kinds[observer] = _moved_kinds(base.state, other.state, observer)
+            continue
+        if active[0] != active[1] and names_the_turn(seen_written, written, *active):
+            continue  # setup says in public which seat starts: the turn the rules give, told
+        where = first_difference(seen_written, written)
+        finding = Finding(
+            4,
+            f"setup writes in public where its secret went ({general(where)})",
+            f"{observer_name(observer)} reads different public data at {where} after two setups that differ "
+            f"only in parts it cannot see (draw {index} of table.rng changed): setup wrote a copy of a secret it "
+            "made; keep setup's public writes to facts every seat may know",
+        )
+        result.finding, result.observer = finding, observer
+        result.extra = {"observer": observer, "setup_draw": index, "where": where}
+        return True
+    return False
