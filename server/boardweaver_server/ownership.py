@@ -111,7 +111,10 @@ class MemoryBackend:
     async def renew(self, keys: list[str], owner: str, ttl_ms: int) -> list[bool]:
         done = []
         for key in keys:
-            held = self.hub.live(key) == owner
+            holder = self.hub.live(key)
+            # Unshared, no other process takes this one's rooms: a lease lapsed only because the process itself
+            # stood still past it (a paused machine, a stopped process), and the room is still its own to keep
+            held = holder == owner or (holder is None and not self.shared)
             if held:
                 self.hub.leases[key] = (owner, time.monotonic() + ttl_ms / 1000)
             done.append(held)

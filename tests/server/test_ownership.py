@@ -8,11 +8,15 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from boardweaver_server.ownership import ROOM_MOVED, MemoryBackend, MemoryHub, Ownership, RemoteSocket
 from boardweaver_server.sockets import RoomSocket
+from starlette.testclient import TestClient
+
+from tests.server.conftest import create_room, make_app
 
 LEASE_MS = 600
 
@@ -340,3 +344,36 @@ def test_a_renewer_cancelled_mid_renewal_stops_even_when_the_client_swallows_the
 
     assert stopped, "the renewer went on after its cancel"
     assert cancelled
+
+
+def test_regression_a_lone_process_that_stood_still_past_its_leases_keeps_serving_its_rooms(tmp_path: Path) -> None:
+    """Regression (a player's trial: the server stopped for 25 s while a move was sent): a process alone with its
+    rooms (one process, or a SQLite worker: `MemoryBackend` unshared) found their leases lapsed when it ran again,
+    dropped the rooms ("its lease was lost; the room leaves this process"), and then answered every request for a
+    live room 503 `room/unavailable` (a live room out of memory is one whose log did not replay) until a restart.
+    Nobody else takes such a process's rooms: it keeps them. Here its loop is held still for five leases."""
+    lease_ms = 300
+    app = make_app(tmp_path / "rooms.db", ownership=Ownership(MemoryBackend(), lease_ms))
+    with TestClient(app) as http:
+        room = create_room(http)
+        before = http.get(f"/api/rooms/{room['room']}").json()
+        assert http.portal is not None
+        http.portal.call(time.sleep, lease_ms * 5 / 1000)  # the loop stands still, as a stopped process does
+        time.sleep(lease_ms * 2 / 1000)  # the renewer runs again (every third of a lease)
+        after = http.get(f"/api/rooms/{room['room']}")
+
+    assert after.status_code == 200, after.text
+    assert after.json()["seats"] == before["seats"] == ["claimed", "claimed"]
+
+
+def test_a_shared_in_process_lease_still_lapses_for_its_holder() -> None:
+    """The lone process's keep is no rule of a shared hub: there another "process" may take the room."""
+
+    async def run() -> tuple[list[bool], list[bool]]:
+        lone, shared = MemoryBackend(), MemoryBackend(MemoryHub(), shared=True)
+        for backend in (lone, shared):
+            assert await backend.take("r1", "me", 50)
+        await asyncio.sleep(0.15)
+        return await lone.renew(["r1"], "me", 50), await shared.renew(["r1"], "me", 50)
+
+    assert asyncio.run(run()) == ([True], [False])
