@@ -87,6 +87,21 @@ def test_the_generated_tests_pass_as_generated(generated: tuple[Path, str, str])
     assert {NAME: "4 passed", BOARD_NAME: "6 passed"}[name] in done.stdout
 
 
+def test_regression_plain_pytest_runs_the_generated_tests_from_the_project_folder(
+    generated: tuple[Path, str, str],
+) -> None:
+    """Regression: `pytest` (the console script, which puts no folder on the path as `python -m pytest` does) failed
+    on a fresh project, "ModuleNotFoundError: No module named ..." for the game's own package."""
+    project, name, _ = generated
+    command = [str(Path(sys.executable).parent / "pytest"), "-q", "-p", "no:cacheprovider"]
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {NAME: "4 passed", BOARD_NAME: "6 passed"}[name] in done.stdout
+
+
 def test_boardweaver_check_passes_on_the_generated_game(generated: tuple[Path, str, str]) -> None:
     project, _, target = generated
 
