@@ -32,3 +32,30 @@ def test_a_text_face_carries_its_width_and_a_long_one_is_not_drawn_again_large_i
         '<span class="text">7</span></span>'
     )
     assert face_markup({"symbol": "♥"}, None) == '<span class="face symbol">♥</span>'
+
+
+# Widths in ems of bold words in DejaVu Sans Bold, Linux's `system-ui` and among the widest (Chromium, measured).
+MEASURED = {
+    "Priest": 3.32,
+    "Guard": 3.42,
+    "Garde": 3.38,
+    "Prêtre": 3.55,
+    "Baron": 3.33,
+    "Prince": 3.55,
+    "Maid": 2.73,
+    "Fille": 2.39,
+    "Roi": 1.80,
+    "Pioche": 3.75,
+    "MMMMMM": 5.97,
+    "GUARD": 3.98,
+}
+
+
+def test_regression_a_short_word_counts_at_least_its_width_so_the_style_never_cuts_it_mid_word() -> None:
+    """Another seat's small card on a phone read "Pries" "t", "Guar" "d" (a trial author's Love Letter): a word of six
+    letters or fewer is never cut by a hyphen, and the style sizes it whole to the card by its counted width."""
+    counted = {word: fitted(word) for word in MEASURED}
+
+    assert all(shown == word for word, (shown, _) in counted.items())  # whole: no hyphen in a short word
+    assert all(MEASURED[word] <= width <= MEASURED[word] * 1.2 for word, (_, width) in counted.items()), counted
+    assert fitted("Roi")[1] > 0  # a word of three letters is fitted too ("Roi" alone on a 1.8rem card)

@@ -178,8 +178,9 @@ def mark_sight(marked_id: str, attribute: str, node_id: str, back: int) -> None:
 def bring_into_view(selectors: list[str]) -> None:
     """Scrolls the page, at the next frame (once drawn), to the first element matching one of `selectors` (the
     first selector that matches wins) when it lies out of sight, under a phone's commands bar stuck to the
-    screen's foot or under its turn stuck to the screen's top, to the middle of the screen: a turn whose pieces
-    to click lie below the fold, on a phone, shows them, and so does a card just picked that a bar covered."""
+    screen's foot or under its turn stuck to the screen's top, to the middle of what those bars leave in sight:
+    a turn whose pieces to click lie below the fold, on a phone, shows them, and so does a card just picked that
+    a bar covered, with its row (the seat's hand) clear of the choices under it."""
 
     def show(_time: Any) -> None:
         head, foot = 0.0, float(js.window.innerHeight)
@@ -198,9 +199,11 @@ def bring_into_view(selectors: list[str]) -> None:
                 return  # (it counted as under the bar, and the page scrolled away from the table: a phone trial)
             box = target.getBoundingClientRect()
             if box.top < head or box.bottom > foot:
-                target.scrollIntoView(
-                    js.Object.fromEntries(to_js([["block", "center"], ["behavior", scroll_behavior()]]))
-                )
+                # the middle of the band between the bars, not of the screen: the Guard's seven guesses made a bar
+                # 414 px tall, and the card picked, in the screen's middle, and its hand lay under it (a trial)
+                top, bottom = float(box.top), float(box.bottom)
+                by = top - head if bottom - top > foot - head else (top + bottom) / 2 - (head + foot) / 2
+                js.window.scrollBy(js.Object.fromEntries(to_js([["top", by], ["behavior", scroll_behavior()]])))
             return
 
     js.requestAnimationFrame(create_once_callable(show))
