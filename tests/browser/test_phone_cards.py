@@ -49,6 +49,12 @@ FACES = """() => [...document.querySelectorAll('#board .piece > .face.text, #boa
             inside: own.left >= card.left - .5 && own.right <= card.right + .5 && own.bottom <= card.bottom + .5};
   })"""
 
+# where a smooth scroll ends: scrollY once it has not moved for six frames (as tests/browser/test_mobile.py waits)
+SETTLED = """() => new Promise(done => { let last = scrollY, still = 0;
+  const look = () => { if (scrollY === last) { if (++still >= 6) { done(scrollY); return; } }
+    else { still = 0; last = scrollY; } requestAnimationFrame(look); };
+  requestAnimationFrame(look); })"""
+
 BOXES = """() => {
   const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
                               return {top: r.top, bottom: r.bottom}; };
@@ -124,7 +130,8 @@ def test_many_guesses_on_a_phone_leave_the_seat_s_own_hand_in_sight(guessers: st
 
     page.locator('#board [data-space="hand-0"] .piece.offer').first.click()
     page.locator('#commands button[data-command="guess"]').nth(6).wait_for(state="attached")
-    page.wait_for_timeout(800)  # the page's smooth scroll to the card picked
+    page.wait_for_timeout(150)  # the scroll to the card picked begins at the frame after the drawing
+    page.evaluate(SETTLED)  # and slides (smooth): its end
     boxes = page.evaluate(BOXES)
 
     screenshot(page, "phone-cards-many-guesses")
