@@ -673,6 +673,21 @@ def test_market_cards_on_a_phone_are_a_fingers_size_apart_inside_their_panel_rin
     assert min(c["edge"] for c in cards) >= 3, "a ring reads badly against its card (WCAG 1.4.11: 3:1)"
 
 
+def test_regression_two_small_seat_boxes_keep_a_phones_page_from_scrolling_sideways(
+    server: str, api: Any, phone: Any
+) -> None:
+    """Regression (a player's trial at 390 px, Market draft for 3 seats): each bot's empty "Cards taken", kept for a
+    screen reader in a box meant to be 1 px, stayed a space's 4.2rem wide; the right-hand seat's reached 407 px, and
+    the page scrolled sideways by 17 px."""
+    room = api.room("market-draft", seats=3, bots=[1, 2])
+    phone.goto(seat_url(server, room, 0))
+    wait_state(phone, "ready")
+
+    problems = phone.evaluate(LAYOUT_PROBLEMS)
+
+    assert problems == [], problems
+
+
 def test_at_the_end_play_again_is_on_a_phones_screen(server: str, api: Any, phone: Any) -> None:
     """Regression (a player's trial): Old maid's "Play again with the same players" lay below the screen's foot."""
     room = api.room("bluff", seats=6, bots=[1, 2, 3, 4, 5])  # a board taller than the screen
