@@ -494,23 +494,38 @@ class Rooms:
                 raise RoomError(409, "this seat is claimed; to give it to someone else, replace its player")
             return await self._seat(room, seat, invited=True)
 
-    async def joined(self, room: Room, seat: int) -> None:
-        """An invited seat's player opened the link (its socket proved the token): the game starts once every
-        human seat is taken and none still waits for its invited player; else every socket hears who joined."""
+    async def joined(self, room: Room, seat: int, token: object) -> str | None:
+        """An invited seat's player opened the link (its socket proved `token`): returns the seat's own token, for
+        that socket alone, which replaces the invite's (an invite link opens its seat once). The game starts once
+        every human seat is taken and none still waits for its invited player; else every socket hears who joined.
+
+        None for a seat not invited (any more) whose token still opens it. Raises RoomError (403) when the token no
+        longer opens the seat: another socket proved the same invite first, or a bot took the seat.
+        """
         async with room.lock:
+            if not token_matches(token, room.record.seat_hashes.get(seat, [])):
+                raise RoomError(403, "this link no longer opens the seat", "hello/refused")
             if seat not in room.record.invited:
-                return
+                return None
+            own = new_token()
+            digest = token_hash(own)
             invited = [s for s in room.record.invited if s != seat]
             starts = not room.is_started and not invited and self._all_seated(room, room.record.bots)
-            writes = [ops.update_room(room.room_id, invited=invited)]
+            writes = [
+                ops.delete_seat_tokens(room.room_id, seat),
+                ops.insert_seat_token(room.room_id, seat, digest),
+                ops.update_room(room.room_id, invited=invited),
+            ]
             if starts:
                 writes.append(ops.update_room(room.room_id, started=True))
             await room.store.write(*writes)
+            room.record.seat_hashes[seat] = [digest]
             room.record.invited = invited
             if starts:
                 self._mark_started(room)
             else:
                 room.broadcast(room.seats_frame())
+            return own
 
     @staticmethod
     def _all_seated(room: Room, bots: list[int], seat: int | None = None) -> bool:

@@ -237,8 +237,17 @@ async def _run_session(
         return
     socket.perspective = perspective
     socket.wants_offers = hello.get("offers") is True
-    if perspective.seat is not None and perspective.seat in room.record.invited:
-        await rooms.joined(room, perspective.seat)  # the invite was opened: the game may start now
+    if perspective.seat is not None and perspective.seat in room.record.invited:  # the invite was opened
+        try:
+            own = await rooms.joined(room, perspective.seat, hello.get("token"))
+        except RoomError:  # another socket proved the same invite first: its link opens the seat no more
+            rooms.count_error("hello/refused")
+            await socket.close(POLICY_VIOLATION, HELLO_REFUSED)
+            return
+        if own is not None:  # the seat's own token, before its snapshot: the invite link opens the seat once
+            socket.send(
+                canonical_json({"type": "seat-token", "room": room.room_id, "seat": perspective.seat, "token": own})
+            )
     try:
         async with room.lock:
             late = rooms.draining  # greeted while the process began to stop: `drain` saw no such socket

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from boardweaver_server.ownership import MemoryBackend, MemoryHub, Ownership
+from boardweaver_server.rooms import RoomError
+from boardweaver_server.sockets import SocketLimits, serve_relayed_socket
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.server.conftest import create_room, make_app
+from tests.server.test_ownership import FakeClient
 
 
 def host(room: dict[str, Any]) -> dict[str, str]:
@@ -149,6 +154,7 @@ def test_an_invited_seat_holds_the_game_until_its_link_is_opened_and_survives_a_
                 half = again.get(base).json()
                 with again.websocket_connect(f"/ws/rooms/{room['room']}") as last:
                     last.send_json(seat_hello(2, invites[2]))
+                    assert last.receive_json()["type"] == "seat-token"  # its own token first, then its snapshot
                     late = last.receive_json()
                     started = host_socket.receive_json()
 
@@ -167,6 +173,89 @@ def test_an_invited_seat_holds_the_game_until_its_link_is_opened_and_survives_a_
     assert started["type"] == "snapshot" and started["started"] is True and "invited" not in started
     assert late["started"] is True and after["started"] is True and after["invited"] == []
     assert after["active"] == [0]  # whose turn it is, public as in every view: my games says "Your turn" by it
+
+
+def test_an_invite_link_opens_its_seat_once_its_socket_gets_the_seats_own_token_kept_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "rooms.db"
+    with TestClient(make_app(db)) as first:
+        room = create_room(first, seats=2, claim=False)
+        base = f"/api/rooms/{room['room']}"
+        claimed = first.post(f"{base}/seats/0/claim").json()["token"]
+        invite = first.post(f"{base}/invite/1", headers=host(room)).json()["token"]
+        with first.websocket_connect(f"/ws/rooms/{room['room']}") as bob:
+            bob.send_json(seat_hello(1, invite))
+            given = bob.receive_json()
+            snapshot = bob.receive_json()
+        own = given["token"]
+        forwarded = hello_close_code(first, room["room"], seat_hello(1, invite))
+        reopened = hello_close_code(first, room["room"], seat_hello(1, own))
+        host_again = hello_close_code(first, room["room"], seat_hello(0, claimed))  # asserts a snapshot first
+    with TestClient(make_app(db)) as again:
+        forwarded_after = hello_close_code(again, room["room"], seat_hello(1, invite))
+        reopened_after = hello_close_code(again, room["room"], seat_hello(1, own))
+        host_after = hello_close_code(again, room["room"], seat_hello(0, claimed))
+
+    assert given == {"type": "seat-token", "room": room["room"], "seat": 1, "token": own}
+    assert isinstance(own, str) and len(own) == len(invite) and own != invite
+    assert snapshot["type"] == "snapshot" and snapshot["seat"] == 1 and snapshot["started"] is True
+    assert forwarded == 1008 and forwarded_after == 1008  # whoever opens the link after Bob sits nowhere
+    assert reopened is None and reopened_after is None and host_again is None and host_after is None
+
+
+def test_two_sockets_proving_the_same_invite_at_once_seat_only_one(client: TestClient) -> None:
+    room = create_room(client, seats=2, claim=False)
+    base = f"/api/rooms/{room['room']}"
+    client.post(f"{base}/seats/0/claim")
+    invite = client.post(f"{base}/invite/1", headers=host(room)).json()["token"]
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+
+    async def both() -> list[Any]:
+        held = await rooms.find(room["room"])
+        return list(await asyncio.gather(*(rooms.joined(held, 1, invite) for _ in "ab"), return_exceptions=True))
+
+    first, second = client.portal.call(both)  # type: ignore[union-attr]
+
+    assert isinstance(first, str) and isinstance(second, RoomError) and second.status == 403
+    assert hello_close_code(client, room["room"], seat_hello(1, invite)) == 1008
+    assert hello_close_code(client, room["room"], seat_hello(1, first)) is None
+
+
+def test_a_relayed_socket_proving_an_invite_gets_the_seats_own_token_before_its_snapshot(client: TestClient) -> None:
+    """A socket another process relays to the room's holder (`ownership.RemoteSocket`) gets the frame as any."""
+    room = create_room(client, seats=2, claim=False)
+    base = f"/api/rooms/{room['room']}"
+    client.post(f"{base}/seats/0/claim")
+    invite = client.post(f"{base}/invite/1", headers=host(room)).json()["token"]
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+
+    async def relayed() -> list[dict[str, Any]]:
+        hub = MemoryHub()
+        holder, relay = (Ownership(MemoryBackend(hub, shared=True)) for _ in "hr")
+        for each in (holder, relay):
+            await each.start()
+        await holder.acquire(room["room"])
+        holder.serve_socket = lambda socket, room_id: serve_relayed_socket(socket, rooms, SocketLimits(), room_id)
+        bob = FakeClient([])
+        relaying = asyncio.create_task(
+            relay.relay(bob, room["room"], holder.process_id, json.dumps(seat_hello(1, invite)))
+        )
+        async with asyncio.timeout(10):
+            while len(bob.frames) < 2:
+                await asyncio.sleep(0.01)
+        bob.inbox.put_nowait(None)  # the client leaves
+        await asyncio.wait_for(relaying, 10)
+        for each in (holder, relay):
+            await each.close()
+        return [json.loads(frame) for frame in bob.frames]
+
+    given, snapshot = client.portal.call(relayed)[:2]  # type: ignore[union-attr]
+
+    assert given["type"] == "seat-token" and given["seat"] == 1 and given["token"] != invite
+    assert snapshot["type"] == "snapshot" and snapshot["seat"] == 1
+    assert hello_close_code(client, room["room"], seat_hello(1, invite)) == 1008
+    assert hello_close_code(client, room["room"], seat_hello(1, given["token"])) is None
 
 
 def test_the_host_gives_an_invited_seat_nobody_came_to_a_bot_and_its_link_opens_no_seat(client: TestClient) -> None:

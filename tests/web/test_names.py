@@ -207,6 +207,30 @@ def test_my_games_name_each_kept_invite_by_its_players_number() -> None:
     assert "Invite for Player 2" in text and "Invite for Player 3" in text and "{number}" not in text
 
 
+def test_my_games_offers_no_invite_link_its_player_already_opened() -> None:
+    """Regression (a player's trial): the host's my games kept offering a used invite link as if it still
+    worked, while an invite link opens its seat once."""
+    kept = [{"room": "r1", "seat": 0, "token": "tok", "invites": {"1": "i1", "2": "i2"}}]
+    status = {**PLAYING, "seats": ["claimed"] * 3, "started": False, "invited": [2]}
+
+    text = html.unescape(render_my_games("http://h", kept, {"r1": status}))
+
+    assert "Invite for Player 3" in text and "token=i2" in text  # seat 2 still waits for its player
+    assert "Invite for Player 2" not in text and "token=i1" not in text  # seat 1's player came: its link is used
+
+
+def test_a_refused_link_to_a_seat_with_its_player_says_an_invite_opens_its_seat_once() -> None:
+    status = {"seats": ["claimed", "claimed", "bot"], "over": False}
+
+    taken = mine.link_refusal(status, 1)
+    bot = mine.link_refusal(status, 2)
+    unknown = mine.link_refusal(status, 7)
+
+    assert taken == "room.seat-taken" and bot == unknown == "room.bad-link"
+    assert "opens its seat once" in Texts("en").get(taken) and "new link" in Texts("en").get(taken)
+    assert "qu'une fois" in Texts("fr").get(taken) and "nouveau lien" in Texts("fr").get(taken)
+
+
 def test_the_lobbys_links_of_a_room_of_bots_call_each_bot_seat_bot_n_in_every_language() -> None:
     """Regression (a player's trial): the links of a room every seat of which a bot plays read "Player 2 a bot
     plays it" while the room, the review and my games call that seat "Bot 2"."""

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from boardweaver_web import mine
 from boardweaver_web.session import MemoryStore
-from boardweaver_web.way_back import came_back_by_keyboard, keep_room, note_input, room_fragment, room_link
+from boardweaver_web.way_back import (
+    came_back_by_keyboard,
+    keep_own_token,
+    keep_room,
+    note_input,
+    room_fragment,
+    room_link,
+)
 
 
 def test_the_review_links_back_to_the_room_by_the_seat_this_tab_played() -> None:
@@ -68,3 +75,28 @@ def test_a_review_left_by_a_pointer_or_another_rooms_review_moves_no_focus() -> 
     other = came_back_by_keyboard(tab, "r1")
 
     assert (pointer, other) == (False, False)
+
+
+def test_the_seats_own_token_given_for_an_invite_link_replaces_it_in_the_tab_and_in_my_games() -> None:
+    """Regression (a player's trial): an invite link kept working for whoever opened it after its player; the
+    server now gives the opener's socket the seat's own token, which a reload, a reconnect and Rejoin must use."""
+    tab, browser = MemoryStore(), MemoryStore()
+    mine.keep_game(browser, "r1", 1, "invite", game="g")
+    mine.keep_game(browser, "r2", 1, "other-room")
+    keep_room(tab, "r1", room_fragment("seat", 1, "invite"))
+
+    fragment = keep_own_token(tab, browser, "r1", 1, "own")
+
+    assert fragment == "seat=1&token=own"  # the address a reload opens
+    assert room_link("r1", tab, browser) == "/room/r1#seat=1&token=own"
+    kept = {(e["room"], e["seat"]): e for e in mine.load_games(browser)}
+    assert kept["r1", 1]["token"] == "own" and kept["r1", 1]["game"] == "g"
+    assert kept["r2", 1]["token"] == "other-room"
+
+
+def test_the_seats_own_token_makes_no_my_games_entry_before_the_room_keeps_one() -> None:
+    tab, browser = MemoryStore(), MemoryStore()
+
+    keep_own_token(tab, browser, "r1", 0, "own")
+
+    assert mine.load_games(browser) == [] and room_link("r1", tab, browser) == "/room/r1#seat=0&token=own"

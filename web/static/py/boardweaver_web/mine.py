@@ -86,6 +86,15 @@ def seat_link(origin: str, room: str, seat: int, token: str) -> str:
     return f"{origin}/room/{room}#seat={seat}&token={token}"
 
 
+def link_refusal(status: dict[str, Any] | None, seat: int | None) -> str:
+    """The text key saying why a seat's link opened nothing: the seat has its player (an invite link opens its seat
+    once: ask the host for a new link), else the link opens no seat of this room."""
+    seats = (status or {}).get("seats")
+    if seat is not None and isinstance(seats, list) and 0 <= seat < len(seats) and seats[seat] == "claimed":
+        return "room.seat-taken"
+    return "room.bad-link"
+
+
 def lobby_link(game: str) -> str:
     """The lobby with `game` chosen in its form (`/?game=<name>`): a game's end panel links there."""
     return "/?" + urlencode({"game": game})
@@ -158,7 +167,7 @@ def render_my_games(
                 t,
             )
             for other, token in sorted(invites.items())
-            if str(other).isdigit()
+            if str(other).isdigit() and is_waiting(status, int(other))
         )
         summary = html.escape(t.get("lobby.invites"))
         over = bool(status and status.get("over"))
@@ -307,6 +316,13 @@ def opponents(status: dict[str, Any], seat: int, texts: Texts | None = None) -> 
             label = t.get("lobby.with-open", name=label)
         others.append(label)
     return t.get("lobby.with", names=t.listed(others)) if others else ""
+
+
+def is_waiting(status: dict[str, Any] | None, seat: int) -> bool:
+    """Tells whether a kept invite link still opens its seat: its player has not come (the status's `invited`; a
+    status not read yet keeps it). An invite link opens its seat once."""
+    pending = (status or {}).get("invited")
+    return not isinstance(pending, list) or seat in pending
 
 
 def room_links(

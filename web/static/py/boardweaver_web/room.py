@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 
 from boardweaver import Action, Catalog, Game, Offer
 
-from . import boot, dom, elements, focus, network, storage, tab, way_back
+from . import boot, dom, elements, focus, mine, network, storage, tab, way_back
 from .chat_panel import ChatPanel
 from .moves import guess_moves, marks_from, piece_keys
 from .players import Arrivals, NamedTexts, render_private_room
@@ -183,6 +183,9 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.resign.answered(frame)
         if self.chat.receive(frame):  # a chat line, or the refusal of ours: the board has nothing to do
             return
+        if frame.get("type") == "seat-token":  # our invite link opened the seat: its own token replaces the link's
+            self.keep_own_token(frame)
+            return
         self.snapshot_seen = self.snapshot_seen or frame.get("type") == "snapshot"
         if frame.get("type") == "event" and "ack" in frame:  # the server's word wins: no "undoable", no undo
             self.undoable_commit = str(frame["ack"]) if frame.get("undoable") else None
@@ -303,7 +306,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elif status == 200 and code == 1008 and self.session.role == "spectator" and isinstance(data, dict):
             self.show_private(data)  # the room admits spectators once the game is over
         elif status == 200 and code == 1008:  # a finished game's review is anyone's: offered beside the lobby
-            self.show_gone("room.bad-link", review=isinstance(data, dict) and data.get("over") is True)
+            refusal = mine.link_refusal(data if isinstance(data, dict) else None, self.session.seat)
+            self.show_gone(refusal, review=isinstance(data, dict) and data.get("over") is True)
         elif code == 1008:  # the server answered something else (a restart): try again
             dom.later(PRIVATE_POLL_MS, self.connect)
 

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from boardweaver import Game, Table
 
-from . import elements, mine, network, storage, tab
+from . import elements, mine, network, storage, tab, way_back
 
 if TYPE_CHECKING:
     from .players import NamedTexts
@@ -60,6 +60,19 @@ class SeatKeeping:
                 f'<input id="room-name" type="text" maxlength="{mine.MAX_NAME}" autocomplete="nickname">'
                 f'<button type="submit" data-save-name="1">{button}</button></form>',
             )
+
+    def keep_own_token(self, frame: dict[str, Any]) -> None:
+        """Keeps the seat's own token the server gave for the invite link this page opened (which opens its seat
+        once): the next hello, a reload (the address), the review's way back and "my games" use it."""
+        token, seat = frame.get("token"), self.session.seat
+        if self.session.role != "seat" or seat is None or frame.get("seat") != seat or not isinstance(token, str):
+            return
+        if frame.get("room") != self.session.room or not token:
+            return
+        self.token = token
+        kept = way_back.keep_own_token(storage.TabStore(), storage.BrowserStore(), self.session.room, seat, token)
+        if not self.made_here:  # a maker's link holds its invites until `keep_seat` keeps them and rewrites it
+            tab.replace_hash(kept)
 
     def keep_title(self, title: str) -> None:
         """Gives our kept seat the game's title, when the link that opened it came from elsewhere (an invite, a

@@ -30,6 +30,17 @@ def keep_room(tab_store: mine.Store, room: str, fragment: str) -> None:
         tab_store.set(ROOM_KEY + room, fragment)
 
 
+def keep_own_token(tab_store: mine.Store, browser_store: mine.Store, room: str, seat: int, token: str) -> str:
+    """Keeps the seat's own token, which the server gives in place of an invite link's (that link opens its seat
+    once), wherever this browser keeps the seat's token: this tab's link to the room and the seat's entry in "my
+    games" (once it has one); returns the fragment for the address, which a reload opens."""
+    fragment = room_fragment("seat", seat, token)
+    keep_room(tab_store, room, fragment)
+    if any(e["room"] == room and e["seat"] == seat for e in mine.load_games(browser_store)):
+        mine.keep_game(browser_store, room, seat, token)
+    return fragment
+
+
 def room_link(room: str, tab_store: mine.Store, browser_store: mine.Store) -> str | None:
     """The room's address with this tab's fragment (else this browser's newest seat there); None if it has none."""
     kept = [(k, v) for k, v in parse_qsl(tab_store.get(ROOM_KEY + room) or "") if k in FIELDS]

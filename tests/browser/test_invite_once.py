@@ -1,0 +1,47 @@
+"""An invite link opens its seat once: its player's tab keeps the seat's own token, a forwarded link opens nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import Api, wait_state
+
+pytestmark = pytest.mark.browser
+
+MARKET = "#board [data-space=market] .piece"
+
+
+def test_regression_a_forwarded_invite_link_opens_no_seat_after_its_player_opened_it(
+    server: str, api: Api, new_page: Any
+) -> None:
+    """A player's trial: whoever opened a forwarded or reposted invite link, even after Bob used it, silently became
+    "Bob (you)", saw his hand and could move for him."""
+    room = api.call("/api/rooms", {"game": "market-draft", "seats": 2, "bots": [0], "options": {}})
+    invite = api.call(f"/api/rooms/{room['room']}/invite/1", {}, token=room["host_token"])["token"]
+    link = f"{server}/room/{room['room']}#seat=1&token={invite}"
+
+    bob = new_page(link)
+    wait_state(bob, "ready", "pending")
+    bob.wait_for_function(f"!location.hash.includes({json.dumps(invite)})", timeout=10_000)
+    own = dict(part.split("=", 1) for part in bob.evaluate("location.hash").lstrip("#").split("&"))["token"]
+    bob.reload()
+    wait_state(bob, "ready", "pending")
+    bob.wait_for_function("document.querySelector('#turn').innerText.startsWith('Your turn')", timeout=30_000)
+    bob.locator(MARKET).nth(0).click()
+    bob.locator("#commands [data-command=take]").click()
+    bob.wait_for_function("document.querySelectorAll('.mine .kind-hand .piece').length === 1", timeout=30_000)
+    kept = json.loads(bob.evaluate("localStorage.getItem('bw:my-games')"))
+    reposted = new_page(link)
+    wait_state(reposted, "missing")
+    refusal = reposted.inner_text("#board .room-gone")
+    status = api.call(f"/api/rooms/{room['room']}")
+
+    assert own and own != invite and bob.evaluate("location.hash") == f"#seat=1&token={own}"
+    assert [(e["room"], e["seat"], e["token"]) for e in kept] == [(room["room"], 1, own)]  # Rejoin opens it too
+    assert status["started"] is True and status["seq"] >= 2  # the bot's move, then Bob's after his reload
+    assert "an invite link opens its seat once" in refusal and "Ask the host for a new link" in refusal
+    assert reposted.locator(".mine").count() == 0 and reposted.locator(f"{MARKET}").count() == 0  # no hand, no board
+    assert "(you)" not in reposted.inner_text("body")
