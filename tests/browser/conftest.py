@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -53,6 +54,49 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve_in(folder: Path, args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """Runs `boardweaver serve ARGS` from `folder` on a free 127.0.0.1 port (one process, quick bots, its log in
+    `folder`/server.log); yields its base URL once it answers, and stops it after."""
+    port = _free_port()
+    log_path = folder / "server.log"
+    with open(log_path, "wb") as log:
+        command = [
+            Path(sys.executable).parent / "boardweaver",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(folder / "rooms.db"),
+            "--workers",
+            "1",
+        ]
+        proc = subprocess.Popen(
+            [*command, "--bot-delay", "0.02", "0.05", "--log-level", "warning", *args],
+            cwd=folder,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the server exited with {proc.returncode}: {log_path.read_text()}")
+                try:
+                    urllib.request.urlopen(base + "/api/client-config", timeout=1)
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(10)
 
 
 # Package scope: the browser and its server close when tests/browser ends. Playwright's sync API runs an event

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -17,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, _free_port, screenshot, seat_url, wait_state
+from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, wait_state
+from .conftest import serve_in as _serve
 from .driver import play_until_over
 
 pytestmark = pytest.mark.browser
@@ -37,48 +36,6 @@ def _new_game(name: str, folder: Path, *options: str) -> Path:
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return folder / name
-
-
-@contextlib.contextmanager
-def _serve(folder: Path, args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
-    """Runs `boardweaver serve ARGS` from `folder` on a free port; yields its base URL."""
-    port = _free_port()
-    log_path = folder / "server.log"
-    with open(log_path, "wb") as log:
-        command = [
-            BIN / "boardweaver",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "rooms.db"),
-            "--workers",
-            "1",
-        ]
-        proc = subprocess.Popen(
-            [*command, "--bot-delay", "0.02", "0.05", "--log-level", "warning", *args],
-            cwd=folder,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"the server exited with {proc.returncode}: {log_path.read_text()}")
-                try:
-                    urllib.request.urlopen(base + "/api/client-config", timeout=1)
-                    break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            proc.wait(10)
 
 
 def _play_in_two_browsers(base: str, name: str, new_page: Any, shot: str) -> None:

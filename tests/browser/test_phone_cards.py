@@ -5,19 +5,13 @@ seat's own hand."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, _free_port, screenshot, seat_url, wait_state
+from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -70,36 +64,10 @@ def guessers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
     if not (REPO / "web" / "dist" / "pyodide").is_dir():
         pytest.skip("web/dist is not built (scripts/install)")
-    port = _free_port()
     folder = tmp_path_factory.mktemp("guessers")
-    args = ["--port", str(port), "--db", str(folder / "rooms.db"), "--workers", "1", "--bot-delay", "0.02", "0.05"]
-    args += ["--game", "guessers=bw_guessers.rules:Guessers", "--only", "guessers", "--log-level", "warning"]
-    env = {**os.environ, "PYTHONPATH": str(FIXTURES), "PYTHONUNBUFFERED": "1"}
-    with open(folder / "server.log", "wb") as log:
-        proc = subprocess.Popen(
-            [Path(sys.executable).parent / "boardweaver", "serve", *args],
-            cwd=folder,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"the server exited with {proc.returncode}: {log.name}")
-                try:
-                    urllib.request.urlopen(base + "/api/client-config", timeout=1)
-                    break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            proc.wait(10)
+    game = ["--game", "guessers=bw_guessers.rules:Guessers", "--only", "guessers"]
+    with serve_in(folder, game, {"PYTHONPATH": str(FIXTURES)}) as base:
+        yield base
 
 
 @pytest.mark.parametrize(("width", "locale"), [(390, "en-US"), (390, "fr-FR"), (1280, "en-US"), (1280, "fr-FR")])

@@ -204,13 +204,10 @@ def check_setup(
     observers: list[PlayerId | None] = [*base.state.player_ids, None]
     seen = {observer: _seen(base, observer) for observer in observers}
     for _ in range(SETUP_TRIALS):
-        index = rng.choice(draws)
-        changed = DrawnRng(seed, index, rng.below(1 << 30))
-        other_game = fresh_game(game)
-        try:
-            other = start(other_game, players, seed, changed)
-        except Exception:
+        trial = _set_up_again(game, players, seed, draws, rng)
+        if trial is None:
             continue
+        index, changed, other_game, other = trial
         for key, kinds in kinds_under_looks(other.state).items():
             result.known.setdefault(key, set()).update(kinds)
         if changed.bounds != bounds or split(state_to_wire(other.state))[0] == hidden:
@@ -220,6 +217,20 @@ def check_setup(
     if len(result.turns) < TURNS_DEALT:
         _turn_trials(game, players, seed, base, bounds, draws, hidden, seen, rng, result)
     return result
+
+
+def _set_up_again(
+    game: Game, players: list[int], seed: int | str, draws: list[int], rng: Rng
+) -> tuple[int, DrawnRng, Game, Table] | None:
+    """Sets the game up again from `seed` with one of its `draws` (chosen by `rng`) changed: the draw's index, the
+    changed rng, the game and its table; None when setup raised that way."""
+    index = rng.choice(draws)
+    changed = DrawnRng(seed, index, rng.below(1 << 30))
+    other_game = fresh_game(game)
+    try:
+        return index, changed, other_game, start(other_game, players, seed, changed)
+    except Exception:
+        return None
 
 
 def _turn_trials(
@@ -245,13 +256,10 @@ def _turn_trials(
     """
     first = list(base.state.active_player_ids)
     for _ in range(TURN_TRIALS):
-        index = rng.choice(draws)
-        changed = DrawnRng(seed, index, rng.below(1 << 30))
-        other_game = fresh_game(game)
-        try:
-            other = start(other_game, players, seed, changed)
-        except Exception:
+        trial = _set_up_again(game, players, seed, draws, rng)
+        if trial is None:
             continue
+        index, changed, other_game, other = trial
         if changed.bounds != bounds or list(other.state.active_player_ids) == first:
             continue  # setup took another path, or the same seat starts
         if split(state_to_wire(other.state))[0] == hidden:
