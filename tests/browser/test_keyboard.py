@@ -131,6 +131,23 @@ def test_three_lanes_is_played_to_its_end_by_keyboard_alone(server: str, api: An
     screenshot(first, "three-lanes-keyboard-over")
 
 
+def test_regression_at_the_end_a_keyboards_focus_goes_from_the_hand_to_the_end_panel(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a player's trial, Draw-discard by keyboard alone): the game ended with the focus on a card of the
+    hand, and it stayed there, a card that "can't play now", rather than on the verdict. Three lanes' plans went to
+    the end panel only because nothing they had focused was left."""
+    room = api.room("bluff", seats=3, bots=[1, 2])  # the bots wait for seat 0's first decision
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    Keyboard(page).tab_to("() => document.activeElement.matches('.mine .layout-fan [data-roving] > [data-key]')")
+
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(page, "over")
+
+    page.wait_for_function(f"({WHERE})() === 'end-panel'", timeout=5000)
+
+
 HAND = ".mine .layout-fan [data-offer]"
 FOCUSED_CARD = f"() => document.activeElement.matches('{HAND}') && document.activeElement.dataset.key"  # else false
 

@@ -61,6 +61,7 @@ class RoomView:
     notices_said: int
     gone: str | None
     private: dict[str, Any] | None
+    over_focused = False  # the focus went to the end panel once as the game ended (`refocus`)
 
     def render(self) -> None:
         """Draws the room; a fault of the game's own code while drawing (a look, a text, its offers) is shown on the
@@ -209,6 +210,10 @@ class RoomView:
         to the piece focused last (`nearest_offer`), else the first to click."""
         if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
             return
+        if self.session.over and not self.over_focused:  # it just ended: the verdict, not a card "can't play now"
+            self.over_focused = True
+            if focus.focus_first(["#result .end-panel"]):
+                return
         again = [f"{focused}:is(button, [tabindex])"] if focused else []
         near = nearest_offer(self.focused_key, offered)
         if near is not None:
@@ -340,7 +345,7 @@ class RoomView:
 def render_ended(texts: Texts) -> str:
     """The end panel of a room the host ended before the game's own end: no winner, no scores."""
     return (
-        f'<section class="end-panel outcome-draw" aria-labelledby="end-title">'
+        f'<section class="end-panel outcome-draw" aria-labelledby="end-title" tabindex="-1">'
         f'<h2 id="end-title">{html.escape(texts.get("result.over"))}</h2>'
         f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
     )
