@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,6 +17,8 @@ from urllib.parse import urlparse
 
 import pytest
 from boardweaver import patch
+
+from tests.serving import wait_serving
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -82,17 +83,7 @@ def serve_in(folder: Path, args: list[str], env: dict[str, str] | None = None) -
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"the server exited with {proc.returncode}: {log_path.read_text()}")
-                try:
-                    urllib.request.urlopen(base + "/api/client-config", timeout=1)
-                    break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
+            wait_serving(proc, base + "/api/client-config", log_path)
             yield base
         finally:
             proc.terminate()
@@ -120,14 +111,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {proc.returncode}; see {log.name}")
-            try:
-                urllib.request.urlopen(base + "/api/client-config", timeout=1)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
+        wait_serving(proc, base + "/api/client-config", Path(log.name), timeout=30)
         yield base
     finally:
         proc.terminate()

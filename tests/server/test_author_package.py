@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -25,6 +24,7 @@ from boardweaver_server.rules_wheel import build_rules_wheel, rule_sources
 from starlette.testclient import TestClient
 
 from tests.server.conftest import LiveServer, SeatClient, create_room, make_app
+from tests.serving import wait_serving
 
 BOARDWEAVER = Path(sys.executable).parent / "boardweaver"
 NAME, TARGET = "tiny-duel", "tiny_duel.rules:TinyDuel"
@@ -251,17 +251,7 @@ def two_workers(project: Path, tmp_path: Path) -> Iterator[str]:
     proc = subprocess.Popen(command, cwd=project, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"serve exited with {proc.returncode}: {(tmp_path / 'serve.log').read_text()}")
-            try:
-                urllib.request.urlopen(base + "/api/games", timeout=1)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_serving(proc, base + "/api/games", tmp_path / "serve.log")
         yield base
     finally:
         proc.terminate()

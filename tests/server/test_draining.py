@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import create_room, make_app
 from tests.server.haproxy import free_port
 from tests.server.test_workers import BOARDWEAVER, Served, create_rooms
+from tests.serving import wait_serving
 
 PASS = {"type": "command", "name": "pass"}
 
@@ -41,19 +42,8 @@ class Single(Served):
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        """Waits (up to 90 s: 2 shared cores under load start 2 workers in ~20 s) until `/readyz` says 200."""
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}: {self.log()}")
-            try:
-                if httpx.get(f"{self.base}/readyz", timeout=5).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        self.proc.kill()
-        raise RuntimeError(f"the server did not start: {self.log()}")
+        """Waits (up to 90 s) until `/readyz` says 200."""
+        wait_serving(self.proc, f"{self.base}/readyz", self.log_path, timeout=90)
 
 
 def test_drain_stores_and_acks_the_commit_under_way_then_closes_sockets_with_1012(tmp_path: Path) -> None:

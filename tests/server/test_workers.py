@@ -24,6 +24,7 @@ from boardweaver_server.store import shard_path, shard_paths
 from boardweaver_server.supervisor import route
 
 from tests.server.conftest import SeatClient
+from tests.serving import wait_serving
 
 pytestmark = pytest.mark.timeout(120)
 GAMES = load_games()
@@ -51,17 +52,7 @@ class Served:
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}: {self.log()}")
-            try:
-                if httpx.get(f"{self.base}/api/games", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        self.proc.kill()
-        raise RuntimeError("the server did not start")
+        wait_serving(self.proc, f"{self.base}/api/games", self.log_path, timeout=30)
 
     def ws(self, room: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room}"
