@@ -514,3 +514,30 @@ def test_regression_a_page_reloaded_offline_keeps_the_clocks_counted_on_from_the
 
     assert offline.clock == clock
     assert 5_000 <= offline.clock_age() < 10_000
+
+
+def test_regression_the_last_move_marks_kept_with_a_view_come_back_with_it_after_an_offline_reload() -> None:
+    """Regression (a player's trial): a page reloaded offline drew no last-move marks, which an online reload draws
+    from its snapshot's `last_moves`. Marks kept with an older view than the one saved last are not drawn on it."""
+    room = FakeRoom(MarketDraft(), [0, 1])
+    store = MemoryStore()
+    online = _session(room, 0, store)
+    online.receive(room.snapshot(0))
+    online.keep_marks({"hand-0/0": 0, "market": 1})
+    stale = Session("r2", "seat", 0, store, lambda name, options: room.game)
+    stale.receive({**room.snapshot(0), "seq": 3})
+    stale.keep_marks({"hand-0/0": 1})
+    stale.receive({"type": "event", "seq": 4, "patch": []})  # its view saved anew, its marks not
+    store.set("bw:r3:0:base", store.get("bw:r1:0:base") or "")
+    store.set("bw:r3:0:marks", "not json")
+
+    offline = Session("r1", "seat", 0, store, lambda name, options: room.game)
+    offline.restore_offline()
+    after_stale = Session("r2", "seat", 0, store, lambda name, options: room.game)
+    after_stale.restore_offline()
+    broken = Session("r3", "seat", 0, store, lambda name, options: room.game)
+    broken.restore_offline()
+
+    assert offline.kept_marks() == {"hand-0/0": 0, "market": 1}
+    assert after_stale.kept_marks() == {}
+    assert broken.kept_marks() == {}

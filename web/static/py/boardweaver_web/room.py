@@ -116,6 +116,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.start_signals()
         if self.session.restore_offline():
             self.clock_at = dom.now() - self.session.clock_age()  # the saved clocks ran on since their frame
+            self.last_moves = self.session.kept_marks()  # as the snapshot last said them, until the next one
             self.render()
         if tab.is_online():
             self.connect()
@@ -220,6 +221,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.last_moves = marks_from(frame.get("last_moves"))
             last = self.session.last_commit  # the server's word again: a reloaded tab may take its move back
             self.undoable_commit = last[0] if last is not None and frame.get("undoable") is True else None
+        if frame.get("type") in ("event", "snapshot"):  # with the view they mark: a reload offline draws them too
+            self.session.keep_marks(self.last_moves)
         if self.rematched and frame.get("type") == "snapshot":  # the new game, in place of the finished one
             self.rematched = False
             self.session.notices.append(Notice("rematch.started"))

@@ -432,6 +432,24 @@ class Session:
                     break
         return True
 
+    def keep_marks(self, marks: dict[str, int]) -> None:
+        """Keeps the board's last-move marks ("space/index" or a space id -> the seat that moved there) beside the
+        saved view, with its `seq`: a reload offline draws them as a snapshot's `last_moves` does online."""
+        kept = {"seq": self.seq, "marks": marks}
+        self.store.set(self._key("marks"), json.dumps(kept, separators=(",", ":")))
+
+    def kept_marks(self) -> dict[str, int]:
+        """The last-move marks kept with the saved view; none when they were kept with another view (an older
+        `seq`) or are not marks at all."""
+        raw = self.store.get(self._key("marks"))
+        try:
+            kept = json.loads(raw) if raw is not None else None
+        except ValueError:
+            return {}
+        if not isinstance(kept, dict) or kept.get("seq") != self.seq or not isinstance(kept.get("marks"), dict):
+            return {}
+        return {str(key): seat for key, seat in kept["marks"].items() if type(seat) is int}
+
     def _resume(self, saved: dict[str, Any]) -> list[dict[str, Any]]:
         steps = [Action.from_wire(wire) for wire in saved["steps"]]
         sent = saved.get("sent")
