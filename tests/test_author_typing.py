@@ -47,3 +47,30 @@ def test_end_game_still_refuses_scores_of_another_shape(tmp_path: Path, scores: 
     done = _mypy(tmp_path, source)
 
     assert done.returncode == 1 and 'Argument "scores" to "end_game"' in done.stdout, done.stdout + done.stderr
+
+
+def _guide_block(marker: str) -> str:
+    """The first Python code block of games/README.md after `marker`."""
+    text = (ROOT / "games" / "README.md").read_text(encoding="utf-8")
+    assert marker in text, f"the guide no longer has {marker!r}"
+    return text.split(marker, 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_guides_typed_seats_pass_mypy_strict(tmp_path: Path) -> None:
+    """games/README.md §10, "Type-check it": a trial author's trick game failed `mypy --strict` on
+    `table.state.player_ids.index(player_id)`; the guide's way passes."""
+    done = _mypy(tmp_path, _guide_block("**Type-check it.**"))
+
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_plain_int_seat_looked_up_among_the_player_ids_is_refused_as_the_guide_says(tmp_path: Path) -> None:
+    source = (
+        "from boardweaver import Table\n\n\n"
+        "def after(table: Table, player_id: int) -> int:\n"
+        "    return table.state.player_ids.index(player_id)\n"
+    )
+
+    done = _mypy(tmp_path, source)
+
+    assert done.returncode == 1 and 'expected "PlayerId"' in done.stdout, done.stdout + done.stderr
