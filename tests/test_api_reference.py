@@ -28,3 +28,13 @@ def test_every_public_name_has_its_entry_and_the_docstrings_the_compiled_build_d
     assert "- `allow_undo() -> None`\n  Lets the seat take this decision back after committing it." in text
     assert "Attributes: `view`, the seat's view with the drafted Choice and Cancel steps applied" in text
     assert "## `boardweaver.testing`" in text and "assert_doctor_passes" in text
+
+
+def test_regression_a_piece_looks_title_is_said_to_take_a_message_with_arguments() -> None:
+    """Regression: the reference called a piece's "title" "a message key for a tooltip"; the tab also takes a message
+    with arguments there and says it to a screen reader in place of the face (a trial author's card title named
+    rank and suit from the guide, not from this reference)."""
+    text = " ".join((ROOT / "sdk" / "API.md").read_text(encoding="utf-8").split())
+
+    assert '"title" (a message key, or a message with arguments as for "says"' in text
+    assert "which a screen reader says" in text and '"title" (a message key for a tooltip)' not in text

@@ -207,9 +207,12 @@ class Game(metaclass=_GameType):
         the seat's language, shown instead of "text"), "symbol" (one glyph), "color" (CSS colour), "ink" (the
         text's `#rrggbb` colour, such as red suits' "#c62828"; used only where it reads on the piece at 4.5:1 or
         more, else black or white, whichever reads), "svg" (an inline
-        SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key for a
-        tooltip), "mark" (true: a seat that sees a piece of this public kind by its hidden face, such as a
-        Hanabi card the other seats see whole, also sees this kind's text in the piece's corner: what everyone
+        SVG), "back" (true: drawn as a card's back, a lattice in its colour), "title" (a message key, or a
+        message with arguments as for "says": what the piece is, in words, which a screen reader says and its
+        tooltip shows in place of its face's text, so a face-up card's title names its rank, `msg("card",
+        rank=msg("rank.queen"), suit=msg("suit.hearts"))`), "mark" (true: a seat that sees a piece of this
+        public kind by its hidden face, such as a Hanabi card the other seats see whole, also sees this kind's
+        text in the piece's corner: what everyone
         knows of it, "R?"), "corner" (a short sign drawn small in the piece's top-left corner, at the top of a hex
         map's tile: a cue besides "color" for a player who does not tell colours apart, such as Hexbloom's "✿" on
         a rose tile). The default shows the kind itself. The doctor requires every "says" and "title" key in each
