@@ -1532,3 +1532,46 @@ def test_regression_a_hand_whose_cards_commands_play_points_to_the_commands(
     assert len(cards) == 5 and all(s.startswith(notice) and s.count(",") == 4 for s in said), said  # five commands
     assert labels[0].endswith(hint) and not any(hint in label for label in labels[1:]), labels
     assert all("data-not-now" not in card for card in cards)
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en", "You can't play that card now: 14 other cards can be played."),
+        ("fr", "Vous ne pouvez pas jouer cette carte maintenant : 14 autres cartes peuvent être jouées."),
+    ],
+)
+def test_regression_a_memory_card_of_a_kept_pair_says_it_cannot_be_played_and_a_chess_square_nothing(
+    locale: str, said: str
+) -> None:
+    """Regression (a keyboard player's trial): Enter or Space on a card of a pair kept, face up, said nothing. A
+    card of a seat's grid that no offer clicks now carries the notice Enter, Space or a click gives (`data-not-now`,
+    `RoomPage.on_key`): how many of the grid's cards can be played, else "You can't play that now." on another
+    seat's turn. Its label is unchanged (it is no button), and a board of named squares (fog chess) gets none."""
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    game = MemoryMatch()
+    table = start(game, [0, 1], seed=3)
+    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
+    partner = faces.index(faces[0], 1)
+    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
+    verify_commit(game, table, 0, [Action.piece_click("grid", partner)])
+
+    def card(seat: int, index: int) -> str:
+        draft = Draft(game, table.view(seat), seat)
+        page = Board(game, draft.view, seat, draft.offers(), game.catalogs()[locale], Texts(locale)).render()
+        return html.unescape(re.findall(rf'<(?:div|button) [^>]*data-key="grid/{index}"[^>]*>', page)[0])
+
+    kept, waiting = card(0, 0), card(1, 0)
+    offered = card(0, 1 if partner != 1 else 2)
+    chess = load_game("fog-chess")({})
+    chess_table = start(chess, [0, 1], seed=1)
+    draft = Draft(chess, chess_table.view(0), 0)
+    squares = Board(chess, draft.view, 0, draft.offers(), chess.catalogs()["en"], Texts("en")).render()
+
+    assert f'data-not-now="{said}"' in kept and "data-offer" not in kept
+    assert 'aria-label="' in kept and "·" not in kept.split('aria-label="')[1]  # its label says nothing more
+    not_now = "You can't play that now." if locale == "en" else "Vous ne pouvez pas jouer cela maintenant."
+    assert f'data-not-now="{not_now}"' in waiting  # another seat's turn
+    assert "data-offer" in offered and "data-not-now" not in offered
+    assert "data-not-now" not in squares and "data-key=" in squares

@@ -457,6 +457,10 @@ class Board(PieceDrawing):
             # miss): Enter, Space or a click on a card says where they are, not nothing (hand-notice)
             if not self.piece_offers:
                 self._point_to_commands(space)
+            # a card none of the offers clicks (Memory match's pair kept, a card face up; any on another seat's turn):
+            # Enter, Space or a click says so, as a hand's card does; a board of named squares (chess) says nothing
+            if space.space_id not in self._use_commands and not self.game.space_look(space.kind).get("coordinates"):
+                self._said_not_now[space.space_id] = ("", self._grid_not_now(len(offered)))
         if held:
             self._read_hands.add(space.space_id)
             # a card not offered surely cannot be played now where the seat has no offer at all, or the hand's cards
@@ -477,6 +481,13 @@ class Board(PieceDrawing):
             said = self.texts.get("piece.chosen-full", count=len(offered))
             return said, self.texts.get("notice.chosen-full", count=len(offered))
         return self.texts.get("piece.not-now"), self.texts.get("notice.not-now")
+
+    def _grid_not_now(self, offered: int) -> str:
+        """What Enter, Space or a click on a card of a seat's grid that no offer clicks says: that it cannot be played
+        now, and how many of the grid's cards can ("You can't play that card now: 12 other cards can be played.")."""
+        if not offered:
+            return self.texts.get("notice.not-now")
+        return self.texts.get("notice.grid-not-now", count=offered)
 
     def _point_to_commands(self, space: Space) -> None:
         """A hand whose cards none of the offers clicks while the seat has commands to choose from (Draw-discard's

@@ -121,9 +121,9 @@ class PieceDrawing:
             spoken += f" · {self._mark_name(mark)}"
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
             spoken += f" · {self.texts.get('piece.picked')}"
-        elif not_now:
+        elif not_now and self._said_not_now[space.space_id][0]:
             # a card of the seat's hand it cannot play now, reached by the arrows among those it can: said so, as
-            # those say what a click does
+            # those say what a click does (a grid's card is no button: its label says nothing of a click)
             spoken += f" · {self._said_not_now[space.space_id][0]}"
         elif hint:
             spoken += f" · {hint}"
