@@ -230,11 +230,16 @@ async def room_status(request: Request) -> Response:
     """
     responses:
       200:
-        description: The room's game, options, seats, seq, whether it is over, and its seed once over.
+        description: The room's game, options, seats, seq, whether it is over, and its seed once over; a
+          rematch not started says in `bot_wait` the seconds until its seated players may give a seat nobody
+          came to a bot (0 once they may).
       404:
         description: No such room.
     """
-    return _json(_rooms(request).status(await _room(request)))
+    room = await _room(request)
+    status = _rooms(request).status(room)
+    wait = players.bot_wait(_rooms(request), room)
+    return _json(status if wait is None else {**status, "bot_wait": round(wait, 1)})
 
 
 async def claim_seat(request: Request) -> Response:
@@ -298,7 +303,8 @@ async def rematch_room(request: Request) -> Response:
         description: A seat is asked for without that seat's own token (the host's does not do), or no seat
           without the host's token.
       409:
-        description: The game is not over yet.
+        description: The game is not over yet, or the seat's player comes too late (`rematch/seat-to-bot`), a
+          bot playing the seat in the rematch.
     """
     room = await _room(request)
     rooms = _rooms(request)
@@ -316,6 +322,8 @@ async def rematch_room(request: Request) -> Response:
     if seat is None or seat in room.record.bots:
         return _json({"room": new.room_id})
     moved = players.next_seat(room.record.players, seat)
+    if moved in new.record.bots:  # the others gave the seat nobody came to a bot (`players.give_seat_to_bot`)
+        raise RoomError(409, "the others did not wait: a bot plays your seat in the rematch", "rematch/seat-to-bot")
     return _json({"room": new.room_id, "seat": moved, "token": await players.rematch_seat(rooms, new, moved)})
 
 
@@ -371,19 +379,32 @@ async def add_bot(request: Request) -> Response:
     requestBody:
       content:
         application/json:
-          schema: {type: object, required: [seat], properties: {seat: {type: integer}}}
+          schema: {type: object, required: [seat], properties: {seat: {type: integer}, by: {type: integer}}}
     responses:
       200:
-        description: A bot now plays the open seat, or the invited seat whose link nobody has opened (that
-          link then opens no seat); host token required.
+        description: "A bot now plays the open seat, or the invited seat whose link nobody has opened (that
+          link then opens no seat); host token required, or in a rematch not started, `{by}` and that seat's own
+          token once the seat has stayed empty 60 s (`bot_wait` in the status). Every socket is told
+          `{type: seat-bot, room, seat, by?}`."
+      400:
+        description: The body is not `{seat, by?}` with integers.
+      403:
+        description: Not the host, nor (with `by`) a player seated in the room with that seat's token.
+      409:
+        description: "With `by`: the room is no rematch or has started (`bot/host-only`), the seat's player has
+          come (`bot/seat-taken`) or it is too early (`bot/too-early`); nothing changes."
     """
     room = await _room(request)
-    _host(request, room)
     body = await _body(request)
     seat = body.get("seat") if isinstance(body, dict) else None
-    if type(seat) is not int:
-        raise RoomError(400, "expected {'seat': integer}")
-    await _rooms(request).add_bot(room, seat)
+    by = body.get("by") if isinstance(body, dict) else None
+    if type(seat) is not int or (by is not None and type(by) is not int):
+        raise RoomError(400, "expected {'seat': integer, 'by': your seat, an integer, unless you are the host}")
+    if by is None:
+        _host(request, room)
+    elif not token_matches(bearer(request.headers.get("authorization")), room.record.seat_hashes.get(by, [])):
+        raise RoomError(403, "this seat's own token required")
+    await players.give_seat_to_bot(_rooms(request), room, seat, by)
     return _json(_rooms(request).status(room))
 
 

@@ -12,6 +12,9 @@ from .rooms import RoomError, Rooms, RoomSpec
 from .tokens import token_matches
 
 MAX_NAME = 32  # characters of a display name, after trimming
+# how long a rematch waits for a seat nobody has come to before any of its seated players may give it to a bot
+# (the host may at once); the others had the rematch's notice in the finished room all that time
+REMATCH_BOT_WAIT = 60.0
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, unassigned, breaks
 
 
@@ -99,6 +102,7 @@ async def rematch(rooms: Rooms, room: Room, by: int | None = None) -> Room:
             *(ops.set_seat_name(new.room_id, seat, name) for seat, name in names.items()),
         )
         new.record.names.update(names)
+        new.record.rematch_of = room.room_id
         record.rematch = new.room_id
         told = {"type": "rematch", "room": room.room_id, "rematch": new.room_id}
         room.broadcast(told if by is None else {**told, "seat": by})  # the others' notice names who asked
@@ -111,3 +115,46 @@ async def rematch_seat(rooms: Rooms, new: Room, seat: int) -> str:
         if seat not in new.record.players or seat in new.record.bots:
             raise RoomError(404, "no such human seat")
         return await rooms.seat_again(new, seat)
+
+
+def bot_wait(rooms: Rooms, room: Room) -> float | None:
+    """Seconds until a seated player of this rematch may give a seat nobody came to a bot (0: now); None where only
+    the host may (a room that is no rematch, or one that has started)."""
+    if not room.record.rematch_of or room.is_started or room.is_over:
+        return None
+    return max(0.0, room.record.created + REMATCH_BOT_WAIT - rooms.lifecycle.now())
+
+
+async def give_seat_to_bot(rooms: Rooms, room: Room, seat: int, by: int | None = None) -> None:
+    """A bot takes `seat` (`rooms.add_bot`): at the host's word (`by` None, checked by the caller), or at the
+    word of the rematch's seated player `by` (whose token the caller checked) once the seat has stayed empty
+    `REMATCH_BOT_WAIT` s. Every socket of the room is told who gave which seat to a bot.
+
+    A player's refusal changes nothing and names only public facts: the seats' states and the time left.
+    """
+    if by is not None:
+        if by == seat or by not in room.record.players or room.seat_status(by) != "claimed":
+            raise RoomError(403, "only a player seated in this room may give another seat to a bot")
+        if by in room.record.invited:
+            raise RoomError(403, "open your invite link first: only a player seated in this room may do this")
+        wait = bot_wait(rooms, room)
+        if wait is None:
+            why = "the game has started" if room.is_started else "only the host gives seats to bots here"
+            raise RoomError(409, why, "bot/host-only")
+        if seat not in room.record.players:
+            raise RoomError(404, "no such seat")
+        if room.seat_status(seat) != "open" and seat not in room.record.invited:
+            raise RoomError(409, "this seat's player has come: it is not for a bot", "bot/seat-taken")
+        if wait > 0:
+            raise RoomError(
+                409,
+                f"wait {int(wait) + 1} s more: a seat of a rematch goes to a bot once nobody has come to it "
+                f"for {int(REMATCH_BOT_WAIT)} s",
+                "bot/too-early",
+            )
+    name = room.record.names.get(seat)  # public, as the seats frame's: the bot's notice names whose seat it took
+    await rooms.add_bot(room, seat)
+    told: dict[str, Any] = {"type": "seat-bot", "room": room.room_id, "seat": seat}
+    if name is not None:
+        told["name"] = name
+    room.broadcast(told if by is None else {**told, "by": by})

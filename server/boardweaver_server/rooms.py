@@ -571,6 +571,8 @@ class Rooms:
         room.record.invited = waiting
         if starts:
             self._mark_started(room)
+        else:  # the others waiting see the seat taken ("Joined: Ada"), not still awaited until the game starts
+            room.broadcast(room.seats_frame())
         return token
 
     async def seat_again(self, room: Room, seat: int) -> str:
@@ -600,10 +602,15 @@ class Rooms:
             writes = [ops.update_room(room.room_id, bots=bots)]
             if invited:
                 writes += [ops.delete_seat_tokens(room.room_id, seat), ops.update_room(room.room_id, invited=waiting)]
+            named = seat in room.record.names  # a rematch's seat keeps its player's name: not the bot's
+            if named:
+                writes.append(ops.delete_seat_name(room.room_id, seat))
             if starts:
                 writes.append(ops.update_room(room.room_id, started=True))
             await room.store.write(*writes)
             room.record.bots = bots
+            if named:
+                room.record.names.pop(seat, None)
             if invited:
                 room.record.seat_hashes.pop(seat, None)
                 room.record.invited = waiting

@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS seat_names (
     room TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (room, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, next_room TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rematches_next_room ON rematches (next_room);
 CREATE TABLE IF NOT EXISTS chat_lines (
     room TEXT NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,
     said_at INTEGER NOT NULL, chat_id TEXT NOT NULL, PRIMARY KEY (room, number)
@@ -137,6 +138,7 @@ class RoomRecord:
     invited: list[int] = field(default_factory=list)  # seats whose invite link nobody has opened yet
     names: dict[int, str] = field(default_factory=dict)  # the display names the seats' players chose
     rematch: str = ""  # the room of this game's rematch, once a seat asked for one
+    rematch_of: str = ""  # the finished room this room is the rematch of; "" for a room made otherwise
 
 
 @dataclass
@@ -1119,6 +1121,15 @@ def set_seat_name(room_id: str, seat: int, name: str) -> Op:
     return op
 
 
+def delete_seat_name(room_id: str, seat: int) -> Op:
+    """Forgets a seat's display name (a bot took the seat: the name was its player's)."""
+
+    def op(conn: sqlite3.Connection) -> None:
+        conn.execute("DELETE FROM seat_names WHERE room = ? AND seat = ?", (room_id, seat))
+
+    return op
+
+
 def insert_rematch(room_id: str, next_room: str) -> Op:
     """Links a finished room to the room of its rematch."""
 
@@ -1241,14 +1252,18 @@ def load_rooms(conn: sqlite3.Connection, live_since: float | None = None) -> lis
 
 
 def _read_players(conn: sqlite3.Connection, rooms: dict[str, RoomRecord]) -> None:
-    """Fills in the rooms' seat names and rematches (one room: by its id; else every room's)."""
+    """Fills in the rooms' seat names and rematches, both ways (one room: by its id; else every room's)."""
     where, args = ("WHERE room = ?", tuple(rooms)) if len(rooms) == 1 else ("", ())
     for room_id, seat, name in conn.execute(f"SELECT room, seat, name FROM seat_names {where}", args):
         if room_id in rooms:
             rooms[room_id].names[seat] = name
+    if len(rooms) == 1:  # the room's own rematch, and the room it is the rematch of
+        where, args = "WHERE room = ? OR next_room = ?", (*rooms, *rooms)
     for room_id, next_room in conn.execute(f"SELECT room, next_room FROM rematches {where}", args):
         if room_id in rooms:
             rooms[room_id].rematch = next_room
+        if next_room in rooms:
+            rooms[next_room].rematch_of = room_id
 
 
 def load_room(conn: sqlite3.Connection, room_id: str) -> RoomRecord | None:

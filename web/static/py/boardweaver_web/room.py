@@ -20,7 +20,7 @@ from .room_view import RoomView
 from .roving import roving_step
 from .seating import SeatKeeping
 from .session import Notice, Session
-from .texts import pick_locale
+from .texts import Texts, pick_locale
 from .turn_signal import TurnSignal
 
 
@@ -206,6 +206,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         if frame.get("type") == "rematch" and self.session.role == "seat" and not self.session.rematch and not asked:
             # another seat asked: said, by its name, not only relabelled
             self.session.notices.append(Notice("rematch.ready", {"name": self.rematch_asker(frame)}))
+        if frame.get("type") == "seat-bot" and type(frame.get("seat")) is int:
+            self.session.notices.append(self.seat_bot_notice(frame))
         clock = self.session.clock
         awaited = self.session.awaited()
         before = self.session.base_table()
@@ -238,6 +240,16 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         self.render()
+
+    def seat_bot_notice(self, frame: dict[str, Any]) -> Notice:
+        """What every seat is told when a bot took a seat nobody came to: whose seat, and who gave it."""
+        seat, by, name = frame["seat"], frame.get("by"), frame.get("name")
+        whose = name if isinstance(name, str) else Texts.get(self.texts, "seat", seat=seat)  # no longer "Bot 2"
+        if type(by) is not int:
+            return Notice("room.seat-bot-host", {"seat": whose})
+        if by == self.session.seat and self.session.role == "seat":
+            return Notice("room.seat-bot-you", {"seat": whose})
+        return Notice("room.seat-bot", {"seat": whose, "by": self.texts.get("seat", seat=by)})
 
     def note_moves(self, mover: int | None) -> None:
         """Keeps where `mover`'s decision moved pieces (what this perspective saw move), in place of its last."""

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from boardweaver import Game, Table
 
-from . import elements, mine, network, storage, tab, way_back
+from . import dom, elements, mine, network, storage, tab, way_back
 
 if TYPE_CHECKING:
     from .players import NamedTexts
@@ -39,6 +39,8 @@ class SeatKeeping:
         entry = kept[0]  # the room's maker holds its invites: the room shows them until each is joined
         if entry.get("invites") or entry.get("host"):
             self.made = entry
+            self.spawn(self.read_status())
+        elif not frame.get("started", True):  # a rematch says when its seated players may give a seat to a bot
             self.spawn(self.read_status())
         if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
             tab.replace_hash(urlencode({"seat": seat, "token": token}))
@@ -90,9 +92,16 @@ class SeatKeeping:
         if status == 200 and isinstance(data, dict):
             self.room_status = data
             self.render_invites()
+            wait = data.get("bot_wait")
+            if not self.made and isinstance(wait, int | float) and wait > 0:  # the server's clock, read again then
+                dom.later(int(wait * 1000) + 500, lambda: self.spawn(self.read_status()))
 
     def render_invites(self) -> None:
-        """The links the room's maker may still send: invites of seats not joined yet, the TV's, the referee's."""
+        """The links the room's maker may still send: invites of seats not joined yet, the TV's, the referee's.
+        A rematch's other players get the seats nobody came to, which they may give to bots after a wait."""
+        if not self.made and self.room_status is not None and not self.session.over:
+            elements.draw("invites", self.render_absent_seats(self.room_status.get("bot_wait")))
+            return
         if not self.made or self.room_status is None or self.session.over:
             elements.draw("invites", "")
             return
@@ -116,11 +125,34 @@ class SeatKeeping:
         if seat is not None and seat.isdigit():
             self.spawn(self.give_to_bot(int(seat)))
 
+    def render_absent_seats(self, wait: Any) -> str:
+        """A rematch's seats nobody came to, as its seated players see them: after `wait` seconds (the server's
+        `bot_wait`), a button per seat to let a bot play it; "" where the room is no rematch or nobody is awaited."""
+        own = self.session.seat
+        absent = [seat for seat in self.session.awaited() if seat != own]
+        if self.session.role != "seat" or not self.token or not absent or not isinstance(wait, int | float):
+            return ""
+        t = self.texts
+        seats = t.listed([t.get("seat", seat=seat) for seat in absent])
+        if wait > 0:
+            hint = html.escape(t.get("room.absent-wait", seats=seats, count=len(absent)))
+            return f'<div class="invites absent-seats"><p class="invite-hint">{hint}</p></div>'
+        hint = html.escape(t.get("room.absent-now", seats=seats, count=len(absent)))
+        buttons = "".join(
+            f'<button type="button" class="bot-seat" data-bot-seat="{seat}">'
+            f"{html.escape(t.get('room.bot-seat', seat=t.get('seat', seat=seat)))}</button>"
+            for seat in absent
+        )
+        return f'<div class="invites absent-seats"><p class="invite-hint">{hint}</p>{buttons}</div>'
+
     async def give_to_bot(self, seat: int) -> None:
-        """The host gives a seat nobody came to a bot (the server's snapshot then redraws the room)."""
+        """The host (or, in a rematch, a seated player after the wait) gives a seat nobody came to a bot (the
+        server's snapshot then redraws the room, and its notice says who did)."""
         url = f"/api/rooms/{self.session.room}/bots"
-        auth = {"Authorization": f"Bearer {self.made.get('host', '')}"}
-        status, data = await network.fetch_json(url, "POST", {"seat": seat}, auth)
+        host = self.made.get("host")
+        auth = {"Authorization": f"Bearer {host or self.token or ''}"}
+        body = {"seat": seat} if host else {"seat": seat, "by": self.session.seat}
+        status, data = await network.fetch_json(url, "POST", body, auth)
         if status != 200:
             reason = data.get("error") if isinstance(data, dict) else status
             self.say_lasting(self.texts.get("room.bot-failed", reason=reason))
@@ -159,6 +191,9 @@ class SeatKeeping:
         url = f"/api/rooms/{self.session.room}/rematch"
         status, data = await network.fetch_json(url, "POST", {"seat": seat}, {"Authorization": f"Bearer {token}"})
         if status != 200 or not isinstance(data, dict) or "token" not in data:
+            if isinstance(data, dict) and data.get("code") == "rematch/seat-to-bot":  # too late: said plainly
+                self.say_lasting(self.texts.get("rematch.seat-to-bot"))
+                return
             reason = data.get("error") if isinstance(data, dict) else status
             self.say_lasting(self.texts.get("rematch.failed", reason=reason))
             return

@@ -1,0 +1,62 @@
+"""A rematch whose third player never comes, in Chromium: the two who came let a bot play the seat and play on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Api, seat_url, wait_state
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Ada", "Bob", "Cy")
+WAIT_MS = 90_000  # the server's 60 s wait for a rematch's empty seat, and some more on a loaded machine
+
+
+def test_regression_the_two_players_of_a_rematch_let_a_bot_play_the_seat_nobody_came_to_and_play_on(
+    server: str, api: Api, new_page: Any
+) -> None:
+    """A player's trial: Bob and Cy asked for a rematch, Ada (the host's player) never came back, and only the host
+    could give her seat to a bot: they waited for ever. After a minute either of them may."""
+    room = api.call("/api/rooms", {"game": "old-maid", "seats": 3, "bots": []})
+    base = f"/api/rooms/{room['room']}"
+    room["tokens"] = {s: api.call(f"{base}/seats/{s}/claim", {"name": n})["token"] for s, n in enumerate(NAMES)}
+    api.call(f"{base}/end", {}, room["host_token"])
+    bob, cy = new_page(seat_url(server, room, 1)), new_page(seat_url(server, room, 2))
+    for page in (bob, cy):
+        wait_state(page, "over")
+        page.click("#review-link button.rematch")
+        page.wait_for_url(lambda url: room["room"] not in url)
+        wait_state(page, "ready", timeout=30_000)
+    bob.wait_for_function("document.getElementById('turn').innerText === 'Waiting for Ada to join'", timeout=10_000)
+    hint = bob.inner_text("#invites")
+    buttons_at_first = bob.locator("#invites button").count()
+
+    bob.wait_for_selector("#invites button.bot-seat", timeout=WAIT_MS)
+    cy.wait_for_selector("#invites button.bot-seat", timeout=WAIT_MS)
+    label = bob.inner_text("#invites button.bot-seat")
+    bob.click("#invites button.bot-seat")
+    cy.wait_for_function("document.getElementById('notice').innerText.includes('bot')", timeout=30_000)
+    bob.wait_for_function("document.getElementById('notice').innerText.includes('bot')", timeout=30_000)
+    told = {"bob": bob.inner_text("#notice"), "cy": cy.inner_text("#notice")}
+    players = (bob, cy)
+    mover = None
+    for _ in range(300):  # the bot may move first: then one of the two plays
+        mover = next((p for p in players if "Your turn" in p.title()), None)
+        if mover is not None:
+            break
+        bob.wait_for_timeout(100)
+    assert mover is not None, "neither present player got a turn"
+    other = cy if mover is bob else bob
+    lines = mover.locator("#log li").count()
+    mover.locator("#board .piece.offer").first.click()
+    other.wait_for_function(f"document.querySelectorAll('#log li').length > {lines}", timeout=30_000)
+
+    assert "Ada has not come yet" in hint and buttons_at_first == 0  # a minute's wait first, and said so
+    assert label == "Let a bot play Ada"
+    assert told == {"bob": "You let a bot play Ada's seat.", "cy": "Bob let a bot play Ada's seat."}
+    assert bob.locator("#invites button").count() == 0 and cy.locator("#invites button").count() == 0
+    assert bob.locator("#board").inner_text().count("Bot 2") >= 1  # the bot is a bot, not "Ada"
+    assert api.call(f"/api/rooms/{bob.url.split('/room/')[1].split('#')[0]}")["seats"] == ["claimed", "bot", "claimed"]
+    assert wait_state(mover, "ready", "over", timeout=30_000) in ("ready", "over")
