@@ -1575,3 +1575,23 @@ def test_regression_a_memory_card_of_a_kept_pair_says_it_cannot_be_played_and_a_
     assert f'data-not-now="{not_now}"' in waiting  # another seat's turn
     assert "data-offer" in offered and "data-not-now" not in offered
     assert "data-not-now" not in squares and "data-key=" in squares
+
+
+def test_the_seats_own_said_facts_are_its_private_messages_as_its_header_says_them_and_nobody_elses() -> None:
+    """What `RoomView.say_own_news` says when a frame changes one: Old maid's "Last card: ..." of the seat itself,
+    in its own words; not another seat's, not a spectator's, not a fact the catalog does not name."""
+    game = OldMaid()
+    table = start(game, [0, 1, 2], seed=6)
+    for player, cards in {0: ["rank-1"], 1: ["rank-12", "rank-3"], 2: ["rank-5", "maid"]}.items():
+        table.state.space(f"hand-{player}").pieces = [Piece("back").hiding(card) for card in cards]
+    table.state.active_player_ids, table.state.result = [0], None
+    verify_commit(game, table, 0, [Action.piece_click("hand-1", 0)], picks=[0])
+
+    def said(seat: int | None) -> dict[str, str]:
+        catalog = NamedCatalog(game.catalogs()["en"], {})
+        return Board(game, table.view(seat), seat, [], catalog, NamedTexts("en", {})).own_said_facts()
+
+    assert said(0) == {"last_card": "Last card: You took Player 2's Queen."}
+    assert said(1) == {"last_card": "Last card: Player 1 took your Queen."}
+    assert said(2) == {"last_card": "Last card: none yet"}  # its own, untouched by the take
+    assert said(None) == {}

@@ -236,6 +236,18 @@ class Board(PieceDrawing):
             for k, text, v in facts
         )
 
+    def own_said_facts(self) -> dict[str, str]:
+        """The seat's own facts said as messages in its private state, by key, as its header says them ("Last card:
+        You took Bob's 7"): what the room tells its player when one changes (`RoomView.say_own_news`)."""
+        if self.me is None or not self.show_private or self.me not in self.table.state.player_ids:
+            return {}
+        said = {}
+        for key, value in sorted(self.table.state.player(self.me).private_state.items()):
+            name = self._fact_name(key) if message_in(value) is not None else None
+            if name is not None:
+                said[key] = self.texts.get("seat.fact", name=name, value=self._fact_value(value))
+        return said
+
     def _fact_value(self, value: Any) -> str:
         """A fact's value as text: a message (its wire map, as `Table.set` keeps one) in the reader's language, as
         the seat reads it (`for_reader`: Old maid's "You took Bob's 7" to the taker, "Ada took Bob's 7" in a review)."""

@@ -24,6 +24,7 @@ from .panels import (
     render_result,
     render_rules,
     score_title,
+    sentence,
 )
 from .players import NamedCatalog
 from .roving import nearest_offer
@@ -62,6 +63,8 @@ class RoomView:
     gone: str | None
     private: dict[str, Any] | None
     over_focused = False  # the focus went to the end panel once as the game ended (`refocus`)
+    # the seat's own said facts as a frame last left them, with its room and seq (`say_own_news`)
+    facts_heard: tuple[str, int, dict[str, str]] | None = None
 
     def render(self) -> None:
         """Draws the room; a fault of the game's own code while drawing (a look, a text, its offers) is shown on the
@@ -141,6 +144,7 @@ class RoomView:
             title = game.title_in(self.catalog)
             elements.set_text("game-name", title)  # the top bar names the game being played
             self.keep_title(title)
+        self.say_own_news(game)
         self.render_status()
         if self.back_by_keyboard and self.snapshot_seen:  # back from the review by the keyboard, once
             self.back_by_keyboard = False
@@ -157,6 +161,23 @@ class RoomView:
             self.drawn = True
             dom.record_timing("first_board_ms", dom.now())  # since navigation started
             dom.mark("board")
+
+    def say_own_news(self, game: Any) -> None:
+        """Says a fact of the seat's own that a frame from the server changed, as its header now says it ("Last card:
+        Bot 3 took your 4."): which card Old maid's take brought, or which it lost, is only in that header, and a
+        screen reader's player (or one watching the hand) heard only "Player 1 takes a card from Bot 2". Not the
+        facts a page (or a rematch) finds at its first frame, nor what the open draft changes."""
+        session = self.session
+        base = session.base_table() if session.role == "seat" else None
+        if base is None:
+            return
+        facts = Board(game, base, session.seat, [], self.catalog, self.texts).own_said_facts()
+        heard, self.facts_heard = self.facts_heard, (session.room, session.seq, facts)
+        if heard is None or heard[0] != session.room or heard[1] == session.seq:
+            return
+        news = [sentence(text) for key, text in facts.items() if heard[2].get(key) != text]
+        if news:
+            self.say_passing(" ".join(news))
 
     def on_happened_click(self, event: Any) -> None:
         """What happened's "2 earlier lines in the log": the log brought into sight under its title and focused,
