@@ -1,7 +1,7 @@
-"""Two defects a trial author's Love Letter-like game showed on a phone (390 x 844, touch), here on a fixture game
+"""Three defects a trial author's Love Letter-like game showed on a phone (390 x 844, touch), here on a fixture game
 of the same shape (tests/browser/fixtures/bw_guessers): another seat's small cards cut their words mid-word
-("Pries" "t", "Guar" "d", "Gard" "e"), and the Guard's seven guesses, stuck to the screen's foot, covered the
-seat's own hand."""
+("Pries" "t", "Guar" "d", "Gard" "e"), then, fitted whole, read at 6-7 px; and the Guard's seven guesses, stuck to
+the screen's foot, covered the seat's own hand."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
+from .driver import take_one
 
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).with_name("fixtures")
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Each face's text on the board: the characters before each line break (a break after a space or at a soft hyphen,
 # U+00AD, is a word's; any other is mid-word), and whether the text lies inside its card.
@@ -49,6 +50,37 @@ SETTLED = """() => new Promise(done => { let last = scrollY, still = 0;
     else { still = 0; last = scrollY; } requestAnimationFrame(look); };
   requestAnimationFrame(look); })"""
 
+LEGIBLE_PX = 11  # the least font size a text on the board is read at on a phone (.7rem is 11.2 px)
+
+# Every text shown in the other seats' boxes on the board, with its computed font size (times its own transform's
+# scale, if any), and the page's width against the screen's: a text hidden from sight (a 1 px box kept for a screen
+# reader) is left out.
+OTHERS_TEXTS = """() => {
+  const hidden = e => {
+    for (let n = e; n; n = n.parentElement) {
+      const style = getComputedStyle(n), box = n.getBoundingClientRect();
+      if (style.visibility === 'hidden' || style.clipPath === 'inset(50%)'
+          || (style.overflow !== 'visible' && (box.width <= 1 || box.height <= 1))) return true;
+    }
+    return false;
+  };
+  const others = document.querySelector('#board .others') || document.createElement('div');
+  const texts = [], walker = document.createTreeWalker(others, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    if (![...range.getClientRects()].some(box => box.width > 0 && box.height > 0)) continue;
+    if (hidden(node.parentElement)) continue;
+    const style = getComputedStyle(node.parentElement), matrix = new DOMMatrix(style.transform);
+    const scale = Math.min(Math.hypot(matrix.a, matrix.b), Math.hypot(matrix.c, matrix.d));
+    const seat = node.parentElement.closest('.seat-area').querySelector('header').textContent.trim();
+    texts.push({text: node.textContent.trim(), size: Math.round(parseFloat(style.fontSize) * scale * 100) / 100,
+                seat: seat.slice(0, 20)});
+  }
+  return {texts, wide: document.scrollingElement.scrollWidth, screen: document.documentElement.clientWidth};
+}"""
+
 BOXES = """() => {
   const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
                               return {top: r.top, bottom: r.bottom}; };
@@ -71,7 +103,7 @@ def guessers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.mark.parametrize(("width", "locale"), [(390, "en-US"), (390, "fr-FR"), (1280, "en-US"), (1280, "fr-FR")])
-def test_a_card_word_of_five_or_six_letters_is_smaller_on_a_small_card_never_cut_mid_word(
+def test_a_card_word_of_five_or_six_letters_reads_at_eleven_px_on_a_small_card_never_cut_mid_word(
     guessers: str, new_page: Any, width: int, locale: str
 ) -> None:
     room = Api(guessers).room("guessers", seats=4, bots=[1, 2, 3])
@@ -86,7 +118,7 @@ def test_a_card_word_of_five_or_six_letters_is_smaller_on_a_small_card_never_cut
     mid_word = [face for face in faces if any(pair[0] not in (" ", "\u00ad") for pair in face["breaks"])]
     assert not mid_word, faces
     assert all(face["inside"] for face in faces), faces
-    assert all(face["size"] >= 5.6 for face in faces), faces
+    assert all(face["size"] >= LEGIBLE_PX for face in faces), faces
     if width == 390:
         screenshot(page, f"phone-cards-faces-{locale[:2]}")
 
@@ -109,3 +141,67 @@ def test_many_guesses_on_a_phone_leave_the_seat_s_own_hand_in_sight(guessers: st
     last = page.locator('#commands button[data-command="guess"]').nth(6)
     last.scroll_into_view_if_needed()  # the last guess within reach: the bar scrolls, or the page does
     assert last.is_visible()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_regression_another_seats_played_words_read_at_eleven_px_on_a_phone_the_hand_in_sight(
+    guessers: str, new_page: Any, locale: str
+) -> None:
+    """Regression (a trial author's Love Letter-like game at 390 x 844): each word on another seat's small played
+    card (1.8rem) was fitted whole to it, "Baron", "Prêtre" at 6-7 px; the card is now as wide as its word needs at
+    .7rem, the page no wider than the screen, and the seat's own hand still on the first screen."""
+    room = Api(guessers).room("guessers", seats=4, bots=[1, 2, 3])
+    page = new_page(seat_url(guessers, room, 0), **{**PHONE, "locale": locale})
+    wait_state(page, "ready")
+    page.evaluate("scrollTo(0, 0)")
+
+    seen = page.evaluate(OTHERS_TEXTS)
+    hand = page.locator('#board [data-space="hand-0"]').bounding_box()
+    screenshot(page, f"phone-cards-others-{locale[:2]}")
+
+    words = {text["text"].replace("\u00ad", "") for text in seen["texts"]}
+    assert {"Baron", "Prince", "Countess", "Princesse", "Roi", "Priest"} <= words, seen
+    assert [text for text in seen["texts"] if text["size"] < LEGIBLE_PX] == [], seen
+    assert seen["wide"] <= seen["screen"], seen
+    assert hand is not None and hand["y"] + hand["height"] <= PHONE["viewport"]["height"], hand
+
+
+# each game at its most seats: the other seats' boxes are then the smallest
+SEATS = {
+    "bluff": 6,
+    "draw-discard": 4,
+    "fog-chess": 2,
+    "hexbloom": 4,
+    "market-draft": 4,
+    "memory-match": 4,
+    "old-maid": 6,
+    "three-lanes": 4,
+}
+OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
+
+
+def test_every_games_other_seats_read_at_eleven_px_on_a_phone_without_a_sideways_scroll(
+    server: str, api: Api, new_page: Any
+) -> None:
+    """Every text in the other seats' boxes of each game, at its first screen and after a few of the seat's steps
+    (the bots' played cards, Bluff's called cards among backs), reads at 11 px at the least on a 390 px phone, and
+    the page never scrolls sideways."""
+    page = new_page(**PHONE)
+    found: dict[str, list[str]] = {}
+    for game, seats in SEATS.items():
+        room = api.room(game, seats=seats, bots=list(range(1, seats)), options=OPTIONS.get(game))
+        page.goto(seat_url(server, room, 0))
+        wait_state(page, "ready", "over")
+        found[game] = []
+        for _ in range(6):
+            page.wait_for_timeout(300)  # the bots' moves drawn
+            seen = page.evaluate(OTHERS_TEXTS)
+            found[game] += [
+                f"{t['seat']}: {t['text']!r} at {t['size']} px" for t in seen["texts"] if t["size"] < LEGIBLE_PX
+            ]
+            found[game] += [f"{seen['wide']} px wide for {seen['screen']}"] if seen["wide"] > seen["screen"] else []
+            if not take_one(page) and page.get_attribute("#page", "data-state") == "over":
+                break
+        screenshot(page, f"{game}-others-phone")
+
+    assert all(not problems for problems in found.values()), found
