@@ -11,6 +11,7 @@ from boardweaver import (
     Message,
     Piece,
     Table,
+    msg,
     play_game,
     start,
     verify_commit,
@@ -123,7 +124,8 @@ def test_a_match_keeps_the_pair_face_up_for_everyone_scores_and_plays_again(mode
         # a kept pair shows its face on its keeper's colour, unlike a card just flipped (a player's trial could not
         # tell them apart)
         assert [p.public_kind for p in pieces] == ["kept-0-cat", "back", "kept-0-cat", "back"]
-    assert game.piece_look("kept-0-cat") == {"symbol": "🐱\ufe0f", "color": "#e05a5a", "title": "face.cat"}
+    kept = {"symbol": "🐱\ufe0f", "color": "#e05a5a", "title": msg("face.kept", face=msg("face.cat"), player=0)}
+    assert game.piece_look("kept-0-cat") == kept  # whose pair, in words as well as by colour
     assert table.state.player(0).public_state == {"pairs": 1}
     assert table.state.active_player_ids == [0]
     assert [o.action for o in game.offers(table.view(0), 0)] == [Action.piece_click(GRID, i) for i in (1, 3)]
@@ -248,9 +250,16 @@ def test_no_view_holds_a_hidden_face_at_any_decision(mode: str, seed: int) -> No
     assert_catalogs_complete(game, played.messages)
 
 
+def _keys(args: dict[str, object]) -> list[str]:
+    return [value.key for value in args.values() if isinstance(value, Message)]
+
+
 def test_every_look_title_is_in_both_catalogs() -> None:
     game = MemoryMatch()
-    titles = [game.piece_look(k)["title"] for k in game.look["pieces"]] + [game.piece_look("flipped-2")["title"]]
+    titles = [game.piece_look(k)["title"] for k in [*game.look["pieces"], "flipped-2", "kept-1-owl"]]
+    titles = [
+        key for title in titles for key in ([title.key, *_keys(title.args)] if isinstance(title, Message) else [title])
+    ]
 
     catalogs = MemoryMatch.catalogs()
 

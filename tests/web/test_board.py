@@ -1595,3 +1595,40 @@ def test_the_seats_own_said_facts_are_its_private_messages_as_its_header_says_th
     assert said(1) == {"last_card": "Last card: Player 1 took your Queen."}
     assert said(2) == {"last_card": "Last card: none yet"}  # its own, untouched by the take
     assert said(None) == {}
+
+
+@pytest.mark.parametrize(
+    ("locale", "kept", "flipped"),
+    [
+        ("en", "Fish, a pair kept by Ada (1 of 16)", "A card flipped by Bob; only they see its face"),
+        ("fr", "Poisson, une paire gardée par Ada (1 sur 16)", "Une carte retournée par Bob ; seule cette personne"),
+    ],
+)
+def test_regression_a_memory_card_says_whose_pair_it_is_and_who_flipped_it_not_by_colour_alone(
+    locale: str, kept: str, flipped: str
+) -> None:
+    """Regression (a screen-reader player's trial): a kept pair's card said only "Fish (1 of 16)"; whose pair it
+    was showed by its colour alone, and a card flipped in hidden mode said "a player" flipped it. Both name
+    the seat, by the name its player chose."""
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    game = MemoryMatch({"mode": "hidden"})
+    table = start(game, [0, 1], seed=3)
+    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
+    partner = faces.index(faces[0], 1)
+    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
+    verify_commit(game, table, 0, [Action.piece_click("grid", partner)])
+    other = next(i for i, face in enumerate(faces) if face != faces[0])
+    verify_commit(game, table, 0, [Action.piece_click("grid", other)])
+
+    names = {0: "Ada", 1: "Bob"}
+    catalog = NamedCatalog(game.catalogs()[locale], names)
+    draft = Draft(game, table.view(1), 1)
+    page = html.unescape(Board(game, draft.view, 1, [], catalog, NamedTexts(locale, names)).render())
+
+    def label(index: int) -> str:
+        tag = re.findall(rf'<(?:div|button) [^>]*data-key="grid/{index}"[^>]*>', page)[0]
+        return re.findall(r'aria-label="([^"]*)"', tag)[0]
+
+    assert faces[0] == "fish" and label(0) == kept
+    assert label(other).startswith(flipped.replace("Bob", "Ada"))  # seat 0 flipped it; seat 1 sees who, not what

@@ -178,15 +178,18 @@ class MemoryMatch(Game):
         players = [int(p) for p in table.state.player_ids]
         table.set_active_players([players[(players.index(player_id) + 1) % len(players)]])
 
-    def piece_look(self, kind: str) -> dict[str, str]:
+    def piece_look(self, kind: str) -> dict[str, Any]:
         if kind.startswith(KEPT_PREFIX):  # a kept pair: its face on its keeper's colour
             seat, _, face = kind[len(KEPT_PREFIX) :].partition("-")
             if seat.isdigit() and face in SYMBOLS:
                 colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
-                return {"symbol": SYMBOLS[face], "color": colour, "title": f"face.{face}"}
+                # whose pair it is, in words as well as by colour: a screen reader or a colour-blind player
+                title = msg("face.kept", face=msg(f"face.{face}"), player=int(seat))
+                return {"symbol": SYMBOLS[face], "color": colour, "title": title}
         if kind.startswith(FLIPPED_PREFIX) and kind[len(FLIPPED_PREFIX) :].isdigit():
             seat = int(kind[len(FLIPPED_PREFIX) :])
-            return {"symbol": "✦", "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "title": "piece.flipped"}
+            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            return {"symbol": "✦", "color": colour, "title": msg("piece.flipped-by", player=seat)}
         return super().piece_look(kind)
 
 
