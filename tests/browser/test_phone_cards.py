@@ -50,12 +50,13 @@ SETTLED = """() => new Promise(done => { let last = scrollY, still = 0;
     else { still = 0; last = scrollY; } requestAnimationFrame(look); };
   requestAnimationFrame(look); })"""
 
-LEGIBLE_PX = 11  # the least font size a text on the board is read at on a phone (.7rem is 11.2 px)
+LEGIBLE_PX = 11  # the least font size another seat's words are read at on a phone (.7rem is 11.2 px)
+BOARD_PX = 10.5  # ... and any text on the board (Hexbloom's tile signs grow with the map: 10.7 px at 390 px)
 
-# Every text shown in the other seats' boxes on the board, with its computed font size (times its own transform's
-# scale, if any), and the page's width against the screen's: a text hidden from sight (a 1 px box kept for a screen
-# reader) is left out.
-OTHERS_TEXTS = """() => {
+# Every text shown under `root` (the other seats' boxes, the board), with its computed font size and its own
+# transform's least scale (a corner narrowed to its strip), and the page's width against the screen's: a text hidden
+# from sight (a 1 px box kept for a screen reader) is left out.
+TEXTS = """(root) => {
   const hidden = e => {
     for (let n = e; n; n = n.parentElement) {
       const style = getComputedStyle(n), box = n.getBoundingClientRect();
@@ -64,8 +65,8 @@ OTHERS_TEXTS = """() => {
     }
     return false;
   };
-  const others = document.querySelector('#board .others') || document.createElement('div');
-  const texts = [], walker = document.createTreeWalker(others, NodeFilter.SHOW_TEXT);
+  const texts = [], under = document.querySelector(root) || document.createElement('div');
+  const walker = document.createTreeWalker(under, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
     if (!node.textContent.trim()) continue;
     const range = document.createRange();
@@ -74,9 +75,10 @@ OTHERS_TEXTS = """() => {
     if (hidden(node.parentElement)) continue;
     const style = getComputedStyle(node.parentElement), matrix = new DOMMatrix(style.transform);
     const scale = Math.min(Math.hypot(matrix.a, matrix.b), Math.hypot(matrix.c, matrix.d));
-    const seat = node.parentElement.closest('.seat-area').querySelector('header').textContent.trim();
-    texts.push({text: node.textContent.trim(), size: Math.round(parseFloat(style.fontSize) * scale * 100) / 100,
-                seat: seat.slice(0, 20)});
+    const seat = node.parentElement.closest('.seat-area');
+    texts.push({text: node.textContent.trim(), size: Math.round(parseFloat(style.fontSize) * 100) / 100,
+                seen: Math.round(parseFloat(style.fontSize) * scale * 100) / 100,
+                where: seat ? seat.querySelector('header').textContent.trim().slice(0, 20) : 'table'});
   }
   return {texts, wide: document.scrollingElement.scrollWidth, screen: document.documentElement.clientWidth};
 }"""
@@ -155,13 +157,13 @@ def test_regression_another_seats_played_words_read_at_eleven_px_on_a_phone_the_
     wait_state(page, "ready")
     page.evaluate("scrollTo(0, 0)")
 
-    seen = page.evaluate(OTHERS_TEXTS)
+    seen = page.evaluate(TEXTS, "#board .others")
     hand = page.locator('#board [data-space="hand-0"]').bounding_box()
     screenshot(page, f"phone-cards-others-{locale[:2]}")
 
     words = {text["text"].replace("\u00ad", "") for text in seen["texts"]}
     assert {"Baron", "Prince", "Countess", "Princesse", "Roi", "Priest"} <= words, seen
-    assert [text for text in seen["texts"] if text["size"] < LEGIBLE_PX] == [], seen
+    assert [text for text in seen["texts"] if text["seen"] < LEGIBLE_PX] == [], seen
     assert seen["wide"] <= seen["screen"], seen
     assert hand is not None and hand["y"] + hand["height"] <= PHONE["viewport"]["height"], hand
 
@@ -180,12 +182,13 @@ SEATS = {
 OPTIONS: dict[str, dict[str, Any]] = {"draw-discard": {"endless": False}}
 
 
-def test_every_games_other_seats_read_at_eleven_px_on_a_phone_without_a_sideways_scroll(
+def test_every_games_other_seats_read_at_eleven_px_on_a_phone_and_its_board_at_ten_without_a_sideways_scroll(
     server: str, api: Api, new_page: Any
 ) -> None:
     """Every text in the other seats' boxes of each game, at its first screen and after a few of the seat's steps
-    (the bots' played cards, Bluff's called cards among backs), reads at 11 px at the least on a 390 px phone, and
-    the page never scrolls sideways."""
+    (the bots' played cards, Bluff's called cards among backs), reads at 11 px at the least on a 390 px phone, any
+    text on its board at 10.5 px (fog chess's coordinates read at 9.6 px, Old maid's discarded pairs' corners too),
+    and the page never scrolls sideways."""
     page = new_page(**PHONE)
     found: dict[str, list[str]] = {}
     for game, seats in SEATS.items():
@@ -193,13 +196,16 @@ def test_every_games_other_seats_read_at_eleven_px_on_a_phone_without_a_sideways
         page.goto(seat_url(server, room, 0))
         wait_state(page, "ready", "over")
         found[game] = []
-        for _ in range(6):
+        for _ in range(8):
             page.wait_for_timeout(300)  # the bots' moves drawn
-            seen = page.evaluate(OTHERS_TEXTS)
+            others, board = page.evaluate(TEXTS, "#board .others"), page.evaluate(TEXTS, "#board")
             found[game] += [
-                f"{t['seat']}: {t['text']!r} at {t['size']} px" for t in seen["texts"] if t["size"] < LEGIBLE_PX
+                f"{t['where']}: {t['text']!r} at {t['seen']} px" for t in others["texts"] if t["seen"] < LEGIBLE_PX
             ]
-            found[game] += [f"{seen['wide']} px wide for {seen['screen']}"] if seen["wide"] > seen["screen"] else []
+            found[game] += [
+                f"{t['where']}: {t['text']!r} at {t['size']} px" for t in board["texts"] if t["size"] < BOARD_PX
+            ]
+            found[game] += [f"{board['wide']} px wide for {board['screen']}"] if board["wide"] > board["screen"] else []
             if not take_one(page) and page.get_attribute("#page", "data-state") == "over":
                 break
         screenshot(page, f"{game}-others-phone")
