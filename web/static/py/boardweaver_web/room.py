@@ -246,7 +246,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         seat, by, name = frame["seat"], frame.get("by"), frame.get("name")
         whose = name if isinstance(name, str) else Texts.get(self.texts, "seat", seat=seat)  # no longer "Bot 2"
         if type(by) is not int:
-            return Notice("room.seat-bot-host", {"seat": whose})
+            return Notice("room.seat-bot-you" if self.made.get("host") else "room.seat-bot-host", {"seat": whose})
         if by == self.session.seat and self.session.role == "seat":
             return Notice("room.seat-bot-you", {"seat": whose})
         return Notice("room.seat-bot", {"seat": whose, "by": self.texts.get("seat", seat=by)})

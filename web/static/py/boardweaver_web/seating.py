@@ -111,6 +111,10 @@ class SeatKeeping:
         links = mine.room_links(tab.origin(), self.session.room, self.made, status)
         vacant = [seat for seat, state in enumerate(self.session.seats) if state == "open" and not self.session.started]
         hosting = bool(self.made.get("host"))
+        if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
+            absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
+            elements.draw("invites", absent + mine.render_room_links(links, self.texts))
+            return
         for_bots = self.session.awaited() if hosting else []
         elements.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots))
 
@@ -199,7 +203,8 @@ class SeatKeeping:
             return
         new, new_token = str(data["room"]), str(data["token"])
         moved = data["seat"] if type(data.get("seat")) is int else seat
-        mine.keep_game(storage.BrowserStore(), new, moved, new_token, game=self.session.game_name)
+        host = self.made.get("host")  # the first room's host token hosts the rematch: the host keeps its powers there
+        mine.keep_game(storage.BrowserStore(), new, moved, new_token, game=self.session.game_name, host=host)
         link = mine.seat_link(tab.origin(), new, moved, new_token)
         if await self.may_open_here(new):  # no 2-6 s of the engine loading again between two games
             self.switch_room(new, {"seat": str(moved), "token": new_token}, link)
