@@ -11,7 +11,7 @@ from .conftest import Api, seat_url, wait_state
 pytestmark = pytest.mark.browser
 
 NAMES = ("Ada", "Bob", "Cy")
-WAIT_MS = 90_000  # the server's 60 s wait for a rematch's empty seat, and some more on a loaded machine
+WAIT_MS = 60_000  # the browser tests' server waits 15 s for a rematch's empty seat (serve.py); more when loaded
 # every text the notice says, kept: a bot's first move may say the next before a test reads it
 KEEP_NOTICES = """() => { window.__notices = [];
   new MutationObserver(() => window.__notices.push(document.getElementById('notice').innerText))
