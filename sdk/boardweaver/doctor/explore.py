@@ -21,6 +21,7 @@ from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
+from .looks import check_looks, shows_a_seat
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, TurnDealt, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
@@ -37,6 +38,7 @@ INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or mor
 LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click moved to a look-alike piece
 TURN_CHANCE = 25  # percent: chance to take a decision again with the hidden pieces it leaves hidden moved around
 TURN_TRIALS = 12  # such decisions at most per game: a long game (fog chess, ~100 decisions) pays for no more
+LOOK_TRIALS = 12  # decisions showing a seat a hidden piece taken again with it changed (`looks.py`), at most per game
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -101,10 +103,12 @@ class Explorer:
         self.inner = Rng(f"{seed}", "doctor-inner")  # twins inside decisions: the bots play as without them
         self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
         self.turns = Rng(f"{seed}", "doctor-turns")  # decisions taken again with hidden pieces moved (`turns.py`)
+        self.looks = Rng(f"{seed}", "doctor-looks")  # decisions taken again with the piece they showed changed
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
+        self.look_trials = 0  # decisions taken again with the piece they showed a seat changed (`_check_looks`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
         self.turns_dealt: list[TurnDealt] = []  # first turns setup gave by a secret, settled after the first decision
@@ -193,6 +197,11 @@ class Explorer:
         if self.interference and self.turns.below(100) < TURN_CHANCE and self.turn_trials < TURN_TRIALS:
             self.turn_trials += 1
             turn = (table.state.copy(), table.rng_counter, table.pick_rng.counter if table.pick_rng is not None else 0)
+        look = None  # the world before it, once the game has shown a seat a hidden piece (`_check_looks`), which
+        # leaves it as it is: a copy made for another check serves
+        if self.interference and self.disclosures.looks_seen and self.look_trials < LOOK_TRIALS:
+            pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
+            look = before or turn or (table.state.copy(), table.rng_counter, pick_counter)
         alike = None  # the world before it, to take it again with a click on a look-alike piece
         if self.interference and self.lookalike.below(100) < LOOKALIKE_CHANCE:
             alike = Before.of(table)
@@ -251,6 +260,11 @@ class Explorer:
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
+        if self.interference and decision.steps and stepper.failed is None and shows_a_seat(changes):
+            self.disclosures.looks_seen = True
+            if look is not None:  # before the checks below take the copy it may share
+                self.look_trials += 1
+                self._check_looks(table, decision, index, look)
         if turn is not None and decision.steps and stepper.failed is None:
             self._check_turn(table, decision, index, turn)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
@@ -413,6 +427,14 @@ class Explorer:
         if checked.finding is not None:
             told = f"The other world, made right before decision {index + 1}: {checked.told}."
             self._hit(replace(checked.finding, detail=f"{checked.finding.detail}. {told}"), None, extra=checked.extra)
+
+    def _check_looks(self, table: Table, decision: Decision, index: int, before: tuple[TableState, int, int]) -> None:
+        """Check 4 on a look: the decision, which showed a seat a hidden piece, taken again with that piece hiding
+        other kinds must send an observer that sees neither the same (`looks.py`)."""
+        checked = check_looks(self.game, table, decision, index, before, self.looks)
+        self.run.compared += checked.compared
+        if checked.finding is not None:
+            self._hit(checked.finding, checked.observer, extra=checked.extra)
 
     def _explore(self, stepper: Stepper) -> None:
         """Drafts one decision: mostly Choice/Confirm, sometimes Cancel or undo, within the bounds."""

@@ -1,0 +1,162 @@
+"""Check 4 on a look: a decision that shows a seat a hidden piece (`Table.show`: a Priest's look, the two cards a
+Baron compares) is taken again in worlds where that piece hides other kinds, for an observer that sees neither.
+
+The twin worlds made between decisions (`interference.py`) swap two hidden pieces at random, and a comparison made
+in private tells only through the very cards it compared: a Baron whose log line names the winner's card was found
+in 3 games of 200, since few twins changed the winner's card, and fewer into one that still wins. Here the decision
+is taken again from the world before it with the shown piece swapped (`interference.swap_hidden`, as a twin swaps)
+with a piece of each other hidden part it may hold there, in a random order (up to `LOOK_PARTNERS`), for one
+observer that sees neither. Each world is compared with the true one by check 4's own rules
+(`interference.advance`), as for a state map the acting seat sees: the steps must be offered alike, and a world
+that shows the observer other pieces (the other seat loses the comparison, its card turned up) gives no verdict:
+what the pieces show is the rules' to show. The first world that shows the same pieces and sends the same ends the
+trials, so an honest game pays for few. Every such world is one a twin made before the decision could be.
+
+The explorer keeps the world before each decision only once a decision of the game has shown a seat a piece (in
+any game of the run), so a game that never does is checked exactly as before, at no cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..changes import Change, ShownSet
+from ..game import Game
+from ..model import Piece, PlayerId, TableState
+from ..rng import Rng
+from ..table import Table
+from ..view import FULL, sees_in_order, sees_piece
+from .instance import fresh_game
+from .interference import (
+    Twin,
+    _may_swap,
+    _private_of,
+    _seen,
+    advance,
+    kinds_under_looks,
+    public_part,
+    swap_hidden,
+    take_steps,
+    tell,
+    watch,
+)
+from .stepper import Decision, Finding, observer_perspective
+
+LOOK_PARTNERS = 8  # other hidden parts a shown piece is given at most, one world each (of kinds chosen at random)
+Place = tuple[str, int]  # a space's id and an index in it
+
+
+@dataclass
+class LookCheck:
+    """What a look check found: a finding (with its observer and `extra` for the report), and the worlds compared."""
+
+    finding: Finding | None = None
+    observer: PlayerId | None = None
+    compared: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def shows_a_seat(changes: list[Change]) -> bool:
+    """Tells whether `changes` showed a piece to a seat it was not shown to before (`Table.show`)."""
+    return any(isinstance(change, ShownSet) and change.new - change.old for change in changes)
+
+
+def _hidden_from(state: TableState, observer: PlayerId | None) -> list[Place]:
+    """The places of the pieces with a hidden part that `observer` cannot see (in a collection, nor their order)."""
+    perspective = observer_perspective(observer)
+    hidden = []
+    for space in state.spaces.values():
+        sees = sees_in_order if space.is_collection else sees_piece
+        for at, piece in enumerate(space.pieces):
+            if (piece.private_kind is not None or piece.private_state) and not sees(perspective, space, piece):
+                hidden.append((space.space_id, at))
+    return hidden
+
+
+def _replayed(state: TableState, table: Table, counters: tuple[int, int]) -> Table:
+    return Table(state.copy(), FULL, table.seed, *counters)
+
+
+def _by_place(state: TableState) -> dict[Place, Piece]:
+    return {(space.space_id, at): piece for space in state.spaces.values() for at, piece in enumerate(space.pieces)}
+
+
+def check_looks(
+    game: Game, table: Table, decision: Decision, index: int, before: tuple[TableState, int, int], rng: Rng
+) -> LookCheck:
+    """Takes `decision`, the `index`th, again from the state `before` it (the state, which this leaves as it is,
+    and the two random generators' counters), in worlds where a piece it showed a seat anew hides another hidden
+    part; an observer that sees neither piece must be sent the same in each (`interference.advance`)."""
+    state, rng_counter, pick_counter = before
+    counters = (rng_counter, pick_counter)
+    result = LookCheck()
+    true = _replayed(state, table, counters)
+    pieces = _by_place(true.state)  # where each piece lay before the decision: they keep their identity through it
+    shown_before = {id(piece): piece.shown_to for piece in pieces.values()}
+    try:
+        changes = take_steps(game, true, decision.seat, decision.steps, decision.picks)
+    except Exception:
+        return result  # the decision does not replay here: no verdict
+    under = kinds_under_looks(state)
+    observers: list[PlayerId | None] = [*state.player_ids, None]
+    for place, piece in pieces.items():
+        if piece.private_kind is None or not piece.shown_to - shown_before[id(piece)]:
+            continue
+        eligible = [o for o in observers if o not in piece.shown_to and place in _hidden_from(state, o)]
+        if not eligible:
+            continue
+        observer = rng.choice(eligible)
+        seen = _seen(true, observer)
+        for other in _partners(state, place, observer, under, rng):
+            twin = _twin(game, table, state, counters, index, observer, (place, piece), (other, pieces[other]))
+            watch(twin, true)  # did the true decision show the observer a changed piece? then no verdict
+            try:
+                # as for a state map the acting seat sees: offered alike, and only where the pieces show alike
+                verdict = advance(game, twin, true, decision, changes, True, seen)
+            except Exception:
+                continue  # the twin may be a world the game never makes: no verdict
+            if isinstance(verdict, Finding):
+                made = "right after setup" if index == 0 else f"after decision {index}"
+                result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
+                result.observer = observer
+                result.extra = {"observer": observer, "swap_before_decision": index, **twin.swap}
+                return result
+            if verdict:
+                result.compared += 1
+                break  # a world showing the observer the same pieces was sent the same: the cost stays bounded
+    return result
+
+
+def _twin(
+    game: Game,
+    table: Table,
+    state: TableState,
+    counters: tuple[int, int],
+    index: int,
+    observer: PlayerId | None,
+    first: tuple[Place, Piece],
+    second: tuple[Place, Piece],
+) -> Twin:
+    """Returns the world `state` with the pieces at two places swapping hidden parts, for `observer`, each tracked
+    with the true world's piece that lay there (`first` and `second`: a place and that piece)."""
+    world = _replayed(state, table, counters)
+    one, other, told, swap = swap_hidden(world.state, first[0], second[0])
+    twin = Twin(observer, world, "pieces", swap, index, fresh_game(game), told=told)
+    twin.tracked = [(first[1], one, public_part(one)), (second[1], other, public_part(other))]
+    twin.kinds = {kind for kind in (one.private_kind, other.private_kind) if kind}
+    return twin
+
+
+def _partners(
+    state: TableState, place: Place, observer: PlayerId | None, under: dict[str, set[str]], rng: Rng
+) -> list[Place]:
+    """Returns up to `LOOK_PARTNERS` pieces hidden from `observer` that `place`'s piece may swap hidden parts with,
+    one for each other hidden part, in a random order."""
+    piece = state.space(place[0]).pieces[place[1]]
+    chosen: dict[tuple[str | None, str], Place] = {}
+    for other in rng.shuffled(_hidden_from(state, observer)):
+        partner = state.space(other[0]).pieces[other[1]]
+        part = _private_of(partner)
+        if part != _private_of(piece) and part not in chosen and _may_swap(piece, partner, under):
+            chosen[part] = other
+    return list(chosen.values())[:LOOK_PARTNERS]
