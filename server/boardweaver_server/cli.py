@@ -25,8 +25,8 @@ BOT_THINK_S = (0.7, 1.4)
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if os.getcwd() not in sys.path and "" not in sys.path:  # `module:Class` names a module here, as `python -m` would
-        sys.path.append(os.getcwd())
+    if os.getcwd() not in sys.path and "" not in sys.path:  # `module:Class` names a module here, as `python -m` would:
+        sys.path.insert(0, os.getcwd())  # first, before a same-named package installed elsewhere
     if args and args[0] == "check":
         from boardweaver.doctor.cli import main as doctor_main
 
