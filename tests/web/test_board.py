@@ -1632,3 +1632,23 @@ def test_regression_a_memory_card_says_whose_pair_it_is_and_who_flipped_it_not_b
 
     assert faces[0] == "fish" and label(0) == kept
     assert label(other).startswith(flipped.replace("Bob", "Ada"))  # seat 0 flipped it; seat 1 sees who, not what
+
+
+@pytest.mark.parametrize(("locale", "said"), [("en", "The game is over."), ("fr", "La partie est finie.")])
+def test_regression_a_card_of_a_game_over_says_the_game_is_over_not_that_it_cannot_be_played_now(
+    locale: str, said: str
+) -> None:
+    """Regression (every way a game stops): once the host ended it (`over`, the table's state not over) or it
+    ended by its rules, Enter on a card of the seat's hand said "You can't play that now.", as if a turn would come."""
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=4)
+    ended = start(game, [0, 1], seed=4)
+    ended.end_game(winners=[1])  # a resignation, a flag, its rules: the state says it is over
+
+    host_ended = Board(game, table.view(0), 0, [], game.catalogs().get(locale), Texts(locale), over=True).render()
+    by_rules = Board(game, ended.view(0), 0, [], game.catalogs().get(locale), Texts(locale)).render()
+
+    for page in (host_ended, by_rules):
+        cards = re.findall(r'<(?:div|button) [^>]*data-key="hand-0/\d+"[^>]*>', page)
+        assert cards and all(f'data-not-now="{said}"' in card for card in cards), cards
+        assert "data-offer" not in page and "can't play now" not in html.unescape(page)

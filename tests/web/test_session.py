@@ -541,3 +541,17 @@ def test_regression_the_last_move_marks_kept_with_a_view_come_back_with_it_after
     assert offline.kept_marks() == {"hand-0/0": 0, "market": 1}
     assert after_stale.kept_marks() == {}
     assert broken.kept_marks() == {}
+
+
+def test_regression_a_game_the_host_ended_offers_nothing_though_its_table_is_not_over() -> None:
+    """Regression (helper A's trial): after the host ended the room (`over` in the snapshot, the table not over by
+    its rules) the seat's draft stayed open, and its offered cards kept their outline and took steps."""
+    room = FakeRoom(ThreeLanes(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    playing = len(session.offers())
+
+    session.receive({**room.snapshot(0), "over": True})
+
+    assert playing > 0
+    assert session.offers() == [] and not session.may_act() and session.prompt() is None

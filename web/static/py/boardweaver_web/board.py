@@ -463,6 +463,12 @@ class Board(PieceDrawing):
         if not (read or held) and (layout not in ROVING_LAYOUTS or not offered or len(set(offered) | set(staged)) < 2):
             return None
         self._tab_stops[space.space_id] = (staged or offered or [0])[0]
+        if self.over or self.table.state.is_over():
+            # nobody plays any more (the host ended it, a resignation, a flag, its rules): a card says so, not "can't
+            # play now" as if a turn would come, nor where commands would play it
+            (self._read_grids if read else self._read_hands).add(space.space_id)
+            self._said_not_now[space.space_id] = ("", self.texts.get("error.step/game-over"))
+            return self._tab_stops[space.space_id]
         if read:
             self._read_grids.add(space.space_id)
             # no card of the board to click, the moves all buttons (Memory match's "Turn both cards back" after a

@@ -171,8 +171,12 @@ class Session:
         return table
 
     def may_act(self) -> bool:
-        """True while the seat's draft is open to a step: started, nothing in flight or queued offline."""
-        return self.draft is not None and self.in_flight is None and self.draft.is_open and self.started
+        """True while the seat's draft is open to a step: started, not over, nothing in flight or queued offline.
+
+        Not over by the room's word either: the host may end a game whose table is not over by its rules."""
+        return (
+            self.draft is not None and self.in_flight is None and self.draft.is_open and self.started and not self.over
+        )
 
     def prompt(self) -> Message | None:
         """What the game asks the seat to do now (`Game.prompt` on its draft's view), while it may act."""
