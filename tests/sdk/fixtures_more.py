@@ -83,6 +83,22 @@ class SortedHands(Texts):
             table.add_space(space.with_pieces([Piece("back").hiding(card) for card in mine]))
 
 
+class SuitSortedHands(SortedHands):
+    """Check 4: each hand sorted by the game's own order (suit, then rank, ace high), which no natural sort of the
+    kinds' names follows: reported as sorted, not as a deck never shuffled (a trial author's trick game)."""
+
+    name = "fixture-suit-sorted-hands"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        Texts.setup(self, table, players)
+        ranks, suits = "789TJQKA", "SHCD"
+        cards = table.rng.shuffled([rank + suit for suit in suits for rank in ranks])
+        for number, player in enumerate(players):
+            mine = sorted(cards[number * 6 : number * 6 + 6], key=lambda c: (suits.index(c[1]), ranks.index(c[0])))
+            space = Space(f"secret-{player}", "secret").owned_by(player)
+            table.add_space(space.with_pieces([Piece("back").hiding(card) for card in mine]))
+
+
 class ShuffledHands(SortedHands):
     """The correct twin of SortedHands: the same sorted hands, in collections (no order to follow)."""
 

@@ -716,6 +716,18 @@ def test_regression_a_hand_dealt_sorted_is_named_sorted_not_unshuffled() -> None
     assert not any("table.rng" in v.detail for v in [*kept.violations, *dealt.violations])
 
 
+def test_regression_a_hand_sorted_by_the_games_own_order_is_named_sorted_not_unshuffled() -> None:
+    """Regression (a trial author's trick game): hands dealt from a table.rng shuffle, then sorted by suit and rank
+    (an order `natural_key` does not follow), were reported as lying "in the same order in every game", with the
+    advice to shuffle them with table.rng, which the deal did."""
+    report = check_game(more.SuitSortedHands, games=GAMES)
+
+    assert [v.title for v in report.violations] == [
+        "hidden pieces of 'secret' spaces are sorted by an order of the game's own"
+    ], report.details()
+    assert "table.rng" not in report.violations[0].detail and "Leave them in the order" in report.violations[0].detail
+
+
 def test_a_deck_dealt_in_one_order_in_every_game_is_named() -> None:
     report = check_game(more.FixedSeedDeck, games=GAMES)
 

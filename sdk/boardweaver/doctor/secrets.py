@@ -236,10 +236,12 @@ def _kept_sorted(orders: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     return []
 
 
-def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
+def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int, bool] | None:
     """Returns a space id whose hidden pieces lay in one order in every game that showed it, in at least
-    ORDER_SAMPLES games, and how many games; else None. "One order": no two hidden kinds ever lay the other way
-    round (a game may miss some, turned up before the space was first seen); a shuffle breaks that at once."""
+    ORDER_SAMPLES games, how many games, and whether they were the same pieces in every game; else None. "One
+    order": no two hidden kinds ever lay the other way round (a game may miss some, turned up before the space
+    was first seen); a shuffle breaks that at once. Other pieces each game in one order: sorted by an order of
+    the game's own (a hand by suit, then rank), which `natural_key` does not know."""
     by_space: dict[str, list[tuple[str, ...]]] = {}
     for (_, space_id), kinds in dealt.items():
         by_space.setdefault(space_id, []).append(kinds)
@@ -257,7 +259,7 @@ def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple
             # each pair seen again lying the same way had an even chance of lying the other way round
             again = sum(games - 1 for games in before.values())
             if again * math.log(2) > -math.log(ORDER_CHANCE):
-                return space_id, len(orders)
+                return space_id, len(orders), len({frozenset(kinds) for kinds in orders}) == 1
     return None
 
 
@@ -440,21 +442,29 @@ class Patterns:
         for kind in sorted({*self.dealt, *self.drawn_from} - kept_sorted):
             same = _repeated_deal({**self.dealt.get(kind, {}), **self.drawn_from.get(kind, {})})
             if same is not None:
-                space_id, games = same
-                found.append(
-                    (
-                        Finding(
-                            4,
-                            f"hidden pieces of {kind!r} spaces lie in the same order in every game",
-                            f"space {space_id!r} first showed its face-down pieces in one and "
-                            f"the same order in all {games} games explored, whatever their seeds: whoever knows "
-                            "the game knows each one by its position. Shuffle them with table.rng (never a "
-                            "random module or a fixed seed of your own)"
-                            + ("" if kind in self.drawn_from else ", or make it a .collection()"),
-                        ),
-                        f"dealt {kind}",
+                space_id, games, same_pieces = same
+                collection = "" if kind in self.drawn_from else ", or make it a .collection()"
+                finding = (
+                    Finding(
+                        4,
+                        f"hidden pieces of {kind!r} spaces lie in the same order in every game",
+                        f"space {space_id!r} first showed its face-down pieces in one and "
+                        f"the same order in all {games} games explored, whatever their seeds: whoever knows "
+                        "the game knows each one by its position. Shuffle them with table.rng (never a "
+                        "random module or a fixed seed of your own)" + collection,
+                    )
+                    if same_pieces
+                    else Finding(  # shuffled, then sorted: the sort is what to fix, not the shuffle
+                        4,
+                        f"hidden pieces of {kind!r} spaces are sorted by an order of the game's own",
+                        f"space {space_id!r} first showed different face-down pieces in the {games} games "
+                        "explored, yet never two of them the other way round: they are sorted (a hand by suit, "
+                        "then rank, say), so whoever follows a piece by its place knows where it stands in that "
+                        "order, however well they were shuffled before. Leave them in the order the shuffle "
+                        "dealt them" + collection,
                     )
                 )
+                found.append((finding, f"dealt {kind}"))
         for kind, places in sorted(self.places.items()):
             fixed = _fixed_place(places)
             if fixed is not None:
