@@ -86,3 +86,24 @@ def test_a_flag_fall_leaves_no_card_on_offer(server: str, api: Any, new_page: An
     assert first == "ready"  # it saw the game played, then stopped
     assert (at_once, reloaded) == (0, 0)
     assert said in SAID_OVER and said_after in SAID_OVER, (said, said_after)
+
+
+def test_regression_a_card_picked_when_the_host_ends_the_game_leaves_no_undo_and_no_lane_on_offer(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression: a seat that had picked a card (a draft's first step) when the host ended the game kept its Undo
+    button and the card drawn picked (raised, `chosen`), as if the move could still be finished."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0))
+    wait_state(page, "ready")
+    page.locator(".mine .layout-fan [data-offer]").first.click()  # staged: the lanes are on offer now, and Undo
+    page.wait_for_selector("#commands .undo")
+
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(page, "over", timeout=15_000)
+    at_once = (_playable(page), page.locator("#commands button").count(), page.locator("#board .chosen").count())
+    page.reload()
+    wait_state(page, "over")
+    reloaded = (_playable(page), page.locator("#commands button").count(), page.locator("#board .chosen").count())
+
+    assert (at_once, reloaded) == ((0, 0, 0), (0, 0, 0))

@@ -555,3 +555,19 @@ def test_regression_a_game_the_host_ended_offers_nothing_though_its_table_is_not
 
     assert playing > 0
     assert session.offers() == [] and not session.may_act() and session.prompt() is None
+
+
+def test_regression_a_step_drafted_when_the_host_ended_the_game_is_neither_undone_nor_drawn() -> None:
+    """Regression: a card picked (a draft's first step) when the host ended the room kept its Undo button and was
+    drawn picked, as if the move could still be finished."""
+    room = FakeRoom(ThreeLanes(), [0, 1])
+    session = _session(room, 0)
+    session.receive(room.snapshot(0))
+    session.take(session.offers()[0].action)  # a card staged: the draft open, one step in it
+    drafted = session.can_undo()
+
+    session.receive({**room.snapshot(0), "over": True})
+    shown, base = session.shown_table(), session.base_table()
+
+    assert drafted and not session.can_undo()
+    assert shown is not None and base is not None and state_to_wire(shown.state) == state_to_wire(base.state)

@@ -100,10 +100,11 @@ class RoomView:
             catalog = catalogs.get(locale)
             self.catalog = None if catalog is None else NamedCatalog(catalog, session.names, session.seats)
         self.shown = session.offers()
-        base = session.base_table() if session.draft is not None and session.draft.steps else None
+        drafting = session.draft is not None and not session.over  # a draft's steps never sent are not drawn after
+        base = session.base_table() if drafting and session.draft is not None and session.draft.steps else None
         board = Board(game, table, session.seat, self.shown, self.catalog, self.texts, base)
-        steps = session.draft.steps if session.draft is not None else []
-        taken = session.draft.taken_offers if session.draft is not None else []  # a switch picks anew: its Cancel
+        steps = session.draft.steps if drafting and session.draft is not None else []
+        taken = session.draft.taken_offers if drafting and session.draft is not None else []  # a switch picks anew
         board.chosen = last_click(steps, taken) | picked(steps, taken, self.shown)
         board.over = session.over
         board.awaited = session.awaited()

@@ -116,8 +116,9 @@ class Session:
     def shown_table(self) -> Table | None:
         """The table the page draws: the seat's draft view, else a finished game's true final state once fetched
         (a spectator's), else the last view from the server. A seat keeps its own view to the end: the rules show
-        what they reveal at the end, and the review shows the rest."""
-        if self.draft is not None:
+        what they reveal at the end, and the review shows the rest. Once over, a draft's steps never sent are not
+        drawn (a card picked as the host ended the game): the server's table is."""
+        if self.draft is not None and not self.over:
             return self._drafted_as_shown()
         if self._truth_table is not None and self.over:
             return self._truth_table
@@ -198,7 +199,7 @@ class Session:
         return self.draft.offers()
 
     def can_undo(self) -> bool:
-        return self.draft is not None and self.in_flight is None and self.draft.can_undo()
+        return self.draft is not None and self.in_flight is None and not self.over and self.draft.can_undo()
 
     def can_take_back(self) -> bool:
         """True when our last decision is the room's latest: the game may let us take it back."""
