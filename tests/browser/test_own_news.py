@@ -52,3 +52,25 @@ def test_regression_old_maid_says_which_card_the_seat_took_and_which_it_lost(
     assert took[0].startswith("Last card: You took Bot 2's ") and took[0].endswith("."), heard
     assert header.rstrip(".") + "." == took[-1], (header, took)  # the header's words, said
     assert not any(said.startswith("Last card:") for said in after_reload), after_reload
+
+
+def test_regression_on_a_phone_the_own_news_is_said_without_covering_what_happened(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a phone trial at 390x844): after each take, "Last card: Bot 3 took your 2." popped up over "what
+    happened", which the seat's header right above said already. It is said (the same live region), not drawn."""
+    room = api.room("old-maid", seats=3, bots=[1, 2])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True)
+    wait_state(page, "ready")
+    page.wait_for_function(f"document.querySelectorAll('{OFFERED}').length > 0", timeout=30_000)
+    page.evaluate(NOTICES_HEARD)
+    page.locator(OFFERED).first.tap()
+    page.wait_for_function("() => window.__heard.some((said) => said.startsWith('Last card: You took'))")
+    box = page.evaluate(
+        """() => { const notice = document.getElementById('notice'), box = notice.getBoundingClientRect();
+          return {text: notice.textContent, width: box.width, height: box.height, live: notice.getAttribute('role')
+            || notice.getAttribute('aria-live')}; }"""
+    )
+
+    assert box["text"].startswith("Last card: ") and box["live"], box  # still in the live region (a bot's take may follow)
+    assert box["width"] <= 1 and box["height"] <= 1, box  # not drawn over the page

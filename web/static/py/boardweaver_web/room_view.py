@@ -177,8 +177,8 @@ class RoomView:
         if heard is None or heard[0] != session.room or heard[1] == session.seq:
             return
         news = [sentence(text) for key, text in facts.items() if heard[2].get(key) != text]
-        if news:
-            self.say_passing(" ".join(news))
+        if news:  # the header shows it already: said to a screen reader, not drawn over the page
+            self.say_passing(" ".join(news), echoes=True)
 
     def on_happened_click(self, event: Any) -> None:
         """What happened's "2 earlier lines in the log": the log brought into sight under its title and focused,
@@ -349,10 +349,12 @@ class RoomView:
         elements.set_attribute("notice", "class", "restates" if restates else "")
         elements.set_text("notice", said)
 
-    def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS) -> None:
+    def say_passing(self, said: str, shown_ms: int = NOTICE_SHOWN_MS, echoes: bool = False) -> None:
         """Says something in the notice for a few seconds ("Link copied.", "Bob has joined."), drawn over the page
-        (`.passing`): nothing moves when it comes and goes."""
-        elements.set_attribute("notice", "class", "passing")
+        (`.passing`): nothing moves when it comes and goes. One that `echoes` what the page shows already (the
+        seat's own header: "Last card: Bot 3 took your 2.") is said to a screen reader and not drawn: drawn, it
+        covered "what happened" on a phone after each of Old maid's takes."""
+        elements.set_attribute("notice", "class", "passing echoes" if echoes else "passing")
         elements.set_text("notice", said)
         self.notices_said += 1
         count = self.notices_said
