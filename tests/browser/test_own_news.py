@@ -72,5 +72,5 @@ def test_regression_on_a_phone_the_own_news_is_said_without_covering_what_happen
             || notice.getAttribute('aria-live')}; }"""
     )
 
-    assert box["text"].startswith("Last card: ") and box["live"], box  # still in the live region (a bot's take may follow)
+    assert box["text"].startswith("Last card: ") and box["live"], box  # the live region (a bot may take next)
     assert box["width"] <= 1 and box["height"] <= 1, box  # not drawn over the page
