@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from boardweaver_games.memory_match.rules import COLUMNS
 
 from .conftest import seat_url, wait_state
 from .test_memory_match import FOCUSED_CARD, NOTICES_HEARD, TURN_BACK
@@ -84,11 +85,9 @@ def test_regression_enter_or_space_on_a_kept_pairs_card_says_it_cannot_be_played
         page.keyboard.press("Tab")
         if page.evaluate(FOCUSED_CARD).startswith("grid/"):
             break
-    page.keyboard.press("Control+Home")  # the grid's first card, then along its rows
-    for _ in range(16):
-        if page.evaluate(FOCUSED_CARD) == f"grid/{kept}":
-            break
-        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Control+Home")  # the grid's first card, then down its rows and along the kept card's row
+    for key in ["ArrowDown"] * (kept // COLUMNS) + ["ArrowRight"] * (kept % COLUMNS):
+        page.keyboard.press(key)  # (ArrowRight alone stops at a row's end: a kept card below the first row was missed)
 
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.__heard.length === 1", timeout=5_000)
