@@ -107,3 +107,22 @@ def test_regression_a_card_picked_when_the_host_ends_the_game_leaves_no_undo_and
     reloaded = (_playable(page), page.locator("#commands button").count(), page.locator("#board .chosen").count())
 
     assert (at_once, reloaded) == ((0, 0, 0), (0, 0, 0))
+
+
+def test_regression_on_a_phone_a_game_the_host_ended_says_so_in_a_short_verdict(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a phone trial at 390x844): the end panel of a game the host ended said "The host ended the game
+    before its end: nobody wins." in the verdict's large type, four lines tall above the fold. The verdict is short
+    ("Nobody wins"), the reason under it in the reasons' type."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True)
+    wait_state(page, "ready")
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(page, "over", timeout=15_000)
+    verdict = page.locator("#result .verdict")
+    box = verdict.bounding_box()
+
+    assert verdict.inner_text() == "Nobody wins"
+    assert page.inner_text("#result .reason") == "The host ended the game before its end."
+    assert box is not None and box["height"] < 60, box  # one line of the large type (2rem), not four

@@ -371,5 +371,6 @@ def render_ended(texts: Texts) -> str:
     return (
         f'<section class="end-panel outcome-draw" aria-labelledby="end-title" tabindex="-1">'
         f'<h2 id="end-title">{html.escape(texts.get("result.over"))}</h2>'
-        f'<p class="winners verdict">{html.escape(texts.get("result.ended"))}</p></section>'
+        f'<p class="winners verdict">{html.escape(texts.get("result.nobody-wins"))}</p>'
+        f'<p class="reason">{html.escape(texts.get("result.ended"))}</p></section>'
     )
