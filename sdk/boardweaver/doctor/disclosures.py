@@ -12,6 +12,11 @@ a random draw; "that ends the game" when it did, so a showdown's hands do not hi
 reads it against the rules: "'lock' (a Confirm) shows ... the acting seat's own hidden 'back' pieces in 'bid'
 spaces, from 'hand' spaces ..." is a leak in a sealed-bid game.
 
+A second inventory lists what a decision showed the seat that took it, in private, beyond the places its steps
+clicked (`peeked_beyond`): an attack marked revealing that also shows the defender's neighbours. It is no check:
+fog chess shows a seat the squares its pieces now see, none of them clicked; a piece taken into the seat's hand or
+turned up for all is left out (a draw, a showdown), so a card game's report keeps no such line.
+
 A piece is followed by identity (the table moves and changes piece objects in place), so a tile placed face
 up from a hand is told from one drawn from the bag into that hand; a piece the decision made anew is matched
 by its kind to the places that hold fewer of that kind hidden after it, not counting the pieces turned face up
@@ -123,6 +128,49 @@ def _came_into_sight(before: Sight, after: Sight, state: TableState, observer: P
     return places
 
 
+Place = tuple[str, int]  # a space id and an index in it
+Beyond = tuple[str, str, str, str, str]  # how the decision ended, its name, whose, the space kind, the public kind
+
+
+def hidden_from(state: TableState, seat: PlayerId) -> dict[int, tuple[Piece, Place]]:
+    """Returns the pieces whose private kinds `seat` may not read, by identity, with where they lie."""
+    perspective = observer_perspective(seat)
+    return {
+        id(piece): (piece, (space.space_id, index))
+        for space in state.spaces.values()
+        for index, piece in enumerate(space.pieces)
+        if piece.private_kind is not None
+        and piece.private_kind != piece.public_kind
+        and not sees_piece(perspective, space, piece)
+    }
+
+
+def peeked_beyond(
+    before: dict[int, tuple[Piece, Place]], state: TableState, seat: PlayerId, steps: list[Action]
+) -> dict[tuple[str, str, str], set[Place]]:
+    """Returns the places, by (whose, space kind, public kind), of the pieces a decision (its `steps`) showed the
+    seat that took it in private (still hidden from some other viewer), that stayed where they lay and are not the
+    seat's own, at a place none of its steps clicked (a piece, or any piece of a clicked space): an attack that also
+    shows the defender's neighbours. Fog chess shows squares by sight lines it did not click too: not a check."""
+    clicked = {(step.space_id, step.index) for step in steps if step.type in ("piece", "space")}
+    perspective = observer_perspective(seat)
+    beyond: dict[tuple[str, str, str], set[Place]] = {}
+    for space in state.spaces.values():
+        for index, piece in enumerate(space.pieces):
+            known = before.get(id(piece))
+            if known is None or known[0] is not piece or known[1] != (space.space_id, index):
+                continue
+            if (space.space_id, index) in clicked or (space.space_id, None) in clicked:
+                continue
+            owner = piece_owner(space, piece)
+            if owner == seat or piece.private_kind is None or piece.private_kind == piece.public_kind:
+                continue  # taken into its hand, or turned up for all (the other inventory tells that)
+            if sees_piece(perspective, space, piece):
+                whose = "table" if owner is None else "other"
+                beyond.setdefault((whose, general(space.kind), piece.public_kind), set()).add((space.space_id, index))
+    return beyond
+
+
 @dataclass
 class Disclosures:
     """The inventory over every explored game: what each kind of decision brought into the others' sight."""
@@ -145,6 +193,41 @@ class Disclosures:
     setup_shown: Counter[str] = field(
         default_factory=Counter
     )  # games whose setup showed everyone drawn faces, by space kind
+    # what decisions showed the seat that took them in private beyond the places they clicked: decisions, and the
+    # most places in one (`peeked_beyond`)
+    beyond: Counter[Beyond] = field(default_factory=Counter)
+    beyond_most: dict[Beyond, int] = field(default_factory=dict)
+
+    def acting_after(
+        self,
+        before: dict[int, tuple[Piece, Place]],
+        state: TableState,
+        acting: PlayerId,
+        steps: list[Action],
+        ended_by: str,
+    ) -> None:
+        """Notes what the decision (its `steps`) showed the acting seat beyond the places it clicked."""
+        if not steps:
+            return
+        how = how_it_ended(ended_by) + (ENDS_THE_GAME if state.is_over() else "")
+        for (whose, space_kind, back), places in peeked_beyond(before, state, acting, steps).items():
+            key = (how, decision_name(steps[-1]), whose, space_kind, back)
+            self.beyond[key] += 1
+            self.beyond_most[key] = max(self.beyond_most.get(key, 0), len(places))
+
+    def acting_lines(self) -> list[str]:
+        """Returns the inventory of what decisions showed the acting seat beyond the places they clicked."""
+        whose = {"other": "another seat's", "table": "the table's"}
+        lines = []
+        for key, count in sorted(self.beyond.items(), key=lambda item: (-item[1], item[0])):
+            how, name, owner, space_kind, back = key
+            most = self.beyond_most[key]
+            lines.append(
+                f"{name} ({how}) shows the acting seat {whose[owner]} hidden {back!r} pieces of {space_kind!r} "
+                f"spaces at up to {most} place{'' if most == 1 else 's'} beyond those it clicked "
+                f"({count} decision{'' if count == 1 else 's'})"
+            )
+        return lines
 
     def before(self, state: TableState, acting: PlayerId) -> dict[PlayerId | None, Sight]:
         """Notes what every observer but the acting seat sees before a decision."""

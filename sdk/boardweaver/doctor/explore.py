@@ -10,14 +10,22 @@ from ..changes import Change
 from ..decision import ENDED_BY_CONFIRM, Draft
 from ..game import Game, start
 from ..messages import Message, message_in
-from ..model import PlayerId, TableState
+from ..model import Piece, PlayerId, TableState
 from ..offers import Intent
 from ..rng import Rng
 from ..table import Table
 from ..view import FULL
 from ..views import OUT, Dirty
 from ..wire import canonical_bytes, state_to_wire
-from .disclosures import SAMPLE_CAP, SAMPLE_CHANCE, Disclosures, Sight, decision_name, how_it_ended
+from .disclosures import (
+    SAMPLE_CAP,
+    SAMPLE_CHANCE,
+    Disclosures,
+    Sight,
+    decision_name,
+    hidden_from,
+    how_it_ended,
+)
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
@@ -211,8 +219,10 @@ class Explorer:
                 watch(twin, table)
 
         sight = None  # what the other seats saw before the decision, when its disclosures are noted
+        peeking: dict[int, tuple[Piece, tuple[str, int]]] = {}  # what the acting seat could not see then
         if self.noted < SAMPLE_CAP and self.sampled.below(100) < SAMPLE_CHANCE:
             sight, self.noted = self.disclosures.before(table.state, seat), self.noted + 1
+            peeking = hidden_from(table.state, seat)
         deciding = [p for p in table.state.active_player_ids if p != seat]  # the seats deciding at the same time
         if self.game.shows_while_deciding:  # a race shows them its seats' pieces on purpose (`Game`)
             deciding = []
@@ -240,6 +250,7 @@ class Explorer:
         if sight is not None and decision.steps:
             played = next((record.kind for record in stepper.records[:-1] if record.kind), None)
             self.disclosures.after(sight, table.state, seat, decision.steps[-1], decision.ended_by, played)
+            self.disclosures.acting_after(peeking, table.state, seat, decision.steps, decision.ended_by)
         drew = table.rng_counter != rng_before
         undoable = table.undo_allowed and decision.ended_by == ENDED_BY_CONFIRM and not drew
         self.disclosures.undo_seen |= undoable

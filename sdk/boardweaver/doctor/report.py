@@ -106,6 +106,7 @@ class Report:
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)  # what sampled decisions showed the other seats (`disclosures`)
+    shown_acting: list[str] = field(default_factory=list)  # what they showed the acting seat beyond its clicks
     seconds: float = 0.0
 
     @property
@@ -156,6 +157,12 @@ class Report:
                 "is a leak only its rules can tell):"
             )
             lines.extend(f"    {line}" for line in self.shown)
+        if self.shown_acting:
+            lines.append(
+                "  what decisions showed the seat that took them beyond the places it clicked (not a check: fog "
+                "shows what is in sight; an attack that reads one piece should show no other):"
+            )
+            lines.extend(f"    {line}" for line in self.shown_acting)
         failures = [f"{len(self.violations)} distinct violation(s)"] if self.violations else []
         unchecked = self.unchecked()
         if unchecked:

@@ -197,6 +197,7 @@ def check_game(
     reached = report.games_finished + report.games_stopped > 0  # a game no violation stopped
     report.nothing_to_check = _nothing_to_check(game, counters, reached, bool(catalogs))
     report.shown = disclosures.lines()
+    report.shown_acting = disclosures.acting_lines()
     report.violations = [_violation(game, run, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
     report.seconds = time.perf_counter() - began

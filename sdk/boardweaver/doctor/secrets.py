@@ -268,8 +268,9 @@ def _fixed_place(
 ) -> tuple[str, int, str, int] | None:
     """Returns (space id, place, hidden kind, games) for a place of an ordered space that held one hidden kind when
     first shown in every game, in at least ORDER_SAMPLES games and beyond luck, while a look-alike place of it (same
-    public kind) held other kinds in other games: a deal that shuffles all but that piece. A space dealt alike in
-    every game (a chess start) is no such case. Else None."""
+    public kind) held other kinds in other games, empty in some maybe: a deal that shuffles all but that piece (units
+    dealt over a home row with empty cells among them, the flag always on one cell). A space dealt alike in every
+    game (a chess start) is no such case. Else None."""
     by_space: dict[str, list[tuple[tuple[str, str] | None, ...]]] = {}
     for (_, space_id), held in places.items():
         by_space.setdefault(space_id, []).append(held)
@@ -277,10 +278,13 @@ def _fixed_place(
         if len(deals) < ORDER_SAMPLES or len({len(held) for held in deals}) != 1:
             continue
         columns = list(zip(*deals, strict=True))
+        # public kinds of which some place held other hidden kinds in other games, empty in some maybe (units dealt
+        # over a home row with empty cells among them): its look-alikes are shuffled
         varying = {
-            column[0][0]
+            public
             for column in columns
-            if all(column) and len({cell[1] for cell in column if cell}) > 1 and column[0] is not None
+            for public in {cell[0] for cell in column if cell}
+            if len({cell[1] for cell in column if cell and cell[0] == public}) > 1
         }
         for index, column in enumerate(columns):
             first = column[0]
