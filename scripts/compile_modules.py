@@ -1,4 +1,5 @@
-"""Compiles the SDK's and the server's hot modules with mypyc, in place beside their sources (CPython only).
+"""Compiles the SDK's and the server's hot modules with mypyc, in place beside their sources (CPython only), and on
+Linux the server's C module `_walsync` (the thread that syncs one busy room's WAL, `store._WalSync`).
 
 Run: .venv/bin/python scripts/compile_modules.py [--clean | --check]
 
@@ -45,6 +46,10 @@ MODULES = [
     "server/boardweaver_server/protocol.py",
     "server/boardweaver_server/room.py",
 ]
+# C written for the server, built beside the mypyc modules (Linux: it syncs the store's WAL on a thread of its own)
+C_EXTENSIONS = {"boardweaver_server._walsync": "server/boardweaver_server/_walsync.c"}
+if sys.platform != "linux":
+    C_EXTENSIONS.clear()
 
 
 def module_name(path: str) -> str:
@@ -61,7 +66,7 @@ def compiled_path(path: str) -> Path:
 def sources_hash() -> str:
     """Returns a hash of the listed modules' sources, this script and the interpreter (its version and path)."""
     digest = hashlib.sha256(f"{sys.version} {getattr(sys, '_base_executable', sys.executable)}".encode())
-    for path in [Path(__file__), *(ROOT / m for m in MODULES)]:
+    for path in [Path(__file__), *(ROOT / m for m in [*MODULES, *C_EXTENSIONS.values()])]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -76,7 +81,8 @@ def compiled_files() -> list[Path]:
 
 def is_fresh() -> bool:
     """Tells whether every listed module is compiled from its sources as they are now."""
-    return STAMP.is_file() and STAMP.read_text() == sources_hash() and all(compiled_path(m).is_file() for m in MODULES)
+    built = [*MODULES, *C_EXTENSIONS.values()]
+    return STAMP.is_file() and STAMP.read_text() == sources_hash() and all(compiled_path(m).is_file() for m in built)
 
 
 def clean() -> None:
@@ -105,7 +111,7 @@ def missing_tools() -> str | None:
 
 def build() -> None:
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution, Extension
 
     # Imported modules left interpreted are read for their types only: their own typing is not this build's to
     # judge (mypy checks the SDK strictly on its own; see pyproject.toml).
@@ -116,6 +122,7 @@ def build() -> None:
         group_name=GROUP,
         target_dir=str(BUILD),
     )
+    extensions += [Extension(name, [source], extra_compile_args=["-O2"]) for name, source in C_EXTENSIONS.items()]
     # A Distribution of its own, not setup(): setup() would read pyproject.toml (hatchling's, not setuptools').
     folders = {"": "sdk", "boardweaver": "sdk/boardweaver", "boardweaver_server": "server/boardweaver_server"}
     dist = Distribution({"name": "boardweaver-compiled", "ext_modules": extensions, "package_dir": folders})
@@ -158,7 +165,8 @@ def main() -> int:
         print(f"compile_modules: the mypyc build failed ({error!r:.200}): the modules stay pure Python")
         return 0
     STAMP.write_text(sources_hash())
-    print(f"compile_modules: {len(MODULES)} modules compiled with mypyc in {time.monotonic() - began:.0f} s")
+    built = f"{len(MODULES)} modules compiled with mypyc" + (f", {len(C_EXTENSIONS)} C module" if C_EXTENSIONS else "")
+    print(f"compile_modules: {built} in {time.monotonic() - began:.0f} s")
     return 0
 
 

@@ -40,7 +40,8 @@ MAX_BATCH = 2000
 START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store thread to start a call it waits on
 # The WAL is made durable by the store itself (`_WalSync`): SQLite runs at synchronous=NORMAL, so a COMMIT only
 # writes the WAL's frames (microseconds, on the loop), and the store then has the kernel sync the WAL
-# asynchronously (io_uring's or Linux AIO's fsync through caio, else `os.fdatasync` on the store's thread) while
+# asynchronously (io_uring's or Linux AIO's fsync through caio, else `os.fdatasync` on the store's thread; one busy
+# room's by a C thread of our own that polls for its next sync: `SPIN_AFTER`) while
 # the loop makes the group's frames; the writers learn of their writes once the sync completed. No COMMIT waits on
 # the disk and no GIL is handed to a thread (bench/README.md, "Twentieth session"). A checkpoint runs on the
 # store's thread between two groups after every CHECKPOINT_WRITES writes (SQLite's own would run inside a COMMIT,
@@ -48,6 +49,10 @@ START_WAIT_S = 0.0005  # how long the loop waits at most for an idle store threa
 CHECKPOINT_WRITES = 1000
 # how the WAL may be synced, in the order tried (tests narrow it); the store's thread where none of them works
 SYNC_WITH: tuple[str, ...] = ("uring", "aio")
+# our own sync thread (`_walsync.SyncThread`, compiled by scripts/compile_modules.py) syncs the WAL, and polls for the
+# next request, once the store's groups have been one write each LONE_GROUPS times in a row (one busy room);
+# None: never (tests narrow it)
+SPIN_AFTER: int | None = 8
 SCHEMA_VERSION = 6  # PRAGMA user_version of the store this code writes; 0 is a store from before versions
 WAL_SIZE_LIMIT = 64 * 1024 * 1024  # the WAL file is cut back to this after a checkpoint
 # columns added since version 1, each added to an older store's table when it opens (version 2: seats, clocks;
@@ -420,6 +425,7 @@ class Store(GroupCommit):
         self._grouping = False  # a group is scheduled or its COMMIT's sync is under way
         self._idle: asyncio.Future[None] | None = None  # `close` waits on it for the group under way
         self._committed_groups = 0  # groups COMMITted (in the WAL)
+        self._lone_groups = 0  # groups of one write in a row (`_WalSync.start`'s `lone`)
         self._durable_groups = 0  # of which durable (the WAL synced after their COMMIT)
         self._durable_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._unchecked_writes = 0  # writes since the last checkpoint
@@ -629,6 +635,8 @@ class Store(GroupCommit):
             self._durable_groups = self._committed_groups
             self._committed(batch, written, None)
             return
+        self._lone_groups = self._lone_groups + 1 if len(written) == 1 else 0
+        sync.lone = SPIN_AFTER is not None and self._lone_groups >= SPIN_AFTER
         try:
             sync.start(functools.partial(self._synced, batch, written, self._committed_groups))
         except Exception as error:  # in the WAL, but it cannot be made durable
@@ -812,6 +820,13 @@ class _WalSync:
       a sync, `os.fdatasync` on the store's thread, which releases the GIL while the disk works.
 
     No thread of ours and no GIL hand-over on the first two. bench/README.md, "Twentieth session", has figures.
+
+    One busy room (`lone`: the store's groups one write each, `SPIN_AFTER` in a row) has its WAL synced by a thread
+    of our own in C instead, where compiled (`_walsync.SyncThread`): `fdatasync` on request, told through an
+    eventfd the loop watches, and after each sync it polls for the next request for the loop's busy-poll window
+    before it sleeps. The room's next sync then starts on a running thread, not on a kernel worker woken through
+    the host: +6 % moves a second at M=1, for ~30 % of a core more while the room is busy; with several rooms it
+    would take the cores from the other worker and the players (bench/README.md, "Thirty-sixth session").
     """
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, thread: _StoreThread) -> None:
@@ -824,6 +839,18 @@ class _WalSync:
         self._told: Any = None
         self._starting = False
         self.mode = "thread"
+        self.lone = False  # the group to sync is one busy room's write (`Store._start_group` says)
+        self._spinner: Any = None
+        self._spinner_told: Any = None
+        self._told_now: Any = None  # the eventfd's poll of the way the sync under way was made
+        if SPIN_AFTER is not None:
+            with contextlib.suppress(ImportError):  # not compiled: the kernel's or the store's thread's way alone
+                from ._walsync import SyncThread  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+                self._spinner = SyncThread(self._fd)
+                loop.add_reader(self._spinner.fileno, self._on_spun)
+                self._spinner_told = select.poll()
+                self._spinner_told.register(self._spinner.fileno, select.POLLIN)
         reasons = []
         for mode in SYNC_WITH:
             try:
@@ -853,6 +880,11 @@ class _WalSync:
         if self._done is not None:
             raise RuntimeError("a sync of the WAL is already under way")
         POLL.touch()  # the loop makes the frames, then waits for the disk: it polls meanwhile
+        if self.lone and self._spinner is not None:
+            self._done, self._told_now = done, self._spinner_told
+            self._spinner.start(POLL.window)
+            return
+        self._told_now = self._told
         if self._context is not None:
             operation = self._operation.fdsync(self._fd)
             operation.set_callback(self._completed)
@@ -879,7 +911,7 @@ class _WalSync:
     def pending(self) -> bool:
         """Tells whether a sync the kernel runs is under way and its end not yet told (its eventfd not readable,
         one `poll` with no wait); False on the store's thread, where it cannot tell."""
-        return self._done is not None and self._told is not None and not self._told.poll(0)
+        return self._done is not None and self._told_now is not None and not self._told_now.poll(0)
 
     def sync_now(self) -> None:
         """Syncs the WAL, blocking (on the store's thread)."""
@@ -903,6 +935,16 @@ class _WalSync:
         except Exception:  # raised inside caio's process_events, it would only be printed as unraisable
             logger.exception("store %s: settling the WAL's sync failed", self._path)
 
+    def _on_spun(self) -> None:
+        """Our thread's eventfd is readable: its sync ended (its errno, 0 when it succeeded)."""
+        try:
+            error = self._spinner.take()
+        except Exception:
+            logger.exception("store %s: reading the WAL's sync from our thread failed", self._path)
+            return
+        if error is not None:
+            self._completed(-error)
+
     def _on_event(self) -> None:
         try:
             with contextlib.suppress(BlockingIOError):  # the counter read as zero: completions may still be there
@@ -919,6 +961,11 @@ class _WalSync:
 
     def close(self) -> None:
         self._stop_kernel_sync()
+        if self._spinner is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._spinner.fileno)
+            self._spinner.close()  # after a sync under way: the fd it syncs is closed only then
+            self._spinner = self._spinner_told = None
         os.close(self._fd)
 
 

@@ -11,3 +11,11 @@ def kernel_may(mode: str) -> None:
 
     if getattr(caio, "linux_uring" if mode == "uring" else "linux_aio") is None:
         pytest.skip(f"this kernel refuses {mode}")
+
+
+def spin_may() -> None:
+    """Skips where our own sync thread is not compiled (`scripts/install` builds it where gcc and Python.h are)."""
+    try:
+        from boardweaver_server import _walsync  # noqa: F401
+    except ImportError:
+        pytest.skip("boardweaver_server._walsync is not compiled (scripts/install)")
