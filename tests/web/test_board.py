@@ -1534,6 +1534,17 @@ def test_regression_a_hand_whose_cards_commands_play_points_to_the_commands(
     assert all("data-not-now" not in card for card in cards)
 
 
+def _first_pair_kept(game: Game) -> tuple[Table, list[str | None], int]:
+    """A Memory match (seed 3) whose seat 0 flipped its first card's twin and kept the pair: the table, the grid's
+    faces as dealt, and where the twin lay."""
+    table = start(game, [0, 1], seed=3)
+    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
+    partner = faces.index(faces[0], 1)
+    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
+    verify_commit(game, table, 0, [Action.piece_click("grid", partner)])
+    return table, faces, partner
+
+
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
@@ -1551,11 +1562,7 @@ def test_regression_a_memory_card_of_a_kept_pair_says_it_cannot_be_played_and_a_
     from boardweaver_games.memory_match.rules import MemoryMatch
 
     game = MemoryMatch()
-    table = start(game, [0, 1], seed=3)
-    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
-    partner = faces.index(faces[0], 1)
-    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
-    verify_commit(game, table, 0, [Action.piece_click("grid", partner)])
+    table, _, partner = _first_pair_kept(game)
 
     def card(seat: int, index: int) -> str:
         draft = Draft(game, table.view(seat), seat)
@@ -1613,11 +1620,7 @@ def test_regression_a_memory_card_says_whose_pair_it_is_and_who_flipped_it_not_b
     from boardweaver_games.memory_match.rules import MemoryMatch
 
     game = MemoryMatch({"mode": "hidden"})
-    table = start(game, [0, 1], seed=3)
-    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
-    partner = faces.index(faces[0], 1)
-    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
-    verify_commit(game, table, 0, [Action.piece_click("grid", partner)])
+    table, faces, _ = _first_pair_kept(game)
     other = next(i for i, face in enumerate(faces) if face != faces[0])
     verify_commit(game, table, 0, [Action.piece_click("grid", other)])
 
