@@ -45,3 +45,25 @@ def test_regression_a_forwarded_invite_link_opens_no_seat_after_its_player_opene
     assert "an invite link opens its seat once" in refusal and "Ask the host for a new link" in refusal
     assert reposted.locator(".mine").count() == 0 and reposted.locator(f"{MARKET}").count() == 0  # no hand, no board
     assert "(you)" not in reposted.inner_text("body")
+
+
+def test_regression_the_used_invite_link_opened_again_by_its_own_player_opens_his_seat(
+    server: str, api: Api, new_page: Any
+) -> None:
+    """A player's trial: Cy opened his used invite link again (from the message it came in) and read that his own
+    seat "already has its player", to ask the host for a new link, though his browser kept the seat's own token."""
+    room = api.call("/api/rooms", {"game": "market-draft", "seats": 2, "bots": [0], "options": {}})
+    invite = api.call(f"/api/rooms/{room['room']}/invite/1", {}, token=room["host_token"])["token"]
+    link = f"{server}/room/{room['room']}#seat=1&token={invite}"
+    cy = new_page(link)
+    wait_state(cy, "ready", "pending")
+    cy.wait_for_function(f"!location.hash.includes({json.dumps(invite)})", timeout=10_000)
+    own = cy.evaluate("location.hash")
+
+    cy.goto("about:blank")
+    cy.goto(link)
+    state = wait_state(cy, "ready", "pending", "missing")
+
+    assert state != "missing", cy.inner_text("#board")
+    assert cy.evaluate("location.hash") == own  # a reload opens the seat as well
+    assert cy.locator(".mine").count() == 1 and "Ask the host" not in cy.inner_text("body")

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from boardweaver_web import mine
 from boardweaver_web.mine import asked_game, lobby_link, render_my_games
+from boardweaver_web.session import MemoryStore
 from boardweaver_web.texts import Texts
 
 
@@ -102,3 +103,16 @@ def test_the_open_rooms_say_first_why_the_room_just_tried_is_gone_in_the_players
     assert english.endswith('<li class="empty">No room is waiting for players right now.</li>')
     assert html.unescape(french).index("Cette salle n'a plus de place libre.") < french.index('class="open-room"')
     assert "open-gone" not in mine.render_open_rooms(waiting, {"bluff": "Bluff"})
+
+
+def test_regression_the_used_invite_link_opened_again_by_its_player_finds_the_seats_own_kept_token() -> None:
+    """Regression (a player's trial): Cy opened his used invite link again; the page told him his own seat "already
+    has its player" and to ask the host for a new link, while "my games" held the seat's own token."""
+    store = MemoryStore()
+    mine.keep_game(store, "room", 2, "own")
+    mine.keep_game(store, "other", 1, "else")
+
+    assert mine.kept_token(store, "room", 2, "invite") == "own"
+    assert mine.kept_token(store, "room", 2, "own") is None  # the kept token itself refused: nothing else to try
+    assert mine.kept_token(store, "room", 1, "invite") is None  # another seat of the room is not ours
+    assert mine.kept_token(MemoryStore(), "room", 2, "invite") is None

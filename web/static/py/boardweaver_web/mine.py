@@ -86,6 +86,14 @@ def seat_link(origin: str, room: str, seat: int, token: str) -> str:
     return f"{origin}/room/{room}#seat={seat}&token={token}"
 
 
+def kept_token(store: Store, room: str, seat: int | None, refused: str | None) -> str | None:
+    """This browser's own token for `room`'s `seat` in "my games", when it is not the `refused` one (its player opened
+    the used invite link again: it opened the seat once, and this browser kept the seat's own token); else None."""
+    kept = next((e for e in load_games(store) if e["room"] == room and e["seat"] == seat), None)
+    token = kept.get("token") if kept is not None else None
+    return token if isinstance(token, str) and token and token != refused else None
+
+
 def link_refusal(status: dict[str, Any] | None, seat: int | None) -> str:
     """The text key saying why a seat's link opened nothing: the seat has its player (an invite link opens its seat
     once: ask the host for a new link), else the link opens no seat of this room."""

@@ -320,11 +320,28 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             self.show_gone("room.rules-changed")
         elif status == 200 and code == 1008 and self.session.role == "spectator" and isinstance(data, dict):
             self.show_private(data)  # the room admits spectators once the game is over
+        elif status == 200 and code == 1008 and self.open_kept_seat():
+            return  # our own seat's used invite link, opened again: the seat opens with the token this browser kept
         elif status == 200 and code == 1008:  # a finished game's review is anyone's: offered beside the lobby
             refusal = mine.link_refusal(data if isinstance(data, dict) else None, self.session.seat)
             self.show_gone(refusal, review=isinstance(data, dict) and data.get("over") is True)
         elif code == 1008:  # the server answered something else (a restart): try again
             dom.later(PRIVATE_POLL_MS, self.connect)
+
+    def open_kept_seat(self) -> bool:
+        """Opens our seat with the token "my games" keeps for it where the link's was refused: its player opened the
+        seat's invite link again (a trial: "this seat already has its player" told the player himself to ask the host
+        for a new link, in a rematch that waited for him). True if it connects so."""
+        store = storage.BrowserStore()
+        token = mine.kept_token(store, self.session.room, self.session.seat, self.token)
+        if self.session.role != "seat" or self.session.seat is None or token is None:
+            return False
+        self.token = token
+        fragment = way_back.room_fragment("seat", self.session.seat, token)
+        way_back.keep_room(storage.TabStore(), self.session.room, fragment)
+        tab.replace_hash(fragment)  # a reload, and a link copied from the address bar, open the seat too
+        self.connect()
+        return True
 
     def show_private(self, status: dict[str, Any]) -> None:
         """A spectator kept out while the game is played: says why, with the room's public facts (who sits where,
