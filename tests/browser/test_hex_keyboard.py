@@ -17,20 +17,20 @@ TILE = ".mine [data-offer]"  # a tile of the seat's hand: two to pick, then one 
 
 
 def test_a_hex_map_is_one_tab_stop_and_the_arrows_move_between_its_cells(server: str, api: Any, new_page: Any) -> None:
-    """Regression: each of the 19 hexes was a Tab stop of its own."""
+    """Regression: each of the 19 hexes was a Tab stop of its own. And (a keyboard trial) Enter on a tile left the
+    focus on it, its next Tab stop "Undo my last pick", the map lying before the hand: it goes on to the map."""
     room = api.room("hexbloom", seats=2, bots=[])  # nobody else moves
     page = new_page(seat_url(server, room, 0))
     wait_state(page, "ready")
     keys = Keyboard(page)
     keys.tab_to(f"() => document.activeElement.matches('{TILE}')")
-    page.keyboard.press("Enter")  # a tile picked: every empty hex is offered
+    page.keyboard.press("Enter")  # a tile picked: every empty hex is offered, and the focus goes on to the map
     page.wait_for_selector(HEX)
-    page.wait_for_function("document.activeElement.matches('.mine .piece.chosen')")  # on the tile picked, still
-    page.keyboard.press("Shift+Tab")  # the map lies just before the hand: one press
+    page.wait_for_function(f"Boolean(({FOCUSED_HEX})())")  # not on the tile, whose next Tab stop was "Undo"
     entered = page.evaluate(FOCUSED_HEX)
+    said = page.evaluate("document.activeElement.getAttribute('aria-label')")
     stops = page.locator(f'{HEX}[tabindex="0"]').count()
     cells = page.locator(HEX).count()
-    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
     walked = []
     arrows = ("ArrowRight", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowUp", "ArrowUp")
     for key in (*arrows, "End", "ArrowRight", "Control+End", "ArrowDown", "Home", "Control+Home", "ArrowDown"):
@@ -39,16 +39,17 @@ def test_a_hex_map_is_one_tab_stop_and_the_arrows_move_between_its_cells(server:
     ring = page.evaluate(RING)
     page.keyboard.press("Tab")
     left = page.evaluate(FOCUSED_HEX)
+    picked = page.evaluate("document.activeElement.matches('.mine .piece.chosen')")  # the hand after the map
     page.keyboard.press("Shift+Tab")  # back into the map: on the cell left there
     back = page.evaluate(FOCUSED_HEX)
 
     assert entered == "hex-0--2" and stops == 1 and cells == 19
-    assert label == "Place it here: Hex, row 1, column 1"  # a screen reader still hears each cell's place
+    assert said == "Place it here: Hex, row 1, column 1"  # a screen reader hears where the tile may go
     # the two hexes under one are equally near: Down zigzags straight down, Up comes back the same way; the top row
     # goes no higher; past a row's end, the nearest hex that way (half a cell on, a row down)
     assert walked[:6] == ["hex-1--2", "hex-0--1", "hex-0-0", "hex-0--1", "hex-1--2", "hex-1--2"], walked
     assert walked[6:] == ["hex-2--2", "hex-2--1", "hex-0-2", "hex-0-2", "hex--2-2", "hex-0--2", "hex--1--1"], walked
-    assert ring and left is False and back == "hex--1--1"
+    assert ring and left is False and picked and back == "hex--1--1"
 
 
 def test_the_focused_hex_keeps_the_focus_across_a_redraw_and_enter_places_the_tile_there(
@@ -105,8 +106,7 @@ def test_regression_on_a_sparse_map_the_arrows_go_to_the_nearest_hex_that_way(
     page.locator(TILE).first.focus()
     page.keyboard.press("Enter")  # a tile picked: every empty hex is offered
     page.wait_for_selector(HEX)
-    page.wait_for_function("document.activeElement.matches('.mine .piece.chosen')")
-    page.keyboard.press("Shift+Tab")  # from the tile picked to the map, on its Tab stop
+    page.wait_for_function(f"Boolean(({FOCUSED_HEX})())")  # the focus gone on to the map, on its Tab stop
     entered = page.evaluate(FOCUSED_HEX)
     walked = []
     for key in ("ArrowDown",) * 3 + ("ArrowUp", "ArrowLeft", "ArrowDown", "ArrowLeft", "ArrowRight", "ArrowRight"):

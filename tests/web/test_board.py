@@ -477,6 +477,37 @@ def test_the_offered_cells_of_a_hex_map_are_one_tab_stop_moved_through_with_the_
     assert 'data-roving="hex"' not in alone and "tabindex" not in hex_map  # one cell to click: a Tab stop as it was
 
 
+def test_regression_a_tile_picked_beside_another_sends_the_keyboard_on_to_the_maps_tab_stop() -> None:
+    """Regression (a keyboard trial of Hexbloom): after Enter picked a tile, its other tile offered only as a switch,
+    the focus stayed on the tile and Tab went on to "Undo my last pick", the map lying before the hand. The board
+    names the map's Tab stop as where the focus goes on; not where the picked card's space still offers a choice
+    (Bluff's other cards) or nothing is picked."""
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+    draft = Draft(game, table.view(0), 0)
+    draft.take(Action.piece_click("hand-0", 0))
+    bluff = Bluff()
+    played = start(bluff, [0, 1, 2], seed=5)
+    cards = Draft(bluff, played.view(0), 0)
+    cards.take(next(o.action for o in cards.offers() if o.action.type == "piece"))
+    picked = next(o.action for o in cards.taken_offers)
+
+    def next_choice(board: Board) -> str | None:
+        board.render()
+        return board.next_choice()
+
+    hexes = Board(game, draft.view, 0, draft.offers(), None, Texts("en"), chosen={("hand-0", 0)})
+    unpicked = Board(game, table.view(0), 0, Draft(game, table.view(0), 0).offers(), None, Texts("en"))
+    chosen = {(str(picked.space_id), int(picked.index or 0))}
+    hand = Board(bluff, cards.view, 0, cards.offers(), None, Texts("en"), chosen=chosen)
+
+    assert {o.intent for o in draft.offers() if o.action.type == "piece"} == {Intent.CANCEL}  # the other: a switch
+    assert next_choice(hexes) == '#board [data-for="hex-0--2"]'  # the map's Tab stop, its first cell
+    assert next_choice(unpicked) is None and next_choice(hand) is None
+
+
 def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:
     """Regression (a player's trial): Hexbloom's placed tiles wear their placer's stripe, and nothing said whose
     stripe was which colour."""

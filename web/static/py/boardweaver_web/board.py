@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardweaver import Catalog, Game, Message, Offer, Space, Table, msg
+from boardweaver import Catalog, Game, Intent, Message, Offer, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
@@ -435,6 +435,31 @@ class Board(PieceDrawing):
             )
             and not any((space.space_id, index) in self.piece_offers for index in range(len(space.pieces)))
         )
+
+    def next_choice(self) -> str | None:
+        """Where a keyboard player goes on after the draft picked a piece whose space offers nothing more to choose,
+        only to switch or put it back (Hexbloom's tile beside the other): the Tab stop of the first Choice offered
+        elsewhere on the board (the hex map's), as a selector. None while nothing is picked, or a picked piece's
+        space still offers a Choice or a Confirm (Bluff's other cards, fog chess's squares to move to).
+
+        Read after `render` (the map's and the hands' Tab stops). A trial: Tab from the tile picked went on to "Undo
+        my last pick", the map lying before the hand."""
+        spaces = {space_id for space_id, _ in self.chosen}
+        if not spaces or any(o.action.space_id in spaces and o.intent is not Intent.CANCEL for o in self.offers):
+            return None
+        for number, offer in enumerate(self.offers):
+            action, space_id = offer.action, offer.action.space_id
+            if offer.intent is not Intent.CHOICE or space_id is None or space_id in spaces or number in self.picked:
+                continue
+            if action.type == "space":
+                cell = next((group[0] for group in (self._map_cells, self._lanes) if space_id in group), space_id)
+                found = f'[data-for="{cell}"]'
+            elif action.type == "piece" and action.index is not None:
+                found = f'[data-key="{space_id}/{self._tab_stops.get(space_id, action.index)}"]'
+            else:
+                continue
+            return f"#board {found}" if found.isprintable() and found.count('"') == 2 else None
+        return None
 
     def _map_tabindex(self, space_id: str) -> str:
         """The `tabindex` of an offered space's button in a roving hex map or a roving row of the table's spaces (the

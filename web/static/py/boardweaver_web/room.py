@@ -9,7 +9,7 @@ import random
 from typing import Any
 from urllib.parse import parse_qsl
 
-from boardweaver import Action, Catalog, Game, Offer
+from boardweaver import Action, Catalog, Game, Intent, Offer
 
 from . import boot, dom, elements, focus, mine, network, storage, tab, way_back
 from .chat_panel import ChatPanel
@@ -502,7 +502,11 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         if frame is not None:
             self.sent_commit(frame)
             self.send(frame)
-        self.render()
+        self.just_picked = frame is None and offer.action.type == "piece" and offer.intent is Intent.CHOICE
+        try:
+            self.render()
+        finally:
+            self.just_picked = False
         if frame is None and not offer.ends_decision():
             dom.record_timing("choice_ms", dom.now() - started)
             dom.record_timing("choice_event_ms", dom.now() - float(event.timeStamp))

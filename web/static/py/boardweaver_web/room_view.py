@@ -63,6 +63,8 @@ class RoomView:
     gone: str | None
     private: dict[str, Any] | None
     over_focused = False  # the focus went to the end panel once as the game ended (`refocus`)
+    # a keyboard's Choice click on a piece is being drawn: the focus goes on where the next choice lies, if elsewhere
+    just_picked = False
     # the seat's own said facts as a frame last left them, with its room and seq (`say_own_news`)
     facts_heard: tuple[str, int, dict[str, str]] | None = None
 
@@ -136,7 +138,7 @@ class RoomView:
         column = score_title(game, self.catalog)
         panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged, score_title=column)
         elements.draw("result", panel or (render_ended(self.texts) if ended else ""))
-        self.refocus(focused, list(board.piece_offers))
+        self.refocus(focused, list(board.piece_offers), board.next_choice() if self.just_picked else None)
         if not self.rules_drawn:
             self.rules_drawn = True
             described = render_rules(self.catalog, dict(game.options), self.texts, type(game).description)
@@ -227,16 +229,18 @@ class RoomView:
             index = len(table.state.space(target["space"]).pieces) - 1
         elements.animate_from("board", f"{target['space']}/{index}", origin)
 
-    def refocus(self, focused: str | None, offered: list[tuple[str, int]]) -> None:
-        """Gives focus back after a redraw (to keyboard players): the same control, else the offered piece nearest
-        to the piece focused last (`nearest_offer`), else the first to click."""
+    def refocus(self, focused: str | None, offered: list[tuple[str, int]], next_choice: str | None = None) -> None:
+        """Gives focus back after a redraw (to keyboard players): where the next choice lies after a pick that
+        leaves nothing to choose beside it (`Board.next_choice`), else the same control, else the offered piece
+        nearest to the piece focused last (`nearest_offer`), else the first to click."""
         if focused is None or not self.keyboard:  # a pointer's player: never move focus (nor scroll) for them
             return
         if self.session.over and not self.over_focused:  # it just ended: the verdict, not a card "can't play now"
             self.over_focused = True
             if focus.focus_first(["#result .end-panel"]):
                 return
-        again = [f"{focused}:is(button, [tabindex])"] if focused else []
+        again = [next_choice] if next_choice else []
+        again += [f"{focused}:is(button, [tabindex])"] if focused else []
         near = nearest_offer(self.focused_key, offered)
         if near is not None:
             again.append(f'#board [data-key="{near}"]')
