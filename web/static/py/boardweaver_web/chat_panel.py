@@ -25,7 +25,7 @@ class ChatPanel:
         self.send = send  # sends a frame on the room's socket; False when it is not open
         self.log = ChatLog()
         self.unread = 0
-        self.note_key: tuple[str, dict[str, Any]] | None = None  # what the note under the field says, if anything
+        self.unsent_note = False  # the note under the field says a line waits for the room: said until it is heard
 
     def move_to(self, session: Session, texts: NamedTexts) -> None:
         """Follows the page to another room (a rematch opened in it): that room's lines, none unread, an empty
@@ -33,7 +33,6 @@ class ChatPanel:
         self.session, self.texts = session, texts
         self.log = ChatLog()
         self.unread = 0
-        self.note_key = None
         node = elements.element("chat-text")
         if node is not None:
             node.value = ""
@@ -121,7 +120,7 @@ class ChatPanel:
         self.log.pending[chat_id] = text.strip()
         sent = self.send({"type": "chat", "text": text.strip(), "chatId": chat_id})
         self.set_field("")
-        self.say_note(self.texts.get("chat.offline") if not sent else "")
+        self.say_note(self.texts.get("chat.offline") if not sent else "", unsent=not sent)
         self.render()
         focus.scroll_to_end("chat-lines")
 
@@ -142,8 +141,9 @@ class ChatPanel:
         else:
             self.session.store.delete(self.field_key())
 
-    def say_note(self, text: str) -> None:
+    def say_note(self, text: str, unsent: bool = False) -> None:
         elements.set_text("chat-note", text)
+        self.unsent_note = unsent
 
     # -- drawing -------------------------------------------------------------------------------------
 
@@ -154,6 +154,8 @@ class ChatPanel:
     def render(self) -> None:
         me = self.me
         pending = list(self.log.pending.values())
+        if self.unsent_note and not pending:  # "Not connected: ... sent once the room is back": it was, so it goes
+            self.say_note("")
         elements.draw("chat-lines", render_lines(self.log.ordered(), self.who, me, pending))
         elements.set_hidden("chat-form", me is None)
         elements.set_text("chat-readonly", "" if me is not None else self.texts.get("chat.readonly"))
