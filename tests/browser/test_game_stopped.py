@@ -114,15 +114,22 @@ def test_regression_on_a_phone_a_game_the_host_ended_says_so_in_a_short_verdict(
 ) -> None:
     """Regression (a phone trial at 390x844): the end panel of a game the host ended said "The host ended the game
     before its end: nobody wins." in the verdict's large type, four lines tall above the fold. The verdict is short
-    ("Nobody wins"), the reason under it in the reasons' type."""
+    ("Nobody wins"), the reason under it in the reasons' type. The host ends it from the page (a trial: the host had
+    no way but the API), asked first, "Keep playing" focused."""
     room = api.room("three-lanes", seats=2, bots=[])
-    page = new_page(seat_url(server, room, 0), viewport={"width": 390, "height": 844}, has_touch=True)
+    page = new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(seat_url(server, room, 0) + f"&host={room['host_token']}")  # as the lobby's form opens its maker's seat
     wait_state(page, "ready")
-    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    page.locator("#invites").get_by_role("button", name="End the game for everyone…").tap()
+    question, focused = page.inner_text("#host-end-question"), page.evaluate("document.activeElement.textContent")
+    page.locator("#invites").get_by_role("button", name="End the game", exact=True).tap()
     wait_state(page, "over", timeout=15_000)
     verdict = page.locator("#result .verdict")
     box = verdict.bounding_box()
 
+    assert question == "End this game for everyone? Nobody wins, and it cannot go on." and focused == "Keep playing"
+    assert api.call(f"/api/rooms/{room['room']}")["ended_by_host"] is True
+    assert page.locator("[data-host-end]").count() == 0  # nothing left to end
     assert verdict.inner_text() == "Nobody wins"
     assert page.inner_text("#result .reason") == "The host ended the game before its end."
     assert box is not None and box["height"] < 60, box  # one line of the large type (2rem), not four

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from boardweaver import Game, Table
 
-from . import dom, elements, mine, network, storage, tab, way_back
+from . import dom, elements, focus, mine, network, storage, tab, way_back
 
 if TYPE_CHECKING:
     from .players import NamedTexts
@@ -27,6 +27,7 @@ class SeatKeeping:
     room_status: dict[str, Any] | None
     config: dict[str, Any]  # the server's client config this page started with (its rules wheel)
     asked_rematch: bool
+    host_ending = ""  # the host's "End the game for everyone…": "" at rest, "asking" its question, "sent"
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
         """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
@@ -113,10 +114,57 @@ class SeatKeeping:
         hosting = bool(self.made.get("host"))
         if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
             absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
-            elements.draw("invites", absent + mine.render_room_links(links, self.texts))
+            elements.draw("invites", absent + mine.render_room_links(links, self.texts) + self.render_host_end())
             return
         for_bots = self.session.awaited() if hosting else []
-        elements.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots))
+        elements.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots) + self.render_host_end())
+
+    def render_host_end(self) -> str:
+        """The host's way to end the game for everyone while it is played (a trial: the host had none but the API):
+        a button, then its question (keep playing first), then "Ending the game…" until the server's end arrives."""
+        if not self.made.get("host") or not self.session.started or self.session.over:
+            return ""
+        t = self.texts
+        if self.host_ending == "sent":
+            return f'<div class="host-end"><p role="status">{html.escape(t.get("host-end.sending"))}</p></div>'
+        if self.host_ending == "asking":
+            question, keep, end = (html.escape(t.get(f"host-end.{key}")) for key in ("question", "no", "yes"))
+            return (
+                '<div class="host-end resign-ask" role="group" aria-labelledby="host-end-question">'
+                f'<p id="host-end-question">{question}</p>'
+                f'<button type="button" class="resign-no" data-host-end="no">{keep}</button> '
+                f'<button type="button" class="resign-yes" data-host-end="yes">{end}</button></div>'
+            )
+        label = html.escape(t.get("host-end.button"))
+        button = f'<button type="button" class="resign-button" data-host-end="ask">{label}</button>'
+        return f'<div class="host-end">{button}</div>'
+
+    def on_host_end_click(self, what: str) -> None:
+        """Follows the host's end control: asks first (focus on "Keep playing"), ends the game on "End the game"."""
+        if what == "ask" and not self.host_ending:
+            self.host_ending = "asking"
+        elif what == "no" and self.host_ending == "asking":
+            self.host_ending = ""
+        elif what == "yes" and self.host_ending == "asking":
+            self.host_ending = "sent"
+            self.spawn(self.end_game())
+        self.render_invites()
+        if what == "ask":
+            focus.focus_first(["#invites [data-host-end=no]"])
+        elif what == "no":
+            focus.focus_first(["#invites [data-host-end=ask]"])
+
+    async def end_game(self) -> None:
+        """Ends the game at the host's word (`POST .../end`): the server sends every seat the finished room, whose
+        end panel says the host ended it."""
+        url = f"/api/rooms/{self.session.room}/end"
+        host = str(self.made.get("host") or "")
+        status, data = await network.fetch_json(url, "POST", {}, {"Authorization": f"Bearer {host}"})
+        self.host_ending = ""
+        if status != 200:
+            reason = data.get("error") if isinstance(data, dict) else status
+            self.say_lasting(self.texts.get("host-end.failed", reason=reason))
+            self.render_invites()
 
     def on_invites_click(self, event: Any) -> None:
         copy = elements.target_data(event, "copy")
@@ -128,6 +176,9 @@ class SeatKeeping:
         seat = elements.target_data(event, "bot-seat")
         if seat is not None and seat.isdigit():
             self.spawn(self.give_to_bot(int(seat)))
+        ending = elements.target_data(event, "host-end")
+        if ending is not None:
+            self.on_host_end_click(ending)
 
     def render_absent_seats(self, wait: Any) -> str:
         """A rematch's seats nobody came to, as its seated players see them: after `wait` seconds (the server's
