@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Api, wait_state
+from .conftest import Api, seat_url, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +67,26 @@ def test_regression_the_used_invite_link_opened_again_by_its_own_player_opens_hi
     assert state != "missing", cy.inner_text("#board")
     assert cy.evaluate("location.hash") == own  # a reload opens the seat as well
     assert cy.locator(".mine").count() == 1 and "Ask the host" not in cy.inner_text("body")
+
+
+def test_the_host_makes_a_seated_player_a_new_link_which_opens_his_seat_in_another_browser(
+    server: str, api: Api, new_page: Any
+) -> None:
+    """A player's trial: Bob moved from his phone to a laptop, where his used invite link opened nothing and told him
+    to ask the host for a new link, which the host's page had no way to make."""
+    room = api.room("market-draft", seats=2, bots=[])
+    ada = new_page(seat_url(server, room, 0) + f"&host={room['host_token']}")  # as the lobby's form opens its maker
+    wait_state(ada, "ready", "pending")
+    ada.locator("#invites summary").click()
+    ada.locator("#invites").get_by_role("button", name="New link for Player 2…").click()
+    question, focused = ada.inner_text("#relink-question"), ada.evaluate("document.activeElement.textContent")
+    ada.locator("#invites").get_by_role("button", name="Make a new link").click()
+    ada.wait_for_selector("#invites a.relink-link", timeout=10_000)
+    link = str(ada.get_attribute("#invites a.relink-link", "href"))
+    laptop = new_page(link)
+    state = wait_state(laptop, "ready", "pending", "missing")
+
+    assert question.startswith("Make Player 2 a new link?") and focused == "Keep the old link"
+    assert ada.evaluate("document.activeElement.dataset.copy") == "copy-relink-1"  # the link's Copy, to send it
+    assert state != "missing" and laptop.locator(".mine").count() == 1  # his seat, his hand
+    assert room["tokens"][1] not in link and api.call(f"/api/rooms/{room['room']}")["replaced"] == {"1": 1}

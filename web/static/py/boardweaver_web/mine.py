@@ -363,12 +363,14 @@ def render_room_links(
     texts: Texts | None = None,
     open_seats: list[int] | None = None,
     for_bots: list[int] | None = None,
+    more: str = "",
 ) -> str:
     """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent, or
     a seat left open (`open_seats`) waits for someone from the lobby's Open rooms. The host may give each seat
-    still awaited (`for_bots`) to a bot: a button per seat."""
+    still awaited (`for_bots`) to a bot: a button per seat. `more` ends the panel (the host's new links for seated
+    players), and opens it once it holds a question or a link."""
     t = texts or Texts("en")
-    if not links and not open_seats:
+    if not links and not open_seats and not more:
         return ""
     labels = {"invite": "lobby.invite", "tv": "lobby.tv", "referee": "lobby.referee-link"}
     rows = "".join(
@@ -394,10 +396,11 @@ def render_room_links(
         f"{html.escape(t.get('room.bot-seat', seat=t.get('seat', seat=seat)))}</button>"
         for seat in for_bots or []
     )
+    shown = waiting or "data-relink-answer" in more or 'class="relink-link' in more  # a question, a new link
     return (
-        f'<details class="invites"{" open" if waiting else ""}>'
+        f'<details class="invites"{" open" if shown else ""}>'
         f"<summary>{html.escape(t.get('room.invites' if waiting else 'room.links'))}</summary>"
-        f"{hint}{listed}</details>"
+        f"{hint}{listed}{more}</details>"
     )
 
 

@@ -28,6 +28,8 @@ class SeatKeeping:
     config: dict[str, Any]  # the server's client config this page started with (its rules wheel)
     asked_rematch: bool
     host_ending = ""  # the host's "End the game for everyone…": "" at rest, "asking" its question, "sent"
+    relinking: int | None = None  # the seat whose player the host is asked to give a new link
+    relinks: dict[int, str] | None = None  # the new links the host made this visit, by seat
 
     def keep_seat(self, frame: dict[str, Any]) -> None:
         """Keeps our seat in "my games" and gives the server our name if it has another for the seat."""
@@ -114,10 +116,77 @@ class SeatKeeping:
         hosting = bool(self.made.get("host"))
         if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
             absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
-            elements.draw("invites", absent + mine.render_room_links(links, self.texts) + self.render_host_end())
+            panel = mine.render_room_links(links, self.texts, more=self.render_relinks())
+            elements.draw("invites", absent + panel + self.render_host_end())
             return
         for_bots = self.session.awaited() if hosting else []
-        elements.draw("invites", mine.render_room_links(links, self.texts, vacant, for_bots) + self.render_host_end())
+        panel = mine.render_room_links(links, self.texts, vacant, for_bots, self.render_relinks())
+        elements.draw("invites", panel + self.render_host_end())
+
+    def render_relinks(self) -> str:
+        """The host's new link for a seated player (a trial: Bob, moving from his phone to a laptop, opened his used
+        invite link there and read "ask the host for a new link", which the host had no way to make): a button per
+        other seated player while the game runs, its question, then the link made, to copy or share."""
+        if not self.made.get("host") or not self.session.started or self.session.over:
+            return ""
+        t, own, made = self.texts, self.session.seat, self.relinks or {}
+        seated = [s for s, state in enumerate(self.session.seats) if state == "claimed" and s != own]
+        parts = []
+        for seat in (s for s in seated if s not in self.session.invited):
+            name = t.get("seat", seat=seat)
+            if seat in made:  # a list item, in a list of the panel's own kind (one per made link)
+                row = mine.copy_row(
+                    t.get("relink.link", seat=name), "relink-link", made[seat], f"copy-relink-{seat}", "", t
+                )
+                parts.append(f'<ul class="links">{row}</ul>')
+            elif seat == self.relinking:
+                question, keep, make = (html.escape(t.get(f"relink.{k}", seat=name)) for k in ("question", "no", "yes"))
+                parts.append(
+                    f'<div class="relink resign-ask" role="group" aria-labelledby="relink-question">'
+                    f'<p id="relink-question">{question}</p>'
+                    f'<button type="button" class="resign-no" data-relink-answer="no">{keep}</button> '
+                    f'<button type="button" class="resign-yes" data-relink-answer="yes">{make}</button></div>'
+                )
+            else:
+                label = html.escape(t.get("relink.button", seat=name))
+                parts.append(f'<button type="button" class="bot-seat" data-relink="{seat}">{label}</button>')
+        if not parts:
+            return ""
+        hint = f'<p class="invite-hint">{html.escape(t.get("relink.hint"))}</p>'
+        return hint + "".join(parts)
+
+    def on_relink_click(self, event: Any) -> None:
+        """Follows the host's new-link controls: asks first ("Keep the old link" focused), then makes the link."""
+        seat, answer = elements.target_data(event, "relink"), elements.target_data(event, "relink-answer")
+        if seat is not None and seat.isdigit():
+            self.relinking = int(seat)
+            self.render_invites()
+            focus.focus_first(["#invites [data-relink-answer=no]"])
+        elif answer == "no" and self.relinking is not None:
+            seat, self.relinking = str(self.relinking), None
+            self.render_invites()
+            focus.focus_first([f"#invites [data-relink='{seat}']"])
+        elif answer == "yes" and self.relinking is not None:
+            self.spawn(self.relink(self.relinking))
+
+    async def relink(self, seat: int) -> None:
+        """Gives the seat's player a new link (`POST .../seats/{seat}/replace`): the old one stops opening the seat,
+        and the new one is drawn to copy, focused."""
+        url = f"/api/rooms/{self.session.room}/seats/{seat}/replace"
+        host = str(self.made.get("host") or "")
+        status, data = await network.fetch_json(url, "POST", {}, {"Authorization": f"Bearer {host}"})
+        self.relinking = None
+        if status == 200 and isinstance(data, dict) and isinstance(data.get("token"), str):
+            self.relinks = {
+                **(self.relinks or {}),
+                seat: mine.seat_link(tab.origin(), self.session.room, seat, data["token"]),
+            }
+            self.render_invites()
+            focus.focus_first([f"#invites [data-copy=copy-relink-{seat}]"])
+            return
+        reason = data.get("error") if isinstance(data, dict) else status
+        self.say_lasting(self.texts.get("relink.failed", reason=reason))
+        self.render_invites()
 
     def render_host_end(self) -> str:
         """The host's way to end the game for everyone while it is played (a trial: the host had none but the API):
@@ -179,6 +248,7 @@ class SeatKeeping:
         ending = elements.target_data(event, "host-end")
         if ending is not None:
             self.on_host_end_click(ending)
+        self.on_relink_click(event)
 
     def render_absent_seats(self, wait: Any) -> str:
         """A rematch's seats nobody came to, as its seated players see them: after `wait` seconds (the server's
