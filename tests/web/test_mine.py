@@ -116,3 +116,26 @@ def test_regression_the_used_invite_link_opened_again_by_its_player_finds_the_se
     assert mine.kept_token(store, "room", 2, "own") is None  # the kept token itself refused: nothing else to try
     assert mine.kept_token(store, "room", 1, "invite") is None  # another seat of the room is not ours
     assert mine.kept_token(MemoryStore(), "room", 2, "invite") is None
+
+
+def test_regression_a_kept_room_made_with_other_rules_than_the_servers_says_it_cannot_go_on() -> None:
+    """Regression (a player's trial, after the server's rules changed): the rematch's row in "my games" read "Bluff
+    Player 3" with no state (the status answered 409), and its Rejoin opened a room that cannot go on."""
+    kept = [
+        {"room": "old", "seat": 2, "token": "t", "game": "bluff", "at": 2.0},
+        {"room": "live", "seat": 0, "token": "u"},
+    ]
+    answers = [mine.answered_status(409, {"code": "room/rules-changed"}), mine.answered_status(200, FINISHED)]
+    statuses = {"old": answers[0][1], "live": {**FINISHED, "over": False, "active": [1]}}
+
+    drawn = html.unescape(render_my_games("http://h", kept, statuses, titles={"bluff": "Bluff"}))
+    french = html.unescape(render_my_games("http://h", kept, statuses, Texts("fr")))
+
+    assert answers == [(True, mine.RULES_CHANGED), (True, FINISHED)]
+    assert mine.answered_status(404, None) == (True, None) and mine.answered_status(503, None) == (False, None)
+    old = rows(drawn)[1]  # last, as an expired room
+    assert (
+        old.startswith(' expired" data-room="old"') and "can't go on: the server's rules for this game changed" in old
+    )
+    assert "les règles de ce jeu ont changé" in rows(french)[1]
+    assert mine.is_settled(mine.RULES_CHANGED, 0.0)  # not asked again every 10 s

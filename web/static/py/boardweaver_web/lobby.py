@@ -99,11 +99,9 @@ class Lobby:
         for room, answer in zip(rooms, answers, strict=True):
             if isinstance(answer, BaseException):
                 continue
-            status, data = answer
-            if status in (404, 410):
-                self.statuses[room] = None
-            elif status == 200 and isinstance(data, dict):
-                self.statuses[room] = data
+            known, status = mine.answered_status(*answer)
+            if known:
+                self.statuses[room] = status
         self.render_mine()
 
     def refresh_all(self) -> None:

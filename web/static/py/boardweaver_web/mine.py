@@ -252,7 +252,7 @@ def ordered_games(kept: list[dict[str, Any]], statuses: dict[str, dict[str, Any]
         room, status = str(entry["room"]), statuses.get(str(entry["room"]))
         opened = entry.get("at")
         latest = last_move(status) or (float(opened) if isinstance(opened, int | float) else 0.0)
-        if status is None:
+        if status is None or status.get("gone"):
             return (2 if room in statuses else 1), -latest
         waits = describe_state(status, seat=int(entry["seat"]))[1] == "your-turn" or waiting_rematch(status, kept)
         return (0 if waits else 1), -latest
@@ -276,7 +276,7 @@ def is_settled(status: dict[str, Any] | None, now: float, opened: float | None =
     """Tells whether a kept room's status can change no more for the lobby to show: expired (None), or over and
     either its rematch made or its last move (else `opened`, when this browser kept it) older than
     `REMATCH_WATCH_S` (a rematch asked after that is found by opening the room)."""
-    if status is None:
+    if status is None or status.get("gone"):
         return True
     if not status.get("over"):
         return False
@@ -453,6 +453,23 @@ def render_new_room_links(
     return f'<h3>{html.escape(t.get("lobby.room", room=room))}</h3><ul class="links">{"".join(rows)}</ul>'
 
 
+RULES_CHANGED: dict[str, Any] = {"gone": "rules-changed"}  # a kept room made with other rules than the server's
+
+
+def answered_status(code: int, data: Any) -> tuple[bool, dict[str, Any] | None]:
+    """A kept room's status as "my games" holds it from the answer to `GET /api/rooms/{id}`: (True, the status);
+    (True, None) for a room gone (404, 410); (True, RULES_CHANGED) for one made with other rules than the server's
+    (409: a trial's row read "Bluff Player 3", no state, and its Rejoin opened a room that cannot go on); else
+    (False, None): asked again later."""
+    if code in (404, 410):
+        return True, None
+    if code == 409:
+        return True, RULES_CHANGED
+    if code == 200 and isinstance(data, dict):
+        return True, data
+    return False, None
+
+
 def describe_state(
     status: dict[str, Any] | None, texts: Texts | None = None, seat: int | None = None
 ) -> tuple[str, str]:
@@ -463,6 +480,8 @@ def describe_state(
     t = texts or Texts("en")
     if status is None:
         return t.get("lobby.state-expired"), "expired"
+    if status.get("gone") == RULES_CHANGED["gone"]:
+        return t.get("lobby.state-rules-changed"), "expired"
     if status.get("over"):
         result = status.get("result")
         seats = status.get("seats")
