@@ -52,6 +52,7 @@ def test_regression_old_maid_says_which_card_the_seat_took_and_which_it_lost(
     assert took[0].startswith("Last card: You took Bot 2's ") and took[0].endswith("."), heard
     assert header.rstrip(".") + "." == took[-1], (header, took)  # the header's words, said
     assert not any(said.startswith("Last card:") for said in after_reload), after_reload
+    assert not any(said.startswith("New in your hand") for said in heard), heard  # the header's news says it
 
 
 def test_regression_on_a_phone_the_own_news_is_said_without_covering_what_happened(
@@ -74,3 +75,31 @@ def test_regression_on_a_phone_the_own_news_is_said_without_covering_what_happen
 
     assert box["text"].startswith("Last card: ") and box["live"], box  # the live region (a bot may take next)
     assert box["width"] <= 1 and box["height"] <= 1, box  # not drawn over the page
+
+
+def test_regression_hexbloom_says_the_colour_of_the_tile_drawn(server: str, api: Any, new_page: Any) -> None:
+    """Regression (a keyboard and screen-reader trial): after "Draw a tile from the bag" a screen reader heard
+    "Player 1 draws a tile; 19 left in the bag." and, its focus on the hand's first tile, the colour it had; the tile
+    drawn was said nowhere. It is said in the notice, by the colour its label says; the other seat hears nothing of
+    it. The tile placed was of the same colour as the one drawn often enough: the draft's view is what it is told
+    against, not the hand before the turn."""
+    room = api.room("hexbloom", seats=2, bots=[])
+    pages = [new_page(seat_url(server, room, seat), viewport={"width": 1280, "height": 800}) for seat in (0, 1)]
+    for page in pages:
+        wait_state(page, "ready")
+        page.evaluate(NOTICES_HEARD)
+    page = pages[0]
+
+    page.locator("#board .mine [data-offer]").first.click()
+    page.locator('#board [data-for="hex-0-0"]').click()
+    kept = page.get_attribute("#board .mine .piece", "aria-label")
+    page.locator("#commands [data-command=draw]").click()
+    page.wait_for_function("() => window.__heard.some((said) => said.startsWith('New in your hand'))")
+    pages[1].wait_for_selector('#board [data-space="hex-0-0"] .piece')
+    hand = page.eval_on_selector_all("#board .mine .piece", "els => els.map(e => e.getAttribute('aria-label'))")
+    heard, elsewhere = page.evaluate("window.__heard"), pages[1].evaluate("window.__heard")
+
+    drawn = str(hand[-1]).split(" (")[0].split(": ")[-1]  # "Gold tile (...)", or "Pick ...: Gold tile (...)"
+    assert str(kept).split(" (")[0] in str(hand[0]) and drawn.endswith(" tile"), (kept, hand)
+    assert [said for said in heard if said.startswith("New in")] == [f"New in your hand: {drawn}."], heard
+    assert not any(said.startswith("New in") for said in elsewhere), elsewhere

@@ -508,6 +508,31 @@ def test_regression_a_tile_picked_beside_another_sends_the_keyboard_on_to_the_ma
     assert next_choice(unpicked) is None and next_choice(hand) is None
 
 
+def test_the_seats_own_hands_count_its_pieces_by_name_and_those_only_it_sees() -> None:
+    """What a frame brought into the seat's hand that only it sees is said by these names (`RoomView.note_arrivals`):
+    Hexbloom's own tiles by colour; not another seat's, not a spectator's, not a market card every seat saw taken."""
+    from boardweaver_games.hexbloom.rules import Hexbloom
+
+    game = Hexbloom()
+    table = start(game, [0, 1], seed=3)
+    english = game.catalogs()["en"]
+    market = MarketDraft({})
+    drafted = start(market, [0, 1], seed=4)
+    draft = Draft(market, drafted.view(0), 0)
+    while draft.is_open and (choice := next((o for o in draft.offers() if o.intent is not Intent.CANCEL), None)):
+        draft.take(choice.action)
+    verify_commit(market, drafted, 0, draft.steps)  # a market card picked and taken: public, every seat saw it
+
+    shown, tiles = Board(game, table.view(0), 0, [], english, Texts("en")).own_hands()
+    hand = [p.private_kind for p in table.view(0).state.space("hand-0").pieces]
+    taken, unseen = Board(market, drafted.view(0), 0, [], None, Texts("en")).own_hands()
+
+    assert sum(tiles.values()) == 2 and all(name.endswith(" tile") for name in tiles) and shown == tiles, tiles
+    assert sorted(tiles.elements()) == sorted(f"{str(kind).capitalize()} tile" for kind in hand)
+    assert Board(game, table.view(None), None, [], english, Texts("en")).own_hands() == ({}, {})
+    assert sum(taken.values()) == 1 and unseen == {}, taken  # the card taken, which every seat saw
+
+
 def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_the_key() -> None:
     """Regression (a player's trial): Hexbloom's placed tiles wear their placer's stripe, and nothing said whose
     stripe was which colour."""

@@ -7,6 +7,7 @@ Pure Python: it returns markup text with `data-offer` numbers on what the seat m
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -247,6 +248,24 @@ class Board(PieceDrawing):
             if name is not None:
                 said[key] = self.texts.get("seat.fact", name=name, value=self._fact_value(value))
         return said
+
+    def own_hands(self) -> tuple[Counter[str], Counter[str]]:
+        """The pieces of the seat's own hands it sees, counted by name ("Gold tile"), in the hands' order: all of
+        them, and those only it sees the face of (a tile drawn from a bag, a card from a deck). What a server frame
+        brought there that only it sees is told to the seat (`RoomView.note_arrivals`), as nothing public says it."""
+        shown: Counter[str] = Counter()
+        secret: Counter[str] = Counter()
+        if self.me is None or not self.show_private:
+            return shown, secret
+        for space in self.table.state.spaces.values():
+            if not self._is_read_hand(space, str(self.game.space_look(space.kind).get("layout", "row"))):
+                continue
+            for piece in space.pieces:
+                kind = piece.private_kind or piece.public_kind
+                name = self._piece_name(self.game.piece_look(kind), kind)
+                shown[name] += 1
+                secret[name] += bool(piece.private_kind and piece.private_kind != piece.public_kind)
+        return shown, +secret
 
     def _fact_value(self, value: Any) -> str:
         """A fact's value as text: a message (its wire map, as `Table.set` keeps one) in the reader's language, as

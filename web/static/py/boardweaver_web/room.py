@@ -212,6 +212,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         awaited = self.session.awaited()
         before = self.session.base_table()
         acting = list(before.state.active_player_ids) if before is not None else []
+        held = self.session.shown_table() if frame.get("type") == "event" and "ack" in frame else before
         for reply in self.session.receive(frame):
             self.send(reply)
         if frame.get("type") in ("snapshot", "seats"):  # its lines, or who said them, may have changed
@@ -219,6 +220,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         if frame.get("type") == "event":
             mover = self.session.seat if "ack" in frame else acting[0] if len(acting) == 1 else None
             self.note_moves(mover)
+            self.note_arrivals(held)
         elif frame.get("type") == "snapshot":
             self.last_moves = marks_from(frame.get("last_moves"))
             last = self.session.last_commit  # the server's word again: a reloaded tab may take its move back

@@ -8,7 +8,7 @@ import sys
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from boardweaver import Message, Offer
+from boardweaver import Message, Offer, Table
 
 from . import dom, elements, focus, mine, tab
 from .board import Board
@@ -65,6 +65,7 @@ class RoomView:
     over_focused = False  # the focus went to the end panel once as the game ended (`refocus`)
     # a keyboard's Choice click on a piece is being drawn: the focus goes on where the next choice lies, if elsewhere
     just_picked = False
+    arrived = ""  # what the last server frame brought into the seat's own hand, to say (`note_arrivals`)
     # the seat's own said facts as a frame last left them, with its room and seq (`say_own_news`)
     facts_heard: tuple[str, int, dict[str, str]] | None = None
 
@@ -172,6 +173,7 @@ class RoomView:
         facts a page (or a rematch) finds at its first frame, nor what the open draft changes."""
         session = self.session
         base = session.base_table() if session.role == "seat" else None
+        arrived, self.arrived = self.arrived, ""
         if base is None:
             return
         facts = Board(game, base, session.seat, [], self.catalog, self.texts).own_said_facts()
@@ -181,6 +183,26 @@ class RoomView:
         news = [sentence(text) for key, text in facts.items() if heard[2].get(key) != text]
         if news:  # the header shows it already: said to a screen reader, not drawn over the page
             self.say_passing(" ".join(news), echoes=True)
+        elif arrived:  # the hand shows it: said, not drawn (Old maid's header says its card taken already)
+            self.say_passing(arrived, echoes=True)
+
+    def note_arrivals(self, before: Table | None) -> None:
+        """Keeps what the server frame just received brought into the seat's own hand that only it sees, by name,
+        for `say_own_news` ("New in your hand: Gold tile."): a tile drawn from Hexbloom's bag, a card from a deck.
+        The log says only "Player 1 draws a tile", and a screen reader's player, its focus on its first tile, heard
+        nothing of the colour drawn (a trial). `before`: what the seat saw before the frame, its draft's view for
+        the frame acknowledging it (the tile placed out of the hand, so a tile of its colour drawn is still news)."""
+        session, game = self.session, self.session.game
+        after = session.base_table()
+        if session.role != "seat" or before is None or after is None or game is None or self.catalog is None:
+            self.arrived = ""
+            return
+        now, secret = Board(game, after, session.seat, [], self.catalog, self.texts).own_hands()
+        held, _ = Board(game, before, session.seat, [], self.catalog, self.texts).own_hands()
+        # a card it held turned face down again is no news (Bluff's cards a call showed, taken back into the hand)
+        came = (now - held) & secret
+        what = self.texts.listed(list(came.elements()))
+        self.arrived = self.texts.get("notice.arrived", what=what) if came else ""
 
     def on_happened_click(self, event: Any) -> None:
         """What happened's "2 earlier lines in the log": the log brought into sight under its title and focused,
