@@ -88,5 +88,7 @@ def test_the_host_makes_a_seated_player_a_new_link_which_opens_his_seat_in_anoth
 
     assert question.startswith("Make Player 2 a new link?") and focused == "Keep the old link"
     assert ada.evaluate("document.activeElement.dataset.copy") == "copy-relink-1"  # the link's Copy, to send it
+    # drawn under the panel of links, which closes (open on a phone, it stands above the board)
+    assert ada.evaluate("document.querySelector('#invites details').open") is False
     assert state != "missing" and laptop.locator(".mine").count() == 1  # his seat, his hand
     assert room["tokens"][1] not in link and api.call(f"/api/rooms/{room['room']}")["replaced"] == {"1": 1}

@@ -367,8 +367,8 @@ def render_room_links(
 ) -> str:
     """The room page's panel of links to share (see `room_links`): open while an invite is still to be sent, or
     a seat left open (`open_seats`) waits for someone from the lobby's Open rooms. The host may give each seat
-    still awaited (`for_bots`) to a bot: a button per seat. `more` ends the panel (the host's new links for seated
-    players), and opens it once it holds a question or a link."""
+    still awaited (`for_bots`) to a bot: a button per seat. `more` ends the panel (the host's buttons making seated
+    players new links), and keeps it open while it asks a question."""
     t = texts or Texts("en")
     if not links and not open_seats and not more:
         return ""
@@ -396,7 +396,7 @@ def render_room_links(
         f"{html.escape(t.get('room.bot-seat', seat=t.get('seat', seat=seat)))}</button>"
         for seat in for_bots or []
     )
-    shown = waiting or "data-relink-answer" in more or 'class="relink-link' in more  # a question, a new link
+    shown = waiting or "data-relink-answer" in more  # a question asked in it: kept open
     return (
         f'<details class="invites"{" open" if shown else ""}>'
         f"<summary>{html.escape(t.get('room.invites' if waiting else 'room.links'))}</summary>"

@@ -117,29 +117,24 @@ class SeatKeeping:
         if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
             absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
             panel = mine.render_room_links(links, self.texts, more=self.render_relinks())
-            elements.draw("invites", absent + panel + self.render_host_end())
+            elements.draw("invites", absent + panel + self.render_made_links() + self.render_host_end())
             return
         for_bots = self.session.awaited() if hosting else []
         panel = mine.render_room_links(links, self.texts, vacant, for_bots, self.render_relinks())
-        elements.draw("invites", panel + self.render_host_end())
+        elements.draw("invites", panel + self.render_made_links() + self.render_host_end())
 
     def render_relinks(self) -> str:
         """The host's new link for a seated player (a trial: Bob, moving from his phone to a laptop, opened his used
         invite link there and read "ask the host for a new link", which the host had no way to make): a button per
-        other seated player while the game runs, its question, then the link made, to copy or share."""
+        other seated player while the game runs, then its question (the link made is `render_made_links`)."""
         if not self.made.get("host") or not self.session.started or self.session.over:
             return ""
         t, own, made = self.texts, self.session.seat, self.relinks or {}
         seated = [s for s, state in enumerate(self.session.seats) if state == "claimed" and s != own]
         parts = []
-        for seat in (s for s in seated if s not in self.session.invited):
+        for seat in (s for s in seated if s not in self.session.invited and s not in made):
             name = t.get("seat", seat=seat)
-            if seat in made:  # a list item, in a list of the panel's own kind (one per made link)
-                row = mine.copy_row(
-                    t.get("relink.link", seat=name), "relink-link", made[seat], f"copy-relink-{seat}", "", t
-                )
-                parts.append(f'<ul class="links">{row}</ul>')
-            elif seat == self.relinking:
+            if seat == self.relinking:
                 question, keep, make = (html.escape(t.get(f"relink.{k}", seat=name)) for k in ("question", "no", "yes"))
                 parts.append(
                     f'<div class="relink resign-ask" role="group" aria-labelledby="relink-question">'
@@ -154,6 +149,20 @@ class SeatKeeping:
             return ""
         hint = f'<p class="invite-hint">{html.escape(t.get("relink.hint"))}</p>'
         return hint + "".join(parts)
+
+    def render_made_links(self) -> str:
+        """The new links the host made, to copy or share, under the panel of links (which closes: on a phone, open,
+        it stands above the board) until the game ends."""
+        if not self.relinks or not self.session.started or self.session.over:
+            return ""
+        t = self.texts
+        rows = "".join(
+            mine.copy_row(
+                t.get("relink.link", seat=t.get("seat", seat=seat)), "relink-link", url, f"copy-relink-{seat}", "", t
+            )
+            for seat, url in sorted(self.relinks.items())
+        )
+        return f'<div class="invites made-links"><ul class="links">{rows}</ul></div>'
 
     def on_relink_click(self, event: Any) -> None:
         """Follows the host's new-link controls: asks first ("Keep the old link" focused), then makes the link."""
