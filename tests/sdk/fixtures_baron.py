@@ -140,3 +140,67 @@ class NamedWinner(BaronDuel):
 
     def won(self, table: Table, winner: int) -> None:
         table.log(msg("log.won", winner=winner, card=msg(f"card.{self.held(table, winner)}")))
+
+
+SPY_TEXTS = {
+    **TEXTS,
+    "offer.look": "Look at player {target}'s card",
+    "log.look": "Player {player} looks at player {target}'s card",
+    "log.defends": "Player {target} defends with the {card}",
+}
+
+
+class SpyDuel(BaronDuel):
+    """The correct game with a Priest's look first: a seat compares only with a seat whose card it has seen. So when
+    the seat compared with wins, its card, shown to the loser, was the loser's already: the comparison shows nobody a
+    piece anew, yet tells the loser's card to everyone and the winner's to nobody."""
+
+    name = "fixture-spy-duel"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", SPY_TEXTS)}
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        if player_id not in table.state.active_player_ids:
+            return []
+        offers = []
+        for target in self.standing(table):
+            if target == player_id:
+                continue
+            seen = player_id in table.state.piece(hand_id(target), 0).shown_to
+            key = "offer.compare" if seen else "offer.look"
+            offers.append(
+                Offer(Action.command(key.removeprefix("offer."), target=target), Intent.CONFIRM)
+                .label(msg(key, target=target))
+                .revealing()
+            )
+        if table.state.space(DECK).pieces:
+            offers.append(Offer(Action.command("change"), Intent.CONFIRM).label(msg("offer.change")).revealing())
+        return offers
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        target = action.arguments.get("target")
+        if action.name == "look" and isinstance(target, int):
+            table.show(hand_id(target), 0, to=player_id)
+            table.log(msg("log.look", player=player_id, target=target))
+        elif action.name == "compare" and isinstance(target, int):
+            self.compare(table, player_id, target)
+        else:
+            self.discard(table, player_id)
+            table.move_piece(DECK, 0, hand_id(player_id))
+            table.log(msg("log.change", player=player_id))
+        self.next_turn(table, player_id)
+
+
+class DefenderNamed(SpyDuel):
+    """Check 4: a seat compared with that wins is named with its card, which only the loser had seen (by its look)."""
+
+    name = "fixture-defender-named"
+
+    def compare(self, table: Table, player: int, target: int) -> None:
+        defends = RANKS[self.held(table, target)] > RANKS[self.held(table, player)]
+        card = self.held(table, target)
+        super().compare(table, player, target)
+        if defends:
+            table.log(msg("log.defends", target=target, card=msg(f"card.{card}")))

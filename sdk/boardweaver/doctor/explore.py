@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..changes import Change
-from ..decision import ENDED_BY_CONFIRM, Draft
+from ..decision import ENDED_BY_CONFIRM, ENDED_BY_REVEAL, Draft
 from ..game import Game, start
 from ..messages import Message, message_in
 from ..model import Piece, PlayerId, TableState
@@ -29,7 +29,7 @@ from .disclosures import (
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
-from .looks import check_looks, shows_a_seat
+from .looks import check_looks, shown_before, shows_a_seat
 from .secrets import Patterns, copied_secrets, public_texts
 from .setups import DrawnRng, TurnDealt, check_setup
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
@@ -271,9 +271,12 @@ class Explorer:
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
             self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
-        if self.interference and decision.steps and stepper.failed is None and shows_a_seat(changes):
-            self.disclosures.looks_seen = True
-            if look is not None:  # before the checks below take the copy it may share
+        if self.interference and decision.steps and stepper.failed is None:
+            shows = shows_a_seat(changes)
+            self.disclosures.looks_seen |= shows
+            # before the checks below take the copy it may share; a reveal may hang on a piece a seat was shown before
+            known = decision.ended_by == ENDED_BY_REVEAL and look is not None and shown_before(look[0])
+            if look is not None and (shows or known):
                 self.look_trials += 1
                 self._check_looks(table, decision, index, look)
         if turn is not None and decision.steps and stepper.failed is None:

@@ -438,11 +438,30 @@ def advance(
         return False  # the reveal showed what the twins differ in (a copy of a changed card turned up): it ends here
     if isinstance(verdict, Finding) and _turned_up(twin, table, changes, twin_changes):
         return False  # the step turned a changed piece face up, then took it off or hid it again: the observer saw it
+    if (
+        isinstance(verdict, Finding)
+        and decision.ended_by == "reveal"
+        and not _pieces_alike(twin, table, changes, twin_changes)
+    ):
+        return False  # the reveal moved or turned up other pieces in each world: its outcome, the rules' to show
     if verdict is True and twin.on_pieces and _moved_apart(twin, table):
         return False  # the worlds now hold the pieces in other places: the same clicks no longer mean the same
     if verdict is True and twin.on_pieces and not _retrack(twin, table):
         return False  # the worlds hold the same pieces again: nothing is left to compare
     return verdict
+
+
+def _pieces_alike(twin: Twin, table: Table, changes: list[Change], twin_changes: list[Change]) -> bool:
+    """Tells whether a decision moved, turned and showed the observer's pieces alike in both worlds.
+
+    Both worlds showed the observer the same before it. A reveal whose outcome hangs on a changed piece (a Baron's
+    comparison: the loser's card turned up, or a tie) may show the observer other pieces without showing it the
+    changed one: the observer knew the loser's card already (a Priest's look), so no kind is new to it, yet the
+    outcome is the rules' to show, with its log line. Where the pieces show alike, the words must be alike too.
+    """
+    perspective = observer_perspective(twin.observer)
+    moved = visible_changes(changes, perspective), visible_changes(twin_changes, perspective)
+    return moves_alike(*moved) and shows_alike(_seen(table, twin.observer)[1], _seen(twin.world, twin.observer)[1])
 
 
 def _seen(table: Table, observer: PlayerId | None) -> tuple[Table, dict[str, Any]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..changes import Change, ShownSet
+from ..decision import ENDED_BY_REVEAL
 from ..game import Game
 from ..model import Piece, PlayerId, TableState
 from ..rng import Rng
@@ -43,6 +44,7 @@ from .interference import (
 from .stepper import Decision, Finding, observer_perspective
 
 LOOK_PARTNERS = 8  # other hidden parts a shown piece is given at most, one world each (of kinds chosen at random)
+LOOK_KNOWN = 2  # pieces a seat was shown before a reveal, taken again with other hidden parts (at random), at most
 Place = tuple[str, int]  # a space's id and an index in it
 
 
@@ -59,6 +61,11 @@ class LookCheck:
 def shows_a_seat(changes: list[Change]) -> bool:
     """Tells whether `changes` showed a piece to a seat it was not shown to before (`Table.show`)."""
     return any(isinstance(change, ShownSet) and change.new - change.old for change in changes)
+
+
+def shown_before(state: TableState) -> bool:
+    """Tells whether a seat was shown a hidden piece of `state` that is still where it was shown (a Priest's look)."""
+    return any(piece.shown_to and piece.private_kind is not None for s in state.spaces.values() for piece in s.pieces)
 
 
 def _hidden_from(state: TableState, observer: PlayerId | None) -> list[Place]:
@@ -85,23 +92,26 @@ def check_looks(
     game: Game, table: Table, decision: Decision, index: int, before: tuple[TableState, int, int], rng: Rng
 ) -> LookCheck:
     """Takes `decision`, the `index`th, again from the state `before` it (the state, which this leaves as it is,
-    and the two random generators' counters), in worlds where a piece it showed a seat anew hides another hidden
-    part; an observer that sees neither piece must be sent the same in each (`interference.advance`)."""
+    and the two random generators' counters), in worlds where a piece it showed a seat anew, or one a seat was shown
+    before it, hides another hidden part; an observer that sees neither piece must be sent the same in each
+    (`interference.advance`). A comparison with a card the loser had looked at before shows nobody a piece anew."""
     state, rng_counter, pick_counter = before
     counters = (rng_counter, pick_counter)
     result = LookCheck()
     true = _replayed(state, table, counters)
     pieces = _by_place(true.state)  # where each piece lay before the decision: they keep their identity through it
-    shown_before = {id(piece): piece.shown_to for piece in pieces.values()}
+    was_shown = {id(piece): piece.shown_to for piece in pieces.values()}
     try:
         changes = take_steps(game, true, decision.seat, decision.steps, decision.picks)
     except Exception:
         return result  # the decision does not replay here: no verdict
     under = kinds_under_looks(state)
     observers: list[PlayerId | None] = [*state.player_ids, None]
-    for place, piece in pieces.items():
-        if piece.private_kind is None or not piece.shown_to - shown_before[id(piece)]:
-            continue
+    shown = [(place, p) for place, p in pieces.items() if p.private_kind is not None and p.shown_to - was_shown[id(p)]]
+    known = [(place, p) for place, p in pieces.items() if p.private_kind is not None and was_shown[id(p)]]
+    if known and decision.ended_by == ENDED_BY_REVEAL:  # a reveal may hang on a piece a seat looked at before
+        shown += [pair for pair in rng.shuffled(known) if pair not in shown][:LOOK_KNOWN]
+    for place, piece in shown:
         eligible = [o for o in observers if o not in piece.shown_to and place in _hidden_from(state, o)]
         if not eligible:
             continue
