@@ -139,3 +139,19 @@ def test_regression_a_kept_room_made_with_other_rules_than_the_servers_says_it_c
     )
     assert "les règles de ce jeu ont changé" in rows(french)[1]
     assert mine.is_settled(mine.RULES_CHANGED, 0.0)  # not asked again every 10 s
+
+
+def test_regression_a_rematch_refused_for_changed_rules_says_so_in_words_not_the_servers_versions() -> None:
+    """Regression (a player's trial): the rematch's button said "The rematch could not be made: rules changed: this
+    room needs bluff (boardweaver 0.1.0, rules 5eea9b1e40d211aa); this server has bluff (...)"."""
+    changed = {"error": "rules changed: this room needs bluff (rules 5eea9b1e)", "code": "room/rules-changed"}
+
+    said = mine.rematch_failure(changed, changed["error"], Texts("en"))
+    dit = mine.rematch_failure(changed, changed["error"], Texts("fr"))
+
+    assert (
+        said.startswith("The rematch cannot be played: the server's rules for this game changed") and "5eea" not in said
+    )
+    assert dit.startswith("La revanche ne peut pas se jouer") and "5eea" not in dit
+    assert mine.rematch_failure({"code": "rematch/seat-to-bot"}, "", Texts("en")).startswith("The others did not wait")
+    assert mine.rematch_failure(None, 503, Texts("en")) == "The rematch could not be made: 503"

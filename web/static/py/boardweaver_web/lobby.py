@@ -250,7 +250,7 @@ class Lobby:
         auth = {"Authorization": f"Bearer {entry.get('token', '')}"}
         status, data = await network.fetch_json(f"/api/rooms/{room}/rematch", "POST", {"seat": seat}, auth)
         if status != 200 or not isinstance(data, dict) or "token" not in data:
-            elements.set_text("quick-status", self.texts.get("rematch.failed", reason=error_text(data)))
+            elements.set_text("quick-status", mine.rematch_failure(data, error_text(data), self.texts))
             return
         new, token = str(data["room"]), str(data["token"])
         moved = data["seat"] if type(data.get("seat")) is int else seat

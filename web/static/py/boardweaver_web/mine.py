@@ -94,6 +94,19 @@ def kept_token(store: Store, room: str, seat: int | None, refused: str | None) -
     return token if isinstance(token, str) and token and token != refused else None
 
 
+def rematch_failure(data: Any, reason: object, texts: Texts | None = None) -> str:
+    """What a player reads when the rematch could not be made or joined (the server's answer `data`): its seat went to
+    a bot; the server's rules changed since it was made (a trial read "rules changed: this room needs bluff (boardweaver
+    0.1.0, rules 5eea9b1e40d211aa); ..."); else the server's `reason`."""
+    t = texts or Texts("en")
+    code = data.get("code") if isinstance(data, dict) else None
+    if code == "rematch/seat-to-bot":
+        return t.get("rematch.seat-to-bot")
+    if code == "room/rules-changed":
+        return t.get("rematch.rules-changed")
+    return t.get("rematch.failed", reason=reason)
+
+
 def link_refusal(status: dict[str, Any] | None, seat: int | None) -> str:
     """The text key saying why a seat's link opened nothing: the seat has its player (an invite link opens its seat
     once: ask the host for a new link), else the link opens no seat of this room."""

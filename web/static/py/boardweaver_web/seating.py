@@ -325,11 +325,8 @@ class SeatKeeping:
         url = f"/api/rooms/{self.session.room}/rematch"
         status, data = await network.fetch_json(url, "POST", {"seat": seat}, {"Authorization": f"Bearer {token}"})
         if status != 200 or not isinstance(data, dict) or "token" not in data:
-            if isinstance(data, dict) and data.get("code") == "rematch/seat-to-bot":  # too late: said plainly
-                self.say_lasting(self.texts.get("rematch.seat-to-bot"))
-                return
             reason = data.get("error") if isinstance(data, dict) else status
-            self.say_lasting(self.texts.get("rematch.failed", reason=reason))
+            self.say_lasting(mine.rematch_failure(data, reason, self.texts))  # a seat given to a bot said plainly
             return
         new, new_token = str(data["room"]), str(data["token"])
         moved = data["seat"] if type(data.get("seat")) is int else seat
