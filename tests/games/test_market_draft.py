@@ -188,3 +188,20 @@ def test_regression_a_card_face_shows_its_suit_once() -> None:
 
             assert look["symbol"] == symbol and look["text"] == str(number)
             assert look["symbol"] + look["text"] == card_name(card_kind(suit, number))
+
+
+def test_regression_a_card_says_its_suit_in_the_words_of_the_rules() -> None:
+    """Regression (a screen-reader trial): a card was said by its face, "☾ 1" and "❦ 6", which a screen reader reads
+    as its symbols' names ("floral heart"), not the rules' suits (sun, moon, star, leaf). Its title says "Leaf 6"."""
+    from boardweaver_games.market_draft.rules import NUMBERS, SUITS, card_kind
+
+    game = MarketDraft()
+    catalogs = game.catalogs()
+    named = {"en": ("Sun", "Moon", "Star", "Leaf"), "fr": ("Soleil", "Lune", "Étoile", "Feuille")}
+
+    for locale, words in named.items():
+        rules = catalogs[locale].render(Message("rules", {})).lower()
+        for suit, word in zip(SUITS, words, strict=True):
+            said = [catalogs[locale].render(game.piece_look(card_kind(suit, n))["title"]) for n in NUMBERS]
+
+            assert said == [f"{word} {n}" for n in NUMBERS] and word.lower() in rules, (locale, said)

@@ -94,12 +94,15 @@ class MarketDraft(Game):
         "leaf": "#3c8d2f",
     }
 
-    def piece_look(self, kind: str) -> dict[str, str]:
+    def piece_look(self, kind: str) -> dict[str, Any]:
         card = parse_card(kind)
         if card is None:
             return super().piece_look(kind)
-        # the face: the suit's symbol and the number, each once (the card's name, "☀7", is for texts)
-        return {"text": str(card[1]), "symbol": SUITS[card[0]], "color": self.suit_colours[card[0]]}
+        # the face: the suit's symbol and the number, each once (the card's name, "☀7", is for texts); its title
+        # names the suit as the rules do, "Leaf 7": a screen reader said its symbol, "floral heart" (a trial)
+        suit, number = card
+        title = msg(f"look.card-{suit}", number=number)
+        return {"text": str(number), "symbol": SUITS[suit], "color": self.suit_colours[suit], "title": title}
 
     # -- setup ---------------------------------------------------------------------------------------
 
