@@ -1,8 +1,10 @@
-"""The doctor on a trial author's leaks: a bot's memory in a module (check 7), a collection dealt alike (check 4)."""
+"""The doctor on trial authors' leaks: a bot's memory in a module (check 7), a collection dealt alike (check 4)."""
 
 from __future__ import annotations
 
-from boardweaver import Offer, Rng, Table
+import random
+
+from boardweaver import Offer, Piece, Rng, Space, Table
 from boardweaver.doctor import check_game
 
 from . import fixtures_more as more
@@ -44,3 +46,46 @@ def test_regression_a_collection_dealt_alike_in_every_game_is_not_told_to_become
     assert violation.title == "hidden pieces of 'deck' spaces lie in the same order in every game"
     assert "table.rng" in violation.detail
     assert ".collection()" not in violation.detail
+
+
+class FixedSeedHands(more.ShuffledHands):
+    """Check 4: each seat's own collection is dealt from Python's random module with a fixed seed, so every room
+    deals each seat the same hand (a trial author's Liar's dice rolled its cups so: the determinism check passes)."""
+
+    name = "fixture-fixed-seed-hands"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        more.Texts.setup(self, table, players)
+        cards = [f"card-{n}" for n in range(100, 130)]
+        random.Random(7).shuffle(cards)
+        for number, player in enumerate(players):
+            mine = [Piece("back").hiding(card) for card in cards[number * 6 : number * 6 + 6]]
+            table.add_space(Space(f"secret-{player}", "secret").collection().owned_by(player).with_pieces(mine))
+
+
+class SameHands(FixedSeedHands):
+    """Correct: every seat is dealt the same cards in every game (each seat's numbers, as in Goofspiel)."""
+
+    name = "fixture-same-hands"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        more.Texts.setup(self, table, players)
+        for player in players:
+            mine = [Piece("back").hiding(f"card-{n}") for n in range(100, 106)]
+            table.add_space(Space(f"secret-{player}", "secret").collection().owned_by(player).with_pieces(mine))
+
+
+def test_regression_a_seats_collection_dealt_from_a_fixed_seed_is_reported() -> None:
+    report = check_game(FixedSeedHands, games=12)
+
+    [violation] = report.violations
+    assert violation.title == "hidden pieces of 'secret' spaces are dealt alike in every game"
+    assert "table.rng" in violation.detail
+
+
+def test_seats_collections_shuffled_with_table_rng_or_alike_for_every_seat_are_no_leak() -> None:
+    shuffled = check_game(more.ShuffledHands, games=12)
+    same = check_game(SameHands, games=12)
+
+    assert shuffled.ok, shuffled.details()
+    assert same.ok, same.details()

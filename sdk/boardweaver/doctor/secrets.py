@@ -15,9 +15,10 @@ space whose hidden pieces always lie sorted by their hidden kind, or are dealt s
 about after (a viewer follows them by position from the deal), an ordered space or an ownerless collection
 whose hidden pieces lie in one order in every game (never shuffled, or shuffled from a fixed seed), a place
 of an ordered space dealt the same hidden piece in every game while its look-alikes are shuffled (owned ones too),
-and face-down pieces whose public state tells their hidden kind (one public state, one hidden kind, in
-game after game), or whose public parts split two hidden kinds (a mark set on the ships alone). It also
-records every space and piece kind seen, for the `look` check.
+a seat's own collection dealt the same hidden pieces in every game while the other seats' differ (dice rolled from
+a fixed seed of the author's), and face-down pieces whose public state tells their hidden kind (one public state,
+one hidden kind, in game after game), or whose public parts split two hidden kinds (a mark set on the ships
+alone). It also records every space and piece kind seen, for the `look` check.
 """
 
 from __future__ import annotations
@@ -263,6 +264,23 @@ def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple
     return None
 
 
+def _same_hand(owned: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
+    """Returns (space id, games) for a seat's collection that held the same hidden kinds when first shown in every
+    game, in at least ORDER_SAMPLES games, while another space of its kind held others in one of those games: a deal
+    from a fixed seed. Spaces of a kind dealt alike to every seat (each seat's cards 1 to 5) are no such case."""
+    by_space: dict[str, list[tuple[str, ...]]] = {}
+    by_game: dict[int | str, set[tuple[str, ...]]] = {}
+    for (game, space_id), kinds in owned.items():
+        by_space.setdefault(space_id, []).append(kinds)
+        by_game.setdefault(game, set()).add(kinds)
+    for space_id, hands in sorted(by_space.items()):
+        if len(hands) >= ORDER_SAMPLES and len(set(hands)) == 1 and len(set(hands[0])) > 1:
+            games = [game for (game, other), _ in owned.items() if other == space_id]
+            if any(len(by_game[game]) > 1 for game in games):
+                return space_id, len(hands)
+    return None
+
+
 def _fixed_place(
     places: dict[tuple[int | str, str], tuple[tuple[str, str] | None, ...]],
 ) -> tuple[str, int, str, int] | None:
@@ -321,6 +339,9 @@ class Patterns:
     # space kind -> (game, space id) -> each place's (public kind, hidden kind) when the game first showed that
     # ordered space, None where no hidden piece lay (owned pieces too: the other seats do not see them)
     places: dict[str, dict[tuple[int | str, str], tuple[tuple[str, str] | None, ...]]] = field(default_factory=dict)
+    # space kind -> (game, space id) -> the hidden kinds, sorted, of a collection a seat owns when the game first
+    # showed it: its order tells nobody anything, but the same pieces dealt to a seat in every game tell them all
+    owned_deals: dict[str, dict[tuple[int | str, str], tuple[str, ...]]] = field(default_factory=dict)
     # space kind -> the first space of it with no owner nor public `seat`, and its game (no seat area can hold it)
     ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
@@ -356,6 +377,11 @@ class Patterns:
                 if len(drawn) < 400 and (game, space.space_id) not in drawn:
                     drawn[(game, space.space_id)] = tuple(hidden)
                     self.where.setdefault(f"dealt {space.kind}", (game, players))
+            if space.is_collection and space.owner is not None and len(hidden) >= 3:
+                owned = self.owned_deals.setdefault(space.kind, {})
+                if len(owned) < 400 and (game, space.space_id) not in owned:
+                    owned[(game, space.space_id)] = tuple(sorted(hidden))
+                    self.where.setdefault(f"owned {space.kind}", (game, players))
             if not space.is_collection and len(set(hidden)) >= 3:
                 samples = self.orders.setdefault(space.kind, {})
                 if len(samples) < 400:
@@ -469,6 +495,23 @@ class Patterns:
                     )
                 )
                 found.append((finding, f"dealt {kind}"))
+        for kind, owned in sorted(self.owned_deals.items()):
+            alike = _same_hand(owned)
+            if alike is not None:
+                space_id, games = alike
+                found.append(
+                    (
+                        Finding(
+                            4,
+                            f"hidden pieces of {kind!r} spaces are dealt alike in every game",
+                            f"space {space_id!r} (a seat's own collection) was dealt the same face-down pieces in "
+                            f"all {games} games explored, whatever their seeds, while other {kind!r} spaces were "
+                            "dealt others: whoever knows the game knows what that seat holds. Deal or roll them "
+                            "with table.rng (never a random module or a fixed seed of your own)",
+                        ),
+                        f"owned {kind}",
+                    )
+                )
         for kind, places in sorted(self.places.items()):
             fixed = _fixed_place(places)
             if fixed is not None:
