@@ -218,7 +218,8 @@ TILE = ".mine .piece.offer"  # a tile of the seat's hand to pick
 
 def test_regression_a_hex_map_is_a_named_group_with_no_serious_violation(server: str, api: Any, page: Any) -> None:
     """A keyboard player's trial of Hexbloom: the map of hexes had no role nor name of its own. Checked with tiles
-    placed on it (their stripes' shapes) and a tile picked, the map's empty hexes then one roving Tab stop."""
+    placed on it (their stripes' shapes) and a tile picked, the map's empty hexes then one roving Tab stop; and each
+    seat's name is a heading."""
     room = api.room("hexbloom", seats=2, bots=[1])
     page.goto(seat_url(server, room, 0))
     wait_state(page, "ready")
@@ -232,8 +233,13 @@ def test_regression_a_hex_map_is_a_named_group_with_no_serious_violation(server:
     violations = serious_violations(page)
     role, name = page.eval_on_selector(MAP, "map => [map.getAttribute('role'), map.getAttribute('aria-label')]")
     named = page.get_by_role("group", name="Hex map of 19 spaces", exact=True)
+    # each seat a heading under the page's h1, to jump to by headings; the log's h3 then follows an h2 (a trial: the
+    # board had no heading, and axe's heading-order failed on the log's title in every game)
+    seats = page.get_by_role("heading", level=2).all_inner_texts()
+    unordered = heading_order(page)
 
     assert violations == [], json.dumps(violations, indent=1)
+    assert seats == ["Bot 2", "Player 1 (you)"] and unordered == [], (seats, unordered)
     assert (role, name) == ("group", "Hex map of 19 spaces")
     assert named.count() == 1 and named.locator(".space-button").count() == 17  # the empty hexes are its cells
     screenshot(page, "hexbloom-map-desktop")

@@ -36,6 +36,9 @@ from boardweaver_web.players import NamedCatalog, NamedTexts
 from boardweaver_web.session import MemoryStore, Session
 from boardweaver_web.texts import TEXTS, Texts
 
+# a seat's name as the board draws it: a heading under the page's h1, for a screen reader's player to jump to
+SEAT_NAME = '<span class="seat-name" role="heading" aria-level="2">'
+
 
 def test_a_seat_sees_its_hand_and_only_backs_of_other_plans() -> None:
     game = ThreeLanes({"hidden_hand": True})
@@ -64,14 +67,14 @@ def test_seats_say_which_is_a_bot_and_which_is_awaited_and_nobody_acts_before_th
     started = heads(bots={2})
 
     assert [h for h in waiting if "seat-tag" in h] == [
-        '<span class="seat-name">Joueur 2</span> <span class="seat-tag">pas encore là</span>',
-        '<span class="seat-name">Joueur 3</span> <span class="seat-tag">robot</span>',
+        f'{SEAT_NAME}Joueur 2</span> <span class="seat-tag">pas encore là</span>',
+        f'{SEAT_NAME}Joueur 3</span> <span class="seat-tag">robot</span>',
     ]
     assert not any("turn-mark" in h for h in waiting)  # the room waits: nobody is "to act"
     assert sum("turn-mark" in h for h in started) == 1 and "pas encore" not in "".join(started)
     left = heads(away=[1, 2], bots={2})  # a bot is a bot, never away
     tagged = [h for h in left if "seat-tag" in h]
-    assert tagged[0] == '<span class="seat-name">Joueur 2</span> <span class="seat-tag away">absent</span>'
+    assert tagged[0] == f'{SEAT_NAME}Joueur 2</span> <span class="seat-tag away">absent</span>'
     assert "robot" in tagged[1]
 
 
@@ -85,8 +88,8 @@ def test_a_bot_s_seat_its_name_already_calls_a_bot_has_no_bot_tag_besides_and_a_
         return re.findall(r"<header>(.*?)<span class=\"facts\">", page)
 
     found = heads({2: "Hal"})
-    assert '<span class="seat-name">Robot 2</span>' in found  # not "Robot 2 robot"
-    assert '<span class="seat-name">Hal</span> <span class="seat-tag">robot</span>' in found
+    assert f"{SEAT_NAME}Robot 2</span>" in found  # not "Robot 2 robot"
+    assert f'{SEAT_NAME}Hal</span> <span class="seat-tag">robot</span>' in found
 
 
 def test_a_seats_frame_tells_the_session_who_is_away_and_a_later_one_without_it_clears_it() -> None:
@@ -544,7 +547,7 @@ def test_once_a_piece_wears_a_seats_stripe_each_seats_header_shows_its_own_as_th
 
     def heads() -> list[str]:
         page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-        return re.findall(r"<header>(.*?)<span class=\"seat-name\">", page)
+        return re.findall(r"<header>(.*?)<span class=\"seat-name\" role=\"heading\" aria-level=\"2\">", page)
 
     before = heads()
     bot = RandomBot("stripes")
@@ -574,7 +577,7 @@ def test_regression_memory_matchs_seat_marks_stay_after_the_flips_are_turned_bac
 
     def heads() -> list[str]:
         page = Board(game, table.view(0), 0, [], game.catalogs()["en"], Texts("en")).render()
-        return re.findall(r"<header>(.*?)<span class=\"seat-name\">", page)
+        return re.findall(r"<header>(.*?)<span class=\"seat-name\" role=\"heading\" aria-level=\"2\">", page)
 
     at_start = heads()
     faces = [piece.private_kind for piece in table.state.space("grid").pieces]
@@ -732,7 +735,7 @@ _SHOWN = (
     r'aria-label="([^"]*)"',
     r'class="space-title"[^>]*>([^<]*)<',
     r'<span class="text">([^<]*)<',
-    r'class="seat-name">([^<]*)<',
+    r'class="seat-name"[^>]*>([^<]*)<',
     r'class="fact"[^>]*>([^<]*)<',
     r'class="winners verdict">([^<]*)<',
     r"<td>([^<]*)</td>",

@@ -199,8 +199,10 @@ class Board(PieceDrawing):
         marked = " away" if tag == "seat.away" else ""
         shape = owner_shape(player)  # the key to the pieces' stripes: its colour and its shape
         mark = f'<span class="seat-mark owner-{player}" aria-hidden="true">{shape}</span>' if self.marked else ""
+        # each seat's name a heading under the page's h1 (and over the log's h3): a screen reader's player jumps from
+        # seat to seat, to its own hand, by headings (a trial: the board had none, and axe's heading-order failed)
         head = (
-            f'<header>{mark}<span class="seat-name">{escape(name)}</span>'
+            f'<header>{mark}<span class="seat-name" role="heading" aria-level="2">{escape(name)}</span>'
             + (f' <span class="seat-tag{marked}">{escape(self.texts.get(tag))}</span>' if tag else "")
             + (f' <span class="turn-mark">{escape(self.texts.get("seat.acting"))}</span>' if active else "")
             + f'<span class="facts">{facts}</span></header>'
