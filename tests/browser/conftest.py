@@ -236,9 +236,23 @@ def wait_state(page: Any, *states: str, timeout: int = BOOT_TIMEOUT_MS) -> str:
     return state
 
 
+# Two frames on (a drawing due at the next frame has started its slides), every finite animation of the page at its
+# end: a move's slide (Element.animate, 320 ms), a lift's transition; an endless one is no move's
+ANIMATIONS_DONE = """() => !document.getAnimations().some(a => (a.pending || a.playState === 'running')
+  && (!a.effect || a.effect.getComputedTiming().endTime !== Infinity))"""
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def screenshot(page: Any, name: str) -> None:
+    """Saves the whole page under artifacts/screenshots once its animations are done (a picture, no check)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(400)  # let move animations finish
+    page.evaluate(TWO_FRAMES)
+    try:  # waited for, not slept: a fixed 400 ms for each of ~180 shots a run was ~70 s of the suite's time
+        page.wait_for_function(ANIMATIONS_DONE, polling="raf", timeout=3_000)
+    except PlaywrightTimeoutError:
+        pass  # an animation started again and again: the picture is taken as it is
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
