@@ -246,7 +246,8 @@ async def claim_seat(request: Request) -> Response:
     """
     responses:
       200:
-        description: The seat's bearer token, given once.
+        description: The seat's bearer token, given once, and with a `name` in the body the name given (numbered,
+          "Ada 2", where another seat of the room is called so, without regard to case).
       403:
         description: "A private room, and no `Authorization: Bearer <invite_secret>`."
       409:
@@ -256,9 +257,10 @@ async def claim_seat(request: Request) -> Response:
     seat = _seat(request)
     name = players.body_name(await _body(request))  # checked first: a bad name claims nothing
     token = await _rooms(request).claim(room, seat, bearer(request.headers.get("authorization")))
-    if name is not None:
-        await players.set_name(_rooms(request), room, seat, name)
-    return _json({"seat": seat, "token": token})
+    if name is None:
+        return _json({"seat": seat, "token": token})
+    given = await players.set_name(_rooms(request), room, seat, name)  # "Ada 2" where another seat is "Ada"
+    return _json({"seat": seat, "token": token, "name": given})
 
 
 async def name_seat(request: Request) -> Response:
@@ -269,8 +271,9 @@ async def name_seat(request: Request) -> Response:
           schema: {type: object, required: [name], properties: {name: {type: string, maxLength: 32}}}
     responses:
       200:
-        description: "The seat's display name, stored and sent to every socket of the room (`Authorization:
-          Bearer <seat token>` or the host token)."
+        description: "The seat's display name as given, stored and sent to every socket of the room
+          (`Authorization: Bearer <seat token>` or the host token): numbered (`Ada 2`) where another seat of the
+          room is called so already, without regard to case, so no two players of a room share a name."
       400:
         description: Not text, empty or over 32 characters, or with control or format characters; nothing changes.
       403:
@@ -283,8 +286,7 @@ async def name_seat(request: Request) -> Response:
         raise RoomError(403, "this seat's token (or the host's) required")
     body = await _body(request)
     name = players.check_name(body.get("name") if isinstance(body, dict) else None)
-    await players.set_name(rooms, room, seat, name)
-    return _json({"seat": seat, "name": name})
+    return _json({"seat": seat, "name": await players.set_name(rooms, room, seat, name)})
 
 
 async def rematch_room(request: Request) -> Response:

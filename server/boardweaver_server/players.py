@@ -34,6 +34,22 @@ def check_name(value: Any) -> str:
     return name
 
 
+def distinct_name(names: dict[int, str], seat: int, name: str) -> str:
+    """Returns `name` for `seat`, numbered ("Ada 2", "Ada 3") where another seat of `names` holds it already.
+
+    Two players are never told apart by seat numbers alone: a log line reading "Ada believes Ada" names nobody.
+    Names compare without case ("ada" is "Ada"); a numbered name that would pass MAX_NAME shortens the name.
+    """
+    taken = {other.casefold() for held, other in names.items() if held != seat}
+    number = 1
+    given = name
+    while given.casefold() in taken:
+        number += 1
+        suffix = f" {number}"
+        given = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+    return given
+
+
 def body_name(body: Any) -> str | None:
     """Reads the optional `name` of a JSON body (a claim's)."""
     if not isinstance(body, dict):
@@ -46,16 +62,19 @@ def holds_seat(rooms: Rooms, room: Room, seat: int, token: str | None) -> bool:
     return token_matches(token, room.record.seat_hashes.get(seat, [])) or rooms.is_host(room, token)
 
 
-async def set_name(rooms: Rooms, room: Room, seat: int, name: str) -> None:
-    """Stores a seat's display name and tells every socket of the room; the caller checked the seat's token."""
+async def set_name(rooms: Rooms, room: Room, seat: int, name: str) -> str:
+    """Stores a seat's display name, numbered where another seat has it (`distinct_name`), tells every socket of
+    the room, and returns the name given; the caller checked the seat's token."""
     async with room.lock:
         if seat not in room.record.players or seat in room.record.bots:
             raise RoomError(404, "no such human seat")
+        name = distinct_name(room.record.names, seat, name)
         if room.record.names.get(seat) == name:
-            return
+            return name
         await room.store.write(ops.set_seat_name(room.room_id, seat, name))
         room.record.names[seat] = name
         room.broadcast(room.seats_frame())
+        return name
 
 
 def next_seat(players: list[int], seat: int) -> int:
@@ -94,9 +113,11 @@ async def rematch(rooms: Rooms, room: Room, by: int | None = None) -> Room:
         if record.clock is not None:
             spec.clock = TimeControl.from_json(record.clock)
         new, _, _ = await rooms.open_room(spec, host_hash=record.host_hash)
-        names = {
-            next_seat(record.players, seat): name for seat, name in record.names.items() if seat not in record.bots
-        }
+        names: dict[int, str] = {}
+        for seat, name in sorted(record.names.items()):  # distinct already, unless named before names were kept so
+            if seat not in record.bots:
+                moved = next_seat(record.players, seat)
+                names[moved] = distinct_name(names, moved, name)
         await rooms.store.write(
             ops.insert_rematch(room.room_id, new.room_id),
             *(ops.set_seat_name(new.room_id, seat, name) for seat, name in names.items()),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from starlette.testclient import TestClient
@@ -188,3 +189,85 @@ def test_a_seat_without_a_socket_for_a_while_is_told_away_and_back_at_once_and_a
     assert back == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None]}
     assert pong == {"type": "pong"}
     assert client.get(base).json()["away"] == []
+
+
+def test_regression_a_second_ada_is_ada_2_in_the_status_the_frames_and_the_answer_that_tells_her(
+    client: TestClient,
+) -> None:
+    """Regression: two players who chose "Ada" were both "Ada": Bluff's log read "Ada believes Ada"."""
+    room = create_room(client, seats=4, claim=False)
+    base = f"/api/rooms/{room['room']}"
+    first = client.post(f"{base}/seats/0/claim", json={"name": "Ada"}).json()
+
+    second = client.post(f"{base}/seats/1/claim", json={"name": " ada "}).json()
+    third = client.post(f"{base}/seats/2/claim", json={"name": "ADA"}).json()
+    unnamed = client.post(f"{base}/seats/3/claim").json()
+
+    assert first["name"] == "Ada" and second["name"] == "ada 2" and third["name"] == "ADA 3"  # without regard to case
+    assert "name" not in unnamed
+    assert client.get(base).json()["names"] == ["Ada", "ada 2", "ADA 3", None]
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(1, second["token"]))
+        assert ws.receive_json()["names"] == ["Ada", "ada 2", "ADA 3", None]
+
+
+def test_a_rename_to_a_name_another_seat_holds_is_numbered_and_a_rename_to_ones_own_name_changes_nothing(
+    client: TestClient,
+) -> None:
+    room = create_room(client, seats=3)
+    base = f"/api/rooms/{room['room']}"
+    tokens = room["tokens"]
+    client.put(f"{base}/seats/0/name", json={"name": "Ada"}, headers=bearer(tokens[0]))
+    client.put(f"{base}/seats/1/name", json={"name": "Bob"}, headers=bearer(tokens[1]))
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+        ws.send_json(hello(0, tokens[0]))
+        assert ws.receive_json()["type"] == "snapshot"
+
+        renamed = client.put(f"{base}/seats/1/name", json={"name": "Ada"}, headers=bearer(tokens[1]))
+        told = ws.receive_json()
+        again = client.put(f"{base}/seats/1/name", json={"name": "Ada"}, headers=bearer(tokens[1]))
+        own = client.put(f"{base}/seats/0/name", json={"name": "Ada"}, headers=bearer(tokens[0]))
+        long = client.put(f"{base}/seats/2/name", json={"name": "x" * 32}, headers=bearer(tokens[2]))
+        assert ws.receive_json()["names"][2] == "x" * 32
+        longer = client.put(f"{base}/seats/0/name", json={"name": "X" * 32}, headers=bearer(tokens[0]))
+        ws.receive_json()
+        ws.send_json({"type": "ping"})
+        pong = ws.receive_json()
+
+    assert renamed.json() == {"seat": 1, "name": "Ada 2"}
+    assert told["type"] == "seats" and told["names"] == ["Ada", "Ada 2", None]
+    assert again.json() == {"seat": 1, "name": "Ada 2"} and own.json() == {"seat": 0, "name": "Ada"}
+    assert long.json()["name"] == "x" * 32
+    assert longer.json()["name"] == "X" * 30 + " 2"  # shortened to fit 32 characters
+    assert pong == {"type": "pong"}  # the renames that changed nothing told nobody anything
+
+
+def test_an_invited_player_and_the_plain_forms_maker_who_chose_the_same_name_are_told_apart(
+    client: TestClient,
+) -> None:
+    form = {"game": "market-draft", "seats:market-draft": "2", "start": "create", "name": "Ada"}
+    response = client.post("/lobby/rooms", data=form, follow_redirects=False)
+    link = dict(parse_qsl(urlsplit(response.headers["location"]).fragment))
+    room = urlsplit(response.headers["location"]).path.rsplit("/", 1)[-1]
+    base = f"/api/rooms/{room}"
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:  # the invite link opened: its seat's own token
+        ws.send_json(hello(1, link["invite-1"]))
+        own = ws.receive_json()["token"]
+
+    named = client.put(f"{base}/seats/1/name", json={"name": "Ada"}, headers=bearer(own))
+
+    assert named.json() == {"seat": 1, "name": "Ada 2"}
+    assert client.get(base).json()["names"] == ["Ada", "Ada 2"]
+
+
+def test_a_rematch_of_a_room_whose_players_shared_a_name_tells_them_apart(client: TestClient) -> None:
+    """A room named before names were kept distinct: its rematch, which carries the names over, numbers them."""
+    room = create_room(client, seats=3)
+    base = f"/api/rooms/{room['room']}"
+    live = client.app.state.rooms.get(room["room"])  # type: ignore[attr-defined]
+    live.record.names.update({0: "Ada", 1: "Ada", 2: "Bob"})
+    client.post(f"{base}/end", headers=bearer(room["host_token"]))
+
+    new = client.post(f"{base}/rematch", headers=bearer(room["host_token"])).json()["room"]
+
+    assert client.get(f"/api/rooms/{new}").json()["names"] == ["Bob", "Ada", "Ada 2"]  # each one seat on

@@ -650,3 +650,17 @@ def test_seats_listed_in_a_log_line_or_a_verdict_read_as_a_list_with_and_before_
     assert french.render(msg("log.tied", winners="0, 1")) == "Ada et Joueur 2 gagnent ex æquo."
     assert say_outcome([0, 1, 2, 3], [0, 1, 2], Texts("en")) == "Player 1, Player 2 and Player 3 won"
     assert say_outcome([0, 1, 2], [0, 2], Texts("fr")) == "Joueur 1 et Joueur 3 gagnent"
+
+
+def test_regression_a_player_given_a_numbered_name_is_told_why_in_english_and_french() -> None:
+    """Regression: a second "Ada" in a room was "Ada" too (Bluff's log read "Ada believes Ada"); the server now
+    numbers her "Ada 2", and her tab says so, since her seat's header alone would change unremarked."""
+    english, french = Texts("en"), Texts("fr")
+
+    told = mine.name_given("Ada", {"seat": 1, "name": "Ada 2"}, english)
+    dit = mine.name_given("Ada", {"seat": 1, "name": "Ada 2"}, french)
+
+    assert told == "Another player here is called Ada: the others see you as Ada 2."
+    assert dit == "Quelqu'un d'autre s'appelle déjà Ada ici : les autres vous voient sous le nom d'Ada 2."
+    assert mine.name_given("Ada", {"seat": 1, "name": "Ada"}, english) == ""  # kept as sent: nothing to say
+    assert mine.name_given("Ada", {"seat": 1}, english) == "" and mine.name_given("Ada", None, english) == ""

@@ -133,3 +133,21 @@ def test_regression_french_de_before_a_name_elides_before_a_vowel() -> None:
     assert french.get("lobby.state-turn", name="Bob") == "Au tour de Bob"
     assert french.get("lobby.state-turn", name="Joueur 2") == "Au tour de Joueur 2"
     assert Texts("en").get("lobby.state-turn", name="Ada") == "Ada's turn"
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two"),
+    [
+        ("en", "Cy has not come yet. You may wait", "Cy and Bob have not come yet. You may wait"),
+        ("fr", "Cy n'est pas encore là. Vous pouvez attendre", "Cy et Bob ne sont pas encore là. Vous pouvez attendre"),
+    ],
+)
+def test_regression_a_rematch_just_made_says_its_players_have_not_come_yet(locale: str, one: str, two: str) -> None:
+    """Regression: seconds after a rematch was made, the host read "Cy and Bob have not come", as if they had
+    failed to; they may still come, and the hint goes on "You may wait"."""
+    texts = Texts(locale)
+
+    alone = texts.get("room.absent-now", seats="Cy", count=1)
+    both = texts.get("room.absent-now", seats=texts.listed(["Cy", "Bob"]), count=2)
+
+    assert alone.startswith(one) and both.startswith(two)

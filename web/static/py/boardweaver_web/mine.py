@@ -37,6 +37,15 @@ def clean_name(value: str) -> str:
     return name.strip()[:MAX_NAME].strip()
 
 
+def name_given(asked: str, answer: Any, texts: Texts) -> str:
+    """What the seat's player is told when the server gave their seat another name than the one sent (another seat
+    of the room holds it: "Ada 2" for "Ada"); "" when it kept the name sent, or answered no name."""
+    given = answer.get("name") if isinstance(answer, dict) else None
+    if not isinstance(given, str) or not given or given == asked:
+        return ""
+    return texts.get("name.numbered", name=asked, given=given)
+
+
 def load_name(store: Store) -> str:
     return clean_name(store.get(NAME_KEY) or "")
 

@@ -301,6 +301,10 @@ class SeatKeeping:
         if status != 200:
             reason = data.get("error") if isinstance(data, dict) else status
             self.say_lasting(self.texts.get("name.failed", reason=reason))
+            return
+        numbered = mine.name_given(name, data, self.texts)  # another player here has the name: "Ada 2" for us
+        if numbered:
+            self.say_lasting(numbered)
 
     def on_rematch_click(self, event: Any) -> None:
         if elements.target_data(event, "rematch") is not None:
