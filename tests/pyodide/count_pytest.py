@@ -1,7 +1,7 @@
 """Runs pytest with the given arguments, then prints one line of outcome counts after MARKER.
 
-Both sides of tests/pyodide run this, CPython in a subprocess and Pyodide under Node, so their
-counts are taken the same way.
+Both sides of tests/pyodide run this, CPython in a subprocess (`--collect-only`: the tests it collects)
+and Pyodide under Node (the tests it collects and how each ended), so their counts are taken the same way.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ class _Counter:
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
+        self.collected = 0
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.collected = len(session.items)
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -28,10 +33,11 @@ class _Counter:
 
 
 def run(args: list[str]) -> int:
-    """Runs pytest on `args`, prints the counts line and returns pytest's exit code."""
+    """Runs pytest on `args` (`--collect-only` too), prints the counts line and returns pytest's exit code."""
     counter = _Counter()
     code = int(pytest.main(args, plugins=[counter]))
-    print(MARKER, json.dumps({"exit": code, **counter.counts}, sort_keys=True), flush=True)
+    counts = {"exit": code, "collected": counter.collected, **counter.counts}
+    print(MARKER, json.dumps(counts, sort_keys=True), flush=True)
     return code
 
 
