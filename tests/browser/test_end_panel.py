@@ -39,8 +39,10 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     tv.wait_for_selector('#board [data-space="board-true"]', timeout=30_000)  # after the end: the true board
     screenshot(tv, "end-tv")
     screenshot(white, "end-won")
-    review = new_page(f"{server}/game/{room['room']}")
+    check_link = str(white.locator("#review-link a.check-link").get_attribute("href"))
+    review = new_page(server + check_link)  # the end's "Check that the shuffles were fair": the review, at its check
     wait_state(review, "ready")
+    review.wait_for_function("document.activeElement && document.activeElement.id === 'check-game'", timeout=10_000)
 
     assert white.inner_text("#game-name") == "Fog-of-war chess"  # the top bar names the game
     assert titles["white"].startswith("● Your turn")
@@ -55,6 +57,8 @@ def test_the_two_seats_of_a_finished_game_read_you_won_and_you_lost(server: str,
     # the way back to the lobby, and why a rematch changes who starts (a player's trial missed both)
     assert white.locator("#review-link a.lobby-link").get_attribute("href") == "/?game=fog-chess"  # on this game
     assert white.locator("#review-link a.lobby-link").inner_text() == "Back to the lobby"
+    assert check_link == f"/game/{room['room']}#check"  # fair play is checked from where the game ends
+    assert review.locator("#check-game").is_visible() and "fingerprint" in review.inner_text("#check")
     assert "moves one seat on" in white.inner_text("#rematch-seats")
     assert tv.locator("#rematch-seats").count() == 0  # a spectator is offered no rematch
     assert "Your turn" not in white.title()  # the game is over: nobody's turn

@@ -88,6 +88,6 @@ def test_a_log_whose_picks_differ_from_the_seeds_does_not_check_out_and_a_true_o
     lied = _checked(page)
 
     assert honest[0] == "passed", honest[1]
-    assert "l'engagement est celui que le serveur a gardé" in honest[1]  # nothing kept here: the server's record
+    assert "l'empreinte est celle que le serveur a gardée" in honest[1]  # nothing kept here: the server's record
     assert lied[0] == "failed"
     assert f"seq {event['seq']}: picks" in lied[1]

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from boardweaver_web.review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
+from boardweaver_web.review_address import (
+    SEEN_ALL,
+    SEEN_SPECTATORS,
+    address,
+    asks_check,
+    check_panel,
+    read_address,
+    review_links,
+)
+from boardweaver_web.texts import Texts
 
 SEATS = [0, 1, 2]
 
@@ -46,3 +55,31 @@ def test_an_address_keeps_what_is_valid_of_it() -> None:
 
 def test_the_spectators_sight_is_no_choice_in_a_room_that_let_no_spectator_in() -> None:
     assert read_address("#step=3&show=spectators", 30, SEATS, spectators=False) == (3, SEEN_ALL)
+
+
+def test_regression_a_finished_rooms_end_links_to_the_check_of_its_shuffles_in_english_and_french() -> None:
+    """Regression: a finished game's page linked only to "Review the game": a player who wondered whether the deal
+    was fair could not tell that its check was there (the review's "Fair shuffles" panel, further down)."""
+    english = review_links("r1", Texts("en"))
+    french = review_links("r1", Texts("fr"))
+
+    assert english == (
+        '<a href="/game/r1">Review the game</a>'
+        '<a class="check-link" href="/game/r1#check">Check that the shuffles were fair</a>'
+    )
+    assert '<a class="check-link" href="/game/r1#check">Vérifier que le hasard était honnête</a>' in french
+    assert asks_check("#check") and asks_check("#step=3&check") and asks_check("#check=1")
+    assert not asks_check("") and not asks_check("#step=3&show=all")
+    assert read_address("#check", 30, SEATS) == (30, SEEN_ALL)  # the step and sight as without it
+
+
+def test_the_check_panel_says_in_a_players_words_what_it_checks_and_how_to_check_elsewhere() -> None:
+    """A player's trial: the panel read "The server committed to this game's seed", a cryptographer's words; and
+    the README's `boardweaver replay` was nowhere on the page that promises anyone can check the game."""
+    for locale, words in (("en", ("fingerprint", "secret number")), ("fr", ("empreinte", "nombre secret"))):
+        panel = check_panel("r<1>", Texts(locale))
+
+        assert all(word in panel for word in words) and "committed" not in panel and "engagé" not in panel
+        assert '<a href="/api/rooms/r%3C1%3E/events" download="r%3C1%3E.json">' in panel
+        assert "<code>boardweaver replay --events r%3C1%3E.json</code>" in panel
+        assert 'id="check-game"' in panel and 'id="check-result"' in panel

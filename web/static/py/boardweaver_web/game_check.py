@@ -11,28 +11,18 @@ the server to that one, so a seed swapped with its commitment after the deal doe
 from __future__ import annotations
 
 import asyncio
-import html
 from typing import Any
 
 from boardweaver import Game, canonical_bytes
 from boardweaver.replay import CheckedLog, ReplayError, check_steps
 from boardweaver.wire import state_to_wire
 
-from . import elements, network, storage
+from . import elements, focus, network, storage
+from .review_address import check_panel
 from .session import commitment_key
 from .texts import Texts
 
 PROGRESS_EVERY = 10  # events checked between two yields to the browser (a long game stays responsive)
-
-
-def render_panel(texts: Texts) -> str:
-    """The check's panel before it runs: what it does, and its button."""
-    return (
-        f'<h3 id="check-title">{html.escape(texts.get("check.title"))}</h3>'
-        f"<p>{html.escape(texts.get('check.what'))}</p>"
-        f'<button type="button" id="check-game">{html.escape(texts.get("check.button"))}</button>'
-        '<p id="check-result" class="check-result" role="status" aria-live="polite"></p>'
-    )
 
 
 class GameCheck:
@@ -46,9 +36,12 @@ class GameCheck:
         self.running = False
         self.task: asyncio.Future[None] | None = None  # held: a task nobody holds may be collected
 
-    def start(self) -> None:
-        elements.set_html("check", render_panel(self.texts))
+    def start(self, shown: bool = False) -> None:
+        """Draws the panel; `shown`: scrolled into view with its button focused (the room's end linked to it)."""
+        elements.set_html("check", check_panel(self.room, self.texts))
         elements.on("check-game", "click", lambda _e: self._spawn())
+        if shown:
+            focus.reveal("check", "#check-game")
 
     def _spawn(self) -> None:
         if not self.running:

@@ -14,7 +14,7 @@ from .board import Board
 from .game_check import GameCheck
 from .panels import render_log, render_result, score_title
 from .players import NamedCatalog, NamedTexts
-from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, read_address
+from .review_address import SEEN_ALL, SEEN_SPECTATORS, address, asks_check, read_address
 from .texts import Texts, pick_locale, seat_names
 
 
@@ -189,8 +189,9 @@ async def main(config: dict[str, Any]) -> None:
     spectators = info.get("spectators") != "deny"
     review = Review(game, states, texts, seat_names(info.get("names")), spectators, seat_states(info))
     elements.set_html("title", html.escape(game.title_in(review.catalog)))
+    check_asked = asks_check(tab.location_hash())  # read before the review rewrites the address
     review.start()
-    GameCheck(game, room, texts, states[-1]).start()  # anyone may check the shuffles here, with these rules
+    GameCheck(game, room, texts, states[-1]).start(check_asked)  # anyone may check the shuffles, with these rules
     elements.set_text("status", "")
     elements.set_attribute("page", "data-state", "ready")
     await boot.keep_bytecode()

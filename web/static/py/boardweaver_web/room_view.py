@@ -27,6 +27,7 @@ from .panels import (
     sentence,
 )
 from .players import NamedCatalog
+from .review_address import review_links
 from .roving import nearest_offer
 from .texts import Texts, pick_locale
 
@@ -361,7 +362,7 @@ class RoomView:
         if session.over:
             elements.set_html(
                 "review-link",
-                f'<a href="/game/{html.escape(session.room)}">{html.escape(texts.get("button.review"))}</a>'
+                review_links(session.room, texts)  # the review, and the check of its shuffles
                 + self.render_rematch()
                 + f'<a class="lobby-link" href="{html.escape(mine.lobby_link(session.game_name))}">'
                 + f"{html.escape(texts.get('button.lobby'))}</a>",  # the lobby on this game: "play again" is a click
