@@ -6,10 +6,11 @@ import logging
 from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 
-from boardweaver import Game, Json, RandomBot, Table, start, verify_commit
+from boardweaver import Action, Draft, Game, Intent, Json, RandomBot, RuleError, Table, start, verify_commit
 from boardweaver.installed import GROUP, UnknownGameError, load_target, target_of
 
 logger = logging.getLogger("boardweaver.server")
+DECISION_STEPS = 1000  # a bot decision longer than this never ends (`boardweaver.bots`, the same bound)
 
 __all__ = ["GROUP", "best_locale", "describe", "load_games", "look_problems", "parse_game_option", "served_targets"]
 
@@ -96,7 +97,7 @@ def look_problems(name: str, cls: type[Game], decisions: int = 200) -> list[str]
             if table.state.is_over() or not active or turn == decisions:
                 break
             seat = active[turn % len(active)]
-            verify_commit(game, table, seat, bot.decide(game, table.view(seat), seat))
+            verify_commit(game, table, seat, _drafted(game, table.view(seat), seat, bot, spaces, pieces))
     except Exception as error:  # the doctor reports a broken game; this check only reads a working one
         return [f"game {name!r}: a bot game failed ({type(error).__name__}: {error}); run boardweaver check {name}"]
     problems = []
@@ -108,6 +109,22 @@ def look_problems(name: str, cls: type[Game], decisions: int = 200) -> list[str]
                 f"(there were: {', '.join(sorted(known))}); a typo?"
             )
     return problems
+
+
+def _drafted(game: Game, view: Table, seat: int, bot: RandomBot, spaces: set[str], pieces: set[str]) -> list[Action]:
+    """Drafts a decision as `bot.decide` does, noting the kinds on the seat's view after each step: a kind that lives
+    only inside a decision (a ship's bow, marked between the click on it and the click on its stern) is drawn too."""
+    draft = Draft(game, view, seat)
+    for _ in range(DECISION_STEPS):
+        _note_kinds(draft.view, spaces, pieces)
+        if not draft.is_open:
+            return draft.steps
+        choices = [offer for offer in draft.offers() if offer.intent is not Intent.CANCEL]
+        if not choices:
+            raise RuleError(f"{game.name}: seat {seat} has an open decision with no Choice or Confirm")
+        picked = game.bot_pick(draft.view, seat, list(choices), bot.rng) or bot.rng.choice(choices)
+        draft.take(picked.action)
+    raise RuleError(f"{game.name}: seat {seat} took {DECISION_STEPS} steps without ending a decision")
 
 
 def _note_kinds(table: Table, spaces: set[str], pieces: set[str]) -> None:
