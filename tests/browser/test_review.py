@@ -101,7 +101,7 @@ def test_the_review_links_back_to_the_players_own_seat_and_a_keyboard_comes_back
     white.locator(f'#board [data-key="board-0/{E8}"]').click()
     wait_state(white, "over", timeout=30_000)
 
-    white.locator('#review-link a[href^="/game/"]').focus()
+    white.locator('#review-link a[href^="/game/"]:not(.check-link)').focus()
     with white.expect_navigation():
         white.keyboard.press("Enter")  # "Review the game", in the same tab
     wait_state(white, "ready")
@@ -122,7 +122,7 @@ def test_the_review_links_back_to_the_players_own_seat_and_a_keyboard_comes_back
     except PlaywrightTimeout:
         pass
     by_keyboard = white.evaluate(on_rematch)
-    white.locator('#review-link a[href^="/game/"]').click()
+    white.locator('#review-link a[href^="/game/"]:not(.check-link)').click()
     wait_state(white, "ready")
     with white.expect_navigation():
         white.locator("#back-to-room").click()
