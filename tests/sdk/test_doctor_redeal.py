@@ -226,7 +226,8 @@ def test_a_reshuffling_redeal_turning_a_public_marker_by_a_hidden_card_is_caught
 def test_regression_a_line_tying_the_card_just_played_to_the_seat_it_was_dealt_to_is_caught() -> None:
     report = check_game(TyingRedeal, games=GAMES)
 
-    [violation] = report.violations
+    # the deal's own draws changed find the same line too (`draws.py`): one more violation, of that check
+    [violation] = [v for v in report.violations if not v.title.startswith("a decision writes in public")]
     assert violation.title == "a hidden part is copied into log line 'log.dealt'"
     assert "then hid it again before that line" in violation.detail
 

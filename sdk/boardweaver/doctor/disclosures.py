@@ -182,6 +182,7 @@ class Disclosures:
     seats: set[Key] = field(default_factory=set)  # shown to another seat, once (not to the spectators alone)
     undo_seen: bool = False  # a decision could be taken back: every decision's sight is followed from then on
     looks_seen: bool = False  # a decision showed a seat a hidden piece: every decision is kept to take again then
+    draws_seen: bool = False  # a decision drew from table.rng: decisions are kept to take again with a draw changed
     # decisions that allowed their undo yet showed others a hidden piece (the server refuses that undo): what they
     # showed to whom, by the decision's name
     refused_undos: dict[str, str] = field(default_factory=dict)

@@ -26,6 +26,7 @@ from .disclosures import (
     hidden_from,
     how_it_ended,
 )
+from .draws import check_draws
 from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
@@ -47,6 +48,8 @@ LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click m
 TURN_CHANCE = 25  # percent: chance to take a decision again with the hidden pieces it leaves hidden moved around
 TURN_TRIALS = 12  # such decisions at most per game: a long game (fog chess, ~100 decisions) pays for no more
 LOOK_TRIALS = 12  # decisions showing a seat a hidden piece taken again with it changed (`looks.py`), at most per game
+DRAW_TRIALS = 6  # decisions that drew taken again with a draw changed (`draws.py`), at most per game
+DRAW_CHANCE = 50  # percent: chance to keep the world before a decision for it, once a decision of the run drew
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -112,11 +115,13 @@ class Explorer:
         self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
         self.turns = Rng(f"{seed}", "doctor-turns")  # decisions taken again with hidden pieces moved (`turns.py`)
         self.looks = Rng(f"{seed}", "doctor-looks")  # decisions taken again with the piece they showed changed
+        self.drawing = Rng(f"{seed}", "doctor-draws")  # decisions taken again with one of their draws changed
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
         self.look_trials = 0  # decisions taken again with the piece they showed a seat changed (`_check_looks`)
+        self.draw_trials = 0  # decisions taken again with one of their draws changed (`_check_draws`)
         self.logged = 0
         self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
         self.turns_dealt: list[TurnDealt] = []  # first turns setup gave by a secret, settled after the first decision
@@ -210,6 +215,11 @@ class Explorer:
         if self.interference and self.disclosures.looks_seen and self.look_trials < LOOK_TRIALS:
             pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
             look = before or turn or (table.state.copy(), table.rng_counter, pick_counter)
+        drawing = None  # the world before it, once a decision of the run drew from table.rng (`_check_draws`)
+        if self.interference and self.disclosures.draws_seen and self.draw_trials < DRAW_TRIALS:
+            if self.drawing.below(100) < DRAW_CHANCE:
+                pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
+                drawing = look or before or turn or (table.state.copy(), table.rng_counter, pick_counter)
         alike = None  # the world before it, to take it again with a click on a look-alike piece
         if self.interference and self.lookalike.below(100) < LOOKALIKE_CHANCE:
             alike = Before.of(table)
@@ -279,6 +289,11 @@ class Explorer:
             if look is not None and (shows or known):
                 self.look_trials += 1
                 self._check_looks(table, decision, index, look)
+        if self.interference and decision.steps and stepper.failed is None and drew:
+            self.disclosures.draws_seen = True
+            if drawing is not None:  # before the turn check below takes the copy it may share
+                self.draw_trials += 1
+                self._check_draws(table, decision, index, drawing)
         if turn is not None and decision.steps and stepper.failed is None:
             self._check_turn(table, decision, index, turn)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
@@ -446,6 +461,14 @@ class Explorer:
         """Check 4 on a look: the decision, which showed a seat a hidden piece, taken again with that piece hiding
         other kinds must send an observer that sees neither the same (`looks.py`)."""
         checked = check_looks(self.game, table, decision, index, before, self.looks)
+        self.run.compared += checked.compared
+        if checked.finding is not None:
+            self._hit(checked.finding, checked.observer, extra=checked.extra)
+
+    def _check_draws(self, table: Table, decision: Decision, index: int, before: tuple[TableState, int, int]) -> None:
+        """Check 4 on a decision's own draws: taken again with one of them changed, what an observer is shown alike
+        must be written alike, and the same seats act next (`draws.py`)."""
+        checked = check_draws(self.game, table, decision, index, before, self.drawing)
         self.run.compared += checked.compared
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)
