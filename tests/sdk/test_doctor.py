@@ -16,6 +16,7 @@ from boardweaver.doctor.report import Report
 from . import doctor_fixtures as fixtures
 from . import fixtures_bid as bid
 from . import fixtures_gem as gem
+from . import fixtures_marked as marked
 from . import fixtures_more as more
 from . import fixtures_rearrange as rearrange
 from . import fixtures_redeal as redeal
@@ -151,6 +152,15 @@ def test_regression_a_look_kind_the_rules_name_but_no_game_made_is_a_note_not_a_
     assert any(note.startswith("look['pieces'] has an entry for 'gilded'") for note in rare.notes), rare.notes
     assert [v.title for v in misspelt.violations] == ["look names a piece kind never seen: 'gliided'"]
     assert "names it nowhere outside the look" in misspelt.violations[0].detail
+
+
+def test_regression_a_look_kind_made_between_two_steps_of_a_decision_was_seen() -> None:
+    """The doctor noted kinds after decisions only: 'marked' read as rare, 'play more games (--games) to see it made',
+    which no number of games would."""
+    report = check_game(marked.MarkedInDraft, games=3)
+
+    assert not report.violations, report.details()
+    assert not [note for note in report.notes if "'marked'" in note], report.notes
 
 
 def test_a_message_given_as_an_argument_is_checked_in_every_catalog_too() -> None:

@@ -227,6 +227,8 @@ class Explorer:
         def on_step() -> None:
             for twin in watching:
                 watch(twin, table)
+            if stepper.is_open:  # between two steps: a kind made and gone within the decision is no typo
+                self.patterns.note_kinds(table.state)
 
         sight = None  # what the other seats saw before the decision, when its disclosures are noted
         peeking: dict[int, tuple[Piece, tuple[str, int]]] = {}  # what the acting seat could not see then

@@ -345,6 +345,16 @@ class Patterns:
     # space kind -> the first space of it with no owner nor public `seat`, and its game (no seat area can hold it)
     ownerless: dict[str, tuple[str, int | str, list[int]]] = field(default_factory=dict)
 
+    def note_kinds(self, state: TableState) -> None:
+        """Notes the kinds of spaces and pieces on a table between two steps of a decision (a ship's bow marked by
+        the first click and replaced by the second): the look may draw them, the draft shows them."""
+        for space in state.spaces.values():
+            self.space_kinds.add(space.kind)
+            for piece in space.pieces:
+                self.piece_kinds.add(piece.public_kind)
+                if piece.private_kind is not None:
+                    self.piece_kinds.add(piece.private_kind)
+
     def observe(self, state: TableState, game: int | str, players: list[int]) -> None:
         """Records one state of game `game`."""
         for space in state.spaces.values():
