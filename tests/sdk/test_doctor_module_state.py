@@ -56,10 +56,22 @@ class FixedSeedHands(more.ShuffledHands):
 
     def setup(self, table: Table, players: list[int]) -> None:
         more.Texts.setup(self, table, players)
-        cards = [f"card-{n}" for n in range(100, 130)]
-        random.Random(7).shuffle(cards)
-        for number, player in enumerate(players):
-            mine = [Piece("back").hiding(card) for card in cards[number * 6 : number * 6 + 6]]
+        rolled = random.Random(7)  # each seat's six, from cards any seat may hold (a die's faces)
+        for player in players:
+            mine = [Piece("back").hiding(f"card-{rolled.randrange(100, 110)}") for _ in range(6)]
+            table.add_space(Space(f"secret-{player}", "secret").collection().owned_by(player).with_pieces(mine))
+
+
+class OwnColourHands(FixedSeedHands):
+    """Correct: each seat is dealt its own colour's cards, by the rules, in every game (the red seat the red bids):
+    the same pieces in every game, which no other seat ever holds."""
+
+    name = "fixture-own-colour-hands"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        more.Texts.setup(self, table, players)
+        for player in players:
+            mine = [Piece("back").hiding(f"card-{100 + 10 * player + n}") for n in range(6)]
             table.add_space(Space(f"secret-{player}", "secret").collection().owned_by(player).with_pieces(mine))
 
 
@@ -86,6 +98,8 @@ def test_regression_a_seats_collection_dealt_from_a_fixed_seed_is_reported() -> 
 def test_seats_collections_shuffled_with_table_rng_or_alike_for_every_seat_are_no_leak() -> None:
     shuffled = check_game(more.ShuffledHands, games=12)
     same = check_game(SameHands, games=12)
+    own = check_game(OwnColourHands, games=12)
 
     assert shuffled.ok, shuffled.details()
     assert same.ok, same.details()
+    assert own.ok, own.details()

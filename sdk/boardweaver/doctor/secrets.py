@@ -266,8 +266,10 @@ def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple
 
 def _same_hand(owned: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
     """Returns (space id, games) for a seat's collection that held the same hidden kinds when first shown in every
-    game, in at least ORDER_SAMPLES games, while another space of its kind held others in one of those games: a deal
-    from a fixed seed. Spaces of a kind dealt alike to every seat (each seat's cards 1 to 5) are no such case."""
+    game, in at least ORDER_SAMPLES games, while another space of its kind held others drawn from the same kinds
+    in one of those games (a die face both cups may show): a roll or a deal from a fixed seed. Spaces of a kind
+    dealt alike to every seat (each seat's cards 1 to 5) are no such case, nor a seat's own pieces no other seat
+    ever holds (the red bids of the red seat, its own by the rules)."""
     by_space: dict[str, list[tuple[str, ...]]] = {}
     by_game: dict[int | str, set[tuple[str, ...]]] = {}
     for (game, space_id), kinds in owned.items():
@@ -276,7 +278,7 @@ def _same_hand(owned: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str
     for space_id, hands in sorted(by_space.items()):
         if len(hands) >= ORDER_SAMPLES and len(set(hands)) == 1 and len(set(hands[0])) > 1:
             games = [game for (game, other), _ in owned.items() if other == space_id]
-            if any(len(by_game[game]) > 1 for game in games):
+            if any(other != hands[0] and set(other) & set(hands[0]) for game in games for other in by_game[game]):
                 return space_id, len(hands)
     return None
 
