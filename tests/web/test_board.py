@@ -1440,6 +1440,17 @@ def test_two_grids_on_the_board_share_the_windows_height_and_one_grid_keeps_it_w
     assert "--grids" not in one and 'style="--columns:8;--rows:8"' in one
 
 
+def test_grids_side_by_side_share_the_windows_height_as_one_the_review_of_fog_chess_is_two_boards_high() -> None:
+    """The review of fog chess draws both seats' boards side by side above the true board: counted as three grids
+    of 24 rows, its 1280 x 800 boards shrank to 24 px while half the screen stayed empty; they are two boards high."""
+    chess = load_game("fog-chess")()
+    table = start(chess, [0, 1], seed=1)
+
+    review = Board(chess, table, None, [], None, Texts("en")).render()
+
+    assert review.count('style="--columns:8;--rows:8;--grids:2;--all-rows:16"') == 3
+
+
 def test_regression_a_memory_card_turned_over_stays_in_the_grids_roving_group_and_is_no_button() -> None:
     """Regression (a keyboard trial): a card face up was out of the grid's roving group, so the focus left it when
     it was turned over and the arrows never reached it again; it is still no button (Enter takes nothing)."""

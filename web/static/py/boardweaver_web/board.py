@@ -83,6 +83,11 @@ class Board(PieceDrawing):
 
     # -- whole table ---------------------------------------------------------------------------------
 
+    def _grid_column(self, spaces: list[Space]) -> tuple[int, int]:
+        """The grid rows of `spaces` drawn one above another, and how many grids they are."""
+        rows = [count for space in spaces if (count := _grid_rows(space, self.game.space_look(space.kind)))]
+        return sum(rows), len(rows)
+
     def render(self) -> str:
         state = self.table.state
         seats: dict[int, list[Space]] = {player: [] for player in state.player_ids}
@@ -105,10 +110,12 @@ class Board(PieceDrawing):
                 side.append(space)
             else:
                 middle.append(space)
-        drawn = [space for spaces in seats.values() for space in spaces] + middle + side
-        rows = [_grid_rows(space, self.game.space_look(space.kind)) for space in drawn]
-        rows = [count for count in rows if count]
-        self._grids = (len(rows), sum(rows))
+        # the grids one above another: the other seats' areas stand side by side (the tallest counts), the seat's
+        # own below them, then the table's (a review's two seats' boards and the true board: two grids high)
+        others_spaces = [spaces for player, spaces in seats.items() if player != self.me]
+        bands = [others_spaces, [seats.get(self.me, []) if self.me is not None else []], [middle + side]]
+        stacked = [max((self._grid_column(column) for column in band), default=(0, 0)) for band in bands]
+        self._grids = (sum(grids for _, grids in stacked), sum(rows for rows, _ in stacked))
         others = [p for p in state.player_ids if p != self.me]
         # each seat's header then shows its stripe: the key; a game whose stripes come and go (Memory match's flips)
         # says `"stripes": true` in its look, and the key stays all game long
