@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
-from boardweaver import Action, Catalog, Game, Intent, Offer, Piece, Space, Table
+from boardweaver import Catalog
 from boardweaver_games.three_lanes.rules import ThreeLanes
 from boardweaver_server import games
 from boardweaver_server.cli import main
 
+from tests.sdk.fixtures_marked import MarkedInDraft
 from tests.server.secret_draw import SecretDraw
 
 
@@ -131,32 +132,7 @@ def test_a_games_title_follows_the_language_where_its_catalog_names_it() -> None
     )
 
 
-class MarkedInDraft(Game):
-    """One cell its seat marks with a Choice, then clears with a Confirm: 'marked' lives inside a decision only."""
-
-    name = "marked-in-draft"
-    min_players = 2
-    max_players = 2
-    look: ClassVar[dict[str, Any]] = {"pieces": {"marked": {"symbol": "◆"}}}
-
-    def setup(self, table: Table, players: list[int]) -> None:
-        table.add_space(Space("cell", "cell").owned_by(0).with_pieces([Piece("cell").hiding("blank")]))
-        table.set_active_players([0])
-
-    def offers(self, table: Table, player_id: int) -> list[Offer]:
-        if table.state.piece("cell", 0).private_kind == "marked":
-            return [Offer(Action.command("done"), Intent.CONFIRM)]
-        return [Offer(Action.piece_click("cell", 0), Intent.CHOICE)]
-
-    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
-        if action.type == "piece":
-            table.set_private_kind("cell", 0, "marked")
-        else:
-            table.set_private_kind("cell", 0, "blank")
-            table.end_game(winners=[0])
-
-
 def test_a_kind_made_between_two_steps_of_a_decision_is_no_typo() -> None:
     # a trial author's Battleship marks a ship's bow between the click on it and the click on its stern: `serve`
     # warned "look['pieces'] names piece kind 'bow', which no piece had in a bot game ... a typo?"
-    assert games.look_problems("marked-in-draft", MarkedInDraft) == []
+    assert games.look_problems("marked-in-draft", MarkedInDraft) == []  # tests/sdk/fixtures_marked.py
