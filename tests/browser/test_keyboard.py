@@ -536,7 +536,8 @@ def test_regression_a_card_of_a_hand_played_by_commands_points_to_the_commands(
     screenshot(page, "hand-played-by-commands-notice")
 
     assert first == "hand-0/0" and stayed == "hand-0/1", (first, stayed)  # the focus kept where it was
-    assert label.endswith(" · moves in the buttons") and "moves in the buttons" not in second_label, label  # once
+    hint = " · choose your move from the buttons after the board"  # in a player's words, not "moves in the buttons"
+    assert label.endswith(hint) and label.count(hint) == 1 and hint not in second_label, label  # once
     assert all(said.startswith("Choose your move from the buttons: Play ") for said in heard), heard
     assert heard[0].count(", Play ") == 4, heard  # its five commands, named
     assert turn.startswith("Your turn"), turn  # no step taken

@@ -970,9 +970,9 @@ def test_regression_a_card_picked_by_keyboard_keeps_the_tab_stop_is_marked_and_s
 
 def test_regression_cards_taken_while_the_board_offers_picks_say_they_cannot_be_played_not_the_buttons() -> None:
     """Regression (a player's trial of Market draft): once the seat had picked a market card, its own taken cards said
-    "· moves in the buttons" and, clicked, "Choose your move from the buttons: Take ☀7", though the market still
-    offered picks. A hand points to the commands only where no piece anywhere is offered; else its cards are
-    cards it cannot play now."""
+    "· moves in the buttons" (now "choose your move from the buttons after the board") and, clicked, "Choose your move
+    from the buttons: Take ☀7", though the market still offered picks. A hand points to the commands only where no
+    piece anywhere is offered; else its cards are cards it cannot play now."""
     game = MarketDraft({})
     table = start(game, [0, 1], seed=5)
     for seat, index in ((0, 7), (1, 2)):  # each takes a card: seat 0's hand holds one
@@ -986,7 +986,7 @@ def test_regression_cards_taken_while_the_board_offers_picks_say_they_cannot_be_
 
     assert len(cards) == 1
     assert "data-use-commands" not in cards[0] and "data-not-now" in cards[0], cards
-    assert "moves in the buttons" not in html
+    assert "buttons after the board" not in html
 
 
 def test_a_picked_card_alone_in_its_space_takes_no_tab_stop_and_the_focus_moves_on() -> None:
@@ -1578,8 +1578,12 @@ def test_regression_every_card_of_a_seats_own_hand_is_in_its_roving_group_and_on
 @pytest.mark.parametrize(
     ("locale", "notice", "hint"),
     [
-        ("en", "Choose your move from the buttons: Play ", " · moves in the buttons"),
-        ("fr", "Choisissez votre coup parmi les boutons : ", " · coups dans les boutons"),
+        ("en", "Choose your move from the buttons: Play ", " · choose your move from the buttons after the board"),
+        (
+            "fr",
+            "Choisissez votre coup parmi les boutons : ",
+            " · choisissez votre coup parmi les boutons après le plateau",
+        ),
     ],
 )
 def test_regression_a_hand_whose_cards_commands_play_points_to_the_commands(
@@ -1600,8 +1604,33 @@ def test_regression_a_hand_whose_cards_commands_play_points_to_the_commands(
     labels = [html.unescape(re.findall(r'aria-label="([^"]*)"', card)[0]) for card in cards]
 
     assert len(cards) == 5 and all(s.startswith(notice) and s.count(",") == 4 for s in said), said  # five commands
-    assert labels[0].endswith(hint) and not any(hint in label for label in labels[1:]), labels
+    assert labels[0].endswith(hint) and labels[0].count(hint) == 1, labels[0]
+    assert not any(hint in label for label in labels[1:]), labels  # the hand's first card alone, once
+    assert html.unescape(page).count(hint) == 1
     assert all("data-not-now" not in card for card in cards)
+
+
+def test_regression_the_hint_to_the_buttons_is_said_in_a_players_words_after_all_the_card_is() -> None:
+    """Regression (a screen reader's trial of Bluff and Memory match): after a card's label came " · moves in the
+    buttons", words no player says; and on Memory match's grid after a miss the hint came amid what the card is
+    ("Bird (1 of 16) · moves in the buttons · stripe of Cy (you)"). The hint says what to do, in words, once, last."""
+    from boardweaver_games.memory_match.rules import MemoryMatch
+
+    game = MemoryMatch({})
+    table = start(game, [0, 1], seed=3)
+    faces = [piece.private_kind for piece in table.state.space("grid").pieces]
+    miss = next(i for i in range(1, len(faces)) if faces[i] != faces[0])
+    verify_commit(game, table, 0, [Action.piece_click("grid", 0)])
+    verify_commit(game, table, 0, [Action.piece_click("grid", miss)])  # a miss: "Turn both cards back" alone
+    draft = Draft(game, table.view(0), 0)
+    page = Board(game, draft.view, 0, draft.offers(), game.catalogs()["en"], NamedTexts("en", {0: "Cy"})).render()
+    labels = [html.unescape(label) for label in re.findall(r'data-key="grid/\d+"[^>]*aria-label="([^"]*)"', page)]
+    hinted = [label for label in labels if "buttons" in label]
+
+    assert [offer.action.name for offer in draft.offers()] == ["turn-back"]
+    assert len(hinted) == 1, hinted
+    assert hinted[0].endswith(" · stripe of Cy (you) · choose your move from the buttons after the board"), hinted
+    assert "moves in the buttons" not in page
 
 
 def _first_pair_kept(game: Game) -> tuple[Table, list[str | None], int]:

@@ -125,8 +125,6 @@ class PieceDrawing:
             # a card of the seat's hand it cannot play now, reached by the arrows among those it can: said so, as
             # those say what a click does (a grid's card is no button: its label says nothing of a click)
             spoken += f" · {self._said_not_now[space.space_id][0]}"
-        elif hint:
-            spoken += f" · {hint}"
         if mover is not None:
             spoken += f" · {self.texts.get('result.last-move')}"
         owner = piece.owner if piece.owner is not None else piece.public_state.get("by")
@@ -134,6 +132,8 @@ class PieceDrawing:
             classes.append(f"owner-{owner}")
             seat = self.texts.get("seat.you" if owner == self.me else "seat", seat=owner)
             spoken += f" · {self.texts.get('piece.stripe', seat=seat)}"
+        if hint:  # what to do comes after all the card is (its last move, its stripe), not amid it
+            spoken += f" · {hint}"
         fanned = self.game.space_look(space.kind).get("layout") == "fan" and not ghost
         styles = []
         if look.get("color") or look.get("ink"):
