@@ -105,6 +105,35 @@ def rove(root_id: str, step: Callable[..., int | None]) -> None:
     root.addEventListener("focusin", proxy(focusin))
 
 
+def type_number(root_id: str, step: Callable[[str, str, list[int]], tuple[str, int | None]]) -> None:
+    """Makes digits typed in a row of numbers under the root (`[data-number]` buttons in a `[data-roving]` group,
+    number_choice.py) move the focus to the number they name, `step(typed, key, numbers)` telling where: "1", "4"
+    typed within a second goes to 14. Enter or Space then takes it, as on any button."""
+    root = element(root_id)
+    if root is None:
+        return
+    typed = {"digits": "", "at": 0.0}
+
+    def keydown(event: Any) -> None:
+        target = some(event.target)
+        key = str(event.key)
+        if event.altKey or event.ctrlKey or event.metaKey or not key.isdigit() or target is None:
+            return
+        if not hasattr(target, "matches") or not bool(target.matches("[data-roving] [data-number]")):
+            return
+        found = list(target.closest("[data-roving]").querySelectorAll("[data-number]"))
+        numbers = [int(str(item.getAttribute("data-number"))) for item in found]
+        moment = float(js.performance.now())
+        digits = str(typed["digits"]) if moment - float(typed["at"]) < 1000 else ""
+        digits, goal = step(digits, key, numbers)
+        typed.update(digits=digits, at=moment)
+        if goal is not None:
+            event.preventDefault()
+            found[goal].focus()
+
+    root.addEventListener("keydown", proxy(keydown))
+
+
 def scroll_to_end(element_id: str) -> None:
     """Scrolls an element to its end at the next frame, once the drawing under way is done: reading its
     height now would lay the whole page out in the middle of a drawing, and again after it."""

@@ -14,6 +14,7 @@ from boardweaver import Action, Catalog, Game, Intent, Offer
 from . import boot, dom, elements, focus, mine, network, storage, tab, way_back
 from .chat_panel import ChatPanel
 from .moves import guess_moves, marks_from, piece_keys
+from .number_choice import typed_number
 from .players import Arrivals, NamedTexts, render_private_room
 from .resign import ResignControl
 from .room_view import RoomView
@@ -101,6 +102,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elements.on("board", "click", self.on_click)
         focus.rove("board", roving_step)  # a hand's cards: one Tab stop, arrows between them
         elements.on("commands", "click", self.on_click)
+        focus.rove("commands", roving_step)  # a row of numbers (a bid of 1 to 20): one Tab stop, arrows along it
+        focus.type_number("commands", typed_number)  # and digits typed go to their number
         elements.on("review-link", "click", self.on_rematch_click)
         elements.on("review-link", "submit", self.on_name_submit)  # the name form, by its button or Enter in its field
         elements.on("invites", "click", self.on_invites_click)

@@ -13,6 +13,7 @@ from boardweaver import Message, Offer, Table
 from . import dom, elements, focus, mine, tab
 from .board import Board
 from .moves import last_click, picked
+from .number_choice import number_rows
 from .panels import (
     PHONE_LINES,
     clock_left,
@@ -274,8 +275,14 @@ class RoomView:
 
     def render_commands(self, board: Board) -> str:
         buttons = []
+        # a choice among many numbers (a bid of 1 to 20): one compact row of square buttons where its first one was
+        rows = number_rows(self.shown, [board.label(offer) for offer in self.shown], board.picked)
+        first = {min(row.offers): row for row in rows}
+        in_rows = {number for row in rows for number in row.offers}
         for number, offer in enumerate(self.shown):
-            if offer.action.type == "command" and number not in board.picked:  # a picker's: drawn on its cell
+            if number in first:
+                buttons.append(first[number].render(self.shown, len(buttons)))
+            elif offer.action.type == "command" and number not in board.picked | in_rows:  # a picker's: on its cell
                 classes = f"command intent-{offer.intent.value}" + (" revealing" if offer.reveals else "")
                 buttons.append(
                     f'<button class="{classes}" data-offer="{number}" '
