@@ -104,3 +104,35 @@ def test_the_rematch_loads_in_full_when_the_server_serves_other_rules_than_the_p
 
     assert "#seat=1&token=" in ada.url
     assert ada.locator("#board .piece").count() > 0
+
+
+def test_regression_a_spectator_is_told_of_the_rematch_and_follows_the_players_to_it(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (an evening's trial of Memory match, two players and a TV): the players went on to their rematch
+    and the spectator's page stayed on the finished game, told nothing, with nothing to follow them by (its end had
+    the review and the lobby alone). It is told, and its end's button takes it there, in the same page, still
+    watching as it watched (a TV still a TV)."""
+    room = api.room("memory-match", seats=2, bots=[])
+    tv = new_page(f"{server}/room/{room['room']}#role=spectator&view=tv")
+    wait_state(tv, "ready")
+    api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
+    wait_state(tv, "over", timeout=15_000)
+    tv.evaluate("window.__loaded_once = 1")  # gone if the page loads again
+    before = tv.locator("#review-link button.rematch").count()
+
+    rematch = api.call(f"/api/rooms/{room['room']}/rematch", {"seat": 0}, token=room["tokens"][0])["room"]
+    tv.wait_for_selector("#review-link button.rematch")
+    told = tv.inner_text("#notice")
+    label = tv.inner_text("#review-link button.rematch")
+    tv.click("#review-link button.rematch")
+    tv.wait_for_url(lambda url: rematch in url)
+    tv.wait_for_function("document.getElementById('turn').textContent.includes('Waiting for')", timeout=30_000)
+
+    assert before == 0  # no rematch yet: nothing to follow
+    assert told == "Player 1 asked for a rematch: you may watch it."
+    assert label == "Watch the rematch"
+    assert tv.url == f"{server}/room/{rematch}#role=spectator&view=tv"
+    assert tv.evaluate("window.__loaded_once") == 1  # opened in the page, the engine not loaded again
+    assert tv.inner_text("#turn").startswith("Watching as a spectator")
+    assert tv.locator("#review-link button.rematch").count() == 0 and tv.locator("#chat-form").is_hidden()

@@ -209,6 +209,9 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         if frame.get("type") == "rematch" and self.session.role == "seat" and not self.session.rematch and not asked:
             # another seat asked: said, by its name, not only relabelled
             self.session.notices.append(Notice("rematch.ready", {"name": self.rematch_asker(frame)}))
+        elif frame.get("type") == "rematch" and self.session.role == "spectator" and not self.session.rematch:
+            # the players go on to a new room: a watcher is told, and its end gets a way there (`render_rematch`)
+            self.session.notices.append(Notice("rematch.watchable", {"name": self.rematch_asker(frame)}))
         if frame.get("type") == "seat-bot" and type(frame.get("seat")) is int:
             self.session.notices.append(self.seat_bot_notice(frame))
         clock = self.session.clock

@@ -27,6 +27,7 @@ class SeatKeeping:
     room_status: dict[str, Any] | None
     config: dict[str, Any]  # the server's client config this page started with (its rules wheel)
     asked_rematch: bool
+    tv: bool  # the page is a TV's (`view=tv`): a spectator's, which keeps it in the rematch it follows to
     host_ending = ""  # the host's "End the game for everyone…": "" at rest, "asking" its question, "sent"
     relinking: int | None = None  # the seat whose player the host is asked to give a new link
     relinks: dict[int, str] | None = None  # the new links the host made this visit, by seat
@@ -307,7 +308,10 @@ class SeatKeeping:
             self.say_lasting(numbered)
 
     def on_rematch_click(self, event: Any) -> None:
-        if elements.target_data(event, "rematch") is not None:
+        asked = elements.target_data(event, "rematch")
+        if asked == "watch":
+            self.spawn(self.watch_rematch())
+        elif asked is not None:
             self.spawn(self.go_rematch())
 
     def on_name_submit(self, event: Any) -> None:
@@ -342,6 +346,19 @@ class SeatKeeping:
         else:
             tab.go(link)
 
+    async def watch_rematch(self) -> None:
+        """Takes a spectator (a TV's page too) on to the rematch the players went to, watching it as it watched this
+        one: in this page where it may, as a seat's rematch opens."""
+        room = self.session.rematch
+        if self.session.role != "spectator" or not room:
+            return
+        fragment = {"role": "spectator", **({"view": "tv"} if self.tv else {})}
+        link = f"{tab.origin()}/room/{room}#{urlencode(fragment)}"
+        if await self.may_open_here(room):
+            self.switch_room(room, fragment, link)
+        else:
+            tab.go(link)
+
     async def may_open_here(self, room: str) -> bool:
         """Tells whether `room` (the rematch) may open in this page, with the Python and rules it loaded: the
         server's client config is the one this page started with (the same rules wheel and fingerprint) and the
@@ -361,7 +378,11 @@ class SeatKeeping:
         return self.texts.get("seat", seat=seat) if type(seat) is int else self.texts.get("rematch.host")
 
     def render_rematch(self) -> str:
-        """The end's offer to play again (or, once a seat asked, to move to the rematch): seats only."""
+        """The end's offer to play again (or, once a seat asked, to move to the rematch); a spectator's way on to the
+        rematch the players went to (a trial: the TV's page stayed on the finished game, with no way to follow)."""
+        if self.session.role == "spectator" and self.session.rematch:
+            watch = html.escape(self.texts.get("rematch.watch"))
+            return f'<button type="button" class="rematch primary" data-rematch="watch">{watch}</button>'
         if self.session.role != "seat" or not self.token:
             return ""
         key = "rematch.move" if self.session.rematch else "rematch.offer"
