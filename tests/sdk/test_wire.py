@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from boardweaver import (
@@ -8,7 +9,12 @@ from boardweaver import (
     Intent,
     Message,
     Offer,
+    Piece,
+    Player,
+    PlayerId,
     RuleError,
+    Space,
+    TableState,
     canonical_json,
     msg,
     play_game,
@@ -62,6 +68,35 @@ def test_the_reason_a_game_ended_is_logged_kept_in_its_result_and_seen_by_every_
         assert result is not None and result.reason == reason
     copied = table.state.copy()
     assert copied.result == table.state.result
+
+
+def test_a_copied_state_shares_no_writable_part_with_its_original() -> None:
+    piece = Piece("card", "ace", {"marks": [[1, 2], {"seen": [3]}], "n": 1}, {"notes": {"by": [1]}})
+    space = Space("s", "pile", [piece, Piece("card")], public_state={"title": {"key": "pile", "args": {"n": [1]}}})
+    state = TableState([Player(PlayerId(1), {"chips": [5]})], {"s": space}, meta_data={"round": {"trick": [1]}})
+    before = state_to_wire(state)
+
+    copied = state.copy()
+    piece_copy = copied.spaces["s"].pieces[0]
+    for data, path in (
+        (piece_copy.public_state, ("marks", 0)),
+        (piece_copy.public_state, ("marks", 1, "seen")),
+        (piece_copy.private_state, ("notes", "by")),
+        (copied.spaces["s"].public_state, ("title", "args", "n")),
+        (copied.players[0].public_state, ("chips",)),
+        (copied.meta_data, ("round", "trick")),
+    ):
+        _grow(data, path)
+    copied.spaces["s"].pieces[1].public_state["new"] = 1
+
+    assert state_to_wire(state) == before  # the original is as it was
+    assert state_to_wire(copied) != before
+
+
+def _grow(data: Any, path: tuple[str | int, ...]) -> None:
+    for key in path:
+        data = data[key]
+    data.append(9)
 
 
 def test_a_reason_that_is_not_a_message_is_refused_and_the_game_goes_on() -> None:

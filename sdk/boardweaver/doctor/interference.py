@@ -93,7 +93,17 @@ def shape(data: Any) -> Any:
 
 
 def public_part(piece: Piece) -> str:
-    return canonical_json([piece.public_kind, piece.public_state, piece.owner])
+    if piece.public_state:
+        return canonical_json([piece.public_kind, piece.public_state, piece.owner])
+    key = (piece.public_kind, piece.owner)  # most pieces have no public state: their text is kept per kind
+    text = _BARE_PARTS.get(key)
+    if text is None:
+        text = _BARE_PARTS[key] = canonical_json([piece.public_kind, {}, piece.owner])
+    return text
+
+
+_BARE_PARTS: dict[tuple[str, int | None], str] = {}
+_BARE_LOOKS: dict[str, str] = {}
 
 
 def other_value(value: Any, seen: list[Any], rng: Rng) -> Any:
@@ -118,7 +128,12 @@ def other_value(value: Any, seen: list[Any], rng: Rng) -> Any:
 
 def look_of(piece: Piece) -> str:
     """Returns what every viewer reads of a piece: its public kind and public state."""
-    return canonical_json([piece.public_kind, piece.public_state])
+    if piece.public_state:
+        return canonical_json([piece.public_kind, piece.public_state])
+    text = _BARE_LOOKS.get(piece.public_kind)
+    if text is None:
+        text = _BARE_LOOKS[piece.public_kind] = canonical_json([piece.public_kind, {}])
+    return text
 
 
 def kinds_under_looks(state: TableState) -> dict[str, set[str]]:

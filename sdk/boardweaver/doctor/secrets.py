@@ -63,6 +63,12 @@ def texts(data: Any) -> Iterator[str]:
 
 
 @functools.lru_cache(maxsize=4096)  # the same few kinds, sorted in every state of every game
+@functools.cache
+def _bare_mark(kind: str) -> str:
+    """`Patterns._mark`'s key of a piece with no public state (most are): made once per kind."""
+    return json.dumps([kind, {}], sort_keys=True)
+
+
 def natural_key(kind: str) -> tuple[tuple[int, Any], ...]:
     """Returns a sort key that orders "card-2" before "card-10"."""
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", kind) if part)
@@ -429,7 +435,7 @@ class Patterns:
             return  # more than two public parts: the identity check's case, not this one
         if face != kind:
             self.face_down.add(space_kind)
-        key = json.dumps([kind, public], sort_keys=True)
+        key = json.dumps([kind, public], sort_keys=True) if public else _bare_mark(kind)
         games = groups.setdefault(key, {}).setdefault(face, set())
         if len(games) < TWO_KIND_GAMES:
             games.add(game)
