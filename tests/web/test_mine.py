@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from urllib.parse import urlsplit
 
 from boardweaver_web import mine
@@ -60,10 +61,14 @@ def test_regression_a_rematch_asked_while_the_player_was_in_the_lobby_waits_in_m
     done = rows(english)[0]  # first: as a game whose turn it is
     assert 'data-room="done"' in done and "You lost · Ada: 13, Bob: 32, Bot 3: 0 · a rematch is ready" in done
     assert done.startswith(' your-turn"')  # it waits for this seat, as a turn does
-    assert done.index('class="join-rematch primary" data-rematch-from="done/0">Join the rematch</button>') < done.index(
-        '<a class="review rejoin secondary" href="/game/done">'
+    described = ' aria-describedby="about-done-0"'
+    assert done.index(
+        f'class="join-rematch primary" data-rematch-from="done/0"{described}>Join the rematch</button>'
+    ) < (done.index(f'<a class="review rejoin secondary" href="/game/done"{described}>'))
+    assert (
+        '<a class="rejoin secondary" href="http://h/room/done#seat=0&token=a" aria-describedby="about-done-0">Open</a>'
+        in done
     )
-    assert '<a class="rejoin secondary" href="http://h/room/done#seat=0&token=a">Open</a>' in done
     assert "une revanche est prête" in rows(french)[0] and ">Rejoindre la revanche</button>" in rows(french)[0]
 
 
@@ -74,7 +79,7 @@ def test_a_rematch_this_browser_already_holds_a_seat_in_is_not_offered_again() -
     page = render_my_games("http://h", kept, statuses)
 
     assert "join-rematch" not in page and "rematch is ready" not in page
-    assert '<a class="review primary" href="/game/done">' in page
+    assert '<a class="review primary" href="/game/done" aria-describedby="about-done-0">' in page
     assert mine.waiting_rematch({**FINISHED, "rematch": "next"}, kept) is None
     assert mine.waiting_rematch({**FINISHED, "rematch": "next"}, kept[1:]) == "next"
     assert mine.waiting_rematch({**FINISHED, "over": False, "rematch": "next"}, kept[1:]) is None
@@ -155,3 +160,32 @@ def test_regression_a_rematch_refused_for_changed_rules_says_so_in_words_not_the
     assert dit.startswith("La revanche ne peut pas se jouer") and "5eea" not in dit
     assert mine.rematch_failure({"code": "rematch/seat-to-bot"}, "", Texts("en")).startswith("The others did not wait")
     assert mine.rematch_failure(None, 503, Texts("en")) == "The rematch could not be made: 503"
+
+
+def test_regression_each_row_of_my_games_names_its_buttons_by_what_the_row_says() -> None:
+    """Regression (a screen reader's trial of the lobby after a Bluff and its rematch): two rows read "Rejoin",
+    "Forget Bluff, Player 2", "Review the game", "Open", "Forget Bluff, Player 1": the links said nothing of their
+    row, and Forget named a seat number the rows never show (both rows said "Ada"). Each button is described by its
+    row's words, and Forget names the player as the row does."""
+    kept = [
+        {"room": "next", "seat": 1, "token": "n", "title": "Bluff"},
+        {"room": "done", "seat": 0, "token": "a", "title": "Bluff"},
+    ]
+    names = ["Ada", "Bob", None]
+    statuses = {
+        "next": {**FINISHED, "over": False, "active": [0], "names": ["Bob", "Ada", None]},
+        "done": {**FINISHED, "names": names},
+    }
+
+    page = render_my_games("http://h", kept, statuses)
+    french = render_my_games("http://h", kept, statuses, Texts("fr"))
+
+    for row in rows(page):
+        room, seat = re.findall(r'data-room="([^"]+)" data-seat="(\d)"', row)[0]
+        about = re.findall(r'<span class="kept-about" id="([^"]+)">', row)
+        actions = re.findall(r"<(?:a|button) [^>]*>", row.split('class="kept-actions"')[1])
+        assert about == [f"about-{room}-{seat}"], row
+        assert len(actions) >= 2 and all(f'aria-describedby="about-{room}-{seat}"' in a for a in actions), actions
+    assert re.findall(r'aria-label="(Forget [^"]*)"', page) == ["Forget Bluff, Ada", "Forget Bluff, Ada"]
+    assert "Player 1" not in page and "Player 2" not in page
+    assert re.findall(r'aria-label="(Oublier [^"]*)"', french) == ["Oublier Bluff, Ada", "Oublier Bluff, Ada"]

@@ -267,8 +267,11 @@ def test_a_finished_game_in_my_games_is_reviewed_first_and_its_seat_still_opens(
     page = render_my_games("http://h", kept, {"done": over, "live": PLAYING})
     done, live = by_room(page)["done"], by_room(page)["live"]
 
-    assert '<a class="review primary" href="/game/done">Review the game</a>' in done
-    assert '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a">Open</a>' in done  # not "Rejoin"
+    assert '<a class="review primary" href="/game/done" aria-describedby="about-done-0">Review the game</a>' in done
+    assert (
+        '<a class="rejoin" href="http://h/room/done#seat=0&amp;token=a" aria-describedby="about-done-0">Open</a>'
+        in done
+    )
     assert "review" not in live and '<a class="rejoin primary"' in live and ">Rejoin</a>" in live
 
 
@@ -402,7 +405,10 @@ def test_a_kept_games_buttons_are_one_group_after_what_it_is_so_they_wrap_togeth
     row = render_my_games("http://h", kept, {"done": over})
 
     about, actions = row.split('<span class="kept-actions">')
-    assert '<span class="kept-about"><span class="game-title">' in about and 'class="kept-state"' in about
+    assert (
+        '<span class="kept-about" id="about-done-0"><span class="game-title">' in about
+        and 'class="kept-state"' in about
+    )
     assert "<a" not in about and "<button" not in about
     assert actions.index('class="review primary"') < actions.index('class="rejoin"') < actions.index('class="forget"')
 

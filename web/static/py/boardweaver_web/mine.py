@@ -213,21 +213,29 @@ def render_my_games(
         rematch = waiting_rematch(status, kept)
         if rematch is not None:  # someone asked for a rematch: it waits for this seat (until it comes, it never starts)
             state += " · " + t.get("lobby.rematch-waiting")
+        # each of the row's buttons is described by what the row says (a screen reader's list of them read
+        # "Rejoin", "Review the game", "Open", one row's like another's): the game, who plays, how it stands
+        about = f"about-{html.escape(room)}-{seat}"
+        described = f' aria-describedby="{about}"'
         review = (
-            f'<a class="review {"rejoin secondary" if rematch else "primary"}" href="/game/{html.escape(room)}">'
+            f'<a class="review {"rejoin secondary" if rematch else "primary"}" href="/game/{html.escape(room)}"'
+            f"{described}>"
             f"{html.escape(t.get('button.review'))}</a> "
             if over
             else ""
         )
         if rematch is not None:
             review = (
-                f'<button type="button" class="join-rematch primary" data-rematch-from="{html.escape(room)}/{seat}">'
+                f'<button type="button" class="join-rematch primary" data-rematch-from="{html.escape(room)}/{seat}"'
+                f"{described}>"
                 f"{html.escape(t.get('lobby.join-rematch'))}</button> " + review
             )
         rejoin = "rejoin secondary" if rematch else "rejoin" if review else "rejoin primary"
         if rematch is not None:  # it waits for this seat, as a turn does
             state_class = "your-turn"
-        forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, seat=seat))
+        # the row's player as the row names it ("Ada"), not a seat number the row never shows
+        shown_seat = mine_named or t.get("lobby.kept-seat", seat=seat)
+        forget_label = html.escape(t.get("lobby.forget-label", title=raw_title, name=shown_seat))
         moved = last_move(status)
         date = ""
         if when is not None and moved is not None:  # the game's own time, not this browser's last visit
@@ -236,13 +244,14 @@ def render_my_games(
         # what the game is and how it stands, then its buttons together (they wrap as one, never one by one)
         rows.append(
             f'<li class="my-game{" " + state_class if state_class else ""}" data-room="{html.escape(room)}" '
-            f'data-seat="{seat}"><span class="kept-about"><span class="game-title">{title}</span> '
+            f'data-seat="{seat}"><span class="kept-about" id="{about}"><span class="game-title">{title}</span> '
             f'<span class="kept-seat">{kept_seat}</span> {with_whom}'
             f'<span class="kept-state" id="state-{html.escape(room)}-{seat}">{html.escape(state)}</span> {date}'
             f'</span><span class="kept-actions">{review}'
-            f'<a class="{rejoin}" href="{url}">{html.escape(t.get("lobby.reopen" if over else "lobby.rejoin"))}</a> '
+            f'<a class="{rejoin}" href="{url}"{described}>'
+            f"{html.escape(t.get('lobby.reopen' if over else 'lobby.rejoin'))}</a> "
             f'<button type="button" class="forget" data-forget="{html.escape(room)}/{seat}" '
-            f'aria-label="{forget_label}">{html.escape(t.get("lobby.forget"))}</button></span>{extra}</li>'
+            f'aria-label="{forget_label}"{described}>{html.escape(t.get("lobby.forget"))}</button></span>{extra}</li>'
         )
     return "".join(rows)
 
