@@ -1,6 +1,7 @@
 """Two 8 x 8 grids, one per seat (a trial author's Battleship, here the fixture game tests/browser/fixtures/bw_seas):
 at 1280 x 800 the two seas needed ~860 px of height, so a player scrolled between the sea it shoots at and its own;
-at 390 px the last column's cells reached 5 px past their panel (the card grid's side padding was not counted)."""
+at 390 px the last column's cells reached 5 px past their panel (the card grid's side padding was not counted), and
+its cells were 35 px wide where a finger wants 44 (their gaps narrower now, each cell's target its pitch)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ SEAS = """() => Object.fromEntries([...document.querySelectorAll('#board .space.
     space: [box.left, box.right], panel: [panel.left, panel.right]}];
 }))"""
 
+# The span of a middle cell of the sea the seat fires at (row 4, column 4) that a click or a touch takes, across and
+# down, found point by point (half a pixel apart) from 12 px before the cell to 12 px past it.
+TARGET = """() => {
+  const cell = document.querySelectorAll('[data-space="sea-1"] .pieces > .piece')[27];
+  const box = cell.getBoundingClientRect();
+  const hits = (x, y) => document.elementFromPoint(x, y)?.closest('.piece') === cell;
+  const span = (from, to, at) => { let first = null, last = null;
+    for (let p = from; p <= to; p += .5) if (at(p)) { first ??= p; last = p; }
+    return last - first + .5; };
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  return {across: span(box.left - 12, box.right + 12, p => hits(p, y)),
+    down: span(box.top - 12, box.bottom + 12, p => hits(x, p)), width: box.width};
+}"""
+
 
 @pytest.fixture(scope="module")
 def seas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -53,11 +68,14 @@ def test_two_eight_by_eight_grids_fit_a_laptops_screen_and_a_phones_width(seas: 
 
     laptop = page.evaluate(SEAS)
     screenshot(page, "two-seas-1280")
-    phones = {}
+    phones, targets = {}, {}
     for width, height in ((390, 844), (320, 640)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(300)
         phones[width] = page.evaluate(SEAS)
+        targets[width] = page.evaluate(TARGET)
+        if width == 390:
+            screenshot(page, "two-seas-390")
     screenshot(page, "two-seas-320")
 
     assert set(laptop) == {"sea-0", "sea-1"} and all(sea["cells"] == 64 for sea in laptop.values()), laptop
@@ -71,3 +89,9 @@ def test_two_eight_by_eight_grids_fit_a_laptops_screen_and_a_phones_width(seas: 
             inside = sea["left"] >= sea["space"][0] - 0.5 and sea["right"] <= sea["space"][1] + 0.5
             assert inside and sea["right"] <= sea["panel"][1] - 0.5 and sea["skew"] <= 0.5, (width, drawn)
     assert all(sea["least"] >= 24 for sea in phones[390].values()), phones
+    # dense-grid, touch-halo: at 390 px the cells 39 px (35 with 12 px gaps), the gaps 8 px, rings 3.5 px and still
+    # apart; a touch on a cell's half of the gaps takes it: a target of 47 px either way (a finger's 44)
+    assert all(sea["least"] >= 38.5 and sea["gap"] == 8 for sea in phones[390].values()), phones
+    assert phones[390]["sea-1"]["gap"] > 2 * phones[390]["sea-1"]["spread"] > 0, phones
+    assert targets[390]["across"] >= 44 and targets[390]["down"] >= 44, targets
+    assert targets[320]["across"] >= targets[320]["width"] + 6, targets  # a 320 px phone's 30 px cells: 38 px
