@@ -77,6 +77,13 @@ def white_share(png: bytes) -> float:
     return sum(1 for r, g, b in pixels if min(r, g, b) >= 240) / len(pixels)
 
 
+# The review page's height, the lowest of its boards' bottoms and a cell's width
+REVIEW_DRAWN = """() => ({page: document.documentElement.scrollHeight,
+  bottom: Math.max(...[...document.querySelectorAll('#board .space.layout-grid')]
+    .map(space => space.getBoundingClientRect().bottom)),
+  cell: document.querySelector('#board .layout-grid .pieces > .piece').getBoundingClientRect().width})"""
+
+
 def clocked_room(api: Any, clock: dict[str, float]) -> dict[str, Any]:
     room: dict[str, Any] = api.call(
         "/api/rooms", {"game": "fog-chess", "seats": 2, "bots": [1], "options": {"max_plies": 40}, "clock": clock}
@@ -130,8 +137,9 @@ def test_a_flag_fall_ends_the_game_in_the_tab(server: str, api: Any, new_page: A
     wait_state(page, "over", timeout=30_000)
     spectator = new_page(f"{server}/room/{room['room']}#role=spectator")
     wait_state(spectator, "over")
-    review = new_page(f"{server}/game/{room['room']}")
+    review = new_page(f"{server}/game/{room['room']}", viewport={"width": 1280, "height": 800})
     review.wait_for_selector('#page[data-state="ready"]', timeout=30_000)
+    drawn = review.evaluate(REVIEW_DRAWN)
 
     assert page.inner_text("#clock-0") == "0:00.0"
     assert page.locator(".clock.flagged").count() == 1
@@ -140,6 +148,8 @@ def test_a_flag_fall_ends_the_game_in_the_tab(server: str, api: Any, new_page: A
     assert spectator.locator('#board [data-space="board-true"] .piece').count() == 64
     for board in ("board-true", "board-0", "board-1"):  # the review: the true board beside both sides' sight
         assert review.locator(f'#board [data-space="{board}"] .coord.file').count() == 8
+    # all of it on a 1280 x 800 screen, under its timeline bar (807 px high, 7 past the screen, with 31 px cells)
+    assert drawn["page"] <= 800 and drawn["bottom"] <= 800 and drawn["cell"] >= 24, drawn
 
 
 def test_a_promotion_is_picked_on_its_square(server: str, api: Any, new_page: Any) -> None:
