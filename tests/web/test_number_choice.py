@@ -3,11 +3,16 @@ of a 390 x 844 phone), found from the offers alone; and where digits typed in th
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
-from boardweaver import Action, Intent, Offer
+from boardweaver import Action, Draft, Intent, Offer, start
+from boardweaver_web.board import Board
 from boardweaver_web.number_choice import MANY, number_rows, typed_number
+from boardweaver_web.texts import Texts
+
+from tests.browser.fixtures.bw_bids.rules import Bids
 
 GUIDE = Path(__file__).resolve().parents[2] / "games" / "README.md"
 MARKER = "**A choice among numbers**"
@@ -96,3 +101,14 @@ def test_the_guide_tells_an_author_what_a_choice_among_numbers_gets_as_the_tab_d
     assert 'Action.command("bid", count=n)' in said and "from 1 to 20" in said, said
     assert f'("{row.caption}")' in said and f'("{row.labels[6]}")' in said, said
     assert re.search(r"Tab stop, the arrows move along it, digits typed go to their number and Enter", said), said
+
+
+def test_a_die_of_the_seats_cup_points_to_the_row_of_numbers_in_a_few_words_not_twenty_labels() -> None:
+    game = Bids()
+    table = start(game, [0, 1], seed=1)
+    draft = Draft(game, table.view(0), 0)
+
+    page = Board(game, draft.view, 0, draft.offers(), game.catalogs()["en"], Texts("en")).render()
+
+    said = {html.unescape(notice) for notice in re.findall(r'data-use-commands="([^"]*)"', page)}
+    assert said == {"Choose your move from the buttons: Bid … dice (1\u201320)."}, said

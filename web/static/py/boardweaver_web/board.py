@@ -17,6 +17,7 @@ from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
 from .faces import escape, owner_shape
+from .number_choice import number_rows
 from .panels import for_reader
 from .pieces import PieceDrawing
 from .texts import Texts
@@ -565,7 +566,14 @@ class Board(PieceDrawing):
         "Play 6♠", Bluff's "Believe" and "Call"), or a seat's grid while only commands are offered (Memory match's
         "Turn both cards back"): Enter, Space or a click on a card says where its moves are, and the first card's
         label hints it once, not every card's (hand-notice)."""
-        commands = [self.label(offer) for offer in self.offers if offer.action.type == "command"]
+        labels = [self.label(offer) for offer in self.offers]
+        rows = {min(row.offers): row for row in number_rows(self.offers, labels, self.picked)}
+        in_rows = {number for row in rows.values() for number in row.offers}
+        commands = [  # a row of numbers as one ("Bid … dice (1-20)"), not twenty labels read out one by one
+            rows[number].summary() if number in rows else labels[number]
+            for number, offer in enumerate(self.offers)
+            if offer.action.type == "command" and (number in rows or number not in in_rows)
+        ]
         if commands:
             notice = self.texts.get("notice.use-commands", moves=", ".join(commands))
             self._use_commands[space.space_id] = (self.texts.get("piece.use-commands"), notice)

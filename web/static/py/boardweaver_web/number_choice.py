@@ -31,6 +31,10 @@ class NumberRow:
     labels: tuple[str, ...]
     caption: str
 
+    def summary(self) -> str:
+        """The row in a few words, its caption and its numbers' range: "Bid … dice (1\u201320)"."""
+        return f"{self.caption} ({self.numbers[0]}\u2013{self.numbers[-1]})"
+
     def render(self, shown: list[Offer], row: int) -> str:
         """The row as HTML: its caption, then one button a number (the first its Tab stop; arrows and digits move
         along, `focus.rove`, `focus.type_number`), each named by its offer's whole label."""
