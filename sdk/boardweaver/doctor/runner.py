@@ -19,6 +19,7 @@ from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
 from .instance import changed, fresh_game, snapshot
 from .processes import Recorded, can_spawn, digests, game_spec, other_hash_seed, replay_elsewhere
+from .randomness import watched
 from .replay import check_determinism, replay
 from .report import Report, Violation
 from .secrets import Patterns
@@ -126,32 +127,36 @@ def check_game(
     recorded: list[tuple[Recorded, ExploredGame]] = []
     stopped: list[ExploredGame] = []
     compared = replayed = 0
-    for number in range(games):
-        game_seed = seed + number
-        seats = list(range(counts[number % len(counts)]))
-        explored = Explorer(game, seats, game_seed, counters, max_decisions, interference, patterns, disclosures).play()
-        report.games_played += 1
-        report.games_finished += explored.finished
-        compared += explored.compared
-        for hit in explored.hits:
-            _keep(found, Candidate(hit, game_seed, seats, explored.decisions[: hit.decision_index]))
-        report.games_stopped += explored.stopped
-        if explored.finished or (explored.stopped and not explored.broken):
-            replayed += len(explored.decisions)
-            failure = check_determinism(fresh_game(game), explored)
-            if failure is not None:
-                finding, needed = failure
-                _keep(found, Candidate(Hit(finding, None, needed), game_seed, seats, explored.decisions[:needed]))
-            elif explored.finished and len(recorded) < ELSEWHERE:
-                recorded.append((Recorded(seats, game_seed, explored.decisions), explored))
-        if explored.stopped and not explored.broken and len(stopped) < PLAYED_ON:
-            stopped.append(explored)  # keeps its table, to be played on
-        else:
-            explored.table = None
-        before = _check_instance(game, before, found, explored)
-        _note_uses(used, explored)
-        if progress is not None:
-            progress(number + 1, games, len(found))
+    with watched(game) as uses:
+        for number in range(games):
+            game_seed = seed + number
+            seats = list(range(counts[number % len(counts)]))
+            uses.game = (game_seed, seats)
+            explored = Explorer(
+                game, seats, game_seed, counters, max_decisions, interference, patterns, disclosures
+            ).play()
+            report.games_played += 1
+            report.games_finished += explored.finished
+            compared += explored.compared
+            for hit in explored.hits:
+                _keep(found, Candidate(hit, game_seed, seats, explored.decisions[: hit.decision_index]))
+            report.games_stopped += explored.stopped
+            if explored.finished or (explored.stopped and not explored.broken):
+                replayed += len(explored.decisions)
+                failure = check_determinism(fresh_game(game), explored)
+                if failure is not None:
+                    finding, needed = failure
+                    _keep(found, Candidate(Hit(finding, None, needed), game_seed, seats, explored.decisions[:needed]))
+                elif explored.finished and len(recorded) < ELSEWHERE:
+                    recorded.append((Recorded(seats, game_seed, explored.decisions), explored))
+            if explored.stopped and not explored.broken and len(stopped) < PLAYED_ON:
+                stopped.append(explored)  # keeps its table, to be played on
+            else:
+                explored.table = None
+            before = _check_instance(game, before, found, explored)
+            _note_uses(used, explored)
+            if progress is not None:
+                progress(number + 1, games, len(found))
     if not catalogs:
         report.notes.append(f"{game.name} has no message catalogs (locales/*.po): check 6 had nothing to check")
     report.notes.extend(spelled_seats(catalogs))
@@ -178,7 +183,11 @@ def check_game(
             "from the server, so no unmarked step was left to compare)"
         )
     elsewhere = _check_elsewhere(game, recorded, found, report)
-    ended = _check_endings(game, stopped, found, max_decisions)
+    with watched(game) as bots:  # check 8 plays on with the game's own bot_pick
+        ended = _check_endings(game, stopped, found, max_decisions)
+    for finding, (where_seed, where_players) in uses.findings() + bots.findings():
+        _keep(found, Candidate(Hit(finding, None, 0), where_seed, where_players, []))
+    report.notes.extend(dict.fromkeys(uses.notes() + bots.notes()))
     looked = _check_look(game, patterns, used, found, seed, report.notes, report.games_finished > 0)
     report.notes.extend(unread_inks(game, patterns.piece_kinds))
     for finding, where in patterns.findings():
