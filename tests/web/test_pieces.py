@@ -103,3 +103,43 @@ def test_regression_a_grids_squares_do_not_repeat_the_boards_title_nor_is_it_cou
     assert re.search(
         r"\((Player 1 \(you\)|Joueur 1 \(vous\))[^)]*\)?, 1 (of|sur) \d+\)( · .*)?$", html.unescape(card.group(1))
     )
+
+
+class Ranks(Game):
+    name = "ranks-walk"
+    min_players = 2
+    max_players = 2
+    look: ClassVar[dict[str, Any]] = {
+        "spaces": {"board": {"layout": "grid", "columns": 4}},
+        "pieces": {"unit": {"text": "?"}, "soldier": {"text": "4"}, "marshal": {"text": "9"}, "empty": {"text": " "}},
+    }
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        soldier = Piece("unit").hiding("soldier").owned_by(0)
+        marshal = Piece("marshal").owned_by(0)  # turned up by an attack: every seat knows it
+        enemy = Piece("unit").hiding("soldier").owned_by(1)
+        table.add_space(Space("board", "board").with_pieces([soldier, marshal, enemy, Piece("empty")]))
+        table.set_active_players([0])
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_regression_a_unit_still_hidden_beside_one_turned_up_says_not_everyone_sees_it(language: str) -> None:
+    """A trial author's Stratego (Scouts): a sighted player told its units still hidden from the other side by their
+    dotted edge from its marshal an attack had turned up; a screen reader said "a2, Soldier" and "c4, Marshal" alike,
+    so its player could not tell which of its units the other side knew."""
+    game = Ranks()
+    table = start(game, [0, 1], seed=1)
+    drawn = {seat: Board(game, table.view(seat), seat, [], None, Texts(language)).render() for seat in (0, 1)}
+    table.state.space("board").pieces[1] = Piece("unit").hiding("marshal").owned_by(0)  # nothing turned up yet
+    hidden = Board(game, table.view(0), 0, [], None, Texts(language)).render()
+
+    def label(page: str, index: int) -> str:
+        found = re.search(rf'class="([^"]*)" data-key="board/{index}"[^>]*aria-label="([^"]*)"', page)
+        assert found is not None
+        return html.unescape(found.group(1) + " | " + found.group(2))
+
+    said = {"en": " · not seen by everyone", "fr": " · pas visible de tous"}[language]
+    assert "secret" in label(drawn[0], 0).split(" | ")[0].split() and said in label(drawn[0], 0)
+    assert said not in label(drawn[0], 1)  # the marshal every seat knows
+    assert said not in label(drawn[1], 0) and said not in label(drawn[1], 2)  # seat 1 sees 0's by its public face
+    assert "secret" in label(hidden, 0).split(" | ")[0].split() and said not in label(hidden, 0)  # all hidden: unsaid

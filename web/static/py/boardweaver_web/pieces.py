@@ -117,6 +117,8 @@ class PieceDrawing:
         known = self._known(piece, shown_kind)
         if known is not None:
             spoken += f" · {self.texts.get('piece.known', what=known)}"
+        if "secret" in classes and self._beside_known(space, piece):  # the dotted edge, said where it tells apart
+            spoken += f" · {self.texts.get('piece.secret')}"
         if mark is not None:  # the mark's colour is said too (fog chess's last moves, a trial)
             spoken += f" · {self._mark_name(mark)}"
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
@@ -177,6 +179,17 @@ class PieceDrawing:
         if public.get("mark") is not True:
             return None
         return self._face_text(public) or public.get("symbol") or piece.public_kind
+
+    def _beside_known(self, space: Space, piece: Piece) -> bool:
+        """Returns whether `space` holds a piece of `piece`'s owner drawn by its public face, which every seat knows.
+
+        Only there does the dotted edge of a piece not every seat sees tell its owner something (a Stratego's units
+        still hidden beside one an attack turned up), so only there its label says so; in a hand of the seat's own
+        secret cards it would be said on every card and tell nothing.
+        """
+        if piece.owner is None:
+            return False
+        return any(other.owner == piece.owner and other.private_kind is None for other in space.pieces)
 
     def _target(self, space: Space, look: dict[str, Any], offer: Offer) -> list[str]:
         """A grid cell's classes as where the piece picked up on its grid may go: `target`, and `capture` when the
