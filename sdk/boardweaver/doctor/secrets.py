@@ -270,6 +270,52 @@ def _repeated_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple
     return None
 
 
+def _cut_deal(dealt: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
+    """Returns (space id, games) for a space whose hidden pieces, in at least ORDER_SAMPLES games that showed it
+    in other orders, always lay each just before the same one (a deck cut, or rotated, where a shuffle was meant:
+    whoever sees one card knows the next), beyond luck; else None. Each kind's follower repeated in another game
+    had about one chance in (kinds - 1) to be it; counted at half that, as the followers of one game hang
+    together."""
+    by_space: dict[str, list[tuple[str, ...]]] = {}
+    for (_, space_id), kinds in dealt.items():
+        by_space.setdefault(space_id, []).append(kinds)
+    for space_id, orders in sorted(by_space.items()):
+        if len(set(orders)) < ORDER_SAMPLES or any(len(set(kinds)) != len(kinds) for kinds in orders):
+            continue
+        kinds_seen = len({kind for kinds in orders for kind in kinds})
+        followers: dict[str, set[str]] = {}
+        follows: Counter[tuple[str, str]] = Counter()
+        for kinds in orders:
+            for first, second in itertools.pairwise(kinds):
+                followers.setdefault(first, set()).add(second)
+                follows[(first, second)] += 1
+        if kinds_seen < 4 or any(len(after) > 1 for after in followers.values()):
+            continue
+        again = sum(games - 1 for games in follows.values())
+        if again * math.log(kinds_seen - 1) / 2 > -math.log(ORDER_CHANCE):
+            return space_id, len(orders)
+    return None
+
+
+def _cut_finding(kind: str, space_id: str, games: int, collection: bool) -> Finding:
+    return Finding(
+        4,
+        f"hidden pieces of {kind!r} spaces follow one another alike in every game",
+        f"in the {games} games explored, each face-down piece of space {space_id!r} lay just before the same piece "
+        "whenever both were there, though the space began elsewhere in each: it was cut (or rotated), not "
+        "shuffled, so whoever sees one piece (a card turned up, one dealt to them) knows the next. Shuffle them "
+        "with table.rng (table.rng.shuffled)" + ("" if collection else ", or make it a .collection()"),
+    )
+
+
+def _slices_of_one(orders: list[tuple[str, ...]]) -> bool:
+    """Tells whether every order is a run of the longest, unbroken (one deck order, dealt down to other depths for
+    other seat counts), rather than other pieces sorted."""
+    longest = max(orders, key=len)
+    text = "\0".join(longest)
+    return all(("\0" + "\0".join(kinds) + "\0") in ("\0" + text + "\0") for kinds in orders)
+
+
 def _same_hand(owned: dict[tuple[int | str, str], tuple[str, ...]]) -> tuple[str, int] | None:
     """Returns (space id, games) for a seat's collection that held the same hidden kinds when first shown in every
     game, in at least ORDER_SAMPLES games, while another space of its kind held others drawn from the same kinds
@@ -488,9 +534,17 @@ class Patterns:
                 )
         # a deal sorted by hidden kind is one order in every game too, though shuffled: the sort is what to fix
         for kind in sorted({*self.dealt, *self.drawn_from} - kept_sorted):
-            same = _repeated_deal({**self.dealt.get(kind, {}), **self.drawn_from.get(kind, {})})
+            first_shown = {**self.dealt.get(kind, {}), **self.drawn_from.get(kind, {})}
+            same = _repeated_deal(first_shown)
+            if same is None:
+                cut = _cut_deal(first_shown)
+                if cut is not None:
+                    found.append((_cut_finding(kind, *cut, kind in self.drawn_from), f"dealt {kind}"))
             if same is not None:
                 space_id, games, same_pieces = same
+                same_pieces = same_pieces or _slices_of_one(
+                    [kinds for (_, other), kinds in first_shown.items() if other == space_id]
+                )
                 collection = "" if kind in self.drawn_from else ", or make it a .collection()"
                 finding = (
                     Finding(
