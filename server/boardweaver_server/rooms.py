@@ -589,12 +589,15 @@ class Rooms:
                 self._mark_started(room)
 
     async def add_bot(self, room: Room, seat: int) -> None:
-        """A bot takes an open seat, or an invited one nobody has come to (its invite link stops working)."""
+        """A bot takes an open seat, an invited one nobody has come to (its invite link stops working), or, in a
+        game being played, a seat whose player left (told away: no socket open for `Room.away_seconds`), which
+        plays on from the seat's view (the player's link stops working: the seat is the bot's now)."""
         async with room.lock:
             if seat not in room.record.players:
                 raise RoomError(404, "no such seat")
             invited = seat in room.record.invited
-            if room.seat_status(seat) != "open" and not invited:
+            left = room.is_started and not room.is_over and seat in room.seats_away()
+            if room.seat_status(seat) != "open" and not invited and not left:
                 raise RoomError(409, "this seat is taken")
             bots = sorted({*room.record.bots, seat})
             waiting = [s for s in room.record.invited if s != seat]
@@ -602,6 +605,8 @@ class Rooms:
             writes = [ops.update_room(room.room_id, bots=bots)]
             if invited:
                 writes += [ops.delete_seat_tokens(room.room_id, seat), ops.update_room(room.room_id, invited=waiting)]
+            elif left:
+                writes.append(ops.delete_seat_tokens(room.room_id, seat))
             named = seat in room.record.names  # a rematch's seat keeps its player's name: not the bot's
             if named:
                 writes.append(ops.delete_seat_name(room.room_id, seat))
@@ -614,6 +619,9 @@ class Rooms:
             if invited:
                 room.record.seat_hashes.pop(seat, None)
                 room.record.invited = waiting
+            if left:  # no socket of the seat is open (away): none to close; its player's link opens it no more
+                room.record.seat_hashes.pop(seat, None)
+                room.away = [away for away in room.away if away != seat]
             self._start_bots(room)
             if starts:
                 self._mark_started(room)

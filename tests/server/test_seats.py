@@ -345,3 +345,39 @@ def test_a_replaced_seat_is_told_away_to_the_others_until_its_new_player_comes(c
 
     assert away == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None], "away": [1]}
     assert back == {"type": "seats", "room": rid, "seats": ["claimed", "claimed"], "names": [None, None]}
+
+
+def test_regression_the_host_gives_the_seat_of_a_player_who_left_mid_game_to_a_bot_which_plays_on(
+    client: TestClient,
+) -> None:
+    """Regression (an evening's trial of Three lanes): Bea closed her tab mid-game, and Ada, the host, read "Waiting
+    for Bea (away)" for ever: she could only end the game for everyone. A seat told away in a game being played goes
+    to a bot at the host's word, which plays on; the player's link opens it no more. A present seat stays its
+    player's."""
+    room = create_room(client, game="three-lanes")  # both seats plan at once: a bot given one acts at once
+    rid, base = room["room"], f"/api/rooms/{room['room']}"
+    live = client.app.state.rooms.get(rid)  # type: ignore[attr-defined]
+    live.away_seconds = 0.3
+    with client.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        ws.send_json(seat_hello(0, room["tokens"][0]))
+        assert ws.receive_json()["type"] == "snapshot"
+        with client.websocket_connect(f"/ws/rooms/{rid}") as bea:
+            bea.send_json(seat_hello(1, room["tokens"][1]))
+            assert bea.receive_json()["type"] == "snapshot"
+            here = client.post(f"{base}/bots", json={"seat": 1}, headers=host(room))
+        away = ws.receive_json()
+        stranger = client.post(f"{base}/bots", json={"seat": 1})
+        given = client.post(f"{base}/bots", json={"seat": 1}, headers=host(room))
+        frames = [ws.receive_json()] if given.status_code == 200 else []  # refused: nothing comes
+        while frames and frames[-1].get("type") != "event" and len(frames) < 6:  # told, then the bot's plan
+            frames.append(ws.receive_json())
+        status = client.get(base).json()
+        player = client.post(f"{base}/bots", json={"seat": 0}, headers=host(room))
+
+    assert away["away"] == [1]
+    assert here.status_code == 409  # a seat whose player is here is its player's
+    assert stranger.status_code == 403 and given.status_code == 200
+    assert [f["type"] for f in frames].count("seat-bot") == 1 and frames[-1]["type"] == "event", frames
+    assert status["seats"] == ["claimed", "bot"] and status["away"] == [] and status["seq"] >= 1  # the bot planned
+    assert player.status_code == 409
+    assert hello_close_code(client, rid, seat_hello(1, room["tokens"][1])) == 1008  # Bea's link: no seat now

@@ -226,7 +226,8 @@ def test_a_refused_link_to_a_seat_with_its_player_says_an_invite_opens_its_seat_
     bot = mine.link_refusal(status, 2)
     unknown = mine.link_refusal(status, 7)
 
-    assert taken == "room.seat-taken" and bot == unknown == "room.bad-link"
+    assert taken == "room.seat-taken" and unknown == "room.bad-link"
+    assert bot == "room.seat-to-bot" and "A bot plays this seat now" in Texts("en").get(bot)  # not "ask for a link"
     assert "opens its seat once" in Texts("en").get(taken) and "new link" in Texts("en").get(taken)
     assert "qu'une fois" in Texts("fr").get(taken) and "nouveau lien" in Texts("fr").get(taken)
 

@@ -118,10 +118,13 @@ def rematch_failure(data: Any, reason: object, texts: Texts | None = None) -> st
 
 def link_refusal(status: dict[str, Any] | None, seat: int | None) -> str:
     """The text key saying why a seat's link opened nothing: the seat has its player (an invite link opens its seat
-    once: ask the host for a new link), else the link opens no seat of this room."""
+    once: ask the host for a new link), a bot plays it (given one while its player was away), else the link opens no
+    seat of this room."""
     seats = (status or {}).get("seats")
     if seat is not None and isinstance(seats, list) and 0 <= seat < len(seats) and seats[seat] == "claimed":
         return "room.seat-taken"
+    if seat is not None and isinstance(seats, list) and 0 <= seat < len(seats) and seats[seat] == "bot":
+        return "room.seat-to-bot"  # its player left the game being played, and the host let a bot play on
     return "room.bad-link"
 
 

@@ -115,14 +115,33 @@ class SeatKeeping:
         links = mine.room_links(tab.origin(), self.session.room, self.made, status)
         vacant = [seat for seat, state in enumerate(self.session.seats) if state == "open" and not self.session.started]
         hosting = bool(self.made.get("host"))
+        left = self.render_left_seats() if hosting else ""  # in sight, not in the closed panel of links
         if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
             absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
             panel = mine.render_room_links(links, self.texts, more=self.render_relinks())
-            elements.draw("invites", absent + panel + self.render_made_links() + self.render_host_end())
+            elements.draw("invites", left + absent + panel + self.render_made_links() + self.render_host_end())
             return
         for_bots = self.session.awaited() if hosting else []
         panel = mine.render_room_links(links, self.texts, vacant, for_bots, self.render_relinks())
-        elements.draw("invites", panel + self.render_made_links() + self.render_host_end())
+        elements.draw("invites", left + panel + self.render_made_links() + self.render_host_end())
+
+    def render_left_seats(self) -> str:
+        """The host's way on when players left a game being played (a trial: Bea closed her tab mid-game, and Ada
+        read "Waiting for Bea (away)" for ever, able only to end the game for everyone): a button per seat told
+        away, to let a bot play on for it; "" while nobody is away, before the game starts and after its end."""
+        own, seats = self.session.seat, self.session.seats
+        left = [seat for seat in self.session.away if seat != own and seats[seat : seat + 1] == ["claimed"]]
+        if not left or not self.session.started or self.session.over:
+            return ""
+        t = self.texts
+        named = t.listed([t.get("seat", seat=seat) for seat in left])
+        hint = html.escape(t.get("room.left-now", seats=named, count=len(left)))
+        buttons = "".join(
+            f'<button type="button" class="bot-seat" data-bot-seat="{seat}">'
+            f"{html.escape(t.get('room.bot-seat', seat=t.get('seat', seat=seat)))}</button>"
+            for seat in left
+        )
+        return f'<div class="invites absent-seats left-seats"><p class="invite-hint">{hint}</p>{buttons}</div>'
 
     def render_relinks(self) -> str:
         """The host's new link for a seated player (a trial: Bob, moving from his phone to a laptop, opened his used
