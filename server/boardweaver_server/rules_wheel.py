@@ -44,6 +44,9 @@ _REPO_DIRS = {"boardweaver": Path("sdk/boardweaver"), "boardweaver_games": Path(
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 _CATALOG_EPOCH = datetime.datetime(1980, 1, 1, tzinfo=datetime.UTC)
 _SKIPPED_DIRS = {"__pycache__"}
+# the SDK's parts no rule runs, left out of a game's rules identity (`game_rules`), not out of the wheel (the tab's
+# tests run the doctor in Pyodide): `boardweaver check` and its checks, for authors before anyone plays
+NOT_RULES = (f"{SDK}/doctor/",)
 # `.so`/`.pyd`: the modules compiled with mypyc for CPython (scripts/compile_modules.py) beside their sources;
 # the tab runs the sources, and the fingerprint is the same with or without a compiled build
 _SKIPPED_SUFFIXES = (".pyc", ".pyo", "~", ".so", ".pyd")
@@ -94,18 +97,20 @@ def build_rules_wheel(
     return wheel_path, fingerprint
 
 
-def game_rules(cls: type) -> GameRules:
+def game_rules(cls: type, sdk: Path | None = None) -> GameRules:
     """Returns the rules identity of the game class `cls`: the version of the distribution of its top-level
-    package and a fingerprint of the package holding its module (its folder, whole) and of the SDK's.
+    package and a fingerprint of the package holding its module (its folder, whole) and of the SDK's (`sdk`, by
+    default the one this interpreter imports), but for the SDK's parts no rule runs (`NOT_RULES`: the doctor).
 
     A game in a subpackage (`boardweaver_games.bluff.rules`) is fingerprinted by that subpackage alone, so
     adding or changing another game of the same distribution changes no other game's rules; rule code a
-    game imports from outside its package (other than the SDK) is not covered.
+    game imports from outside its package (other than the SDK) is not covered. A new doctor changes no game's
+    rules: a room played before it still replays and still takes a rematch.
     """
     module = sys.modules.get(cls.__module__)
     file = getattr(module, "__file__", None)
     top = cls.__module__.partition(".")[0]
-    folders = {SDK: source_of(SDK)}
+    folders = {SDK: sdk if sdk is not None else source_of(SDK)}
     if file:  # a class of `__main__` run from no file has only the SDK and its name fingerprinted
         path = Path(file).resolve()
         if path.name == "__init__.py":  # the game lives in a package's __init__: that package
@@ -115,7 +120,8 @@ def game_rules(cls: type) -> GameRules:
         else:  # a top-level module: that file
             folders[top] = path
     versions = package_versions({top: folders.get(top, Path())})
-    fingerprint = _fingerprint(sorted(_payload(folders)), versions, {"game": f"{cls.__module__}:{cls.__qualname__}"})
+    payload = sorted(entry for entry in _payload(folders) if not entry[0].startswith(NOT_RULES))
+    fingerprint = _fingerprint(payload, versions, {"game": f"{cls.__module__}:{cls.__qualname__}"})
     return GameRules(versions[top], fingerprint)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import sqlite3
 import sys
 import time
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import boardweaver
 import pytest
 from boardweaver import Game
 from boardweaver_server import store as ops
@@ -70,6 +72,24 @@ def test_a_games_rules_fingerprint_covers_its_own_package_not_its_neighbours(tmp
     assert bluff.fingerprint != old_maid.fingerprint and len(bluff.fingerprint) == 16
     assert bluff.version.startswith("boardweaver") and bluff.version == old_maid.version
     assert game_rules(Bluff) == bluff  # the same files give the same identity
+
+
+def test_a_new_doctor_changes_no_games_rules_while_a_change_to_the_sdks_rule_code_does(tmp_path: Path) -> None:
+    """Regression: a doctor-only change made every finished room refuse `boardweaver replay` ('rules changed'),
+    and every rematch with it (two trial authors, 2026-12-07): the SDK was fingerprinted whole."""
+    from boardweaver_games.bluff.rules import Bluff
+
+    sdk = tmp_path / "boardweaver"
+    shutil.copytree(Path(boardweaver.__file__).parent, sdk, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    before = game_rules(Bluff, sdk)
+    assert before == game_rules(Bluff)  # the copy is the SDK this interpreter runs
+
+    (sdk / "doctor" / "runner.py").write_text((sdk / "doctor" / "runner.py").read_text() + "\n# a new check\n")
+    (sdk / "doctor" / "newcheck.py").write_text('"""A check added."""\n')
+    assert game_rules(Bluff, sdk) == before
+
+    (sdk / "table.py").write_text((sdk / "table.py").read_text() + "\n# a rule changed\n")
+    assert game_rules(Bluff, sdk).fingerprint != before.fingerprint
 
 
 def test_a_rules_change_changes_only_that_games_fingerprint(toy: tuple[type[Game], Path, str]) -> None:
