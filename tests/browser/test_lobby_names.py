@@ -521,3 +521,30 @@ def test_regression_the_top_bar_names_two_friends_awaited_as_a_sentence_does(ser
     awaited = ada.inner_text("#turn")
 
     assert awaited == "Waiting for Player 2 and Player 3 to join", awaited
+
+
+def test_regression_a_player_numbered_ada_2_may_choose_another_name_in_the_room(
+    server: str, new_page: Any, api: Any
+) -> None:
+    """Regression (an evening's trial): two friends both called themselves Ada; the second read "Another player here
+    is called Ada: the others see you as Ada 2." and the room had no field to choose another name (only the lobby's,
+    and a reload). The room asks again, and the name chosen there is the one the others read."""
+    room = api.room("three-lanes", seats=2, bots=[])
+    first = lobby_as(new_page, server, "Ada")
+    first.goto(seat_url(server, room, 0))
+    wait_state(first, "ready")
+    first.wait_for_selector("#board .seat-name:has-text('Ada (you)')")
+    second = lobby_as(new_page, server, "Ada")
+    second.goto(seat_url(server, room, 1))
+    wait_state(second, "ready")
+    second.wait_for_selector("#notice:has-text('the others see you as Ada 2')")
+    second.wait_for_selector("#room-name")
+    told = second.inner_text("#notice")
+
+    second.fill("#room-name", "Bea")
+    second.press("#room-name", "Enter")
+    first.wait_for_selector("#board .seat-name:has-text('Bea')")
+
+    assert told == "Another player here is called Ada: the others see you as Ada 2."
+    assert api.call(f"/api/rooms/{room['room']}")["names"] == ["Ada", "Bea"]
+    assert second.locator("#room-name").count() == 0 and "Bea (you)" in second.inner_text("#board")

@@ -57,15 +57,19 @@ class SeatKeeping:
         elif not name and not known and not frame.get("over"):  # ask once, where it is seen: the others read it
             # beside the board in the side column; on a phone under the board and its commands, in the first screen:
             # above it, the form pushed the board below the fold (a first-time player's trial)
-            label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
-            # the label on its own line over a field as tall as a button, the button beside it: at every width, a
-            # field to type in, not a tiny box after the words (a trial at 1280 px)
-            elements.set_html(
-                "review-link",
-                f'<form class="name-form"><label for="room-name">{label}</label>'
-                f'<input id="room-name" type="text" maxlength="{mine.MAX_NAME}" autocomplete="nickname">'
-                f'<button type="submit" data-save-name="1">{button}</button></form>',
-            )
+            self.ask_name()
+
+    def ask_name(self) -> None:
+        """Draws the field the seat's player names itself in (its button, or Enter, saves it: `on_name_submit`)."""
+        label, button = html.escape(self.texts.get("name.ask")), html.escape(self.texts.get("name.save"))
+        # the label on its own line over a field as tall as a button, the button beside it: at every width, a
+        # field to type in, not a tiny box after the words (a trial at 1280 px)
+        elements.set_html(
+            "review-link",
+            f'<form class="name-form"><label for="room-name">{label}</label>'
+            f'<input id="room-name" type="text" maxlength="{mine.MAX_NAME}" autocomplete="nickname">'
+            f'<button type="submit" data-save-name="1">{button}</button></form>',
+        )
 
     def keep_own_token(self, frame: dict[str, Any]) -> None:
         """Keeps the seat's own token the server gave for the invite link this page opened (which opens its seat
@@ -325,6 +329,8 @@ class SeatKeeping:
         numbered = mine.name_given(name, data, self.texts)  # another player here has the name: "Ada 2" for us
         if numbered:
             self.say_lasting(numbered)
+            if not self.session.over:  # the field again, to choose one's own (a trial: only the lobby's field could)
+                self.ask_name()
 
     def on_rematch_click(self, event: Any) -> None:
         asked = elements.target_data(event, "rematch")
