@@ -90,6 +90,21 @@ def serve_in(folder: Path, args: list[str], env: dict[str, str] | None = None) -
             proc.wait(10)
 
 
+FIXTURES = Path(__file__).with_name("fixtures")  # the fixture games' packages (bw_seas, bw_bids, ...)
+
+
+def serve_fixture(tmp_path_factory: pytest.TempPathFactory, name: str, target: str) -> Iterator[str]:
+    """`boardweaver serve --game NAME=TARGET --only NAME` for a fixture game of tests/browser/fixtures alone, on a
+    free 127.0.0.1 port; yields its base URL (for a module-scoped fixture: `yield from serve_fixture(...)`)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
+    if not (REPO / "web" / "dist" / "pyodide").is_dir():
+        pytest.skip("web/dist is not built (scripts/install)")
+    folder = tmp_path_factory.mktemp(name)
+    with serve_in(folder, ["--game", f"{name}={target}", "--only", name], {"PYTHONPATH": str(FIXTURES)}) as base:
+        yield base
+
+
 # Package scope: the browser and its server close when tests/browser ends. Playwright's sync API runs an event
 # loop in the main thread while it is open, and asyncio.run() in later tests would fail beside it.
 @pytest.fixture(scope="package")

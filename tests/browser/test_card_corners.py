@@ -5,16 +5,14 @@ the first letters of its word on another seat's small cards at 390 x 844 ("C♥n
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
+from .conftest import Api, screenshot, seat_url, serve_fixture, wait_state
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = Path(__file__).with_name("fixtures")
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Each card with a corner: the corner sign's box and the boxes of its word's lines (each line's glyphs), and whether
@@ -34,14 +32,7 @@ OVERLAPS = """() => [...document.querySelectorAll('#board .piece:has(> .corner)'
 @pytest.fixture(scope="module")
 def cornered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`boardweaver serve --game` with the cornered fixture game alone, on a free 127.0.0.1 port."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
-    if not (REPO / "web" / "dist" / "pyodide").is_dir():
-        pytest.skip("web/dist is not built (scripts/install)")
-    folder = tmp_path_factory.mktemp("cornered")
-    game = ["--game", "cornered=bw_guessers.cornered:CorneredGuessers", "--only", "cornered"]
-    with serve_in(folder, game, {"PYTHONPATH": str(FIXTURES)}) as base:
-        yield base
+    yield from serve_fixture(tmp_path_factory, "cornered", "bw_guessers.cornered:CorneredGuessers")
 
 
 @pytest.mark.parametrize("width", [390, 1280])

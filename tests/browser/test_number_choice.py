@@ -6,17 +6,15 @@ a step of the draft like any other (undone, offline too)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
+from .conftest import Api, screenshot, seat_url, serve_fixture, wait_state
 from .test_accessibility import AXE, serious_violations
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = Path(__file__).with_name("fixtures")
 
 # The commands' panel, the seat's own cup and every button offering a number, as drawn
 DRAWN = """() => {
@@ -34,14 +32,7 @@ FOCUSED = "() => document.activeElement.getAttribute('aria-label')"
 @pytest.fixture(scope="module")
 def bids(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`boardweaver serve --game` with the fixture game alone, on a free 127.0.0.1 port; yields its base URL."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
-    if not (REPO / "web" / "dist" / "pyodide").is_dir():
-        pytest.skip("web/dist is not built (scripts/install)")
-    folder = tmp_path_factory.mktemp("bids")
-    game = ["--game", "bids=bw_bids.rules:Bids", "--only", "bids"]
-    with serve_in(folder, game, {"PYTHONPATH": str(FIXTURES)}) as base:
-        yield base
+    yield from serve_fixture(tmp_path_factory, "bids", "bw_bids.rules:Bids")
 
 
 def assert_compact(drawn: dict[str, Any], least: int, most_height: int) -> None:

@@ -6,17 +6,15 @@ the screen's foot, covered the seat's own hand."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
+from .conftest import Api, screenshot, seat_url, serve_fixture, wait_state
 from .driver import take_one
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = Path(__file__).with_name("fixtures")
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Each face's text on the board: the characters before each line break (a break after a space or at a soft hyphen,
@@ -94,14 +92,7 @@ BOXES = """() => {
 @pytest.fixture(scope="module")
 def guessers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`boardweaver serve --game` with the fixture game alone, on a free 127.0.0.1 port; yields its base URL."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
-    if not (REPO / "web" / "dist" / "pyodide").is_dir():
-        pytest.skip("web/dist is not built (scripts/install)")
-    folder = tmp_path_factory.mktemp("guessers")
-    game = ["--game", "guessers=bw_guessers.rules:Guessers", "--only", "guessers"]
-    with serve_in(folder, game, {"PYTHONPATH": str(FIXTURES)}) as base:
-        yield base
+    yield from serve_fixture(tmp_path_factory, "guessers", "bw_guessers.rules:Guessers")
 
 
 @pytest.mark.parametrize(("width", "locale"), [(390, "en-US"), (390, "fr-FR"), (1280, "en-US"), (1280, "fr-FR")])

@@ -6,16 +6,14 @@ its cells were 35 px wide where a finger wants 44 (their gaps narrower now, each
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, REPO, Api, screenshot, seat_url, serve_in, wait_state
+from .conftest import Api, screenshot, seat_url, serve_fixture, wait_state
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = Path(__file__).with_name("fixtures")
 
 # Each sea's cells as drawn: the least width, the largest difference of a cell's width and height, the space and the
 # seat's panel around it, and how far the cells reach; the gap between two cells of a row, the offer ring's spread.
@@ -51,14 +49,7 @@ TARGET = """() => {
 @pytest.fixture(scope="module")
 def seas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`boardweaver serve --game` with the fixture game alone, on a free 127.0.0.1 port; yields its base URL."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/install --browser)")
-    if not (REPO / "web" / "dist" / "pyodide").is_dir():
-        pytest.skip("web/dist is not built (scripts/install)")
-    folder = tmp_path_factory.mktemp("seas")
-    game = ["--game", "seas=bw_seas.rules:Seas", "--only", "seas"]
-    with serve_in(folder, game, {"PYTHONPATH": str(FIXTURES)}) as base:
-        yield base
+    yield from serve_fixture(tmp_path_factory, "seas", "bw_seas.rules:Seas")
 
 
 def test_two_eight_by_eight_grids_fit_a_laptops_screen_and_a_phones_width(seas: str, new_page: Any) -> None:
