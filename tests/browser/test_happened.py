@@ -91,3 +91,44 @@ def test_regression_a_desktop_with_the_cut_lines_in_sight_in_its_log_says_nothin
 
     assert first_cut is not None and "claiming rank A" in first_cut, first_cut  # the seat's own play
     assert buttons == 1 and not shown
+
+
+# What the live region #happened was given at each change: the lines added to it (what a screen reader says of a
+# polite live region: its additions), and its lines after
+ADDITIONS_HEARD = """() => { window.__added = []; const region = document.getElementById('happened');
+  new MutationObserver(records => window.__added.push({
+    added: records.flatMap(r => [...r.addedNodes]).filter(n => n.nodeName === 'SPAN').map(n => n.textContent.trim()),
+    whole: [...region.querySelectorAll(':scope > span')].map(s => s.textContent) }))
+  .observe(region, {childList: true, subtree: true, characterData: true}); }"""
+
+
+def test_regression_a_screen_reader_hears_each_new_line_of_what_happened_once_not_every_line_again(
+    server: str, api: Any, new_page: Any
+) -> None:
+    """Regression (a screen reader's trial of Bluff with four humans): what happened since the seat's last decision
+    is a live region, drawn anew at each line, so each move of the others said every earlier line again ("Ada plays
+    2 cards ... Bea calls bluff ... Cy believes Bea" the third time over). A line that comes is added alone; the
+    panel shows the same lines as before."""
+    room = api.room("bluff", seats=3, bots=[])
+    ada, bea, cy = (new_page(seat_url(server, room, seat)) for seat in range(3))
+    for page in (ada, bea, cy):
+        wait_state(page, "ready")
+    ada.locator("#board .mine button[data-offer]").first.click()
+    ada.locator("#commands button", has_text="Play").click()
+    ada.wait_for_function("document.getElementById('turn').textContent.startsWith('Waiting')")
+    ada.evaluate(ADDITIONS_HEARD)
+
+    for page in (bea, cy):  # each believes, then plays a card: four lines, each its own frame
+        page.wait_for_selector("#commands button:has-text('Believe')")
+        page.locator("#commands button", has_text="Believe").click()
+        page.locator("#board .mine button[data-offer]").first.click()
+        page.locator("#commands button", has_text="Play").click()
+    ada.wait_for_function("document.getElementById('turn').textContent.startsWith('Your turn')")
+    ada.wait_for_function("window.__added.some(c => c.whole.some(line => line.startsWith('Player 3 plays')))")
+    heard = ada.evaluate("window.__added")
+    lines = heard[-1]["whole"]
+
+    added = [text for change in heard for text in change["added"]]
+    new = lines[lines.index("Player 2 believes Player 1.") :]
+    assert [line.split(" ")[2] for line in new] == ["believes", "plays", "believes", "plays"], lines
+    assert len(heard) >= 2 and sorted(added) == sorted(new), heard  # each new line said once, none again

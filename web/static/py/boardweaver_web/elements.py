@@ -14,12 +14,14 @@ def element(element_id: str) -> Any:
 
 def set_html(element_id: str, html: str) -> None:
     _DRAWN.pop(element_id, None)  # `draw` sets it again next time
+    _LINES.pop(element_id, None)
     node = element(element_id)
     if node is not None:
         node.innerHTML = html
 
 
 _DRAWN: dict[str, str] = {}  # element id -> the markup `draw` last gave it
+_LINES: dict[str, tuple[str, list[str]]] = {}  # element id -> the head and lines `draw_lines` last gave it
 
 
 def draw(element_id: str, html: str) -> bool:
@@ -32,6 +34,43 @@ def draw(element_id: str, html: str) -> bool:
         return False
     node.innerHTML = html
     _DRAWN[element_id] = html
+    return True
+
+
+def draw_lines(element_id: str, head: str, lines: list[str]) -> bool:
+    """Draws a live region of lines (each a `<span>`, after an optional `head` element) as `draw` does, except where
+    its lines go on from those it holds (lines added at the end, the first ones maybe dropped): then only the new
+    lines are added and the dropped removed, so a screen reader says what was added, not every line again. True
+    when anything changed."""
+    node = element(element_id)
+    if node is None:
+        return False
+    before = _LINES.get(element_id)
+    if before == (head, lines):
+        return False
+    old_head, old = before if before is not None else ("", [])
+    kept = next((k for k in range(min(len(old), len(lines)), 0, -1) if old[len(old) - k :] == lines[:k]), 0)
+    _LINES[element_id] = (head, list(lines))
+    _DRAWN.pop(element_id, None)
+    if before is None or not kept:  # other lines (the seat decided since): drawn anew
+        node.innerHTML = head + " ".join(lines)
+        return True
+    for _ in range(len(old) - kept):  # the first lines, cut: removed without a word
+        first = some(node.querySelector(":scope > span"))
+        if first is not None:
+            gap = some(first.nextSibling)
+            if gap is not None and gap.nodeType == 3:
+                gap.remove()
+            first.remove()
+    if old_head != head:
+        shown = some(node.querySelector(":scope > :not(span)"))
+        if shown is not None:
+            shown.remove()
+        if head:
+            node.insertAdjacentHTML("afterbegin", head)
+    added = lines[kept:]
+    if added:
+        node.insertAdjacentHTML("beforeend", " " + " ".join(added))
     return True
 
 

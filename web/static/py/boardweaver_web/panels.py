@@ -78,11 +78,20 @@ def render_happened(
     seat reads it (`for_reader`), shown where the eye is (and read out by a screen reader): the log says it too,
     further down. "" before any. Where lines are cut (`earlier` of them left out, and a phone shows only the last
     `PHONE_LINES`), a button first says how many and takes the player to the log (`render_earlier`)."""
+    head, shown = happened_parts(lines, catalog, me, earlier, texts)
+    return head + " ".join(shown)
+
+
+def happened_parts(
+    lines: list[Message], catalog: Catalog | None, me: int | None = None, earlier: int = 0, texts: Texts | None = None
+) -> tuple[str, list[str]]:
+    """`render_happened`'s markup in its parts: the button saying how many lines are cut ("" where none), and a
+    `<span>` per line (drawn so by `elements.draw_lines`, which adds a new line alone to the live region)."""
     said = [
         catalog.render(for_reader(message, me, catalog)) if catalog is not None else message.key for message in lines
     ]
-    shown = " ".join(f"<span>{escape(sentence(text))}</span>" for text in said)
-    return render_earlier(earlier, max(0, len(said) - PHONE_LINES), texts, earlier + len(said)) + shown
+    shown = [f"<span>{escape(sentence(text))}</span>" for text in said]
+    return render_earlier(earlier, max(0, len(said) - PHONE_LINES), texts, earlier + len(said)), shown
 
 
 def render_earlier(earlier: int, off_a_phone: int, texts: Texts | None, back: int = 0) -> str:

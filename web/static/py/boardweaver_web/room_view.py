@@ -18,9 +18,9 @@ from .panels import (
     PHONE_LINES,
     clock_left,
     clock_text,
+    happened_parts,
     render_chosen_options,
     render_clocks,
-    render_happened,
     render_log,
     render_result,
     render_rules,
@@ -134,8 +134,9 @@ class RoomView:
         me = session.seat if session.role == "seat" else None  # a spectator reads every seat's lines as "Ada ..."
         if elements.draw("log", render_log(session.log_messages(), self.catalog, me=me)):  # a Choice step seldom logs
             focus.scroll_to_end("log")
-        said = render_happened(session.latest_messages(), self.catalog, me, session.latest_cut, self.texts)
-        elements.draw("happened", said)
+        # a live region: a line that comes is added alone, and a screen reader says it, not every line again
+        head, said = happened_parts(session.latest_messages(), self.catalog, me, session.latest_cut, self.texts)
+        elements.draw_lines("happened", head, said)
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])
         column = score_title(game, self.catalog)
