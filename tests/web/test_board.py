@@ -593,7 +593,8 @@ def test_regression_memory_matchs_seat_marks_stay_after_the_flips_are_turned_bac
 
 def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None:
     """Regression (a player's trial): a Hexbloom tile placed on the map read "Violet tile (Hex, row 1, column 1,
-    1 of 1)"; only its stripe's colour said who placed it, which a screen reader (or a colour-blind eye) misses."""
+    1 of 1)"; only its stripe's colour said who placed it, which a screen reader (or a colour-blind eye) misses. Then
+    it ended " · stripe of Ada", a drawing's name, not what it means: the seat who played the piece."""
     from boardweaver import RandomBot
     from boardweaver_games.hexbloom.rules import Hexbloom
 
@@ -610,9 +611,10 @@ def test_a_piece_wearing_a_seats_stripe_says_whose_stripe_in_its_label() -> None
     striped = re.findall(r'class="piece [^"]*owner-(\d)"[^>]*aria-label="([^"]*)"', english)
     assert sorted(owner for owner, _ in striped) == ["0", "1"]
     for owner, label in striped:
-        assert label.endswith(" · stripe of Player 1 (you)" if owner == "0" else " · stripe of Bea")
-    assert re.search(r'aria-label="[^"]* · bande : Joueur 1"', french)
-    assert english.count(" · stripe of ") == len(striped)  # a piece without a stripe (a hand's tile) says none
+        assert label.endswith(" · played by Player 1 (you)" if owner == "0" else " · played by Bea")
+    assert re.search(r'aria-label="[^"]* · joué par Joueur 1"', french)
+    assert english.count(" · played by ") == len(striped)  # a piece without a stripe (a hand's tile) says none
+    assert "stripe" not in english and "bande" not in french  # what the stripe means, not what it is drawn as
 
 
 def test_regression_a_seats_stripe_has_a_shape_of_its_own_on_its_pieces_and_beside_its_name() -> None:
@@ -1629,7 +1631,7 @@ def test_regression_the_hint_to_the_buttons_is_said_in_a_players_words_after_all
 
     assert [offer.action.name for offer in draft.offers()] == ["turn-back"]
     assert len(hinted) == 1, hinted
-    assert hinted[0].endswith(" · stripe of Cy (you) · choose your move from the buttons after the board"), hinted
+    assert hinted[0].endswith(" · played by Cy (you) · choose your move from the buttons after the board"), hinted
     assert "moves in the buttons" not in page
 
 
