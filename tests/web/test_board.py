@@ -1578,6 +1578,44 @@ def test_regression_every_card_of_a_seats_own_hand_is_in_its_roving_group_and_on
 
 
 @pytest.mark.parametrize(
+    ("locale", "said", "notice"),
+    [
+        ("en", " · planned for Lane 3", "Already planned for Lane 3."),
+        ("fr", " · prévu pour Voie 3", "Déjà prévu pour Voie 3."),
+    ],
+)
+def test_regression_a_card_in_the_seats_own_plan_says_it_is_planned_not_that_it_cannot_be_played(
+    locale: str, said: str, notice: str
+) -> None:
+    """Regression (a screen reader's trial of Three lanes): a card the seat had planned read "1 (Player 1 (you): Plan,
+    1 of 1) · can't play now", and Enter on it said "You can't play that now.", as if it were a card of the hand left
+    out. The seat's own view holds where it is planned (the piece's private `target`): said instead; the other seat,
+    whose view has no target, hears nothing of the lane."""
+    game = ThreeLanes()
+    table = start(game, [0, 1], seed=5)
+    catalog = game.catalogs()[locale]
+
+    def plan(draft: Draft, viewer: int) -> list[str]:
+        page = html.unescape(Board(game, draft.view, viewer, draft.offers(), catalog, Texts(locale)).render())
+        return re.findall(r'<(?:div|button) [^>]*data-key="plan-0/\d+"[^>]*>', page)
+
+    drafting = Draft(game, table.view(0), 0)
+    drafting.take(Action.piece_click("hand-0", 0))
+    drafting.take(Action.space_click("lane-2"))
+    drafted = plan(drafting, 0)  # planned in the open draft
+    verify_commit(game, table, 0, [*drafting.steps, Action.command("confirm")])
+    locked, theirs = plan(Draft(game, table.view(0), 0), 0), plan(Draft(game, table.view(1), 1), 1)
+
+    for mine in (drafted, locked):
+        assert len(mine) == 1 and re.findall(r'aria-label="([^"]*)"', mine[0])[0].endswith(said), mine
+        assert f'data-not-now="{notice}"' in mine[0]
+        assert "can't play" not in mine[0] and "pas jouable" not in mine[0]
+    lane = " ".join(said.split()[-2:])  # "Lane 3": where it is planned is the planning seat's alone
+    assert len(theirs) == 1 and lane not in theirs[0] and said.strip(" ·") not in theirs[0]
+    assert "data-not-now" not in theirs[0]
+
+
+@pytest.mark.parametrize(
     ("locale", "notice", "hint"),
     [
         ("en", "Choose your move from the buttons: Play ", " · choose your move from the buttons after the board"),

@@ -64,6 +64,7 @@ class PieceDrawing:
         attributes = ""
         picked = False  # the draft's pick (never a ghost)
         not_now = False  # a card of the seat's hand it surely cannot play now (never a ghost)
+        planned_for = None  # such a card already in the seat's plan: the title of the space it is planned for
         hint = ""  # the hand's first card, where commands play its cards: says so (hand-notice)
         cell = None if ghost else self._cell_name(space, index)  # a chess square's name: "e4"
         if ghost:
@@ -90,7 +91,10 @@ class PieceDrawing:
             if stop is not None and (offer is not None or picked or cell is not None or read):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
             not_now = offer is None and not picked and space.space_id in self._said_not_now
-            if not_now:  # Enter, Space or a click on it says so, and takes no step (`RoomPage.on_key`)
+            planned_for = self._planned_for(piece) if not_now else None
+            if planned_for is not None:  # a card of the seat's plan: said so, not "can't play now" (a trial)
+                attributes += f' data-not-now="{escape(self.texts.get("notice.planned", space=planned_for))}"'
+            elif not_now:  # Enter, Space or a click on it says so, and takes no step (`RoomPage.on_key`)
                 attributes += f' data-not-now="{escape(self._said_not_now[space.space_id][1])}"'
             elif offer is None and not picked and space.space_id in self._use_commands:
                 # a command plays it: Enter, Space or a click says so, naming the commands (hand-notice)
@@ -123,6 +127,8 @@ class PieceDrawing:
             spoken += f" · {self._mark_name(mark)}"
         if picked:  # the draft's pick: said, not only drawn (its neighbour, focused, looked picked to a trial)
             spoken += f" · {self.texts.get('piece.picked')}"
+        elif planned_for is not None:
+            spoken += f" · {self.texts.get('piece.planned-for', space=planned_for)}"
         elif not_now and self._said_not_now[space.space_id][0]:
             # a card of the seat's hand it cannot play now, reached by the arrows among those it can: said so, as
             # those say what a click does (a grid's card is no button: its label says nothing of a click)
@@ -162,6 +168,14 @@ class PieceDrawing:
         if unread:  # a back under the top of a deck: its space's label counts it (`Board._space`)
             label += ' aria-hidden="true"'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
+
+    def _planned_for(self, piece: Piece) -> str | None:
+        """The space a piece of the seat's own is planned for (its private `target`, seen by this seat alone, as
+        `_ghosts` draws it there), by its title ("Lane 3"); None for a piece not planned."""
+        target = piece.private_state.get("target") if self.show_private else None
+        if not isinstance(target, str) or not self.table.state.has_space(target):
+            return None
+        return self._where(self.table.state.space(target))
 
     def _mark_name(self, mark: str) -> str:
         """What a square's mark (its private `mark`, drawn as `mark-<name>`) means, in words: the game's catalog's
