@@ -136,6 +136,32 @@ def test_regression_the_host_learns_the_name_a_friend_types_a_while_after_openin
     assert bob.locator("#room-name").count() == 0 and "Bob (you)" in bob.inner_text("#board")
 
 
+YOURS = """(game) => [...document.querySelectorAll(`#setup-${game} .bot`)].filter(e => e.offsetParent)
+  .map(e => getComputedStyle(e, '::after').content)"""
+
+
+def test_regression_the_bot_box_of_your_seat_says_your_saved_name_not_you(server: str, new_page: Any) -> None:
+    """Regression (a player's trial): with a name saved the lobby named them by it (my games, their seat), but the
+    Bots boxes still said "Player 1 (you)" after their seat."""
+    page = lobby_as(new_page, server, "Ada")
+    page.select_option("#game", "market-draft")
+    typed = page.evaluate(YOURS, "market-draft")
+
+    page.reload()  # a later visit: the name is the one saved
+    wait_state(page, "ready")
+    page.select_option("#game", "market-draft")
+    saved = page.evaluate(YOURS, "market-draft")
+    read = page.locator("#setup-market-draft .bots").aria_snapshot()
+    page.fill("#player-name", "")
+    page.dispatch_event("#player-name", "change")
+    nameless = page.evaluate(YOURS, "market-draft")
+
+    ada = '"(Ada)" / " (" "Ada" ")"'  # drawn "(Ada)" after a margin; read " (Ada)"
+    assert typed == [ada, "none"] and saved == [ada, "none"]
+    assert 'checkbox "Player 1 (Ada)"' in read and "(you)" not in read, read
+    assert nameless == ['"(you)" / " (" "you" ")"', "none"]  # no name: "(you)", as before
+
+
 def test_quick_start_my_games_after_a_reload_and_open_rooms(server: str, new_page: Any, api: Any) -> None:
     if not AXE.exists():
         pytest.skip("axe-core is not installed in web/node_modules")

@@ -86,6 +86,14 @@ def set_attribute(element_id: str, name: str, value: str) -> None:
         node.setAttribute(name, value)
 
 
+def set_attribute_all(selector: str, name: str, value: str) -> None:
+    """Sets the attribute on every element the CSS selector finds that holds another value (none: nothing), so a
+    page the server drew so is not changed."""
+    for node in js.document.querySelectorAll(selector):
+        if node.getAttribute(name) != value:
+            node.setAttribute(name, value)
+
+
 def get_attribute(element_id: str, name: str) -> str | None:
     node = element(element_id)
     value = None if node is None else some(node.getAttribute(name))

@@ -44,6 +44,7 @@ class Lobby:
         name = elements.element("player-name")
         if not name.value:
             name.value = mine.load_name(self.store)
+        self.name_your_seat(mine.clean_name(str(name.value)))
         elements.on("player-name", "change", lambda _e: self.name_changed())
         elements.on("games", "click", self.card_clicked)
         asked = mine.asked_game(tab.location_search())  # `?game=<name>`: a game's end panel came back here
@@ -74,7 +75,14 @@ class Lobby:
         return mine.save_name(self.store, elements.input_value("player-name"))
 
     def name_changed(self) -> None:
-        elements.element("player-name").value = self.name()
+        name = self.name()
+        elements.element("player-name").value = name
+        self.name_your_seat(name)
+
+    def name_your_seat(self, name: str) -> None:
+        """Says the player's name after the first seat no bot plays, theirs ("Player 1 (Ada)"), as the rest of the
+        lobby names them; "(you)" while they have none (the page's style draws it from each bot box's `data-you`)."""
+        elements.set_attribute_all(".bots .bot", "data-you", name or self.texts.get("lobby.bot-you"))
 
     def render_mine(self) -> None:
         kept = mine.load_games(self.store)
