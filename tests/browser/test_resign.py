@@ -37,6 +37,7 @@ def test_a_seat_resigns_out_of_turn_after_a_question_and_both_panels_say_so(
     screenshot(black, "resign-over")
 
     assert "Resign this game?" in asked and focused_first == "no"
+    assert "everyone" not in asked  # two seats, and fog chess decides resign itself: no warning for the others
     assert kept == "ask" and still_running == "ready"
     assert black.locator("#result .verdict").inner_text() == "You lost"
     assert white.locator("#result .verdict").inner_text() == "You won"
@@ -54,11 +55,13 @@ def test_a_resignation_in_a_french_card_game_says_who_resigned_and_a_spectator_h
 
     second.locator("#resign .resign-button").click()
     labels = [second.locator(f"#resign .resign-{which}").inner_text() for which in ("no", "yes")]
+    question = second.locator("#resign-question").inner_text()  # three seats, Old maid keeps Game.resign
     second.locator("#resign .resign-yes").click()
     for page in (first, second, watcher):
         wait_state(page, "over", timeout=30_000)
 
     assert labels == ["Continuer à jouer", "Abandonner"]
+    assert "Elle s'arrête pour tous : les autres joueurs se partagent la victoire." in question, question
     assert watcher.locator("#resign .resign-button").count() == 0
     assert second.locator("#result .verdict").inner_text() == "Vous avez perdu"
     assert first.locator("#result .reason").inner_text() == "Le joueur 2 a abandonné la partie."

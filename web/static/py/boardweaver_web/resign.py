@@ -11,9 +11,18 @@ import html
 import uuid
 from typing import Any
 
+from boardweaver import Game
+
 from .texts import Texts
 
 IDLE, ASKING, SENT = "idle", "asking", "sent"
+
+
+def ends_for_everyone(game: Game, seats: int) -> bool:
+    """Tells whether a resignation ends the game for every seat of three or more: the rules keep the SDK's
+    `Game.resign` (the others share the win). The tab runs the server's own rules, so it knows; a game that
+    overrides `resign` plays on without the seat, or decides otherwise, and is not said to end."""
+    return seats >= 3 and type(game).resign is Game.resign
 
 
 class ResignControl:
@@ -55,12 +64,14 @@ class ResignControl:
         if self.state == SENT:
             self.state, self.sent = IDLE, None
 
-    def render(self, texts: Texts, online: bool) -> str:
-        """The control as HTML: a button; the question with its two answers (keep playing first); or "Resigning…"."""
+    def render(self, texts: Texts, online: bool, ends_for_all: bool = False) -> str:
+        """The control as HTML: a button; the question with its two answers (keep playing first); or "Resigning…".
+
+        `ends_for_all` (`ends_for_everyone`): the question warns that the game ends for everyone."""
         if self.state == SENT:
             return f'<p class="resign-sent" role="status">{html.escape(texts.get("resign.sending"))}</p>'
         if self.state == ASKING:
-            question = html.escape(texts.get("resign.question"))
+            question = html.escape(texts.get("resign.question-all" if ends_for_all else "resign.question"))
             keep = html.escape(texts.get("resign.no"))
             give_up = html.escape(texts.get("resign.yes"))
             disabled = "" if online else " disabled"

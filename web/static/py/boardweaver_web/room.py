@@ -16,7 +16,7 @@ from .chat_panel import ChatPanel
 from .moves import guess_moves, marks_from, piece_keys
 from .number_choice import typed_number
 from .players import Arrivals, NamedTexts, render_private_room
-from .resign import ResignControl
+from .resign import ResignControl, ends_for_everyone
 from .room_view import RoomView
 from .roving import roving_step
 from .seating import SeatKeeping
@@ -424,7 +424,10 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         session = self.session
         shown = self.resign.shown(session.role, session.started, session.over) and session.game is not None
         online = self.socket is not None and self.socket.is_open()
-        elements.draw("resign", self.resign.render(self.texts, online) if shown else "")
+        table = session.base_table()
+        seats = len(table.state.players) if table is not None else 0
+        ends = session.game is not None and ends_for_everyone(session.game, seats)
+        elements.draw("resign", self.resign.render(self.texts, online, ends) if shown else "")
 
     def on_resign_click(self, event: Any) -> None:
         """The "Resign…" button asks first (focus on "Keep playing"); "Resign" sends the frame; "Keep playing" goes
