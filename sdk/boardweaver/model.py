@@ -15,7 +15,7 @@ JsonMap = dict[str, Json]
 StateMap = dict[str, Json | Message]  # what `with_state` takes: a message value becomes its wire map
 
 
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+JSON_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def copied(value: Any) -> Any:
@@ -23,12 +23,12 @@ def copied(value: Any) -> Any:
     table is copied whole for every decision a draft or the doctor tries. A value that is not JSON data is
     deep-copied as before."""
     kind = type(value)
-    if kind in _ATOMS:
+    if kind in JSON_ATOMS:
         return value
     if isinstance(value, dict):
-        return {key: item if type(item) in _ATOMS else copied(item) for key, item in value.items()}
+        return {key: item if type(item) in JSON_ATOMS else copied(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [item if type(item) in _ATOMS else copied(item) for item in value]
+        return [item if type(item) in JSON_ATOMS else copied(item) for item in value]
     return copy.deepcopy(value)
 
 

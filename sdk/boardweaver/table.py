@@ -24,7 +24,7 @@ from .changes import (
 from .errors import NeedsServerError, RuleError
 from .frozen import FrozenMap, FrozenPiece, thaw_json
 from .messages import Message
-from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
+from .model import JSON_ATOMS, GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState, copied
 from .rng import Rng
 from .state_of import StateOf
 from .view import FULL, Perspective, perspective_of, piece_owner, project_state
@@ -90,12 +90,14 @@ class Table:
         return self._rng.counter if self._rng is not None else 0
 
     def read(self, target: StateOf, cls: type[T]) -> T:
-        """Reads a state map into dataclass `cls`; absent fields (and a hidden map) take their defaults."""
+        """Reads a state map into dataclass `cls`; absent fields (and a hidden map) take their defaults. Its lists
+        and maps are copies: changing one changes nothing on the table until it is `set`."""
         return read_into(self._map(target), cls)
 
     def get(self, target: StateOf, key: str, default: Json = None) -> Json:
-        """Returns one value of a state map, or `default`."""
-        return self._map(target).get(key, default)
+        """Returns one value of a state map, or `default`; a list or map is a copy, as `read` gives."""
+        value = self._map(target).get(key, default)
+        return value if type(value) in JSON_ATOMS else copied(value)
 
     def view(self, viewer: int | Perspective | None) -> Table:
         """Returns what `viewer` may see, as a table offers and apply_action run on; None is a spectator."""
@@ -347,8 +349,10 @@ def read_into(data: JsonMap, cls: type[T]) -> T:
     if not dataclasses.is_dataclass(cls):
         raise RuleError(f"read() expects a dataclass whose fields all have defaults, got {cls!r}")
     names = {f.name for f in dataclasses.fields(cls)}
+    # lists and maps copied: a rule popping a list it read (the state's own) would change the table unseen
+    values = {k: v if type(v) in JSON_ATOMS else copied(v) for k, v in data.items() if k in names}
     try:
-        return typing.cast(T, cls(**{k: v for k, v in data.items() if k in names}))
+        return typing.cast(T, cls(**values))
     except TypeError as error:
         raise RuleError(f"cannot read {cls.__name__}: {error}") from None
 
