@@ -271,6 +271,21 @@ def screenshot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+def settled(page: Any, script: str, rounds: int = 10) -> Any:
+    """Returns what `script` reads of the page once it reads the same twice running, each time after the page's
+    animations end: a bot's move may still land after a test's own (a fixed sleep measured a pile mid-slide)."""
+    last: Any = None
+    for _ in range(rounds):
+        page.evaluate(TWO_FRAMES)
+        page.wait_for_function(ANIMATIONS_DONE, polling="raf", timeout=3_000)
+        now = page.evaluate(script)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(150)
+    return last
+
+
 def seat_url(base: str, room: dict[str, Any], seat: int) -> str:
     return f"{base}/room/{room['room']}#seat={seat}&token={room['tokens'][seat]}"
 
