@@ -30,10 +30,10 @@ from .errors import (
     StepOrderError,
     UnmarkedRevealError,
 )
-from .frozen import ReadOnlyError, thaw_json
+from .frozen import ReadOnlyError
 from .game import Game
 from .messages import Message
-from .model import Player, PlayerId, Space, TableState
+from .model import Player, PlayerId, Space, TableState, thaw_json
 from .offers import Action, Intent, Offer, find_offer
 from .sight import shows_others
 from .table import Table

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from .errors import RuleError
-from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState
+from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState, thaw_json
 
 
 class ReadOnlyError(RuleError, TypeError):
@@ -96,15 +96,6 @@ def freeze_map(data: JsonMap, where: str) -> FrozenMap:
     if not data:
         return EMPTY_MAP
     return freeze_json(data, where)  # type: ignore[no-any-return]
-
-
-def thaw_json(value: Any) -> Any:
-    """Returns a writable deep copy of JSON data, read-only parts included."""
-    if isinstance(value, dict):
-        return {k: thaw_json(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [thaw_json(v) if isinstance(v, (dict, list)) else v for v in value]
-    return value
 
 
 _PIECE_SLOTS = tuple(Piece.__dataclass_fields__)

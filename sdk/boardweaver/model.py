@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, NewType
 
@@ -15,21 +14,14 @@ JsonMap = dict[str, Json]
 StateMap = dict[str, Json | Message]  # what `with_state` takes: a message value becomes its wire map
 
 
-JSON_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def copied(value: Any) -> Any:
-    """Returns a writable deep copy of a state map or other JSON data, as `copy.deepcopy` would, ~10x quicker: a
-    table is copied whole for every decision a draft or the doctor tries. A value that is not JSON data is
-    deep-copied as before."""
-    kind = type(value)
-    if kind in JSON_ATOMS:
-        return value
+def thaw_json(value: Any) -> Any:
+    """Returns a writable deep copy of JSON data, read-only parts included (`frozen`'s maps and lists are dicts and
+    lists): a state's copy, `copy.deepcopy`'s result ~10x quicker, for every decision a draft or the doctor tries."""
     if isinstance(value, dict):
-        return {key: item if type(item) in JSON_ATOMS else copied(item) for key, item in value.items()}
+        return {k: thaw_json(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [item if type(item) in JSON_ATOMS else copied(item) for item in value]
-    return copy.deepcopy(value)
+        return [thaw_json(v) if isinstance(v, (dict, list)) else v for v in value]
+    return value
 
 
 def wired(state: StateMap) -> JsonMap:
@@ -78,8 +70,8 @@ class Piece:
         return Piece(
             self.public_kind,
             self.private_kind,
-            copied(self.public_state) if self.public_state else {},  # most pieces have no state
-            copied(self.private_state) if self.private_state else {},
+            thaw_json(self.public_state) if self.public_state else {},  # most pieces have no state
+            thaw_json(self.private_state) if self.private_state else {},
             self.owner,
             self.hidden,
             self.shown_to,
@@ -129,8 +121,8 @@ class Space:
             [piece.copy() for piece in self.pieces],
             self.owner,
             self.is_collection,
-            copied(self.public_state),
-            copied(self.private_state),
+            thaw_json(self.public_state),
+            thaw_json(self.private_state),
         )
 
 
@@ -143,7 +135,7 @@ class Player:
     private_state: JsonMap = field(default_factory=dict)
 
     def copy(self) -> Player:
-        return Player(self.player_id, copied(self.public_state), copied(self.private_state))
+        return Player(self.player_id, thaw_json(self.public_state), thaw_json(self.private_state))
 
 
 @dataclass
@@ -213,7 +205,7 @@ class TableState:
             [player.copy() for player in self.players],
             {space_id: space.copy() for space_id, space in self.spaces.items()},
             list(self.active_player_ids),
-            copied(self.meta_data),
+            thaw_json(self.meta_data),
             list(self.log),
             None if self.result is None else self.result.copy(),
         )

@@ -22,9 +22,9 @@ from .changes import (
     StateSet,
 )
 from .errors import NeedsServerError, RuleError
-from .frozen import FrozenMap, FrozenPiece, thaw_json
+from .frozen import FrozenMap, FrozenPiece
 from .messages import Message
-from .model import JSON_ATOMS, GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState, copied
+from .model import GameResult, Json, JsonMap, Piece, Player, PlayerId, Space, TableState, thaw_json
 from .rng import Rng
 from .state_of import StateOf
 from .view import FULL, Perspective, perspective_of, piece_owner, project_state
@@ -97,7 +97,7 @@ class Table:
     def get(self, target: StateOf, key: str, default: Json = None) -> Json:
         """Returns one value of a state map, or `default`; a list or map is a copy, as `read` gives."""
         value = self._map(target).get(key, default)
-        return value if type(value) in JSON_ATOMS else copied(value)
+        return typing.cast(Json, thaw_json(value))
 
     def view(self, viewer: int | Perspective | None) -> Table:
         """Returns what `viewer` may see, as a table offers and apply_action run on; None is a spectator."""
@@ -350,7 +350,7 @@ def read_into(data: JsonMap, cls: type[T]) -> T:
         raise RuleError(f"read() expects a dataclass whose fields all have defaults, got {cls!r}")
     names = {f.name for f in dataclasses.fields(cls)}
     # lists and maps copied: a rule popping a list it read (the state's own) would change the table unseen
-    values = {k: v if type(v) in JSON_ATOMS else copied(v) for k, v in data.items() if k in names}
+    values = {k: thaw_json(v) for k, v in data.items() if k in names}
     try:
         return typing.cast(T, cls(**values))
     except TypeError as error:

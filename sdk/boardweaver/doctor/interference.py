@@ -24,6 +24,7 @@ changed piece is a reveal for `o` that ends the window.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -95,15 +96,17 @@ def shape(data: Any) -> Any:
 def public_part(piece: Piece) -> str:
     if piece.public_state:
         return canonical_json([piece.public_kind, piece.public_state, piece.owner])
-    key = (piece.public_kind, piece.owner)  # most pieces have no public state: their text is kept per kind
-    text = _BARE_PARTS.get(key)
-    if text is None:
-        text = _BARE_PARTS[key] = canonical_json([piece.public_kind, {}, piece.owner])
-    return text
+    return _bare_part(piece.public_kind, piece.owner)  # most pieces have no public state: made once per kind
 
 
-_BARE_PARTS: dict[tuple[str, int | None], str] = {}
-_BARE_LOOKS: dict[str, str] = {}
+@functools.cache
+def _bare_part(kind: str, owner: int | None) -> str:
+    return canonical_json([kind, {}, owner])
+
+
+@functools.cache
+def _bare_look(kind: str) -> str:
+    return canonical_json([kind, {}])
 
 
 def other_value(value: Any, seen: list[Any], rng: Rng) -> Any:
@@ -130,10 +133,7 @@ def look_of(piece: Piece) -> str:
     """Returns what every viewer reads of a piece: its public kind and public state."""
     if piece.public_state:
         return canonical_json([piece.public_kind, piece.public_state])
-    text = _BARE_LOOKS.get(piece.public_kind)
-    if text is None:
-        text = _BARE_LOOKS[piece.public_kind] = canonical_json([piece.public_kind, {}])
-    return text
+    return _bare_look(piece.public_kind)
 
 
 def kinds_under_looks(state: TableState) -> dict[str, set[str]]:

@@ -512,8 +512,8 @@ class Session:
         self.draft = None
         if self.role != "seat" or self.seat is None or self.base is None or self.game is None:
             return
-        # on a copy: a rule may change in place a list it read (`table.read`'s dataclass holds the state's own),
-        # which would change the server's view kept here and fail the next frame's patch on it
+        # on a copy: `table.read` and `table.get` give copies, but a rule may still change in place a list of
+        # `table.state` itself, which would change the server's view kept here and fail the next frame's patch on it
         view = Table(state_from_wire(json.loads(json.dumps(self.base))), perspective_of(self.seat))
         self.draft = Draft(self.game, view, self.seat)
 
