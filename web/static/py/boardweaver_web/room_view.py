@@ -13,7 +13,7 @@ from boardweaver import Message, Offer, Table
 from . import dom, elements, focus, mine, tab
 from .board import Board
 from .moves import last_click, picked
-from .number_choice import number_rows
+from .number_choice import NumberRow, number_rows
 from .panels import (
     PHONE_LINES,
     clock_left,
@@ -30,6 +30,7 @@ from .panels import (
 from .players import NamedCatalog
 from .review_address import review_links
 from .roving import nearest_offer
+from .target_choice import TargetRow, target_rows
 from .texts import Texts, pick_locale
 
 if TYPE_CHECKING:
@@ -277,9 +278,14 @@ class RoomView:
     def render_commands(self, board: Board) -> str:
         buttons = []
         # a choice among many numbers (a bid of 1 to 20): one compact row of square buttons where its first one was
-        rows = number_rows(self.shown, [board.label(offer) for offer in self.shown], board.picked)
-        first = {min(row.offers): row for row in rows}
+        labels = [board.label(offer) for offer in self.shown]
+        rows = number_rows(self.shown, labels, board.picked)
         in_rows = {number for row in rows for number in row.offers}
+        # one action at several targets (Coup's "Steal from Bot 2", "... Bot 3"): its caption and a button a target
+        aimed = target_rows(self.shown, labels, board.picked | in_rows)
+        together: list[NumberRow | TargetRow] = [*rows, *aimed]
+        first = {min(row.offers): row for row in together}
+        in_rows |= {number for row in aimed for number in row.offers}
         for number, offer in enumerate(self.shown):
             if number in first:
                 buttons.append(first[number].render(self.shown, len(buttons)))
@@ -288,7 +294,7 @@ class RoomView:
                 buttons.append(
                     f'<button class="{classes}" data-offer="{number}" '
                     f'data-command="{html.escape(str(offer.action.name))}">'
-                    f"{html.escape(board.label(offer))}</button>"
+                    f"{html.escape(labels[number])}</button>"
                 )
         if self.session.can_undo():
             # the draft's last pick taken back in the tab (nothing was sent): an everyday step, not an alarm

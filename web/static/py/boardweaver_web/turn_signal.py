@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from boardweaver import Game
+from boardweaver import Game, Offer
 
 from . import elements, focus, storage, tab
 from .room_view import FIRST_OFFERS
+
+OWN_AREA = "#board .mine .seat-area"  # the seat's own area: its name, its hands
 
 if TYPE_CHECKING:
     from boardweaver import Catalog
@@ -26,6 +28,7 @@ class TurnSignal:
     catalog: Catalog | None
     tasks: set[asyncio.Future[None]]
     keyboard: bool
+    shown: list[Offer]
     tv: bool
     my_turn: bool | None
     ended: bool | None
@@ -95,6 +98,9 @@ class TurnSignal:
         came = mine and self.my_turn is False
         if mine and self.my_turn is not True and not self.keyboard:  # the turn came, or the page opened on it
             focus.bring_into_view(list(FIRST_OFFERS))  # a keyboard's focus goes there itself
+            # its moves all buttons (a Coup's ten actions): on a phone, its own cards above the bar they make
+            if not any(offer.action.type != "command" for offer in self.shown):
+                focus.clear_of_bar(OWN_AREA)
         self.my_turn = mine
         over = session.over or (table is not None and table.state.is_over())
         if over and self.ended is False and not self.keyboard:  # it ended while watched: the result is in sight
