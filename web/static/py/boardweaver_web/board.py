@@ -341,6 +341,9 @@ class Board(PieceDrawing):
             if count
             else self.texts.get("space.empty", space=where)
         )
+        if self._says_state_only(space, ghosts, layout):  # words alone ("Player 1 to act"): read, drawn as words
+            classes.append("only-title")
+            name = where
         if layout == "grid" and look.get("columns"):  # a grid's cells are squares, not pieces (space.grid)
             width = max(1, int(look["columns"]))  # "White's sight, 8 by 8", not "64 pieces" (fog, mostly)
             name = self.texts.get("space.grid", space=where, columns=width, rows=max(1, -(-count // width)))
@@ -424,6 +427,20 @@ class Board(PieceDrawing):
         the space is drawn tells nobody anything that view does not.
         """
         return not space.pieces and space.space_id not in ghosts and space.space_id not in self.space_offers
+
+    def _says_state_only(self, space: Space, ghosts: dict[str, list[str]], layout: str) -> bool:
+        """Tells whether a space is words alone: a row holding no piece, none planned onto it and no offer, whose
+        title says its public state (a trial author's Coup's status, `{now}`: "Player 1 to act"; a Hanabi's "Hints
+        {hints}"). It is drawn as tall as its title, not as an empty place one card tall, and read as its title,
+        not "..., empty"; a space titled by a name alone ("Plan", "Discard") stays a place for pieces."""
+        if layout != "row" or not self._is_empty(space, ghosts) or _axial(space) is not None:
+            return False
+        state = space.public_state
+        named = state.get("title")
+        key = named if isinstance(named, str) else self.game.space_look(space.kind).get("title")
+        if not isinstance(key, str) or not key or all(name == "title" for name in state):
+            return False
+        return self._space_title(space) != self.say(key)  # its placeholders filled from its state
 
     def _backs_only(self, space: Space) -> bool:
         """Tells whether a space holds card backs alone, none of them to click (another seat's hand): nothing on
