@@ -54,6 +54,7 @@ class Board(PieceDrawing):
     _read_hands: set[str] = field(default_factory=set)  # a seat's own hands it sees: every card a roving item too
     # those whose cards not offered say "can't play now" (or "4 cards chosen already"): the label's end, the notice
     _said_not_now: dict[str, tuple[str, str]] = field(default_factory=dict)
+    _planned: dict[str, list[str]] | None = None  # each face this seat sees planned, and where (`_planned_kinds`)
     # those whose cards a command plays (hand-notice): the Tab stop's label's end, the notice naming the commands
     _use_commands: dict[str, tuple[str, str]] = field(default_factory=dict)
     _drafted_at: dict[str, set[int]] = field(default_factory=dict)  # a space's pieces the draft put there

@@ -39,6 +39,7 @@ class PieceDrawing:
     _said_not_now: dict[str, tuple[str, str]]  # those whose cards not offered cannot be played now (`Board._not_now`)
     _use_commands: dict[str, tuple[str, str]]  # those whose cards a command plays (`Board._point_to_commands`)
     _drafted_at: dict[str, set[int]]
+    _planned: dict[str, list[str]] | None  # each face planned and where (`_planned_kinds`), found once a drawing
 
     # and the board's own `label(offer)`, `say(key, **args)` and `_where(space)`
 
@@ -91,7 +92,7 @@ class PieceDrawing:
             if stop is not None and (offer is not None or picked or cell is not None or read):
                 attributes += f' tabindex="{0 if stop == index else -1}"'
             not_now = offer is None and not picked and space.space_id in self._said_not_now
-            planned_for = self._planned_for(piece) if not_now else None
+            planned_for = self._planned_for(space, piece) if not_now else None
             if planned_for is not None:  # a card of the seat's plan: said so, not "can't play now" (a trial)
                 attributes += f' data-not-now="{escape(self.texts.get("notice.planned", space=planned_for))}"'
             elif not_now:  # Enter, Space or a click on it says so, and takes no step (`RoomPage.on_key`)
@@ -169,13 +170,33 @@ class PieceDrawing:
             label += ' aria-hidden="true"'
         return f'<div class="{" ".join(classes)}"{attributes}{style} role="img"{label}>{face}</div>'
 
-    def _planned_for(self, piece: Piece) -> str | None:
+    def _planned_for(self, space: Space, piece: Piece) -> str | None:
         """The space a piece of the seat's own is planned for (its private `target`, seen by this seat alone, as
-        `_ghosts` draws it there), by its title ("Lane 3"); None for a piece not planned."""
+        `_ghosts` draws it there), by its title ("Lane 3"); None for a piece not planned.
+
+        A card of a hand whose every copy of its face is planned (Three lanes with `keep_cards`: the card stays in
+        the hand, a copy of it goes into the plan) is said planned where its copy is, not "can't play now"."""
         target = piece.private_state.get("target") if self.show_private else None
-        if not isinstance(target, str) or not self.table.state.has_space(target):
+        if not isinstance(target, str):
+            kind = piece.private_kind or piece.public_kind
+            targets = self._planned_kinds().get(kind, [])
+            alike = sum((p.private_kind or p.public_kind) == kind for p in space.pieces)
+            target = targets[0] if targets and len(targets) >= alike and len(set(targets)) == 1 else None
+        if target is None or not self.table.state.has_space(target):
             return None
         return self._where(self.table.state.space(target))
+
+    def _planned_kinds(self) -> dict[str, list[str]]:
+        """Each face this seat sees planned (a piece with a private `target` naming a space) and where it is planned,
+        by face, as this seat's own view holds them."""
+        if self._planned is None:
+            self._planned = {}
+            for other in self.table.state.spaces.values() if self.show_private else []:
+                for piece in other.pieces:
+                    target = piece.private_state.get("target")
+                    if isinstance(target, str):
+                        self._planned.setdefault(piece.private_kind or piece.public_kind, []).append(target)
+        return self._planned
 
     def _mark_name(self, mark: str) -> str:
         """What a square's mark (its private `mark`, drawn as `mark-<name>`) means, in words: the game's catalog's
