@@ -31,8 +31,9 @@ from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
 from .looks import check_looks, shown_before, shows_a_seat
-from .secrets import Patterns, copied_secrets, public_texts
+from .secrets import Patterns, copies, public_places
 from .setups import DrawnRng, TurnDealt, check_setup
+from .spelled import spelled_alike
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
 from .turns import check_turn
 
@@ -50,6 +51,7 @@ TURN_TRIALS = 12  # such decisions at most per game: a long game (fog chess, ~10
 LOOK_TRIALS = 12  # decisions showing a seat a hidden piece taken again with it changed (`looks.py`), at most per game
 DRAW_TRIALS = 6  # decisions that drew taken again with a draw changed (`draws.py`), at most per game
 DRAW_CHANCE = 50  # percent: chance to keep the world before a decision for it, once a decision of the run drew
+SPELLED_TRIALS = 8  # decisions taken again to tell a word of the rules' from a copied kind (`spelled.py`), per game
 CHECKPOINT = 8  # decisions between two digests of the full state (check 5 reports up to the first that differs)
 
 
@@ -123,7 +125,9 @@ class Explorer:
         self.look_trials = 0  # decisions taken again with the piece they showed a seat changed (`_check_looks`)
         self.draw_trials = 0  # decisions taken again with one of their draws changed (`_check_draws`)
         self.logged = 0
-        self.public_seen: set[str] = set()  # public texts already checked against the hidden ones
+        self.public_seen: set[tuple[str, str]] = set()  # public texts, with where, checked against the hidden ones
+        self.spelled: dict[str, set[str]] = {}  # words of the rules' (`spelled.py`), with where they lie
+        self.spelled_trials = 0
         self.turns_dealt: list[TurnDealt] = []  # first turns setup gave by a secret, settled after the first decision
 
     def play(self) -> ExploredGame:
@@ -182,15 +186,42 @@ class Explorer:
 
     def _observe(self, table: Table, changes: list[Change] | None = None) -> None:
         """Check 4 on the state after setup or a decision (whose `changes` are given): no hidden text in what a seat
-        reads."""
+        reads. A text first written in public by this decision that is only spelled like a hidden kind (a claim
+        "duke") is told apart by taking the decision again with those pieces relabelled (`spelled.py`)."""
         run = self.run
         self.patterns.observe(table.state, run.seed, run.players)
         log = table.state.log[self.logged :]
-        public = set(public_texts(table.state, log))
-        if public - self.public_seen or len(run.decisions) % CHECKPOINT == 0:  # new public texts, or now and then
-            self.public_seen |= public
-            for finding in copied_secrets(table.state, log, changes):
-                self._hit(finding, None)
+        public = set(public_places(table.state, log))
+        new = public - self.public_seen
+        if not new and len(run.decisions) % CHECKPOINT != 0:  # nothing new, and not now
+            return
+        self.public_seen |= public
+        before: Table | None = None  # the world before the decision, replayed once a copy asks for it
+        for copy in copies(table.state, log, changes):
+            places = {where for text, where in public if text == copy.text}
+            proven = self.spelled.get(copy.text, set())
+            fresh = {where for text, where in new if text == copy.text}
+            if copy.again is None and places <= proven:
+                continue  # a word of the rules' where it lay before
+            if changes is not None and copy.again is None and fresh and places <= proven | fresh:
+                if self.spelled_trials < SPELLED_TRIALS:
+                    self.spelled_trials += 1
+                    before = before if before is not None else self._replayed(len(run.decisions) - 1)
+                    picks = before.pick_rng.counter if before.pick_rng is not None else 0
+                    world = Table(before.state.copy(), FULL, before.seed, before.rng_counter, picks)
+                    if spelled_alike(self.game, world, run.decisions[-1], copy.text, places):
+                        self.spelled[copy.text] = proven | places
+                        continue
+            self._hit(copy.finding(), None)
+            return
+
+    def _replayed(self, index: int) -> Table:
+        """Returns the full table before decision `index`, replayed from the seed on a fresh instance of the game."""
+        game = fresh_game(self.game)
+        table = start(game, self.run.players, self.run.seed)
+        for decision in self.run.decisions[:index]:
+            take_steps(game, table, decision.seat, decision.steps, decision.picks)
+        return table
 
     def _decide(self, table: Table, seat: PlayerId) -> None:
         run = self.run

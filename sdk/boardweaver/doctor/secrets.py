@@ -74,25 +74,29 @@ def natural_key(kind: str) -> tuple[tuple[int, Any], ...]:
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", kind) if part)
 
 
-def public_texts(state: TableState, log: list[Message]) -> dict[str, str]:
-    """Returns every text in the parts everyone reads, with where it lies."""
-    found: dict[str, str] = {}
-
-    def add(where: str, data: Any) -> None:
+def public_places(state: TableState, log: list[Message]) -> Iterator[tuple[str, str]]:
+    """Yields every text in the parts everyone reads, with where it lies, in the parts' order."""
+    parts: list[tuple[str, Any]] = [("meta_data", state.meta_data)]
+    parts += [(f"player {player.player_id}'s public state", player.public_state) for player in state.players]
+    for space in state.spaces.values():
+        parts.append((f"space {space.space_id!r}'s public state", space.public_state))
+        parts += [
+            (f"the public state of piece {index} of {space.space_id!r}", piece.public_state)
+            for index, piece in enumerate(space.pieces)
+            if piece.public_state
+        ]
+    parts += [(f"log line {message.key!r}", message.args) for message in log]
+    for where, data in parts:
         for text in texts(data):
             if len(text) >= MIN_TEXT:
-                found.setdefault(text, where)
+                yield text, where
 
-    add("meta_data", state.meta_data)
-    for player in state.players:
-        add(f"player {player.player_id}'s public state", player.public_state)
-    for space in state.spaces.values():
-        add(f"space {space.space_id!r}'s public state", space.public_state)
-        for index, piece in enumerate(space.pieces):
-            if piece.public_state:
-                add(f"the public state of piece {index} of {space.space_id!r}", piece.public_state)
-    for message in log:
-        add(f"log line {message.key!r}", message.args)
+
+def public_texts(state: TableState, log: list[Message]) -> dict[str, str]:
+    """Returns every text in the parts everyone reads, with the first place it lies."""
+    found: dict[str, str] = {}
+    for text, where in public_places(state, log):
+        found.setdefault(text, where)
     return found
 
 
@@ -185,9 +189,31 @@ def named_hidden_again(changes: list[Change], perspective: Perspective) -> dict[
     return named
 
 
-def copied_secrets(state: TableState, log: list[Message], changes: list[Change] | None = None) -> list[Finding]:
-    """Returns a Finding for the first seat, then the spectator, that finds a text it cannot see copied into a
-    part it reads.
+@dataclass(frozen=True)
+class Copy:
+    """A text `observer` (None: the spectators) cannot see that lies in a part it reads (`where`, the first);
+    `again` is the key of the log line that named it after the decision showed it and hid it again."""
+
+    observer: PlayerId | None
+    text: str
+    where: str
+    again: str | None = None
+
+    def finding(self) -> Finding:
+        where = f"log line {self.again!r}" if self.again is not None else self.where
+        seen = f"lies in a part {observer_name(self.observer)} cannot see"
+        detail = f"{self.text!r} {seen}, and also in {where}, which it reads"
+        if self.again is not None:
+            detail += (
+                ": the decision showed it, then hid it again before that line (dealt face down anew, or its "
+                "hidden kind set), so the line may tell where it went; name a card only before it is hidden again"
+            )
+        return Finding(4, f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}", detail)
+
+
+def copies(state: TableState, log: list[Message], changes: list[Change] | None = None) -> list[Copy]:
+    """Returns every text a seat, then the spectator, cannot see and finds copied into a part it reads, in that
+    order and each viewer's sorted.
 
     `log` holds the log lines of the decision whose `changes` led to `state`: a kind those changes showed a viewer
     (`shown_kinds`) may be named in those lines for it, though hidden again by the end of the decision, if the line
@@ -199,8 +225,8 @@ def copied_secrets(state: TableState, log: list[Message], changes: list[Change] 
     public = public_texts(state, log)
     if not public:
         return []
-    viewers: list[PlayerId | None] = [*state.player_ids, None]
-    for seat in viewers:
+    found: list[Copy] = []
+    for seat in [*state.player_ids, None]:
         hidden, seen = _hidden_and_seen(state, seat)
         again: dict[str, str] = {}
         if changes:
@@ -208,18 +234,15 @@ def copied_secrets(state: TableState, log: list[Message], changes: list[Change] 
             logged_only = {text for text, where in public.items() if where.startswith("log line ")}
             again = named_hidden_again(changes, perspective)
             seen |= (shown_kinds(changes, perspective) & logged_only) - set(again)
-        copied = sorted((hidden - seen) & set(public))
-        if copied:
-            text = copied[0]
-            where = f"log line {again[text]!r}" if text in again else public[text]
-            detail = f"{text!r} lies in a part {observer_name(seat)} cannot see, and also in {where}, which it reads"
-            if text in again:
-                detail += (
-                    ": the decision showed it, then hid it again before that line (dealt face down anew, or its "
-                    "hidden kind set), so the line may tell where it went; name a card only before it is hidden again"
-                )
-            return [Finding(4, f"a hidden part is copied into {re.sub(r'[0-9]+', '#', where)}", detail)]
-    return []
+        found += [Copy(seat, text, public[text], again.get(text)) for text in sorted((hidden - seen) & set(public))]
+    return found
+
+
+def copied_secrets(state: TableState, log: list[Message], changes: list[Change] | None = None) -> list[Finding]:
+    """Returns a Finding for the first seat, then the spectator, that finds a text it cannot see copied into a
+    part it reads (`copies`)."""
+    found = copies(state, log, changes)
+    return [found[0].finding()] if found else []
 
 
 def _sorted_chance(kinds: tuple[str, ...]) -> float:
