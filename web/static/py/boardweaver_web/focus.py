@@ -238,27 +238,30 @@ def bring_into_view(selectors: list[str]) -> None:
     js.requestAnimationFrame(create_once_callable(show))
 
 
-CLEARANCE_PX = 8  # what a phone's commands bar leaves in sight under what `clear_of_bar` brings above it
+CLEARANCE_PX = 4  # what a phone's commands bar leaves in sight under what `clear_of_bar` brings above it
 
 
 def clear_of_bar(selector: str) -> None:
-    """Scrolls the page, at the next frame (once drawn), the least that lifts the first element matching `selector`
-    clear of a phone's commands bar stuck to the screen's foot, when the bar covers it, never past the turn stuck
-    to the screen's top: the seat's own cards stay in sight as its turn brings many commands (a trial author's
-    Coup offered ten, a bar of 413 px over the seat's cards), with as much of the table above them as fits."""
+    """Scrolls the page, at the next frame (once drawn), the least that lifts every element matching `selector` (the
+    seat's own cards) clear of a phone's commands bar stuck to the screen's foot, when the bar covers one, never
+    past the turn stuck to the screen's top, nor up: the seat's own cards stay in sight as its turn brings many
+    commands (a trial author's Coup offered thirteen, a bar of 422 px over the seat's cards), with as much of the
+    table above them as fits; where they lie clear of it already (Draw-discard's), the page stays still."""
 
     def show(_time: Any) -> None:
         bar = some(js.document.querySelector(".commands:not(:empty)"))
-        target = some(js.document.querySelector(selector))
-        if bar is None or target is None or str(js.getComputedStyle(bar).position) != "sticky":
+        boxes = [node.getBoundingClientRect() for node in js.document.querySelectorAll(selector)]
+        if bar is None or not boxes or str(js.getComputedStyle(bar).position) != "sticky":
             return
         head, foot = 0.0, float(bar.getBoundingClientRect().top)
         top_bar = some(js.document.querySelector(".room .topbar"))
         if top_bar is not None and str(js.getComputedStyle(top_bar).position) == "sticky":
             head = float(top_bar.getBoundingClientRect().bottom)
-        box = target.getBoundingClientRect()
-        by = min(float(box.bottom) + CLEARANCE_PX - foot, float(box.top) - head)
-        if by > 0:
+        bottom = max(float(box.bottom) for box in boxes)
+        if bottom <= foot:
+            return
+        by = min(bottom + CLEARANCE_PX - foot, min(float(box.top) for box in boxes) - head)
+        if by >= 1:
             js.window.scrollBy(js.Object.fromEntries(to_js([["top", by], ["behavior", scroll_behavior()]])))
 
     js.requestAnimationFrame(create_once_callable(show))

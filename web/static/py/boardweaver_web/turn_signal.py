@@ -11,7 +11,7 @@ from boardweaver import Game, Offer
 from . import elements, focus, storage, tab
 from .room_view import FIRST_OFFERS
 
-OWN_AREA = "#board .mine .seat-area"  # the seat's own area: its name, its hands
+OWN_PIECES = "#board .mine .piece"  # the seat's own cards (its hands, its plan)
 
 if TYPE_CHECKING:
     from boardweaver import Catalog
@@ -100,7 +100,7 @@ class TurnSignal:
             focus.bring_into_view(list(FIRST_OFFERS))  # a keyboard's focus goes there itself
             # its moves all buttons (a Coup's ten actions): on a phone, its own cards above the bar they make
             if not any(offer.action.type != "command" for offer in self.shown):
-                focus.clear_of_bar(OWN_AREA)
+                focus.clear_of_bar(OWN_PIECES)
         self.my_turn = mine
         over = session.over or (table is not None and table.state.is_over())
         if over and self.ended is False and not self.keyboard:  # it ended while watched: the result is in sight
