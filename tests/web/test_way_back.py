@@ -8,9 +8,12 @@ from boardweaver_web.way_back import (
     came_back_by_keyboard,
     keep_own_token,
     keep_room,
+    kept_token,
     note_input,
     room_fragment,
     room_link,
+    shown,
+    shown_link,
 )
 
 
@@ -100,3 +103,29 @@ def test_the_seats_own_token_makes_no_my_games_entry_before_the_room_keeps_one()
     keep_own_token(tab, browser, "r1", 0, "own")
 
     assert mine.load_games(browser) == [] and room_link("r1", tab, browser) == "/room/r1#seat=0&token=own"
+
+
+def test_the_address_shows_a_seat_or_a_role_never_a_token() -> None:
+    seat = shown("#seat=1&token=t1")
+    maker = shown("seat=0&token=t0&host=h&invite-1=i1&invite-2=i2")
+    referee = shown_link("/room/r1#role=referee&token=h")
+    tv = shown("role=spectator&view=tv")
+
+    assert (seat, maker, referee, tv) == ("seat=1", "seat=0", "/room/r1#role=referee", "role=spectator&view=tv")
+
+
+def test_an_address_without_a_token_opens_with_this_tab_s_token_else_my_games_else_none() -> None:
+    tab, browser, stranger = MemoryStore(), MemoryStore(), MemoryStore()
+    keep_room(tab, "r1", room_fragment("seat", 0, "tab-token"))
+    keep_room(tab, "r2", room_fragment("referee", None, "host-token"))
+    mine.keep_game(browser, "r1", 1, "kept-token")
+
+    found = [
+        kept_token(tab, browser, "r1", "seat", 0),
+        kept_token(tab, browser, "r1", "seat", 1),  # another seat of the same room: this browser's, in my games
+        kept_token(tab, browser, "r2", "referee", None),
+        kept_token(tab, browser, "r2", "seat", 0),
+        kept_token(stranger, stranger, "r1", "seat", 0),  # the address opened in another browser
+    ]
+
+    assert found == ["tab-token", "kept-token", "host-token", None, None]

@@ -116,11 +116,14 @@ def rematch_failure(data: Any, reason: object, texts: Texts | None = None) -> st
     return t.get("rematch.failed", reason=reason)
 
 
-def link_refusal(status: dict[str, Any] | None, seat: int | None) -> str:
-    """The text key saying why a seat's link opened nothing: the seat has its player (an invite link opens its seat
-    once: ask the host for a new link), a bot plays it (given one while its player was away), else the link opens no
-    seat of this room."""
+def link_refusal(status: dict[str, Any] | None, seat: int | None, tokenless: bool = False) -> str:
+    """The text key saying why a seat's link opened nothing: it holds no token (a seat's address, copied from its
+    player's address bar: it opens the seat in that browser alone), the seat has its player (an invite link opens its
+    seat once: ask the host for a new link), a bot plays it (given one while its player was away), else the link
+    opens no seat of this room."""
     seats = (status or {}).get("seats")
+    if seat is not None and tokenless:
+        return "room.address-only"
     if seat is not None and isinstance(seats, list) and 0 <= seat < len(seats) and seats[seat] == "claimed":
         return "room.seat-taken"
     if seat is not None and isinstance(seats, list) and 0 <= seat < len(seats) and seats[seat] == "bot":

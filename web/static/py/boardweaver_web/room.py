@@ -58,11 +58,14 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
     def open_room(self, room: str, fragment: dict[str, str]) -> None:
         """Sets the page's hold on `room` as its link's fragment gives it (a seat and its token, a role), as a
         page that has drawn nothing of it yet: at the page's start, and for a rematch opened in this page."""
-        self.token = fragment.get("token")
         invites = {k.removeprefix("invite-"): v for k, v in fragment.items() if k.startswith("invite-")}
         self.made_here = {"host": fragment["host"], "invites": invites} if fragment.get("host") else {}
         role = fragment.get("role", "seat" if "seat" in fragment else "spectator")
         seat = int(fragment["seat"]) if role == "seat" and fragment.get("seat", "").isdigit() else None
+        # the address shows no token (`way_back.shown`): a reload, or "my games", opens the seat with the kept one
+        self.token = fragment.get("token") or way_back.kept_token(
+            storage.TabStore(), storage.BrowserStore(), room, role, seat
+        )
         self.session = Session(room, role, seat, storage.BrowserStore(), game_loader(self.config))
         self.texts = NamedTexts(tab.language(), self.session.names, self.session.seats)  # by name, or "Bot 2"
         self.arrivals = Arrivals(self.texts, seat)  # "Joined: Bob.", and the name of one who came without it
@@ -97,6 +100,9 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
 
     def start(self) -> None:
         kept = self.keep_way_back()
+        address = tab.location_hash().lstrip("#")
+        if not self.made_here and way_back.shown(address) != address:  # a maker's link: `keep_seat` rewrites it
+            tab.replace_hash(way_back.shown(address))
         self.back_by_keyboard = way_back.came_back_by_keyboard(kept, self.session.room)
         self.keyboard = self.back_by_keyboard
         elements.on("board", "click", self.on_click)
@@ -145,7 +151,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         for task in list(self.tasks):
             if task is not running:
                 task.cancel()
-        tab.push_address(link)  # a history entry, as a load made one: Back goes to the finished game
+        tab.push_address(way_back.shown_link(link))  # a history entry, as a load made one: Back goes to the old game
         self.open_room(room, fragment)
         self.rematched = True
         self.chat.move_to(self.session, self.texts)
@@ -331,7 +337,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elif status == 200 and code == 1008 and self.open_kept_seat():
             return  # our own seat's used invite link, opened again: the seat opens with the token this browser kept
         elif status == 200 and code == 1008:  # a finished game's review is anyone's: offered beside the lobby
-            refusal = mine.link_refusal(data if isinstance(data, dict) else None, self.session.seat)
+            tokenless = self.token is None  # a seat's address copied from its player's bar: no invite
+            refusal = mine.link_refusal(data if isinstance(data, dict) else None, self.session.seat, tokenless)
             self.show_gone(refusal, review=isinstance(data, dict) and data.get("over") is True)
         elif code == 1008:  # the server answered something else (a restart): try again
             dom.later(PRIVATE_POLL_MS, self.connect)
@@ -347,7 +354,7 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         self.token = token
         fragment = way_back.room_fragment("seat", self.session.seat, token)
         way_back.keep_room(storage.TabStore(), self.session.room, fragment)
-        tab.replace_hash(fragment)  # a reload, and a link copied from the address bar, open the seat too
+        tab.replace_hash(way_back.shown(fragment))  # a reload opens the seat with the token this tab keeps
         self.connect()
         return True
 

@@ -47,7 +47,7 @@ class SeatKeeping:
         elif not frame.get("started", True):  # a rematch says when its seated players may give a seat to a bot
             self.spawn(self.read_status())
         if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
-            tab.replace_hash(urlencode({"seat": seat, "token": token}))
+            tab.replace_hash(urlencode({"seat": seat}))  # the token kept here and in "my games" (`way_back.shown`)
             self.made_here = {}
         name = mine.load_name(store)
         names = frame.get("names") if isinstance(frame.get("names"), list) else []
@@ -82,7 +82,7 @@ class SeatKeeping:
         self.token = token
         kept = way_back.keep_own_token(storage.TabStore(), storage.BrowserStore(), self.session.room, seat, token)
         if not self.made_here:  # a maker's link holds its invites until `keep_seat` keeps them and rewrites it
-            tab.replace_hash(kept)
+            tab.replace_hash(way_back.shown(kept))
 
     def keep_title(self, title: str) -> None:
         """Gives our kept seat the game's title, when the link that opened it came from elsewhere (an invite, a

@@ -24,6 +24,31 @@ def room_fragment(role: str, seat: int | None, token: str | None) -> str:
     return urlencode({"role": role, **({"token": token} if token else {})})
 
 
+def shown(fragment: str) -> str:
+    """`fragment` as the address bar shows it: its seat or role, never a token (a seat's, the host's, an invite's).
+
+    An address is what a player copies to share the room: with the seat's token in it, whoever opened it sat in
+    that seat, saw its hand and moved for its player. This tab keeps the token (`keep_room`), "my games" too.
+    """
+    pairs = parse_qsl(fragment.lstrip("#"))
+    return urlencode([(k, v) for k, v in pairs if k not in ("token", "host") and not k.startswith("invite-")])
+
+
+def shown_link(link: str) -> str:
+    """A room's `link` as the address bar shows it (`shown`): `/room/ID#seat=1`."""
+    place, _, fragment = link.partition("#")
+    return f"{place}#{shown(fragment)}"
+
+
+def kept_token(tab_store: mine.Store, browser_store: mine.Store, room: str, role: str, seat: int | None) -> str | None:
+    """The token this tab keeps for `room` as `role` (and `seat`), else this browser's "my games" for that seat: what
+    an address showing no token (`shown`) is opened with, on a reload or from "my games"; None in another browser."""
+    kept = dict(parse_qsl(tab_store.get(ROOM_KEY + room) or ""))
+    if kept.get("token") and kept.get("role", "seat") == role and (role != "seat" or kept.get("seat") == str(seat)):
+        return kept["token"]
+    return mine.kept_token(browser_store, room, seat, None) if role == "seat" else None
+
+
 def keep_room(tab_store: mine.Store, room: str, fragment: str) -> None:
     """Keeps, for this tab only, how it opened `room`."""
     if fragment:
