@@ -112,9 +112,9 @@ def test_regression_a_spectator_is_told_of_the_rematch_and_follows_the_players_t
     """Regression (an evening's trial of Memory match, two players and a TV): the players went on to their rematch
     and the spectator's page stayed on the finished game, told nothing, with nothing to follow them by (its end had
     the review and the lobby alone). It is told, and its end's button takes it there, in the same page, still
-    watching as it watched (a TV still a TV)."""
+    watching as it watched (a TV goes on its own: tests/browser/test_tv_rematch.py)."""
     room = api.room("memory-match", seats=2, bots=[])
-    tv = new_page(f"{server}/room/{room['room']}#role=spectator&view=tv")
+    tv = new_page(f"{server}/room/{room['room']}#role=spectator")
     wait_state(tv, "ready")
     api.call(f"/api/rooms/{room['room']}/end", {}, token=room["host_token"])
     wait_state(tv, "over", timeout=15_000)
@@ -132,7 +132,7 @@ def test_regression_a_spectator_is_told_of_the_rematch_and_follows_the_players_t
     assert before == 0  # no rematch yet: nothing to follow
     assert told == "Player 1 asked for a rematch: you may watch it."
     assert label == "Watch the rematch"
-    assert tv.url == f"{server}/room/{rematch}#role=spectator&view=tv"
+    assert tv.url == f"{server}/room/{rematch}#role=spectator"
     assert tv.evaluate("window.__loaded_once") == 1  # opened in the page, the engine not loaded again
     assert tv.inner_text("#turn").startswith("Watching as a spectator")
     assert tv.locator("#review-link button.rematch").count() == 0 and tv.locator("#chat-form").is_hidden()

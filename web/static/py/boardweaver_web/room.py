@@ -216,8 +216,11 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
             # another seat asked: said, by its name, not only relabelled
             self.session.notices.append(Notice("rematch.ready", {"name": self.rematch_asker(frame)}))
         elif frame.get("type") == "rematch" and self.session.role == "spectator" and not self.session.rematch:
-            # the players go on to a new room: a watcher is told, and its end gets a way there (`render_rematch`)
+            # the players go on to a new room: a watcher is told, and its end gets a way there (`render_rematch`); a
+            # TV goes there on its own (a trial: the TV on the wall kept the old end until someone walked up to it)
             self.session.notices.append(Notice("rematch.watchable", {"name": self.rematch_asker(frame)}))
+            if self.tv:
+                self.spawn(self.watch_rematch())  # runs once this frame is received: `session.rematch` is set
         if frame.get("type") == "seat-bot" and type(frame.get("seat")) is int:
             self.session.notices.append(self.seat_bot_notice(frame))
         clock = self.session.clock
