@@ -34,6 +34,7 @@ from ..offers import Action
 from ..view import piece_owner, sees_piece
 from .interference import general
 from .stepper import observer_perspective
+from .telling import Telling
 
 SAMPLE_CHANCE = 20  # percent of decisions whose disclosures are noted
 ROLES = 8  # at most this many kinds played before a decision's last step are named as roles (Love Letter's eight)
@@ -180,6 +181,7 @@ class Disclosures:
     spectators: set[Key] = field(default_factory=set)  # shown to the spectators, once
     pairs: set[Key] = field(default_factory=set)  # seen in a game of two seats (one other seat)
     seats: set[Key] = field(default_factory=set)  # shown to another seat, once (not to the spectators alone)
+    telling: Telling = field(default_factory=Telling)  # commands offered by what the acting seat holds (`telling.py`)
     undo_seen: bool = False  # a decision could be taken back: every decision's sight is followed from then on
     looks_seen: bool = False  # a decision showed a seat a hidden piece: every decision is kept to take again then
     draws_seen: bool = False  # a decision drew from table.rng: decisions are kept to take again with a draw changed
@@ -316,7 +318,7 @@ class Disclosures:
                 f"{name}{after} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces "
                 f"{'in' if moved else 'of'} {shown_in!r} spaces{moved} ({times})"
             )
-        return lines
+        return lines + self.telling.lines()
 
 
 def _after(kinds: set[str], most: int = ROLES) -> str:

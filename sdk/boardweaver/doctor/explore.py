@@ -35,6 +35,7 @@ from .secrets import Patterns, copies, public_places
 from .setups import DrawnRng, TurnDealt, check_setup
 from .spelled import spelled_alike
 from .stepper import Counters, Decision, Finding, Stepper, check_of, short
+from .telling import TELL_CHANCE, TELL_TRIALS
 from .turns import check_turn
 
 CHOICE_TRIALS = 40  # decisions taken while others decide that are taken again another way, at most per game
@@ -117,12 +118,14 @@ class Explorer:
         self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
         self.turns = Rng(f"{seed}", "doctor-turns")  # decisions taken again with hidden pieces moved (`turns.py`)
         self.looks = Rng(f"{seed}", "doctor-looks")  # decisions taken again with the piece they showed changed
+        self.telling = Rng(f"{seed}", "doctor-telling")  # decisions whose offers are asked in a swapped world
         self.drawing = Rng(f"{seed}", "doctor-draws")  # decisions taken again with one of their draws changed
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
         self.look_trials = 0  # decisions taken again with the piece they showed a seat changed (`_check_looks`)
+        self.tell_trials = 0  # decisions whose offers were asked in a swapped world (`telling.py`)
         self.draw_trials = 0  # decisions taken again with one of their draws changed (`_check_draws`)
         self.logged = 0
         self.public_seen: set[tuple[str, str]] = set()  # public texts, with where, checked against the hidden ones
@@ -277,6 +280,9 @@ class Explorer:
             self.choice_trials += 1
             pick_counter = table.pick_rng.counter if table.pick_rng is not None else 0
             other_way = (table.state.copy(), table.rng_counter, pick_counter)
+        if self.tell_trials < TELL_TRIALS and self.telling.below(100) < TELL_CHANCE:
+            self.tell_trials += 1
+            self.disclosures.telling.ask(self.game, table, seat, self.telling)
         rng_before = table.rng_counter
         table.undo_allowed = False  # as `verify_commit` does: allow_undo() speaks for the decision that calls it
         stepper = Stepper(self.game, table, seat, self.counters, on_step)
