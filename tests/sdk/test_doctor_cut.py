@@ -103,3 +103,34 @@ def test_regression_one_order_dealt_to_other_depths_for_other_seat_counts_is_the
     [violation] = report.violations
     assert violation.title == "hidden pieces of 'deck' spaces lie in the same order in every game"
     assert "Shuffle them with table.rng" in violation.detail
+
+
+class OneOrderHands(OneOrderDeck):
+    """Check 4: a fixed order dealt into ordered hands one card a seat in turn, each new card put first (a Hanabi
+    hand), four cards a seat for 2 seats and three for 3: no hand's first cards are a run of another's."""
+
+    name = "fixture-one-order-hands"
+
+    def order(self, table: Table) -> list[str]:
+        return [CARDS[index] for index in (7, 2, 9, 4, 0, 5, 1, 8, 3, 6)]
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        deck = [Piece("back").hiding(kind) for kind in self.order(table)]
+        table.add_space(Space("deck", "deck").collection().with_pieces(deck))
+        for player in players:
+            table.add_space(Space(f"hand-{player}", "hand").owned_by(player))
+        for _ in range(4 if len(players) == 2 else 3):  # one card a seat in turn
+            for player in players:
+                table.move_piece("deck", 0, f"hand-{player}", 0)
+        table.set_active_players([players[0]])
+
+
+def test_regression_a_fixed_order_dealt_into_hands_is_not_only_called_a_sort() -> None:
+    # A trial author's Hanabi shuffled with random.Random(2026): the advice read only "leave them in the order the
+    # shuffle dealt them", though no shuffle of the room's had dealt them
+    report = check_game(OneOrderHands, games=20)
+
+    [violation] = [v for v in report.violations if "'hand' spaces" in v.title]
+    assert violation.title == "hidden pieces of 'hand' spaces are sorted by an order of the game's own"
+    assert "a deck shuffled by a generator with a fixed seed" in violation.detail
+    assert "never a generator of your own" in violation.detail

@@ -584,9 +584,10 @@ class Patterns:
                         f"hidden pieces of {kind!r} spaces are sorted by an order of the game's own",
                         f"space {space_id!r} first showed different face-down pieces in the {games} games "
                         "explored, yet never two of them the other way round: they are sorted (a hand by suit, "
-                        "then rank, say), so whoever follows a piece by its place knows where it stands in that "
-                        "order, however well they were shuffled before. Leave them in the order the shuffle "
-                        "dealt them" + collection,
+                        "then rank, say), or dealt in turn from one order kept in every game (a deck shuffled "
+                        "by a generator with a fixed seed, dealt to other depths for other seat counts), so "
+                        "whoever follows a piece by its place knows where it stands in that order. Leave them in the "
+                        "order the room's own shuffle dealt them (never a generator of your own)" + collection,
                     )
                 )
                 found.append((finding, f"dealt {kind}"))
