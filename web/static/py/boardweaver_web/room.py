@@ -428,6 +428,16 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
     def render(self) -> None:
         super().render()
         self.draw_resign()
+        self.draw_watch_hint()
+
+    def draw_watch_hint(self) -> None:
+        """A spectator's page while the room waits for its players: says that its link watches, and how to play (a
+        trial: the host sent a friend the TV's link, listed under his invite, and the friend watched "Waiting for
+        Player 2 to join" with no word that he was Player 2 and needed another link)."""
+        if self.session.role != "spectator":
+            return
+        hint = html.escape(self.texts.get("watch.join-hint")) if self.session.awaited() else ""
+        elements.draw("invites", f'<p class="watch-hint">{hint}</p>' if hint else "")
 
     def draw_resign(self) -> None:
         """Draws the seat's "Resign…" control while its game runs (nothing otherwise)."""
