@@ -24,7 +24,7 @@ def test_the_review_links_back_to_the_room_by_the_seat_this_tab_played() -> None
 
     link = room_link("r1", tab, browser)
 
-    assert link == "/room/r1#seat=0&token=t0"
+    assert link == "/room/r1#seat=0"  # no token in a link a player may copy: the room finds it in this tab
 
 
 def test_a_review_opened_in_a_new_tab_links_back_by_the_browsers_newest_seat_there() -> None:
@@ -34,7 +34,7 @@ def test_a_review_opened_in_a_new_tab_links_back_by_the_browsers_newest_seat_the
 
     link = room_link("r1", tab, browser)
 
-    assert link == "/room/r1#seat=1&token=t1"
+    assert link == "/room/r1#seat=1"  # its token is in my games, where the room finds it
 
 
 def test_a_review_this_browser_never_played_has_no_way_back() -> None:
@@ -56,7 +56,7 @@ def test_a_kept_fragment_gives_back_only_the_seat_token_and_role() -> None:
     tab = MemoryStore()
     keep_room(tab, "r1", "seat=0&token=t0&host=h&invite-1=i1")  # a host's first link: its host token and invites
 
-    assert room_link("r1", tab, MemoryStore()) == "/room/r1#seat=0&token=t0"
+    assert room_link("r1", tab, MemoryStore()) == "/room/r1#seat=0"
 
 
 def test_the_room_hears_once_that_its_review_was_left_by_the_keyboard() -> None:
@@ -90,8 +90,8 @@ def test_the_seats_own_token_given_for_an_invite_link_replaces_it_in_the_tab_and
 
     fragment = keep_own_token(tab, browser, "r1", 1, "own")
 
-    assert fragment == "seat=1&token=own"  # the address a reload opens
-    assert room_link("r1", tab, browser) == "/room/r1#seat=1&token=own"
+    assert fragment == "seat=1&token=own"  # what the tab keeps: a reload opens the seat with it
+    assert room_link("r1", tab, browser) == "/room/r1#seat=1"
     kept = {(e["room"], e["seat"]): e for e in mine.load_games(browser)}
     assert kept["r1", 1]["token"] == "own" and kept["r1", 1]["game"] == "g"
     assert kept["r2", 1]["token"] == "other-room"
@@ -102,7 +102,7 @@ def test_the_seats_own_token_makes_no_my_games_entry_before_the_room_keeps_one()
 
     keep_own_token(tab, browser, "r1", 0, "own")
 
-    assert mine.load_games(browser) == [] and room_link("r1", tab, browser) == "/room/r1#seat=0&token=own"
+    assert mine.load_games(browser) == [] and room_link("r1", tab, browser) == "/room/r1#seat=0"
 
 
 def test_the_address_shows_a_seat_or_a_role_never_a_token() -> None:

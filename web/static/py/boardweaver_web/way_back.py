@@ -58,7 +58,7 @@ def keep_room(tab_store: mine.Store, room: str, fragment: str) -> None:
 def keep_own_token(tab_store: mine.Store, browser_store: mine.Store, room: str, seat: int, token: str) -> str:
     """Keeps the seat's own token, which the server gives in place of an invite link's (that link opens its seat
     once), wherever this browser keeps the seat's token: this tab's link to the room and the seat's entry in "my
-    games" (once it has one); returns the fragment for the address, which a reload opens."""
+    games" (once it has one); returns the fragment the tab keeps (the address shows it without its token: `shown`)."""
     fragment = room_fragment("seat", seat, token)
     keep_room(tab_store, room, fragment)
     if any(e["room"] == room and e["seat"] == seat for e in mine.load_games(browser_store)):
@@ -67,12 +67,16 @@ def keep_own_token(tab_store: mine.Store, browser_store: mine.Store, room: str, 
 
 
 def room_link(room: str, tab_store: mine.Store, browser_store: mine.Store) -> str | None:
-    """The room's address with this tab's fragment (else this browser's newest seat there); None if it has none."""
+    """The room's address with this tab's fragment (else this browser's newest seat there); None if it has none.
+
+    As the address bar shows it (`shown`): no token in a link a player may copy; the room opens it with the token
+    this browser keeps (`kept_token`).
+    """
     kept = [(k, v) for k, v in parse_qsl(tab_store.get(ROOM_KEY + room) or "") if k in FIELDS]
     if not kept:
         seats = [e for e in mine.load_games(browser_store) if e["room"] == room and isinstance(e.get("token"), str)]
         kept = [("seat", str(seats[0]["seat"])), ("token", seats[0]["token"])] if seats else []
-    return f"/room/{room}#{urlencode(kept)}" if kept else None
+    return f"/room/{room}#{shown(urlencode(kept))}" if kept else None
 
 
 def note_input(tab_store: mine.Store, room: str, keyboard: bool) -> None:
