@@ -46,7 +46,7 @@ class SeatKeeping:
             self.spawn(self.read_status())
         elif not frame.get("started", True):  # a rematch says when its seated players may give a seat to a bot
             self.spawn(self.read_status())
-        if made:  # kept: the address bar (which a player may share) keeps only the seat's own link
+        if made:  # kept: the address bar (which a player may share) shows the seat alone, no token
             tab.replace_hash(urlencode({"seat": seat}))  # the token kept here and in "my games" (`way_back.shown`)
             self.made_here = {}
         name = mine.load_name(store)
@@ -73,7 +73,7 @@ class SeatKeeping:
 
     def keep_own_token(self, frame: dict[str, Any]) -> None:
         """Keeps the seat's own token the server gave for the invite link this page opened (which opens its seat
-        once): the next hello, a reload (the address), the review's way back and "my games" use it."""
+        once): the next hello, a reload (this tab's store), the review's way back and "my games" use it."""
         token, seat = frame.get("token"), self.session.seat
         if self.session.role != "seat" or seat is None or frame.get("seat") != seat or not isinstance(token, str):
             return
