@@ -104,14 +104,25 @@ class SeatKeeping:
             if not self.made and isinstance(wait, int | float) and wait > 0:  # the server's clock, read again then
                 dom.later(int(wait * 1000) + 500, lambda: self.spawn(self.read_status()))
 
+    def draw_invites(self, markup: str) -> None:
+        """Draws the panel of links with its focused control focused again: a friend's arrival redraws it while the
+        host is on the Copy of the link just made for him (a trial lost the focus to the page's body)."""
+        kept = [
+            f'#invites [data-{name}="{value}"]'
+            for name in ("copy", "relink", "relink-answer", "bot-seat", "host-end")
+            if (value := focus.focused_data("invites", name)) is not None
+        ]
+        if elements.draw("invites", markup) and kept:
+            focus.focus_first(kept)
+
     def render_invites(self) -> None:
         """The links the room's maker may still send: invites of seats not joined yet, the TV's, the referee's.
         A rematch's other players get the seats nobody came to, which they may give to bots after a wait."""
         if not self.made and self.room_status is not None and not self.session.over:
-            elements.draw("invites", self.render_absent_seats(self.room_status.get("bot_wait")))
+            self.draw_invites(self.render_absent_seats(self.room_status.get("bot_wait")))
             return
         if not self.made or self.room_status is None or self.session.over:
-            elements.draw("invites", "")
+            self.draw_invites("")
             return
         seats = range(len(self.room_status.get("seats") or []))
         names = [self.session.names.get(seat) for seat in seats]
@@ -123,11 +134,11 @@ class SeatKeeping:
         if hosting and "bot_wait" in self.room_status:  # the host's rematch: its seats wait for their players
             absent = self.render_absent_seats(0)  # the host may give them to bots at once, as in any room
             panel = mine.render_room_links(links, self.texts, more=self.render_relinks())
-            elements.draw("invites", left + absent + panel + self.render_made_links() + self.render_host_end())
+            self.draw_invites(left + absent + panel + self.render_made_links() + self.render_host_end())
             return
         for_bots = self.session.awaited() if hosting else []
         panel = mine.render_room_links(links, self.texts, vacant, for_bots, self.render_relinks())
-        elements.draw("invites", left + panel + self.render_made_links() + self.render_host_end())
+        self.draw_invites(left + panel + self.render_made_links() + self.render_host_end())
 
     def render_left_seats(self) -> str:
         """The host's way on when players left a game being played (a trial: Bea closed her tab mid-game, and Ada
