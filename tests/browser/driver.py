@@ -18,20 +18,25 @@ ANIMATIONS = """() => {
 }"""
 
 
+OFFERED = (  # like a bot: Confirm and Choice only, so every decision reaches its end
+    "#board .offer.intent-confirm",
+    "#commands button.intent-confirm",
+    "#board .offer.intent-choice",
+    "#commands button.intent-choice",
+)
+# The first of `OFFERED` the ready page has, or null: one call into the page, not one a selector (a step of a
+# whole game asked up to five times, each a round trip through Playwright to a page busy drawing)
+FIRST_OFFERED = """(selectors) => document.querySelector('#page')?.getAttribute('data-state') !== 'ready' ? null
+  : selectors.find((selector) => document.querySelector(selector) !== null) ?? null"""
+
+
 def take_one(page: Any) -> bool:
     """Clicks one thing the seat is offered (a confirm button first); False when nothing is offered."""
-    if page.get_attribute("#page", "data-state") != "ready":
+    selector = page.evaluate(FIRST_OFFERED, list(OFFERED))
+    if selector is None:
         return False
-    for selector in (  # like a bot: Confirm and Choice only, so every decision reaches its end
-        "#board .offer.intent-confirm",
-        "#commands button.intent-confirm",
-        "#board .offer.intent-choice",
-        "#commands button.intent-choice",
-    ):
-        if page.locator(selector).count():
-            page.locator(selector).first.click()
-            return True
-    return False
+    page.locator(selector).first.click()
+    return True
 
 
 def play_until_over(pages: list[Any], timeout: float = 120.0) -> None:
