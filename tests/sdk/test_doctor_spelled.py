@@ -66,6 +66,30 @@ class DukeSaidWhenHeld(Claims):
         return "duke" if "duke" in held else "contessa"
 
 
+class SecretRoleSaid(Claims):
+    """Check 4: each seat is dealt a secret role in its private state (no piece), and a claim writes it in public."""
+
+    name = "fixture-secret-role-said"
+
+    def setup(self, table: Table, players: list[int]) -> None:
+        super().setup(table, players)
+        for seat in players:
+            table.set(StateOf.player_private(seat), "role", table.rng.choice(list(ROLES)))
+
+    def said(self, table: Table, seat: int, role: str) -> str:
+        return str(table.get(StateOf.player_private(seat), "role"))
+
+
+class ClaimKept(Claims):
+    """The claim's word also kept in the claimer's private state (its own words, for its bot)."""
+
+    name = "fixture-claim-kept"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        table.set(StateOf.player_private(player_id), "said", str(action.arguments["role"]))
+        super().apply_action(table, player_id, action)
+
+
 def check_four(game: type[Game]) -> list[str]:
     return [v.title for v in check_game(game, games=GAMES).violations if v.check == 4]
 
@@ -73,6 +97,14 @@ def check_four(game: type[Game]) -> list[str]:
 def test_regression_a_claimed_role_kept_in_public_is_no_copy_of_the_hidden_cards_of_that_kind() -> None:
     # Before: "'duke' lies in a part a spectator cannot see, and also in meta_data" in every game (Coup's claims)
     assert check_game(Claims, games=GAMES).violations == []
+
+
+def test_a_claimed_word_also_kept_in_the_claimers_private_state_is_no_copy() -> None:
+    assert check_game(ClaimKept, games=GAMES).violations == []
+
+
+def test_a_secret_role_kept_in_a_private_state_and_written_in_public_is_still_a_copy() -> None:
+    assert "a hidden part is copied into meta_data" in check_four(SecretRoleSaid)
 
 
 def test_the_kind_of_a_hidden_card_written_in_public_is_still_a_copy() -> None:

@@ -31,6 +31,7 @@ from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
 from .looks import check_looks, shown_before, shows_a_seat
+from .minding import MIND_TRIALS, Minding, written_minds
 from .secrets import Patterns, copies, public_places
 from .setups import DrawnRng, TurnDealt, check_setup
 from .spelled import spelled_alike
@@ -102,6 +103,7 @@ class Explorer:
         interference: bool = True,
         patterns: Patterns | None = None,
         disclosures: Disclosures | None = None,
+        minding: Minding | None = None,
     ) -> None:
         self.game = game
         self.run = ExploredGame(seed, players)
@@ -110,6 +112,9 @@ class Explorer:
         self.interference = interference
         self.patterns = patterns if patterns is not None else Patterns()
         self.disclosures = disclosures if disclosures is not None else Disclosures()
+        self.minding = minding if minding is not None else Minding()
+        self.minds = Rng(f"{seed}", "doctor-minds")  # decisions writing a seat's private state taken again
+        self.mind_trials = 0
         self.sampled = Rng(f"{seed}", "doctor-shown")  # decisions whose disclosures are noted: the bots play as without
         self.noted = 0
         self.bot = Rng(f"{seed}", "doctor-bot")
@@ -335,6 +340,10 @@ class Explorer:
                 self._check_draws(table, decision, index, drawing)
         if turn is not None and decision.steps and stepper.failed is None:
             self._check_turn(table, decision, index, turn)
+        if self.interference and decision.steps and stepper.failed is None and self.mind_trials < MIND_TRIALS:
+            for seat_written in written_minds(changes)[:1]:
+                self.mind_trials += 1
+                self.minding.ask(self.game, lambda: self._replayed(index), decision, seat_written, self.minds)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
             self._twin_inside(table, decision, index, *before)
         if alike is not None and decision.steps and stepper.failed is None:

@@ -18,6 +18,7 @@ from .disclosures import Disclosures
 from .endings import FURTHER, plays_to_an_end
 from .explore import ExploredGame, Explorer, Hit
 from .instance import changed, fresh_game, snapshot
+from .minding import Minding
 from .processes import Recorded, can_spawn, digests, game_spec, other_hash_seed, replay_elsewhere
 from .randomness import watched
 from .replay import check_determinism, replay
@@ -122,6 +123,7 @@ def check_game(
     used: dict[Use, tuple[int | str, list[int], list[Decision]]] = {}
     patterns = Patterns()
     disclosures = Disclosures()
+    minding = Minding()  # decisions writing a seat's private state from what it cannot see (`minding.py`)
     catalogs = game.catalogs()
     before = snapshot(game)
     recorded: list[tuple[Recorded, ExploredGame]] = []
@@ -133,7 +135,7 @@ def check_game(
             seats = list(range(counts[number % len(counts)]))
             uses.game = (game_seed, seats)
             explored = Explorer(
-                game, seats, game_seed, counters, max_decisions, interference, patterns, disclosures
+                game, seats, game_seed, counters, max_decisions, interference, patterns, disclosures, minding
             ).play()
             report.games_played += 1
             report.games_finished += explored.finished
@@ -205,7 +207,7 @@ def check_game(
     }
     reached = report.games_finished + report.games_stopped > 0  # a game no violation stopped
     report.nothing_to_check = _nothing_to_check(game, counters, reached, bool(catalogs))
-    report.shown = disclosures.lines()
+    report.shown = disclosures.lines() + minding.lines()
     report.shown_acting = disclosures.acting_lines()
     report.violations = [_violation(game, run, candidate, shrink) for candidate in found.values()]
     report.violations.sort(key=lambda v: (v.check, v.title))
