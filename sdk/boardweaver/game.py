@@ -57,6 +57,10 @@ class Game(metaclass=_GameType):
     spectator nor referee socket is admitted, whatever the room was created with), and once it is over the room
     and its review open to everyone.
 
+    A cooperative game, whose seats win or lose together (Hanabi, Pandemic), says `cooperative = True`: its end
+    then reads "You all won" when `end_game` names every seat a winner and "You all lost" when it names none,
+    where a game of rivals reads "Draw" for both.
+
     Options may declare more than their type: `option_choices` lists an option's allowed values (the lobby
     shows a choice) and `option_ranges` an int option's inclusive bounds; both are checked on construction.
     Their texts are the game's catalogs: `option.<name>.label`, `option.<name>.help` and, for a choice,
@@ -77,6 +81,7 @@ class Game(metaclass=_GameType):
     endless_option: ClassVar[str] = "endless"
     shows_while_deciding: ClassVar[bool] = False
     has_live_spectator_view: ClassVar[bool] = True
+    cooperative: ClassVar[bool] = False
     options: Mapping[str, Json]
 
     def __init__(self, options: dict[str, Json] | None = None) -> None:

@@ -70,3 +70,34 @@ def test_the_line_a_joining_player_sees_says_every_option_of_the_room_by_the_gam
     assert options_said(hidden, "chosen-options") == ["Who sees a flip: only the flipper (hidden)"]
     assert options_said(rules) == options_said(english, "chosen-options")  # the Rules say them the same way
     assert render_chosen_options(Bluff().catalogs()["en"], dict(Bluff().options), Texts("en")) == ""  # none
+
+
+def test_regression_a_cooperative_games_end_reads_you_all_lost_or_won_not_draw() -> None:
+    """Regression (a trial author's Hanabi): the third fuse ended the game with `end_game(winners=[])` and every seat
+    read "Draw", as did the perfect score that named every seat a winner. A game that says `cooperative = True`
+    reads "You all lost" / "You all won" (a spectator, the review: "The players lost" / "won"); a game of rivals
+    still reads "Draw"."""
+    from boardweaver import GameResult, Perspective, Player, PlayerId, Table, TableState
+    from boardweaver_web.panels import render_result
+
+    def table(winners: list[int]) -> Table:
+        state = TableState(players=[Player(PlayerId(seat)) for seat in range(3)])
+        state.result = GameResult(winners=[PlayerId(seat) for seat in winners])
+        return Table(state, Perspective("seat", PlayerId(0)))
+
+    def said(winners: list[int], locale: str, me: int | None, cooperative: bool = True) -> tuple[str, str]:
+        panel = render_result(table(winners), Texts(locale), me, cooperative=cooperative)
+        verdict = re.search(r'<p class="winners verdict">([^<]*)</p>', panel)
+        outcome = re.search(r'class="end-panel outcome-(\w+)"', panel)
+        assert verdict is not None and outcome is not None, panel
+        return verdict.group(1), outcome.group(1)
+
+    assert said([], "en", 0) == ("You all lost", "lost")
+    assert said([0, 1, 2], "en", 0) == ("You all won", "won")
+    assert said([], "fr", 0) == ("Vous avez tous perdu", "lost")
+    assert said([0, 1, 2], "fr", 0) == ("Vous avez tous gagné", "won")
+    assert said([], "en", None) == ("The players lost", "watched")
+    assert said([0, 1, 2], "fr", None) == ("Les joueurs ont gagné", "watched")
+    assert said([1], "en", 0) == ("You lost", "lost")  # not every seat: as in any game
+    assert said([], "en", 0, cooperative=False) == ("Draw", "draw")
+    assert said([0, 1, 2], "en", 0, cooperative=False)[0] == "Draw"

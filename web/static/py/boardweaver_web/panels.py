@@ -112,12 +112,18 @@ def sentence(text: str) -> str:
     return text if text.rstrip().endswith((".", "!", "?", "…")) else f"{text}."
 
 
-def verdict(table: Table, texts: Texts, me: int | None = None, name: Callable[[int], str] | None = None) -> str:
+def verdict(
+    table: Table,
+    texts: Texts,
+    me: int | None = None,
+    name: Callable[[int], str] | None = None,
+    cooperative: bool = False,
+) -> str:
     """The end in a few words for `me` (see `outcome.say_outcome`); "" while the game runs."""
     result = table.state.result
     if result is None:
         return ""
-    return say_outcome(table.state.player_ids, result.winners, texts, me, name)
+    return say_outcome(table.state.player_ids, result.winners, texts, me, name, cooperative)
 
 
 def score_title(game: Game, catalog: Catalog | None) -> str | None:
@@ -147,25 +153,36 @@ def render_result(
     catalog: Catalog | None = None,
     flagged: list[int] | None = None,
     score_title: str | None = None,
+    cooperative: bool = False,
 ) -> str:
     """The end panel: the verdict for `me` (see `verdict`), why the game ended (the reason it gave `end_game`,
     in `catalog`'s language; else, when the clock's `flagged` seats ran out of time, that) and the scores the
     game kept, in a column titled `score_title` (the game's look's `score`, in the reader's language) or
-    "Score"; "" while it runs.
+    "Score"; "" while it runs. A `cooperative` game (`Game.cooperative`) that every seat won or none did reads
+    so ("You all lost"), not "Draw".
 
     `name` names a seat (default "Player N", counted from 1); the seat's own row says it is theirs.
     """
     result = table.state.result
     if result is None:
         return ""
-    said = verdict(table, texts, me, name)
+    said = verdict(table, texts, me, name, cooperative)
     reason = ""
     if result.reason is not None and catalog is not None:
         reason = f'<p class="reason">{escape(sentence(catalog.render(for_reader(result.reason, me, catalog))))}</p>'
     elif flagged:  # a game that kept the default flag fall gave no reason: the clock's is the platform's to say
         named = [name(p) if name is not None else texts.get("seat", seat=p) for p in flagged]
         reason = f'<p class="reason">{escape(texts.get("result.time-out", seats=texts.listed(named)))}</p>'
-    outcome = "draw" if not result.winners else "watched" if me is None else "won" if me in result.winners else "lost"
+    together = cooperative and (not result.winners or set(table.state.player_ids) <= set(result.winners))
+    outcome = (
+        "draw"
+        if not (result.winners or together)
+        else "watched"
+        if me is None
+        else "won"
+        if me in result.winners
+        else "lost"
+    )
     scores = ""
     if result.scores:
 

@@ -145,7 +145,9 @@ class Review:
         elements.set_html("log", render_log(table.state.log, self.catalog, fresh=len(table.state.log) - before))
         focus.scroll_to_end("log")  # the step's own lines are the last ones
         column = score_title(self.game, self.catalog)
-        elements.set_html("result", render_result(table, self.texts, catalog=self.catalog, score_title=column))
+        together = getattr(type(self.game), "cooperative", False) is True  # "The players lost", not "Draw"
+        panel = render_result(table, self.texts, catalog=self.catalog, score_title=column, cooperative=together)
+        elements.set_html("result", panel)
         elements.set_text("step", self.texts.get("review.step", step=self.step, total=len(self.states) - 1))
         elements.set_attribute("page", "data-step", str(self.step))
         elements.set_attribute("page", "data-seen", self.seen)

@@ -141,7 +141,11 @@ class RoomView:
         ended = session.over and table.state.result is None  # the host ended the room before the game's end
         flagged = list((session.clock or {}).get("flagged") or [])
         column = score_title(game, self.catalog)
-        panel = render_result(table, self.texts, me, catalog=self.catalog, flagged=flagged, score_title=column)
+        # a cooperative game's end: "You all lost", not "Draw" (a rules wheel built before the name: not one)
+        together = getattr(type(game), "cooperative", False) is True
+        panel = render_result(
+            table, self.texts, me, catalog=self.catalog, flagged=flagged, score_title=column, cooperative=together
+        )
         elements.draw("result", panel or (render_ended(self.texts) if ended else ""))
         self.refocus(focused, list(board.piece_offers), board.next_choice() if self.just_picked else None)
         if not self.rules_drawn:
