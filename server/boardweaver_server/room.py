@@ -235,6 +235,8 @@ class Room:
         }
         if self.is_over:
             status["seed"] = self.record.seed
+        if self.game.cooperative:  # the seats win or lose together: "My games" reads "You all lost", not "Draw"
+            status["cooperative"] = True
         if self.clock is not None:
             status["clock"] = self.clock.to_wire()
         return status

@@ -671,3 +671,15 @@ def test_regression_a_player_given_a_numbered_name_is_told_why_in_english_and_fr
     assert dit == "Quelqu'un d'autre s'appelle déjà Ada ici : les autres vous voient sous le nom d'Ada 2."
     assert mine.name_given("Ada", {"seat": 1, "name": "Ada"}, english) == ""  # kept as sent: nothing to say
     assert mine.name_given("Ada", {"seat": 1}, english) == "" and mine.name_given("Ada", None, english) == ""
+
+
+def test_regression_my_games_word_a_cooperative_games_end_for_the_team_not_draw() -> None:
+    # Before: a cooperative game lost by all ("winners": []) read "Draw" in My games, though its end panel said
+    # "You all lost"
+    lost = {**PLAYING, "over": True, "active": [], "result": {"winners": [], "scores": {}}, "cooperative": True}
+    won = {**lost, "result": {"winners": [0, 1, 2], "scores": {}}}
+
+    assert mine.describe_state(lost, None, 0) == ("You all lost", "over")
+    assert mine.describe_state(won, None, 1) == ("You all won", "over")
+    assert mine.describe_state(lost, None, None) == ("The players lost", "over")
+    assert mine.describe_state({**lost, "cooperative": None}, None, 0) == ("Draw", "over")  # a game of rivals

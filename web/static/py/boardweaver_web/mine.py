@@ -524,7 +524,11 @@ def describe_state(
         seats = status.get("seats")
         if isinstance(result, dict) and isinstance(seats, list) and isinstance(result.get("winners"), list):
             winners = [p for p in result["winners"] if type(p) is int]
-            return say_outcome(list(range(len(seats))), winners, t, seat, lambda p: seat_label(status, p, t)), "over"
+            cooperative = status.get("cooperative") is True  # `Game.cooperative`: "You all lost", not "Draw"
+            said = say_outcome(
+                list(range(len(seats))), winners, t, seat, lambda p: seat_label(status, p, t), cooperative
+            )
+            return said, "over"
         return t.get("lobby.state-over"), "over"
     if status.get("started"):
         listed = status.get("active")
