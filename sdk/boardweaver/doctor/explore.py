@@ -204,7 +204,7 @@ class Explorer:
         if not new and len(run.decisions) % CHECKPOINT != 0:  # nothing new, and not now
             return
         self.public_seen |= public
-        before: Table | None = None  # the world before the decision, replayed once a copy asks for it
+        before: Before | None = None  # the world before the decision, replayed once a copy asks for it
         for copy in copies(table.state, log, changes):
             places = {where for text, where in public if text == copy.text}
             proven = self.spelled.get(copy.text, set())
@@ -215,21 +215,22 @@ class Explorer:
                 if self.spelled_trials < SPELLED_TRIALS:
                     self.spelled_trials += 1
                     before = before if before is not None else self._replayed(len(run.decisions) - 1)
-                    picks = before.pick_rng.counter if before.pick_rng is not None else 0
-                    world = Table(before.state.copy(), FULL, before.seed, before.rng_counter, picks)
+                    world = before.table(run.seed)
                     if spelled_alike(self.game, world, run.decisions[-1], copy.text, places):
                         self.spelled[copy.text] = proven | places
                         continue
             self._hit(copy.finding(), None)
             return
 
-    def _replayed(self, index: int) -> Table:
-        """Returns the full table before decision `index`, replayed from the seed on a fresh instance of the game."""
+    def _replayed(self, index: int) -> Before:
+        """Returns the full world before decision `index`, replayed from the seed on a fresh instance of the game."""
+        from .replay import commit_recorded  # replay.py reads explore's records
+
         game = fresh_game(self.game)
         table = start(game, self.run.players, self.run.seed)
         for decision in self.run.decisions[:index]:
-            take_steps(game, table, decision.seat, decision.steps, decision.picks)
-        return table
+            commit_recorded(game, table, decision)
+        return Before.of(table)
 
     def _decide(self, table: Table, seat: PlayerId) -> None:
         run = self.run
@@ -343,7 +344,7 @@ class Explorer:
         if self.interference and decision.steps and stepper.failed is None and self.mind_trials < MIND_TRIALS:
             for seat_written in written_minds(changes)[:1]:
                 self.mind_trials += 1
-                self.minding.ask(self.game, lambda: self._replayed(index), decision, seat_written, self.minds)
+                self.minding.ask(self.game, lambda: self._replayed(index), run.seed, decision, seat_written, self.minds)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:
             self._twin_inside(table, decision, index, *before)
         if alike is not None and decision.steps and stepper.failed is None:

@@ -24,12 +24,13 @@ from ..game import Game
 from ..model import PlayerId, TableState
 from ..rng import Rng
 from ..table import Table
-from ..view import FULL, sees_piece
 from ..view import seat as seat_perspective
+from ..view import sees_piece
 from ..wire import state_to_wire
 from .disclosures import decision_name, how_it_ended
 from .instance import fresh_game
 from .interference import look_of, swap_hidden, take_steps
+from .lookalikes import Before
 from .stepper import Decision
 from .written import split
 
@@ -85,9 +86,12 @@ class Minding:
     found: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (how it ended, the key)
     tried: dict[str, int] = field(default_factory=dict)  # decisions taken again, by name
 
-    def ask(self, game: Game, before: Callable[[], Table], decision: Decision, seat: PlayerId, rng: Rng) -> None:
-        """Takes `decision` again from the world `before()` gives (its own copy) with two pieces `seat` cannot see
-        swapping what they hide, and notes it when `seat`'s private state then differs though it is shown alike."""
+    def ask(
+        self, game: Game, before: Callable[[], Before], seed: int | str, decision: Decision, seat: PlayerId, rng: Rng
+    ) -> None:
+        """Takes `decision` again from the world `before()` gives (of the game seeded `seed`) with two pieces `seat`
+        cannot see swapping what they hide, and notes it when `seat`'s private state then differs though it is shown
+        alike."""
         name = decision_name(decision.steps[-1]) if decision.steps else "setup"
         if name in self.found or self.tried.get(name, 0) >= NAME_TRIALS:
             return  # listed already, or tried enough
@@ -104,13 +108,13 @@ class Minding:
             pairs += [(a, b) for i, a in enumerate(places) for b in places[i + 1 :] if kinds[a] != kinds[b]]
         if not pairs:
             return
-        true = _taken(game, _copy(start), decision)
+        true = _taken(game, start.table(seed), decision)
         if true is None:
             return
         shown, mind = _shown(true, seat), mind_of(true.state, seat)
         for _ in range(min(SWAPS, len(pairs))):
             first, second = pairs[rng.below(len(pairs))]
-            world = _copy(start)
+            world = start.table(seed)
             swap_hidden(world.state, first, second)
             other = _taken(game, world, decision)
             if other is None or _shown(other, seat) != shown:
@@ -127,11 +131,6 @@ class Minding:
             "unless the rules mean to tell it (a look kept in words)"
             for name, (how, key) in sorted(self.found.items())
         ]
-
-
-def _copy(table: Table) -> Table:
-    picks = table.pick_rng.counter if table.pick_rng is not None else 0
-    return Table(table.state.copy(), FULL, table.seed, table.rng_counter, picks)
 
 
 def _taken(game: Game, world: Table, decision: Decision) -> Table | None:
