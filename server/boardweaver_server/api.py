@@ -275,7 +275,8 @@ async def name_seat(request: Request) -> Response:
           (`Authorization: Bearer <seat token>` or the host token): numbered (`Ada 2`) where another seat of the
           room is called so already, without regard to case, so no two players of a room share a name."
       400:
-        description: Not text, empty or over 32 characters, or with control or format characters; nothing changes.
+        description: "Not text, empty or over 32 characters, with control or format characters, or a seat's label
+          (`Bot 3`, `Player 2`: code `name/seat-label`); nothing changes."
       403:
         description: The token does not hold this seat.
     """

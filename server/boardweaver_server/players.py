@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -16,6 +17,10 @@ MAX_NAME = 32  # characters of a display name, after trimming
 # (the host may at once); the others had the rematch's notice in the finished room all that time
 REMATCH_BOT_WAIT = 60.0
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, unassigned, breaks
+# what the pages call a seat nobody named, in every language the web client ships ("Bot 3", "Robot 3" for a bot's,
+# "Player 2", "Joueur 2" for a player's): a player so named would pass for a bot or for another seat (a trial's
+# "Bot 3 calls bluff on Bot 3"); the client's own copy is mine.SEAT_LABEL, both checked against the catalogs
+SEAT_LABEL = re.compile(r"(?:bot|robot)(?:[\s#._-]*\d+)?|(?:player|joueur)[\s#._-]*\d+")
 
 
 def check_name(value: Any) -> str:
@@ -31,7 +36,14 @@ def check_name(value: Any) -> str:
     refused = sorted({f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in REFUSED_CATEGORIES})
     if refused:
         raise RoomError(400, f"expected a name without control or format characters, got {', '.join(refused[:4])}")
+    if is_seat_label(name):
+        raise RoomError(400, f"expected a name no seat is called by, got {name!r}", "name/seat-label")
     return name
+
+
+def is_seat_label(name: str) -> bool:
+    """Tells whether `name` reads as the pages' label of a seat nobody named ("Bot 3", "player 2"), in any case."""
+    return SEAT_LABEL.fullmatch(unicodedata.normalize("NFKC", name).casefold()) is not None
 
 
 def distinct_name(names: dict[int, str], seat: int, name: str) -> str:

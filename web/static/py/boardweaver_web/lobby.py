@@ -75,9 +75,12 @@ class Lobby:
         return mine.save_name(self.store, elements.input_value("player-name"))
 
     def name_changed(self) -> None:
+        refused = mine.refused_name(elements.input_value("player-name"), self.texts)  # "Bot 3": said, not kept
         name = self.name()
         elements.element("player-name").value = name
         self.name_your_seat(name)
+        if refused:
+            elements.set_text("quick-status", refused)
 
     def name_your_seat(self, name: str) -> None:
         """Says the player's name after the first seat no bot plays, theirs ("Player 1 (Ada)"), as the rest of the

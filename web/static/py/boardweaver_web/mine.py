@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import time
 import unicodedata
 from collections.abc import Callable
@@ -23,6 +24,9 @@ GAMES_KEY = "bw:my-games"
 MAX_NAME = 32  # as the server's players.MAX_NAME
 MAX_KEPT = 30  # rooms kept; the oldest go first
 REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# what the pages call a seat nobody named ("Bot 3", "Robot 3", "Player 2", "Joueur 2"): as the server's
+# players.SEAT_LABEL, which refuses such a name (a player called "Bot 3" passed for the bot beside him)
+SEAT_LABEL = re.compile(r"(?:bot|robot)(?:[\s#._-]*\d+)?|(?:player|joueur)[\s#._-]*\d+")
 
 
 class Store(Protocol):
@@ -32,9 +36,22 @@ class Store(Protocol):
 
 
 def clean_name(value: str) -> str:
-    """Returns the name as the server would keep it (NFC, trimmed, no control characters), "" if none is left."""
+    """Returns the name as the server would keep it (NFC, trimmed, no control characters), "" if none is left or
+    it reads as a seat's label (`is_seat_label`)."""
     name = "".join(c for c in unicodedata.normalize("NFC", value) if unicodedata.category(c) not in REFUSED)
-    return name.strip()[:MAX_NAME].strip()
+    name = name.strip()[:MAX_NAME].strip()
+    return "" if is_seat_label(name) else name
+
+
+def is_seat_label(name: str) -> bool:
+    """Tells whether `name` reads as the pages' label of a seat nobody named ("Bot 3", "player 2"), in any case."""
+    return SEAT_LABEL.fullmatch(unicodedata.normalize("NFKC", name.strip()).casefold()) is not None
+
+
+def refused_name(value: str, texts: Texts) -> str:
+    """Why the name typed is not kept, in the player's words, when it reads as a seat's label; else ""."""
+    name = value.strip()
+    return texts.get("name.seat-label", name=name) if is_seat_label(name) else ""
 
 
 def name_given(asked: str, answer: Any, texts: Texts) -> str:

@@ -355,6 +355,10 @@ class SeatKeeping:
         event.preventDefault()
         if self.session.seat is None or not self.token:
             return
+        refused = mine.refused_name(elements.input_value("room-name"), self.texts)
+        if refused:  # "Bot 3" would pass for the bot beside us: the field stays, to choose another
+            self.say_lasting(refused)
+            return
         name = mine.save_name(storage.BrowserStore(), elements.input_value("room-name"))
         if name:
             elements.set_html("review-link", "")
