@@ -74,3 +74,16 @@ def test_a_plain_int_seat_looked_up_among_the_player_ids_is_refused_as_the_guide
     done = _mypy(tmp_path, source)
 
     assert done.returncode == 1 and 'expected "PlayerId"' in done.stdout, done.stdout + done.stderr
+
+
+def test_the_guides_shown_card_of_a_test_position_passes_mypy_strict(tmp_path: Path) -> None:
+    """games/README.md §2, "A hand its owner cannot see": a trial author's Love Letter test failed `mypy --strict`
+    on the guide's `shown_to=frozenset({1, 2})` (a set of ints where `PlayerId`s are asked); the guide's way passes."""
+    text = (ROOT / "games" / "README.md").read_text(encoding="utf-8")
+    line = text.split("A position a test writes (§10) gives each card the seats it is shown to: `", 1)[1]
+    piece = line.split("`", 1)[0].replace("\n", " ")
+    source = f"from boardweaver import Piece, PlayerId\n\nCARD: Piece = {piece}\n"
+
+    done = _mypy(tmp_path, source)
+
+    assert done.returncode == 0, source + done.stdout + done.stderr

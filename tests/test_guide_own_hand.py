@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boardweaver import Game, Offer, Piece, Space, StateOf, Table, start
+from boardweaver import Game, Offer, Piece, PlayerId, Space, StateOf, Table, start
 from boardweaver.testing import assert_no_hidden_kinds
 
 GUIDE = Path(__file__).resolve().parents[1] / "games" / "README.md"
@@ -100,7 +100,7 @@ def test_the_guides_test_fails_on_a_hand_kept_in_its_seats_private_state() -> No
 
 def test_the_guides_position_card_is_a_back_to_its_seat_and_a_face_to_the_others() -> None:
     line = section().split("A position a test writes (§10) gives each card the seats it is shown to: `", 1)[1]
-    card = eval(" ".join(line.split("`", 1)[0].split()), {"Piece": Piece})
+    card = eval(" ".join(line.split("`", 1)[0].split()), {"Piece": Piece, "PlayerId": PlayerId})
     table = start(GuideHands(), [0, 1, 2], seed=1)
 
     table.state.space(hand_id(0)).pieces = [card]
