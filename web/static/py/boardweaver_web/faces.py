@@ -60,12 +60,13 @@ def face_markup(look: dict[str, str], text: str | None, fanned: bool = False) ->
     shown, word = fitted(text)
     style += f"--word:{word:.2f}" if word else ""
     style = f' style="{style.rstrip(";")}"' if style else ""
+    cut = " cut" if SOFT_HYPHEN in shown else ""  # a long word cut to fit: the seat's own row shows it whole instead
     if symbol:
         return (
-            f'<span class="face both"{large}{style}><span class="symbol">{escape(symbol)}</span>'
+            f'<span class="face both{cut}"{large}{style}><span class="symbol">{escape(symbol)}</span>'
             f'<span class="text">{shown}</span></span>'
         )
-    return f'<span class="face text"{large}{style}>{shown}</span>'
+    return f'<span class="face text{cut}"{large}{style}>{shown}</span>'
 
 
 def large_face(look: dict[str, str], text: str | None) -> str:
