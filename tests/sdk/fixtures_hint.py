@@ -127,3 +127,21 @@ class TellingHints(Hints):
         number = str(table.state.piece(hand, index).private_kind)[1]
         super().tell(table, player, hand, index, by)
         table.log(msg("log.number", player=player, number=number))
+
+
+class CountingHints(Hints):
+    """A colour hint also logs how many of the cards it marks are 1s: the marks tell their owner the colour, the
+    count tells it of their numbers, which no mark says (a trial author's Hanabi)."""
+
+    name = "fixture-counting-hints"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {**TEXTS, "log.ones": "{count} of them a 1"})}
+
+    def tell(self, table: Table, player: int, hand: str, index: int, by: int) -> None:
+        colour = str(table.state.piece(hand, index).private_kind)[0]
+        super().tell(table, player, hand, index, by)
+        if by == 0:
+            kinds = [str(piece.private_kind) for piece in table.state.space(hand).pieces]
+            table.log(msg("log.ones", count=sum(1 for kind in kinds if kind == colour + "1")))

@@ -31,6 +31,7 @@ from .instance import fresh_game
 from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
 from .looks import check_looks, shown_before, shows_a_seat
+from .marking import check_marks, marks_a_piece
 from .minding import MIND_TRIALS, Minding, written_minds
 from .secrets import Patterns, copies, public_places
 from .setups import DrawnRng, TurnDealt, check_setup
@@ -50,6 +51,7 @@ INNER_CHANCE = 35  # percent: chance to also twin a decision of two steps or mor
 LOOKALIKE_CHANCE = 35  # percent: chance to take a decision again with a click moved to a look-alike piece
 TURN_CHANCE = 25  # percent: chance to take a decision again with the hidden pieces it leaves hidden moved around
 TURN_TRIALS = 12  # such decisions at most per game: a long game (fog chess, ~100 decisions) pays for no more
+MARK_TRIALS = 4  # decisions marking a hidden piece taken again with it changed (`marking.py`), at most per game
 LOOK_TRIALS = 12  # decisions showing a seat a hidden piece taken again with it changed (`looks.py`), at most per game
 DRAW_TRIALS = 6  # decisions that drew taken again with a draw changed (`draws.py`), at most per game
 DRAW_CHANCE = 50  # percent: chance to keep the world before a decision for it, once a decision of the run drew
@@ -123,12 +125,14 @@ class Explorer:
         self.lookalike = Rng(f"{seed}", "doctor-lookalike")  # clicks moved to look-alikes (`lookalikes.py`)
         self.turns = Rng(f"{seed}", "doctor-turns")  # decisions taken again with hidden pieces moved (`turns.py`)
         self.looks = Rng(f"{seed}", "doctor-looks")  # decisions taken again with the piece they showed changed
+        self.marks = Rng(f"{seed}", "doctor-marks")  # decisions taken again with a piece they marked changed
         self.telling = Rng(f"{seed}", "doctor-telling")  # decisions whose offers are asked in a swapped world
         self.drawing = Rng(f"{seed}", "doctor-draws")  # decisions taken again with one of their draws changed
         self.twins: dict[PlayerId | None, Twin] = {}  # by observer (None: the spectators)
         self.known: dict[str, set[str]] = {}  # hidden kinds under each look in this game and its other setups
         self.choice_trials = 0  # decisions taken another way (`_check_choice`)
         self.turn_trials = 0  # decisions taken again with their hidden pieces moved around (`_check_turn`)
+        self.mark_trials = 0  # decisions taken again with a piece they marked changed (`_check_marks`)
         self.look_trials = 0  # decisions taken again with the piece they showed a seat changed (`_check_looks`)
         self.tell_trials = 0  # decisions whose offers were asked in a swapped world (`telling.py`)
         self.draw_trials = 0  # decisions taken again with one of their draws changed (`_check_draws`)
@@ -334,6 +338,9 @@ class Explorer:
             if look is not None and (shows or known):
                 self.look_trials += 1
                 self._check_looks(table, decision, index, look)
+            if self.mark_trials < MARK_TRIALS and marks_a_piece(changes):
+                self.mark_trials += 1
+                self._check_marks(decision, index)
         if self.interference and decision.steps and stepper.failed is None and drew:
             self.disclosures.draws_seen = True
             if drawing is not None:  # before the turn check below takes the copy it may share
@@ -510,6 +517,15 @@ class Explorer:
         """Check 4 on a look: the decision, which showed a seat a hidden piece, taken again with that piece hiding
         other kinds must send an observer that sees neither the same (`looks.py`)."""
         checked = check_looks(self.game, table, decision, index, before, self.looks)
+        self.run.compared += checked.compared
+        if checked.finding is not None:
+            self._hit(checked.finding, checked.observer, extra=checked.extra)
+
+    def _check_marks(self, decision: Decision, index: int) -> None:
+        """Check 4 on a mark: the decision, which changed what every viewer reads of a hidden piece, taken again with
+        that piece hiding other kinds must send an observer that sees neither the same where it marks them alike
+        (`marking.py`)."""
+        checked = check_marks(self.game, self.run.seed, decision, index, lambda: self._replayed(index), self.marks)
         self.run.compared += checked.compared
         if checked.finding is not None:
             self._hit(checked.finding, checked.observer, extra=checked.extra)

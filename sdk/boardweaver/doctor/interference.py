@@ -8,7 +8,8 @@ that share a public group (same space, same public kind, state and owner), or th
 spaces `o` cannot see whose shapes match. Both worlds then take the same decisions; after each one, everything sent to
 `o` must be byte-identical: its view (with the log), its offers and labels, the changes it is shown, and the error
 texts of the same illegal steps. The window ends, without a verdict, at the next reveal for `o`: a changed piece
-becomes visible to `o`, changes its public part, or leaves the table in a decision that reveals or draws; a changed
+becomes visible to `o`, is marked otherwise in the two worlds (its public part: a hint's mark, a new owner; marked
+alike, it tells nothing of the difference), or leaves the table in a decision that reveals or draws; a changed
 state map's decision reveals or draws. A seat that sees a changed state map may act on it (a cell its own Choice kept
 in its private state): its steps must then be offered alike in both worlds, and where they show `o` other pieces (the
 market card it staged moves into its hand) its choice showed through the pieces, so there is no verdict; what the
@@ -75,6 +76,7 @@ class Twin:
     kinds: set[str] = field(default_factory=set)  # the private kinds the twin changed, as made (`_differing_kinds`)
     owners: set[PlayerId | None] = field(default_factory=set)  # who sees the changed parts
     exposed: bool = False
+    marked: bool = False  # a changed piece's public part changed, the observer not seeing it (`watch`)
     left: bool = False  # a changed piece left the table
     probed: bool = False
     told: str = ""  # what the other world changed, in words (`tell`)
@@ -386,8 +388,13 @@ def take_steps(
 def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
     """Marks the twin exposed if, after a step, a changed piece is shown to its observer in either world.
 
-    A piece that leaves the table is only noted: nothing may show it afterwards unless the decision that
-    removed it was a reveal (it may have been turned into another piece).
+    A changed piece whose public part changes (a hint's mark, a new owner) is noted as marked; once both worlds
+    have taken the decision (the twin's world is watched last), the marks must have come out alike on every
+    changed piece, else the twin is exposed: the rules told the observer something of what the worlds differ
+    in, which is theirs to tell. Alike, they told nothing of it, and the comparison goes on (`settle`): a log
+    line that counts the ones among the cards a colour hint marked is still found. A piece that leaves the
+    table is only noted: nothing may show it afterwards unless the decision that removed it was a reveal (it
+    may have been turned into another piece).
     """
     if not twin.on_pieces or twin.exposed:
         return
@@ -397,9 +404,27 @@ def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
         where = _locate(table.state, piece)
         if where is None:
             twin.left = True
-        elif public_part(piece) != public or sees_piece(perspective, where, piece):
+        elif sees_piece(perspective, where, piece):
             twin.exposed = True
             return
+        elif public_part(piece) != public:
+            twin.marked = True
+    if in_twin and twin.marked and any(public_part(a) != public_part(b) for a, b, _ in twin.tracked):
+        twin.exposed = True
+
+
+def settle(twin: Twin, changes: list[Change], twin_changes: list[Change]) -> bool:
+    """Tells whether a marked twin (`watch`) may go on after a decision: the observer was shown the pieces moved,
+    turned and marked alike in both worlds (a mark put on and taken off within the decision is seen in its
+    changes; words are the comparison's), and the marks then stand as the changed pieces' public parts."""
+    if not twin.marked:
+        return True
+    perspective = observer_perspective(twin.observer)
+    if not moves_alike(visible_changes(changes, perspective), visible_changes(twin_changes, perspective)):
+        return False
+    twin.tracked = [(a, b, public_part(b)) for a, b, _ in twin.tracked]
+    twin.marked = False
+    return True
 
 
 def advance(
@@ -436,7 +461,7 @@ def advance(
             )
         return False
     watch(twin, twin.world, in_twin=True)
-    if twin.exposed:
+    if twin.exposed or not settle(twin, changes, twin_changes):
         return False
     if decision.ended_by in ("reveal", "rng") and (not twin.on_pieces or twin.left):
         return False
