@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardweaver_web.faces import SOFT_HYPHEN, face_markup, fitted, large_face
+from boardweaver_web.faces import SOFT_HYPHEN, face_markup, fitted, large_face, name_is_long
 
 
 def test_a_long_word_is_cut_between_consonants_near_its_middle_and_never_inside_a_digraph() -> None:
@@ -61,3 +61,11 @@ def test_regression_a_short_word_counts_at_least_its_width_so_the_style_never_cu
     assert all(shown == word for word, (shown, _) in counted.items())  # whole: no hyphen in a short word
     assert all(MEASURED[word] <= width <= MEASURED[word] * 1.2 for word, (_, width) in counted.items()), counted
     assert fitted("Roi")[1] > 0  # a word of three letters is fitted too ("Roi" alone on a 1.8rem card)
+
+
+def test_a_seat_name_with_a_word_too_wide_for_a_phones_narrow_header_is_long() -> None:
+    long = [
+        name for name in ["Christopher", "Guillaume", "Bob", "Bot 3", "Player 2", "Ada Lovelace"] if name_is_long(name)
+    ]
+
+    assert long == ["Christopher", "Guillaume"]

@@ -16,7 +16,7 @@ from boardweaver import Catalog, Game, Intent, Message, Offer, Space, Table, msg
 from boardweaver.game import seat_area_of
 from boardweaver.messages import message_in
 
-from .faces import escape, owner_shape
+from .faces import escape, name_is_long, owner_shape
 from .number_choice import number_rows
 from .panels import for_reader
 from .pieces import PieceDrawing
@@ -192,6 +192,7 @@ class Board(PieceDrawing):
         active = player in state.active_player_ids and not self.over and not state.is_over() and not self.awaited
         classes = ["seat-area"] + (["active"] if active else []) + (["me"] if player == self.me else [])
         name = self.texts.get("seat.you", seat=player) if player == self.me else self.texts.get("seat", seat=player)
+        classes += ["long-name"] if name_is_long(name) else []  # a phone's line of another seat puts it on top
         facts = self._player_facts(player)
         bot = player in self.bots and name != self.texts.get("seat.bot-played", seat=player)  # "Bot 2" says it
         tag = (

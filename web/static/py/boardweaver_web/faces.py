@@ -123,6 +123,15 @@ def _parts(word: str) -> list[str]:
     return _parts(word[:cut]) + _parts(word[cut:])
 
 
+NAME_EMS = 5.6  # a seat name's word wider than this (bold) does not fit a phone's 5.25rem header beside its cards
+
+
+def name_is_long(name: str) -> bool:
+    """Tells whether a word of a seat's name is too wide for the narrow header of another seat's line on a phone
+    ("Christopher", "Guillaume": cut there, it read "Christop" "her")."""
+    return any(_ems(word) > NAME_EMS for word in name.split())
+
+
 def _ems(text: str) -> float:
     """About how wide `text` is in ems in a bold sans-serif face, a little more rather than less (DejaVu Sans Bold,
     Linux's wide `system-ui`: "Priest" 3.32 ems, counted 3.65; "Prêtre" 3.55, counted 3.9)."""
