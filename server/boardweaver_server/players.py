@@ -19,8 +19,9 @@ REMATCH_BOT_WAIT = 60.0
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, unassigned, breaks
 # what the pages call a seat nobody named, in every language the web client ships ("Bot 3", "Robot 3" for a bot's,
 # "Player 2", "Joueur 2" for a player's): a player so named would pass for a bot or for another seat (a trial's
-# "Bot 3 calls bluff on Bot 3"); the client's own copy is mine.SEAT_LABEL, both checked against the catalogs
-SEAT_LABEL = re.compile(r"(?:bot|robot)(?:[\s#._-]*\d+)?|(?:player|joueur)[\s#._-]*\d+")
+# "Bot 3 calls bluff on Bot 3"); the words alone too: a second "Player" would be numbered "Player 2" (distinct_name).
+# The client's own copy is mine.SEAT_LABEL, both checked against the catalogs
+SEAT_LABEL = re.compile(r"(?:bot|robot|player|joueur)(?:[\s#._-]*\d+)?")
 
 
 def check_name(value: Any) -> str:

@@ -26,7 +26,7 @@ MAX_KEPT = 30  # rooms kept; the oldest go first
 REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 # what the pages call a seat nobody named ("Bot 3", "Robot 3", "Player 2", "Joueur 2"): as the server's
 # players.SEAT_LABEL, which refuses such a name (a player called "Bot 3" passed for the bot beside him)
-SEAT_LABEL = re.compile(r"(?:bot|robot)(?:[\s#._-]*\d+)?|(?:player|joueur)[\s#._-]*\d+")
+SEAT_LABEL = re.compile(r"(?:bot|robot|player|joueur)(?:[\s#._-]*\d+)?")
 
 
 class Store(Protocol):
