@@ -133,6 +133,17 @@ def rematch_failure(data: Any, reason: object, texts: Texts | None = None) -> st
     return t.get("rematch.failed", reason=reason)
 
 
+def may_watch(status: Any) -> bool:
+    """Tells whether the room's status lets anyone watch its game now (spectators allowed, not yet over)."""
+    return isinstance(status, dict) and status.get("spectators") == "allow" and status.get("over") is not True
+
+
+def watch_link(room: str) -> str:
+    """The address that watches `room` as a spectator from a page showing one of its seats: another query, so the
+    browser loads the page anew (a fragment alone would not)."""
+    return f"/room/{room}?watch=1#{urlencode({'role': 'spectator'})}"
+
+
 def link_refusal(status: dict[str, Any] | None, seat: int | None, tokenless: bool = False) -> str:
     """The text key saying why a seat's link opened nothing: it holds no token (a seat's address, copied from its
     player's address bar: it opens the seat in that browser alone), the seat has its player (an invite link opens its

@@ -342,7 +342,8 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         elif status == 200 and code == 1008:  # a finished game's review is anyone's: offered beside the lobby
             tokenless = self.token is None  # a seat's address copied from its player's bar: no invite
             refusal = mine.link_refusal(data if isinstance(data, dict) else None, self.session.seat, tokenless)
-            self.show_gone(refusal, review=isinstance(data, dict) and data.get("over") is True)
+            over = isinstance(data, dict) and data.get("over") is True
+            self.show_gone(refusal, review=over, watch=not over and mine.may_watch(data))
         elif code == 1008:  # the server answered something else (a restart): try again
             dom.later(PRIVATE_POLL_MS, self.connect)
 
@@ -400,14 +401,19 @@ class RoomPage(RoomView, TurnSignal, SeatKeeping):
         else:
             dom.later(PRIVATE_POLL_MS, lambda: self.spawn(self.poll_private()))
 
-    def show_gone(self, key: str, review: bool = False) -> None:
+    def show_gone(self, key: str, review: bool = False, watch: bool = False) -> None:
+        """Says why the link shows no room or no seat, with the way to the lobby; to the finished game's review
+        (`review`), or (`watch`) to the game as a spectator: an invite opened a second time, on a second device."""
         self.gone = key
         texts = self.texts
         link = f"/game/{html.escape(self.session.room)}"
-        watch = f'<p><a href="{link}">{html.escape(texts.get("button.review"))}</a></p>' if review else ""
+        if watch:  # another address than this one: the page loads anew
+            link, review = html.escape(mine.watch_link(self.session.room)), True
+        label = html.escape(texts.get("room.watch" if watch else "button.review"))
+        way = f'<p><a href="{link}">{label}</a></p>' if review else ""
         elements.set_html(
             "board",
-            f'<div class="room-gone" role="alert"><h2>{html.escape(texts.get(key))}</h2>{watch}'
+            f'<div class="room-gone" role="alert"><h2>{html.escape(texts.get(key))}</h2>{way}'
             f'<p><a href="/">{html.escape(texts.get("room.to-lobby"))}</a></p></div>',
         )
         for element_id in ("commands", "log", "result"):
