@@ -204,3 +204,49 @@ class DefenderNamed(SpyDuel):
         super().compare(table, player, target)
         if defends:
             table.log(msg("log.defends", target=target, card=msg(f"card.{card}")))
+
+
+class TieNamed(BaronDuel):
+    """Check 4: a tie names the card both seats hold, which only the two of them saw."""
+
+    name = "fixture-tie-named"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {**TEXTS, "log.tied": "Both hold the {card}"})}
+
+    def compare(self, table: Table, player: int, target: int) -> None:
+        card = self.held(table, player)
+        tie = card == self.held(table, target)
+        super().compare(table, player, target)
+        if tie:
+            table.log(msg("log.tied", card=msg(f"card.{card}")))
+
+
+class TradeInPlace(SpyDuel):
+    """A King that trades two hands by swapping their hidden kinds in place (`set_private_kind`): a seat that looked
+    at either card before goes on seeing that piece, now hiding the other seat's card."""
+
+    name = "fixture-trade-in-place"
+
+    @classmethod
+    def catalogs(cls) -> dict[str, Catalog]:
+        return {"en": Catalog("en", {**SPY_TEXTS, "offer.trade": "Trade with player {target}"})}
+
+    def offers(self, table: Table, player_id: int) -> list[Offer]:
+        trades = [
+            Offer(Action.command("trade", target=target), Intent.CONFIRM).label(msg("offer.trade", target=target))
+            for target in self.standing(table)
+            if target != player_id
+        ]
+        return super().offers(table, player_id) + [offer.revealing() for offer in trades]
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        target = action.arguments.get("target")
+        if action.name == "trade" and isinstance(target, int):
+            mine, theirs = self.held(table, player_id), self.held(table, target)
+            table.set_private_kind(hand_id(player_id), 0, theirs)
+            table.set_private_kind(hand_id(target), 0, mine)
+            self.next_turn(table, player_id)
+            return
+        super().apply_action(table, player_id, action)

@@ -18,7 +18,7 @@ from boardweaver.rng import Rng
 from boardweaver.table import Table
 
 from . import fixtures_turn as turn
-from .fixtures_baron import DECK, BaronDuel, DefenderNamed, NamedWinner, SpyDuel, hand_id
+from .fixtures_baron import DECK, BaronDuel, DefenderNamed, NamedWinner, SpyDuel, TieNamed, TradeInPlace, hand_id
 
 NAMED = "'log.won'"
 
@@ -49,11 +49,13 @@ def test_the_correct_comparison_passes() -> None:
     assert report.ok, report.details()
 
 
-def comparison(game: type[Game]) -> tuple[Game, Table, Decision, tuple[TableState, int, int]]:
-    """Three seats: seat 0 holds the king and compares it with seat 1's guard; returns the game, the table after the
-    decision, the decision and the world before it."""
+def comparison(
+    game: type[Game], held: tuple[str, str] = ("king", "guard")
+) -> tuple[Game, Table, Decision, tuple[TableState, int, int]]:
+    """Three seats: seat 0 holds the king and compares it with seat 1's guard (or the two cards `held`); returns the
+    game, the table after the decision, the decision and the world before it."""
     table = start(game(None), [0, 1, 2], 7)
-    for seat, kind in ((0, "king"), (1, "guard")):
+    for seat, kind in zip((0, 1), held, strict=True):
         held = table.state.space(hand_id(seat)).pieces[0]
         source = next(p for s in table.state.spaces.values() for p in s.pieces if p.private_kind == kind)
         held.private_kind, source.private_kind = source.private_kind, held.private_kind
@@ -133,3 +135,57 @@ def test_a_decision_after_a_look_taken_again_finds_the_line_naming_the_known_car
     assert checked.finding is not None
     assert "'log.defends'" in checked.finding.detail and "'king'" in checked.finding.detail
     assert checked.observer in (2, None)
+
+
+def test_regression_a_tie_taken_again_with_both_tied_cards_changed_finds_the_line_naming_them() -> None:
+    """A trial author's Love Letter logged a Baron's tie with the card both hold: each world changing one of the
+    two broke the tie, whose outcome is the rules' to show, and it passed 500 games. Both tied cards are now given
+    another kind alike."""
+    game, table, decision, before = comparison(TieNamed, ("guard", "guard"))
+
+    checked = check_looks(game, table, decision, 0, before, Rng("looks", "doctor-looks"))
+
+    assert checked.finding is not None
+    assert checked.finding.title.startswith("log line depends on what")
+    assert "'log.tied'" in checked.finding.detail
+    assert checked.observer in (2, None) and "and_pieces" in checked.extra
+
+
+def test_a_correct_tie_taken_again_with_both_tied_cards_changed_is_sent_alike() -> None:
+    game, table, decision, before = comparison(BaronDuel, ("guard", "guard"))
+
+    checked = check_looks(game, table, decision, 0, before, Rng("looks", "doctor-looks"))
+
+    assert checked.finding is None and checked.compared >= 1
+
+
+IN_PLACE = "'trade' (a reveal) gives a piece shown to another seat a new hidden kind in place"
+
+
+def test_regression_a_trade_of_hidden_kinds_in_place_under_a_seats_look_is_listed() -> None:
+    # Before: a trial author's Love Letter King swapped the two hidden kinds in place; a seat's earlier Priest look
+    # then showed it the new card, and the report listed only a look among others
+    report = check_game(TradeInPlace, games=20)
+
+    assert [line for line in report.shown if "in place" in line and line.startswith(IN_PLACE)], report.shown
+
+
+def test_a_kind_set_on_a_piece_shown_only_to_the_acting_seat_or_cleared_is_not_listed() -> None:
+    table = start(SpyDuel(None), [0, 1, 2], 7)
+    table.show(hand_id(1), 0, to=PlayerId(0))
+    table.take_changes()
+    noted, cleared = Disclosures(), Disclosures()
+    step = Action.command("trade", target=1)
+
+    table.set_private_kind(hand_id(1), 0, "princess")  # seen only by seat 0, which acts
+    noted.kinds_set(table.take_changes(), PlayerId(0), step, ENDED_BY_REVEAL)
+    assert noted.in_place_lines() == []
+
+    table.set_private_kind(hand_id(1), 0, "guard")  # seat 2 acts: seat 0 reads the new kind
+    noted.kinds_set(table.take_changes(), PlayerId(2), step, ENDED_BY_REVEAL)
+    [line] = noted.in_place_lines()
+    assert line.startswith(IN_PLACE), line
+
+    table.set_private_kind(hand_id(1), 0, None)  # cleared: nothing hidden is left to read
+    cleared.kinds_set(table.take_changes(), PlayerId(2), step, ENDED_BY_REVEAL)
+    assert cleared.in_place_lines() == []

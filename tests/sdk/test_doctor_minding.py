@@ -50,3 +50,24 @@ def test_regression_a_seats_private_state_copied_from_a_card_it_cannot_see_is_li
 
 def test_a_seats_own_choice_kept_in_its_private_state_is_not_listed() -> None:
     assert listed(ClaimKept) == []
+
+
+class RumourTold(ClaimKept):
+    """A claim keeps the word said in the claimer's private state, then tells the other seat, in its private
+    state, the claimer's first card: a card that seat never saw, written after the claimer's own choice."""
+
+    name = "fixture-rumour-told"
+
+    def apply_action(self, table: Table, player_id: int, action: Action) -> None:
+        super().apply_action(table, player_id, action)
+        card = table.state.piece(f"hand-{player_id}", 0).private_kind
+        table.set(StateOf.player_private(1 - player_id), "rumour", card)
+
+
+def test_regression_a_decision_writing_another_seats_private_state_after_its_own_is_listed() -> None:
+    # Before: only the first seat a decision wrote was tried, the acting seat staging its own choice; a trial
+    # author's Love Letter King wrote the traded card into the third seats' private states unheard at 500 games
+    report = check_game(RumourTold, games=GAMES)  # check 4's twins find it here too: this game is small
+
+    [line] = [line for line in report.shown if "private state" in line]
+    assert line.startswith("'claim' (a Confirm) writes a seat's own private state ('rumour')"), line

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..changes import Change, KindSet
 from ..decision import ENDED_BY_CONFIRM, ENDED_BY_REVEAL, ENDED_BY_RNG
 from ..model import Piece, PlayerId, TableState
 from ..offers import Action
@@ -200,6 +201,26 @@ class Disclosures:
     # most places in one (`peeked_beyond`)
     beyond: Counter[Beyond] = field(default_factory=Counter)
     beyond_most: dict[Beyond, int] = field(default_factory=dict)
+    # decisions that gave a piece shown to another seat a new hidden kind in place (`set_private_kind`): that seat
+    # reads the new kind; (name, how it ended) -> decisions
+    in_place: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def kinds_set(self, changes: list[Change], acting: PlayerId, action: Action, ended_by: str) -> None:
+        """Notes a decision that set the hidden kind of a piece shown to a seat other than the acting one."""
+        for change in changes:
+            if not isinstance(change, KindSet) or not change.private:
+                continue
+            if None not in (change.old, change.new) and change.old != change.new and change.shown_to - {acting}:
+                self.in_place[(decision_name(action), how_it_ended(ended_by))] += 1
+                return
+
+    def in_place_lines(self) -> list[str]:
+        return [
+            f"{name} ({how}) gives a piece shown to another seat a new hidden kind in place ({count} decision"
+            f"{'' if count == 1 else 's'}): that seat reads the new kind, as a look at the piece before (a Priest's) "
+            "goes on showing it; a leak unless the rules mean it (move the pieces instead: §2, Two hands traded)"
+            for (name, how), count in sorted(self.in_place.items())
+        ]
 
     def acting_after(
         self,
@@ -318,7 +339,7 @@ class Disclosures:
                 f"{name}{after} ({how}) shows {to} {whose[owner]} hidden {back!r} pieces "
                 f"{'in' if moved else 'of'} {shown_in!r} spaces{moved} ({times})"
             )
-        return lines + self.telling.lines()
+        return lines + self.in_place_lines() + self.telling.lines()
 
 
 def _after(kinds: set[str], most: int = ROLES) -> str:

@@ -320,6 +320,8 @@ class Explorer:
         if guard is not None and decision.steps:
             found = self._check_shown(guard, table, decision, deciding, undoable)
         changes: list[Change] = [change for record in stepper.records for change in record.changes]
+        if decision.steps:
+            self.disclosures.kinds_set(changes, seat, decision.steps[-1], decision.ended_by)
         if other_way is not None and decision.steps and stepper.failed is None and not found:  # one finding a leak
             self._check_choice(table, decision, changes, deciding, *other_way)
         if index % CHECKPOINT == CHECKPOINT - 1:
@@ -349,7 +351,10 @@ class Explorer:
         if turn is not None and decision.steps and stepper.failed is None:
             self._check_turn(table, decision, index, turn)
         if self.interference and decision.steps and stepper.failed is None and self.mind_trials < MIND_TRIALS:
-            for seat_written in written_minds(changes)[:1]:
+            written = written_minds(changes)  # another seat's first: the acting seat writes its own as it stages
+            for seat_written in ([seat for seat in written if seat != decision.seat] or written)[:1]:
+                if not self.minding.wants(decision):
+                    break  # listed already, or tried enough: the game's trials go to the decisions not yet tried
                 self.mind_trials += 1
                 self.minding.ask(self.game, lambda: self._replayed(index), run.seed, decision, seat_written, self.minds)
         if before is not None and len(decision.steps) >= 2 and stepper.failed is None:

@@ -108,6 +108,7 @@ def check_looks(
     under = kinds_under_looks(state)
     observers: list[PlayerId | None] = [*state.player_ids, None]
     shown = [(place, p) for place, p in pieces.items() if p.private_kind is not None and p.shown_to - was_shown[id(p)]]
+    tied = _tied(shown)  # two pieces shown anew that hide one kind (a Baron's tie), before those known join them
     known = [(place, p) for place, p in pieces.items() if p.private_kind is not None and was_shown[id(p)]]
     if known and decision.ended_by == ENDED_BY_REVEAL:  # a reveal may hang on a piece a seat looked at before
         shown += [pair for pair in rng.shuffled(known) if pair not in shown][:LOOK_KNOWN]
@@ -134,6 +135,86 @@ def check_looks(
             if verdict:
                 result.compared += 1
                 break  # a world showing the observer the same pieces was sent the same: the cost stays bounded
+    if tied is not None:
+        return _check_tie(game, table, decision, index, state, counters, (true, pieces, changes), tied, rng, result)
+    return result
+
+
+def _tied(shown: list[tuple[Place, Piece]]) -> tuple[tuple[Place, Piece], tuple[Place, Piece]] | None:
+    """Returns two of the shown pieces that hide one kind (a Baron's tie), or None."""
+    for at, (place, piece) in enumerate(shown):
+        for other in shown[at + 1 :]:
+            if other[1].private_kind == piece.private_kind and other[0][0] != place[0]:
+                return (place, piece), other
+    return None
+
+
+def _check_tie(
+    game: Game,
+    table: Table,
+    decision: Decision,
+    index: int,
+    state: TableState,
+    counters: tuple[int, int],
+    taken: tuple[Table, dict[Place, Piece], list[Change]],
+    tied: tuple[tuple[Place, Piece], tuple[Place, Piece]],
+    rng: Rng,
+    result: LookCheck,
+) -> LookCheck:
+    """Takes a decision that showed two pieces of one kind (a Baron's tie) again with both hiding another kind
+    alike, for an observer shown neither: a world changing one of them breaks the tie, and its outcome is the
+    rules' to show, so the words that name the tied card were never compared. Each world swaps both pieces with
+    two hidden pieces of another kind (up to `LOOK_PARTNERS` kinds)."""
+    (first_place, first), (second_place, second) = tied
+    true, pieces, changes = taken  # the true world after the decision, its pieces by where they lay before it
+    looked = [state.space(place[0]).pieces[place[1]] for place in (first_place, second_place)]  # as they looked
+    observers: list[PlayerId | None] = [*state.player_ids, None]
+    hidden = {observer: _hidden_from(state, observer) for observer in observers}
+    eligible = [
+        o
+        for o in observers
+        if o not in first.shown_to | second.shown_to and first_place in hidden[o] and second_place in hidden[o]
+    ]
+    if not eligible:
+        return result
+    observer = rng.choice(eligible)
+    under = kinds_under_looks(state)
+    by_kind: dict[str, list[Place]] = {}
+    for place in rng.shuffled(hidden[observer]):
+        piece = state.space(place[0]).pieces[place[1]]
+        kind = piece.private_kind
+        if kind is not None and kind != looked[0].private_kind and _may_swap(looked[0], piece, under):
+            if _may_swap(looked[1], piece, under):
+                by_kind.setdefault(kind, []).append(place)
+    pairs = [places[:2] for places in by_kind.values() if len(places) >= 2][:LOOK_PARTNERS]
+    seen = _seen(true, observer)
+    for one, two in pairs:
+        world = _replayed(state, table, counters)
+        a, b, told, swap = swap_hidden(world.state, first_place, one)
+        c, d, told_too, swap_too = swap_hidden(world.state, second_place, two)
+        twin = Twin(observer, world, "pieces", {**swap, "and_pieces": swap_too["pieces"]}, index, fresh_game(game))
+        twin.told = f"{told}, and {told_too}"
+        twin.tracked = [
+            (first, a, public_part(a)),
+            (pieces[one], b, public_part(b)),
+            (second, c, public_part(c)),
+            (pieces[two], d, public_part(d)),
+        ]
+        twin.kinds = {kind for piece in (a, b, c, d) if (kind := piece.private_kind)}
+        watch(twin, true)
+        try:
+            verdict = advance(game, twin, true, decision, changes, True, seen)
+        except Exception:
+            continue  # the twin may be a world the game never makes: no verdict
+        if isinstance(verdict, Finding):
+            made = "right after setup" if index == 0 else f"after decision {index}"
+            result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
+            result.observer = observer
+            result.extra = {"observer": observer, "swap_before_decision": index, **twin.swap}
+            return result
+        if verdict:
+            result.compared += 1
+            break
     return result
 
 

@@ -86,6 +86,11 @@ class Minding:
     found: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (how it ended, the key)
     tried: dict[str, int] = field(default_factory=dict)  # decisions taken again, by name
 
+    def wants(self, decision: Decision) -> bool:
+        """Tells whether `decision` is worth taking again: its name is not listed yet nor tried enough."""
+        name = decision_name(decision.steps[-1]) if decision.steps else "setup"
+        return name not in self.found and self.tried.get(name, 0) < NAME_TRIALS
+
     def ask(
         self, game: Game, before: Callable[[], Before], seed: int | str, decision: Decision, seat: PlayerId, rng: Rng
     ) -> None:

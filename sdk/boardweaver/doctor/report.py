@@ -27,7 +27,8 @@ class Violation:
     Replay: `start(game, players, seed)`, commit each of `decisions` with `verify_commit(..., picks=...)`,
     then draft `steps` for `seat`. `extra["picks"]` holds the platform's hidden-click picks of `steps`.
     Check 4: `extra` names the `observer` and the change made before decision `swap_before_decision`
-    (`pieces`: two pieces swap their private parts; `piece`: one takes another private kind, one from outside
+    (`pieces`: two pieces swap their private parts, and `and_pieces` two more where a tie's two cards both
+    change; `piece`: one takes another private kind, one from outside
     the table; `player_private_states` / `space_private_states`: two swap; `player_private_state` /
     `space_private_state`: the leaf `key` holds `value`); commit `decisions` in the true world and in the changed
     one, and compare what the observer is sent after the last (`detail` says the change in words). A twin made
