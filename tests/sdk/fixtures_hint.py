@@ -145,3 +145,15 @@ class CountingHints(Hints):
         if by == 0:
             kinds = [str(piece.private_kind) for piece in table.state.space(hand).pieces]
             table.log(msg("log.ones", count=sum(1 for kind in kinds if kind == colour + "1")))
+
+
+class DrawnShownToAll(Hints):
+    """A drawn card is shown to every seat, the one whose hand it joins too (the `if other != player` forgotten):
+    that seat reads a card of its own hand, which no seat may."""
+
+    name = "fixture-drawn-shown-to-all"
+
+    def draw(self, table: Table, player: int) -> None:
+        at = table.move_piece(DECK, 0, hand_id(player))
+        for other in table.state.player_ids:
+            table.show(hand_id(player), at, to=other)

@@ -153,14 +153,27 @@ def peeked_beyond(
     """Returns the places, by (whose, space kind, public kind), of the pieces a decision (its `steps`) showed the
     seat that took it in private (still hidden from some other viewer), that stayed where they lay and are not the
     seat's own, at a place none of its steps clicked (a piece, or any piece of a clicked space): an attack that also
-    shows the defender's neighbours. Fog chess shows squares by sight lines it did not click too: not a check."""
+    shows the defender's neighbours. Fog chess shows squares by sight lines it did not click too: not a check.
+    Pieces the decision moved into another space count only where it does not end the game and they land in a
+    space the seat does not own and are not its own (whose "moved"): a card drawn into a Hanabi hand nobody owns,
+    shown to the seat that draws it too."""
     clicked = {(step.space_id, step.index) for step in steps if step.type in ("piece", "space")}
     perspective = observer_perspective(seat)
     beyond: dict[tuple[str, str, str], set[Place]] = {}
     for space in state.spaces.values():
         for index, piece in enumerate(space.pieces):
             known = before.get(id(piece))
-            if known is None or known[0] is not piece or known[1] != (space.space_id, index):
+            if known is None or known[0] is not piece:
+                continue
+            if known[1] != (space.space_id, index):
+                if state.is_over() or known[1][0] == space.space_id:
+                    continue  # the end turns hands up; a piece moved within its space was where it is
+                if space.owner != seat and piece_owner(space, piece) != seat:
+                    hidden = piece.private_kind not in (None, piece.public_kind)
+                    if hidden and sees_piece(perspective, space, piece):
+                        beyond.setdefault(("moved", general(space.kind), piece.public_kind), set()).add(
+                            (space.space_id, index)
+                        )
                 continue
             if (space.space_id, index) in clicked or (space.space_id, None) in clicked:
                 continue
@@ -246,6 +259,13 @@ class Disclosures:
         for key, count in sorted(self.beyond.items(), key=lambda item: (-item[1], item[0])):
             how, name, owner, space_kind, back = key
             most = self.beyond_most[key]
+            if owner == "moved":
+                lines.append(
+                    f"{name} ({how}) shows the acting seat hidden {back!r} pieces it moved into {space_kind!r} "
+                    f"spaces it does not own ({count} decision{'' if count == 1 else 's'}): a card drawn into a "
+                    "hand its seat must not see (Hanabi's) shown to that seat too?"
+                )
+                continue
             lines.append(
                 f"{name} ({how}) shows the acting seat {whose[owner]} hidden {back!r} pieces of {space_kind!r} "
                 f"spaces at up to {most} place{'' if most == 1 else 's'} beyond those it clicked "
