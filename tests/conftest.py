@@ -1,4 +1,5 @@
-"""Suite-wide hooks: the doctor's long example checks start first, in the background, and are awaited last.
+"""Suite-wide hooks: the doctor's long example checks start first, in the background, and are awaited last; the
+Pyodide run of tests/sdk (tests/pyodide/test_sdk_in_pyodide.py) starts then too, and its test awaits it.
 
 The 500-game checks of every example game (`tests/games/test_doctor_examples.py`) are most of the suite's
 CPU. Their processes start when collection ends and run at idle priority, so they take only the CPU the rest of
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 DOCTOR_EXAMPLES = "tests.games.test_doctor_examples"
+PYODIDE_RUN = Path(__file__).resolve().parent / "pyodide" / "test_sdk_in_pyodide.py"  # tests/sdk inside Pyodide
 COMPILE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "compile_modules.py"
 
 
@@ -37,8 +39,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[Any]) -> None:
+    if config.option.collectonly:
+        return
+    pyodide = [item for item in items if Path(str(item.path)) == PYODIDE_RUN and getattr(item, "module", None)]
+    if pyodide:
+        pyodide[0].module.start_in_background(config)  # before the doctor's checks: it is awaited first
     checks = [item for item in items if getattr(item, "module", None) and item.module.__name__ == DOCTOR_EXAMPLES]
-    if not checks or config.option.collectonly:
+    if not checks:
         return
     items[:] = [item for item in items if item not in checks] + checks  # awaited last
     selected = {item.callspec.id for item in checks if hasattr(item, "callspec")}
