@@ -28,7 +28,7 @@ from .disclosures import (
 )
 from .draws import check_draws
 from .instance import fresh_game
-from .interference import Twin, advance, general, make_twin, sees_any, take_steps, tell, watch
+from .interference import Twin, advance, general, make_twin, owners_of_tracked, sees_any, take_steps, tell, watch
 from .lookalikes import Before, check_lookalike_click
 from .looks import check_looks, shown_before, shows_a_seat
 from .marking import check_marks, marks_a_piece
@@ -331,7 +331,8 @@ class Explorer:
         self._note_log(table, index)
         for twin in watching:
             seen = stepper.seen if twin.observer == seat else None  # the acting seat's view, already projected
-            self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen)
+            # a seat deciding at the same time shown the acting seat's pieces is found already (`_check_shown`)
+            self._advance(twin, table, decision, changes, acting_sees[twin.observer], seen, [] if found else deciding)
         if self.interference and decision.steps and stepper.failed is None:
             shows = shows_a_seat(changes)
             self.disclosures.looks_seen |= shows
@@ -601,11 +602,14 @@ class Explorer:
         changes: list[Change],
         acting_sees: bool,
         seen: tuple[Table, dict[str, Any]] | None = None,
+        deciding: list[PlayerId] | None = None,
     ) -> None:
         try:
             outcome = advance(self.game, twin, table, decision, changes, acting_sees, seen)
         except Exception:
             outcome = False  # the twin may be a world the game never makes: no verdict
+        if outcome is False and twin.marked_apart and deciding and decision.steps:
+            outcome = _marked_for_deciding(twin, table, decision, deciding) or False
         if isinstance(outcome, Finding):
             extra: dict[str, object] = {"observer": twin.observer, "swap_before_decision": twin.start, **twin.swap}
             made = "right after setup" if twin.start == 0 else f"after decision {twin.start}"
@@ -642,6 +646,28 @@ class Explorer:
         for used in (message, *message.nested()):  # a message given as an argument is checked like any other
             key = (used.key, tuple(sorted(used.args)))
             self.run.messages.setdefault(key, index)
+
+
+def _marked_for_deciding(twin: Twin, table: Table, decision: Decision, deciding: list[PlayerId]) -> Finding | None:
+    """Check 4 on a seat deciding at the same time: a decision that marks the acting seat's own hidden pieces
+    otherwise where they hide other kinds (a Ready turning its placed units' cells into "unit" and clearing the
+    rest) tells a seat still to decide where the acting seat's choice lies, before it makes its own. A mark is the
+    rules' to show only once no seat is left to decide on it."""
+    observer = twin.observer
+    if observer is None or observer not in deciding or observer not in table.state.active_player_ids:
+        return None
+    if owners_of_tracked(twin, table) != {decision.seat}:
+        return None
+    name = decision_name(decision.steps[-1])
+    return Finding(
+        4,
+        f"{name} marks the acting seat's hidden pieces for a seat deciding at the same time",
+        f"seat {decision.seat} and seat {observer} were both to decide; seat {decision.seat}'s {name} changed what "
+        f"every viewer reads of its own hidden pieces (their public kind, state or place) otherwise in a world where "
+        f"they hide other kinds, and seat {observer} was still to decide: it learns where seat {decision.seat}'s "
+        "hidden choice lies before making its own. Mark, move or clear them in the decision of the last seat to "
+        "decide, marked .revealing()",
+    )
 
 
 def _told(finding: Finding, twin: Twin, made: str) -> Finding:

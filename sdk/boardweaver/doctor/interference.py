@@ -77,6 +77,7 @@ class Twin:
     owners: set[PlayerId | None] = field(default_factory=set)  # who sees the changed parts
     exposed: bool = False
     marked: bool = False  # a changed piece's public part changed, the observer not seeing it (`watch`)
+    marked_apart: bool = False  # the decision marked the changed pieces otherwise in the two worlds (`watch`)
     left: bool = False  # a changed piece left the table
     probed: bool = False
     told: str = ""  # what the other world changed, in words (`tell`)
@@ -410,7 +411,17 @@ def watch(twin: Twin, table: Table, in_twin: bool = False) -> None:
         elif public_part(piece) != public:
             twin.marked = True
     if in_twin and twin.marked and any(public_part(a) != public_part(b) for a, b, _ in twin.tracked):
-        twin.exposed = True
+        twin.exposed = twin.marked_apart = True
+
+
+def owners_of_tracked(twin: Twin, table: Table) -> set[PlayerId | None]:
+    """Returns whose the true world's changed pieces are (a piece's owner, else its space's; a piece the decision
+    took off the table: its own owner)."""
+    owners: set[PlayerId | None] = set()
+    for piece, _, _ in twin.tracked:
+        space = _locate(table.state, piece)
+        owners.add(piece.owner if piece.owner is not None or space is None else space.owner)
+    return owners
 
 
 def settle(twin: Twin, changes: list[Change], twin_changes: list[Change]) -> bool:
