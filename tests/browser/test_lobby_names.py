@@ -460,7 +460,9 @@ def test_regression_a_link_that_opens_no_seat_in_a_finished_room_offers_its_revi
     live = api.room("memory-match", 2, bots=[])  # still played: its review is not public yet, so not offered
     early = new_page(f"{server}/room/{live['room']}#seat=1&token=not-a-token-of-this-room")
     early.wait_for_selector("#page[data-state='missing']")
-    assert early.locator(".room-gone a").all_inner_texts() == ["Go to the lobby to start a new game"]
+    # no review while it is played; watching it is offered (3ce7ec7: an invite opened a second time)
+    links = early.locator(".room-gone a").all_inner_texts()
+    assert links == ["Watch the game as a spectator", "Go to the lobby to start a new game"]
 
 
 SHARE_SHEET = """Object.defineProperty(navigator, 'share', {configurable: true, value: (data) => {
