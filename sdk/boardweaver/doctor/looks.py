@@ -19,6 +19,7 @@ any game of the run), so a game that never does is checked exactly as before, at
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..changes import Change, ShownSet
 from ..decision import ENDED_BY_REVEAL
@@ -120,21 +121,10 @@ def check_looks(
         seen = _seen(true, observer)
         for other in _partners(state, place, observer, under, rng):
             twin = _twin(game, table, state, counters, index, observer, (place, piece), (other, pieces[other]))
-            watch(twin, true)  # did the true decision show the observer a changed piece? then no verdict
-            try:
-                # as for a state map the acting seat sees: offered alike, and only where the pieces show alike
-                verdict = advance(game, twin, true, decision, changes, True, seen)
-            except Exception:
-                continue  # the twin may be a world the game never makes: no verdict
-            if isinstance(verdict, Finding):
-                made = "right after setup" if index == 0 else f"after decision {index}"
-                result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
-                result.observer = observer
-                result.extra = {"observer": observer, "swap_before_decision": index, **twin.swap}
-                return result
-            if verdict:
-                result.compared += 1
+            if judge(game, twin, (true, decision, changes, seen), index, result):
                 break  # a world showing the observer the same pieces was sent the same: the cost stays bounded
+            if result.finding is not None:
+                return result
     if tied is not None:
         return _check_tie(game, table, decision, index, state, counters, (true, pieces, changes), tied, rng, result)
     return result
@@ -201,21 +191,36 @@ def _check_tie(
             (pieces[two], d, public_part(d)),
         ]
         twin.kinds = {kind for piece in (a, b, c, d) if (kind := piece.private_kind)}
-        watch(twin, true)
-        try:
-            verdict = advance(game, twin, true, decision, changes, True, seen)
-        except Exception:
-            continue  # the twin may be a world the game never makes: no verdict
-        if isinstance(verdict, Finding):
-            made = "right after setup" if index == 0 else f"after decision {index}"
-            result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
-            result.observer = observer
-            result.extra = {"observer": observer, "swap_before_decision": index, **twin.swap}
-            return result
-        if verdict:
-            result.compared += 1
+        if judge(game, twin, (true, decision, changes, seen), index, result) or result.finding is not None:
             break
     return result
+
+
+def judge(
+    game: Game,
+    twin: Twin,
+    taken: tuple[Table, Decision, list[Change], tuple[Table, dict[str, Any]]],
+    index: int,
+    result: LookCheck,
+) -> bool:
+    """Compares `twin`'s world, made before decision `index`, with the true one once `taken` (the true world after
+    the decision, the decision, its changes and what the twin's observer was shown) by check 4's own rules
+    (`interference.advance`), as for a state map the acting seat sees: offered alike, and only where the pieces
+    show alike. Notes a finding, or a world compared, in `result`; returns True for a world sent the same."""
+    true, decision, changes, seen = taken
+    watch(twin, true)  # did the true decision show the observer a changed piece? then no verdict
+    try:
+        verdict = advance(game, twin, true, decision, changes, True, seen)
+    except Exception:
+        return False  # the twin may be a world the game never makes: no verdict
+    if isinstance(verdict, Finding):
+        made = "right after setup" if index == 0 else f"after decision {index}"
+        result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
+        result.observer = twin.observer
+        result.extra = {"observer": twin.observer, "swap_before_decision": index, **twin.swap}
+        return False
+    result.compared += bool(verdict)
+    return bool(verdict)
 
 
 def _twin(

@@ -8,7 +8,7 @@ A colour hint whose log line also counts the ones among the cards it marked ("2 
 the hinted seat of its own hand what the mark does not; the twins made at random seldom changed a marked card into
 one marked alike (a red 1 into a red 3 under a red hint): 1,000 games passed. Here the decision is taken again
 from the world before it (replayed from the seed) with a piece it marked swapped (`interference.swap_hidden`) with a
-piece of each other hidden part the observer cannot see either, in a random order (up to `MARK_PARTNERS`). A world
+piece of each other hidden part the observer cannot see either, in a random order (up to `looks.LOOK_PARTNERS`). A world
 that marks the pieces otherwise gives no verdict (`interference.watch`); one that marks them alike is compared by
 check 4's own rules (`interference.advance`, as for a state map the acting seat sees), and up to `MARK_COMPARED`
 such worlds are, so an honest game pays for few. Every such world is one a twin made before the decision could be.
@@ -17,31 +17,19 @@ such worlds are, so an honest game pays for few. Every such world is one a twin 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 
 from ..changes import Change, KindSet, StateSet
 from ..game import Game
-from ..model import Piece, PlayerId
+from ..model import PlayerId
 from ..rng import Rng
 from .instance import fresh_game
-from .interference import Twin, _seen, advance, kinds_under_looks, public_part, swap_hidden, take_steps, tell, watch
+from .interference import _seen, kinds_under_looks, public_part, take_steps
 from .lookalikes import Before
-from .looks import Place, _by_place, _hidden_from, _partners
-from .stepper import Decision, Finding
+from .looks import LookCheck, _by_place, _hidden_from, _partners, _twin, judge
+from .stepper import Decision
 
-MARK_PARTNERS = 8  # other hidden parts a marked piece is given at most, one world each
 MARK_COMPARED = 3  # worlds marking the pieces alike compared at most, for one marked piece
 MARKED_PIECES = 2  # marked pieces of one decision taken again, at most (at random)
-
-
-@dataclass
-class MarkCheck:
-    """What a mark check found: a finding (with its observer and `extra` for the report), and the worlds compared."""
-
-    finding: Finding | None = None
-    observer: PlayerId | None = None
-    compared: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def marks_a_piece(changes: list[Change]) -> bool:
@@ -57,10 +45,10 @@ def marks_a_piece(changes: list[Change]) -> bool:
 
 def check_marks(
     game: Game, seed: int | str | None, decision: Decision, index: int, before: Callable[[], Before], rng: Rng
-) -> MarkCheck:
+) -> LookCheck:
     """Takes `decision`, the `index`th, again from the world `before()` gives, with a piece it marked hiding other
     kinds; an observer that sees neither piece must be sent the same wherever the marks come out alike."""
-    result = MarkCheck()
+    result = LookCheck()
     start = before()
     true = start.table(seed)
     pieces = _by_place(true.state)  # where each piece lay before the decision: they keep their identity through it
@@ -84,41 +72,12 @@ def check_marks(
         observer = rng.choice(eligible)
         seen = _seen(true, observer)
         compared = 0
+        counters = (start.rng_counter, start.pick_counter)
         for other in _partners(start.state, place, observer, under, rng):
-            twin = _twin(game, start, seed, index, observer, (place, piece), (other, pieces[other]))
-            watch(twin, true)
-            try:
-                verdict = advance(game, twin, true, decision, changes, True, seen)
-            except Exception:
-                continue  # the twin may be a world the game never makes: no verdict
-            if isinstance(verdict, Finding):
-                made = "right after setup" if index == 0 else f"after decision {index}"
-                result.finding = replace(verdict, detail=f"{verdict.detail}. {tell(twin, made)}")
-                result.observer = observer
-                result.extra = {"observer": observer, "swap_before_decision": index, **twin.swap}
+            twin = _twin(game, true, start.state, counters, index, observer, (place, piece), (other, pieces[other]))
+            compared += judge(game, twin, (true, decision, changes, seen), index, result)
+            if result.finding is not None:
                 return result
-            if verdict:
-                result.compared += 1
-                compared += 1
-                if compared >= MARK_COMPARED:
-                    break
+            if compared >= MARK_COMPARED:
+                break
     return result
-
-
-def _twin(
-    game: Game,
-    start: Before,
-    seed: int | str | None,
-    index: int,
-    observer: PlayerId | None,
-    first: tuple[Place, Piece],
-    second: tuple[Place, Piece],
-) -> Twin:
-    """Returns the world before the decision with the pieces at two places swapping hidden parts, for `observer`,
-    each tracked with the true world's piece that lay there."""
-    world = start.table(seed)
-    one, other, told, swap = swap_hidden(world.state, first[0], second[0])
-    twin = Twin(observer, world, "pieces", swap, index, fresh_game(game), told=told)
-    twin.tracked = [(first[1], one, public_part(one)), (second[1], other, public_part(other))]
-    twin.kinds = {kind for kind in (one.private_kind, other.private_kind) if kind}
-    return twin
